@@ -1,0 +1,77 @@
+# `make run` and `make test` do all their set-up themselves (see README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-12)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+export TEST_DATABASE_URL
+
+.PHONY: install run test lint test-sqlite test-postgres soak bench bench-quick messages clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	@echo ""
+	@echo "  Club ledger: http://$(HOST):$(PORT)/"
+	@echo "  Demo login:  demo / pisa-demo-2026   (admin: http://$(HOST):$(PORT)/admin/)"
+	@echo ""
+	$(VENV)/bin/gunicorn ledger.wsgi --bind $(HOST):$(PORT) --workers 2 --access-logfile -
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: lint test-sqlite test-postgres
+
+test-sqlite: install
+	@echo "== pytest on SQLite"
+	env -u DATABASE_URL $(VENV)/bin/pytest
+
+test-postgres: install
+	@if $(PY) scripts/pg_available.py "$(TEST_DATABASE_URL)"; then \
+		echo "== pytest on PostgreSQL ($(TEST_DATABASE_URL))"; \
+		DATABASE_URL="$(TEST_DATABASE_URL)" $(VENV)/bin/pytest; \
+	elif [ "$(REQUIRE_POSTGRES)" = "1" ]; then \
+		echo "!! PostgreSQL at $(TEST_DATABASE_URL) does not answer and REQUIRE_POSTGRES=1"; exit 1; \
+	else \
+		echo ""; \
+		echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
+		echo "!! SKIPPED: the PostgreSQL run. No server answers at $(TEST_DATABASE_URL)."; \
+		echo "!! Start one, or set TEST_DATABASE_URL; REQUIRE_POSTGRES=1 makes this an error."; \
+		echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
+	fi
+
+BENCH_STAMP := $(VENV)/.bench-$(shell sha256sum requirements-bench.txt | cut -c1-12)
+
+$(BENCH_STAMP): requirements-bench.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-bench.txt
+	@rm -f $(VENV)/.bench-*
+	@touch $@
+
+bench: $(BENCH_STAMP)
+	$(PY) bench/run.py
+
+bench-quick: $(BENCH_STAMP)
+	$(PY) bench/run.py --quick --output bench/results-quick.json
+
+soak: install
+	env -u DATABASE_URL $(VENV)/bin/pytest -m soak
+
+messages: install
+	$(PY) manage.py makemessages -l it -l en --no-obsolete -i '.venv/*' -i 'var/*' -i 'games/*'
+	$(PY) manage.py compilemessages -i .venv
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

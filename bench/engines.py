@@ -1,0 +1,96 @@
+"""Engine speed through the public API, side by side with python-chess and OpenSpiel."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from games.core import registry
+
+
+def random_games(slug: str, seconds: float) -> dict[str, float]:
+    """Whole random games (deal included) for about ``seconds``: games/s and actions/s."""
+    game = registry.get(slug)
+    ruleset = game.ruleset(None)
+    chooser = random.Random(7)
+    games = actions = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        state = game.new_game(ruleset, seed)
+        seed += 1
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed}
+
+
+def validate_p50_ms(slug: str, records: int) -> float:
+    game = registry.get(slug)
+    ruleset = game.ruleset(None)
+    chooser = random.Random(11)
+    samples = []
+    for seed in range(records):
+        state = game.new_game(ruleset, 10_000 + seed)
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+        record = json.loads(json.dumps(state.to_record()))
+        t0 = time.perf_counter()
+        verdict = game.validate(record)
+        samples.append(time.perf_counter() - t0)
+        assert verdict.valid, (slug, seed)
+    return statistics.median(samples) * 1000
+
+
+def python_chess(seconds: float) -> dict[str, float] | None:
+    try:
+        import chess
+    except ImportError:
+        return None
+    chooser = random.Random(3)
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=False):
+            legal = list(board.legal_moves)
+            board.push(legal[chooser.randrange(len(legal))])
+            moves += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "actions_per_s": moves / elapsed}
+
+
+def openspiel_hearts(seconds: float) -> dict[str, float] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game: Any = pyspiel.load_game("hearts")
+    chooser = random.Random(5)
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[chooser.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[chooser.randrange(len(legal))])
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed}

@@ -1,0 +1,330 @@
+"""Ledger benchmarks on PostgreSQL: the standings page against aggregating the journal, and
+the API write path against raw psycopg inserting the same rows."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build_league(players: int, entries: int) -> Any:
+    """A club with a league of ``players`` and ``entries`` journal lines, written with COPY
+    (the chain is not rebuilt: reads do not look at it), then the standings projection."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from ledger.clubs import services
+    from ledger.clubs.models import Club, Competition, Membership, Player, Round, Seat, Table
+
+    club = Club.objects.create(name="Bench club", slug="bench", city="Pisa")
+    user = get_user_model().objects.create_superuser("bench", "", "bench-pw")
+    people = Player.objects.bulk_create([Player(name=f"Player {i:04d}") for i in range(players)])
+    Membership.objects.bulk_create([Membership(club=club, player=p) for p in people])
+    league = Competition.objects.create(club=club, name="League", slug="league", game="sanmarco")
+    rnd = Round.objects.create(competition=league, number=1)
+    tables = Table.objects.bulk_create(
+        [Table(competition=league, round=rnd, label=f"T{i}") for i in range(players // 2)]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=t, index=s, player=people[2 * i + s])
+            for i, t in enumerate(tables)
+            for s in (0, 1)
+        ]
+    )
+    results = entries // 2
+    with connection.cursor() as cursor:
+        raw = cursor.connection
+        now = "2026-11-01 20:00:00+00"
+        buf = io.StringIO()
+        for r in range(results):
+            t = tables[r % len(tables)]
+            buf.write(
+                f'{club.pk}\t{league.pk}\t{t.pk}\t{{}}\tsummary\taccepted\t["3", "-3"]\t'
+                f"{user.pk}\t{now}\t\t\n"
+            )
+        buf.seek(0)
+        with (
+            raw.cursor() as c,
+            c.copy(
+                "COPY clubs_result (club_id, competition_id, table_id, record, source, status,"
+                " scores, entered_by_id, entered_at, fingerprint, reason) FROM STDIN"
+            ) as copy,
+        ):
+            copy.write(buf.getvalue())
+        cursor.execute("SELECT min(id) FROM clubs_result WHERE competition_id = %s", [league.pk])
+        first = cursor.fetchone()[0]
+        buf = io.StringIO()
+        seq = 0
+        h = "0" * 64
+        for r in range(results):
+            t = tables[r % len(tables)]
+            i = r % len(tables)
+            for s, pts in ((0, "3"), (1, "-3")):
+                seq += 1
+                buf.write(
+                    f"{club.pk}\t{league.pk}\t{first + r}\t{t.pk}\t{people[2 * i + s].pk}\t{s}\t"
+                    f"{pts}\tcredit\tsummary\t{user.pk}\t{now}\t{seq}\t{h}\t{h}\n"
+                )
+        buf.seek(0)
+        with (
+            raw.cursor() as c,
+            c.copy(
+                "COPY clubs_entry (club_id, competition_id, result_id, table_id, player_id, seat,"
+                " points, kind, source, entered_by_id, created_at, sequence, prev_hash, hash)"
+                " FROM STDIN"
+            ) as copy,
+        ):
+            copy.write(buf.getvalue())
+        cursor.execute("ANALYZE")
+    Club.objects.filter(pk=club.pk).update(journal_length=seq, journal_head=h)
+    services.rebuild_standings(league)
+    return league
+
+
+def standings_page(league: Any, repeats: int) -> dict[str, float]:
+    """Server time of the competition page from the projection, and of the same page with
+    the standings aggregated from the journal instead."""
+    from django.db.models import Count, Q, Sum
+    from django.test import Client
+
+    from ledger.clubs import standings as standings_module
+    from ledger.clubs.models import Entry
+    from ledger.web import views
+
+    client = Client()
+    url = f"/c/{league.club.slug}/{league.slug}/"
+
+    def timed() -> list[float]:
+        client.get(url)  # warm
+        out = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            response = client.get(url)
+            out.append(time.perf_counter() - t0)
+            assert response.status_code == 200
+        return out
+
+    projection = timed()
+
+    def from_journal(competition: Any, as_of_round: int | None = None) -> list[Any]:
+        totals = (
+            Entry.objects.filter(competition=competition)
+            .values("player_id", "player__name")
+            .annotate(
+                points=Sum("points"),
+                credits=Count("id", filter=Q(kind=Entry.Kind.CREDIT)),
+                reversals=Count("id", filter=Q(kind=Entry.Kind.REVERSAL)),
+            )
+        )
+        return standings_module._ranked(
+            [
+                (r["player_id"], r["player__name"], r["points"], r["credits"] - r["reversals"])
+                for r in totals
+            ]
+        )
+
+    original = views.standings
+    views.standings = from_journal  # type: ignore[assignment]
+    try:
+        journal = timed()
+    finally:
+        views.standings = original
+    p50, j50 = statistics.median(projection), statistics.median(journal)
+    return {
+        "standings.p50_ms": p50 * 1000,
+        "standings.journal_p50_ms": j50 * 1000,
+        "standings.speedup_vs_journal": j50 / p50,
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def api_writes(database_url: str, total: int, clients: int = 8) -> dict[str, float]:
+    """POST results through gunicorn (2 workers) with 8 concurrent clients; then raw psycopg
+    inserting and committing the same rows (a result and its journal lines) from 8 threads."""
+    import psycopg
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from ledger.clubs import services
+    from ledger.clubs.models import Club, Competition, Membership, Player
+
+    club = Club.objects.create(name="Write bench", slug="writes", city="Pisa")
+    user = get_user_model().objects.create_superuser("writer", "", "writer-pw")
+    token = Token.objects.create(user=user).key
+    players = [Player.objects.create(name=f"W{i}") for i in range(clients * 4)]
+    for p in players:
+        Membership.objects.create(club=club, player=p)
+    comp = Competition.objects.create(club=club, name="W", slug="w", game="tarocco")
+    tables = [
+        services.create_table(
+            user=user, competition=comp, label=f"W{i}", players=players[4 * i : 4 * i + 4]
+        )
+        for i in range(clients)
+    ]
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "0"}
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "ledger.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
+        per_client = total // clients
+        latencies: list[float] = []
+        lock = threading.Lock()
+        failures: list[str] = []
+
+        def client(i: int) -> None:
+            import http.client
+
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            mine = []
+            for n in range(per_client):
+                body = json.dumps(
+                    {
+                        "table": tables[i].pk,
+                        "source": "summary",
+                        "record": {
+                            "outcome": "solo",
+                            "dealer": 3,
+                            "declarer": n % 4,
+                            "card_points": 40 + n % 40,
+                        },
+                    }
+                )
+                t0 = time.perf_counter()
+                conn.request(
+                    "POST",
+                    "/api/v1/results/",
+                    body=body,
+                    headers={
+                        "Content-Type": "application/json",
+                        "Authorization": f"Token {token}",
+                        "Idempotency-Key": uuid.uuid4().hex,
+                    },
+                )
+                response = conn.getresponse()
+                response.read()
+                mine.append(time.perf_counter() - t0)
+                if response.status != 201:
+                    failures.append(str(response.status))
+            with lock:
+                latencies.extend(mine)
+
+        start = time.perf_counter()
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        api_elapsed = time.perf_counter() - start
+        if failures:
+            raise RuntimeError(f"{len(failures)} writes failed: {sorted(set(failures))}")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+    # The same rows, written by raw psycopg: one result and four journal lines per commit.
+    seats = [list(t.seats.order_by("index").values_list("player_id", flat=True)) for t in tables]
+
+    def raw_client(i: int, counter: list[int]) -> None:
+        with psycopg.connect(database_url.replace("postgres://", "postgresql://", 1)) as conn:
+            for _n in range(per_client):
+                with conn.transaction(), conn.cursor() as cur:
+                    cur.execute(
+                        "INSERT INTO clubs_result (club_id, competition_id, table_id, record,"
+                        " source, status, scores, entered_by_id, entered_at, fingerprint, reason)"
+                        " VALUES (%s,%s,%s,%s,'summary','accepted',%s,%s,now(),'','') RETURNING id",
+                        [club.pk, comp.pk, tables[i].pk, "{}", '["3","-1","-1","-1"]', user.pk],
+                    )
+                    rid = cur.fetchone()[0]
+                    cur.execute(
+                        "SELECT journal_length FROM clubs_club WHERE id=%s FOR UPDATE", [club.pk]
+                    )
+                    seq = cur.fetchone()[0]
+                    rows = []
+                    for s, pts in enumerate(("3", "-1", "-1", "-1")):
+                        seq += 1
+                        digest = hashlib.sha256(f"{rid}|{s}|{seq}".encode()).hexdigest()
+                        rows.append(
+                            (
+                                club.pk,
+                                comp.pk,
+                                rid,
+                                tables[i].pk,
+                                seats[i][s],
+                                s,
+                                Decimal(pts),
+                                "credit",
+                                "summary",
+                                user.pk,
+                                seq,
+                                digest,
+                                digest,
+                            )
+                        )
+                    cur.executemany(
+                        "INSERT INTO clubs_entry (club_id, competition_id, result_id, table_id,"
+                        " player_id, seat, points, kind, source, entered_by_id, created_at,"
+                        " sequence, prev_hash, hash) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,now(),"
+                        "%s,%s,%s)",
+                        rows,
+                    )
+                    cur.execute(
+                        "UPDATE clubs_club SET journal_length=%s WHERE id=%s", [seq, club.pk]
+                    )
+
+    start = time.perf_counter()
+    threads = [threading.Thread(target=raw_client, args=(i, [])) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    raw_elapsed = time.perf_counter() - start
+    latencies.sort()
+    api_rate = per_client * clients / api_elapsed
+    raw_rate = per_client * clients / raw_elapsed
+    return {
+        "api.results_per_s": api_rate,
+        "api.p50_ms": latencies[len(latencies) // 2] * 1000,
+        "api.p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+        "api.raw_psycopg_per_s": raw_rate,
+        "api.vs_raw_psycopg": api_rate / raw_rate,
+    }

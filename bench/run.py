@@ -1,0 +1,155 @@
+"""`make bench` / `make bench-quick`: every figure measured side by side in one run.
+
+Writes bench/results.json (figures, ratios and the machine they were measured on) and prints
+a table. The ledger figures need PostgreSQL: a scratch database ``ledger_bench`` is created
+on the server of TEST_DATABASE_URL and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GOALS = {
+    "vs_python_chess": 10.0,
+    "vs_openspiel_hearts": 1.0,
+    "validate_ms_p50": 1.0,
+    "api.vs_raw_psycopg": 0.25,
+    "api.results_per_s": 500.0,
+    "standings.p50_ms": 30.0,
+    "standings.speedup_vs_journal": 50.0,
+    "swiss.players_1000_s": 2.0,
+}
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{platform.node()} · {cpu or platform.processor()} · {os.cpu_count()} cores · "
+        f"Python {platform.python_version()} · {platform.system()} {platform.release()}"
+    )
+
+
+def engines(quick: bool, out: dict[str, Any]) -> None:
+    from bench import engines as e
+    from games.core import registry
+
+    seconds = 1.0 if quick else 4.0
+    chess = e.python_chess(seconds)
+    hearts = e.openspiel_hearts(seconds)
+    if chess:
+        out["peer.python_chess.actions_per_s"] = chess["actions_per_s"]
+        out["peer.python_chess.games_per_s"] = chess["games_per_s"]
+    if hearts:
+        out["peer.openspiel_hearts.games_per_s"] = hearts["games_per_s"]
+        out["peer.openspiel_hearts.actions_per_s"] = hearts["actions_per_s"]
+    for slug in registry.available():
+        figures = e.random_games(slug, seconds)
+        out[f"engine.{slug}.games_per_s"] = figures["games_per_s"]
+        out[f"engine.{slug}.actions_per_s"] = figures["actions_per_s"]
+        if chess:
+            out[f"engine.{slug}.vs_python_chess"] = (
+                figures["actions_per_s"] / chess["actions_per_s"]
+            )
+        if slug == "tarocco" and hearts:
+            out["engine.tarocco.vs_openspiel_hearts"] = (
+                figures["games_per_s"] / hearts["games_per_s"]
+            )
+        out[f"engine.{slug}.validate_ms_p50"] = e.validate_p50_ms(slug, 20 if quick else 200)
+
+
+def ledger(quick: bool, out: dict[str, Any]) -> None:
+    import psycopg
+
+    base = os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    admin = base.replace("postgres://", "postgresql://", 1)
+    scratch = base.rsplit("/", 1)[0] + "/ledger_bench"
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
+            conn.execute("DROP DATABASE IF EXISTS ledger_bench WITH (FORCE)")
+            conn.execute("CREATE DATABASE ledger_bench")
+    except psycopg.OperationalError as exc:
+        print(f"!! PostgreSQL not reachable at {base}: ledger figures skipped ({exc})")
+        return
+    os.environ["DATABASE_URL"] = scratch
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ledger.settings")
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from bench import ledger_bench as lb
+
+    try:
+        call_command("migrate", verbosity=0)
+        players, entries = (100, 50_000) if quick else (500, 1_000_000)
+        t0 = time.perf_counter()
+        league = lb.build_league(players, entries)
+        out["standings.players"] = players
+        out["standings.entries"] = entries
+        out["standings.setup_s"] = time.perf_counter() - t0
+        out.update(lb.standings_page(league, 15 if quick else 40))
+        out.update(lb.api_writes(scratch, 400 if quick else 4000))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("DROP DATABASE IF EXISTS ledger_bench WITH (FORCE)")
+
+
+def swiss(quick: bool, out: dict[str, Any]) -> None:
+    try:
+        from bench.formats import bench_swiss
+    except ImportError:
+        return
+    out["swiss.players_1000_s"] = bench_swiss(1000)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--output", default=str(ROOT / "bench" / "results.json"))
+    args = parser.parse_args()
+    out: dict[str, Any] = {}
+    started = time.perf_counter()
+    engines(args.quick, out)
+    ledger(args.quick, out)
+    swiss(args.quick, out)
+    report = {
+        "machine": machine(),
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "mode": "quick" if args.quick else "full",
+        "seconds": round(time.perf_counter() - started, 1),
+        "figures": {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()},
+        "goals": GOALS,
+    }
+    Path(args.output).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
+    width = max(len(k) for k in out) if out else 10
+    print(f"\n{'figure':<{width}}  value")
+    for key in sorted(out):
+        value = out[key]
+        shown = f"{value:,.3f}" if isinstance(value, float) else str(value)
+        print(f"{key:<{width}}  {shown}")
+    print(f"\nmachine: {report['machine']}\nwritten: {args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+"""3D cardChess (Sergio Fersini, Serfer Giochi) for 2, 3 and 4 players, with gold cards."""
+
+from games.cardchess.game import CardChess
+from games.cardchess.rules import BOOK
+from games.cardchess.state import CardChessRuleset, CardChessState, Play, Resolve, Termination
+
+GAME = CardChess()
+
+__all__ = [
+    "BOOK",
+    "GAME",
+    "CardChessRuleset",
+    "CardChessState",
+    "Play",
+    "Resolve",
+    "Termination",
+]

@@ -1,0 +1,141 @@
+"""3D cardChess's declaration and factories (see docs/rules/cardchess.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.cardchess import cards as C
+from games.cardchess.bots import HeuristicBot
+from games.cardchess.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
+from games.cardchess.scoring import score_summary
+from games.cardchess.state import (
+    NONE,
+    CardChessRuleset,
+    CardChessState,
+    Play,
+    Resolve,
+    SfidaDeal,
+    encode,
+)
+from games.core import Game, GameInfo, RecordError, ScoreReport, Text
+
+JSON = Any
+
+
+class CardChess(Game[CardChessRuleset, CardChessState]):
+    info: ClassVar[GameInfo] = GameInfo(
+        slug=SLUG,
+        name=Text("3D cardChess", "3D cardChess"),
+        seat_counts=(2, 3, 4),
+        max_actions=20_000,
+        hidden_information=True,
+        chance=True,
+        description=Text(
+            "Sfide di giocate coperte e catture per colore, casella e valore; vince l'oro.",
+            "Sfide of face-down plays and captures by colour, square and value; gold wins.",
+        ),
+    )
+    rules = BOOK
+    rulesets: ClassVar[Mapping[str, CardChessRuleset]] = {
+        "2p": CardChessRuleset("2p", 2),
+        "3p": CardChessRuleset("3p", 3),
+        "4p": CardChessRuleset("4p", 4),
+    }
+    default_ruleset = "2p"
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    rule_game_over = RULE_GAME_OVER
+    rule_impossible = RULE_IMPOSSIBLE
+    rule_claimed_score = RULE_CLAIMED
+
+    def check_ruleset(self, ruleset: CardChessRuleset) -> None:
+        if len(ruleset.rook_values) != 2 or not all(1 <= v <= 9 for v in ruleset.rook_values):
+            raise RecordError("expected [blue, green], each 1..9", path="ruleset.rook_values")
+        if ruleset.counted not in ("all", "table"):
+            raise RecordError('expected "all" or "table"', path="ruleset.counted")
+        if ruleset.removed_pawn not in ("bP1l", "bP1d", "gP1l", "gP1d"):
+            raise RecordError(
+                "expected a value-1 pawn: bP1l, bP1d, gP1l or gP1d", path="ruleset.removed_pawn"
+            )
+
+    def new_game(self, ruleset: CardChessRuleset, seed: int) -> CardChessState:
+        return CardChessState(ruleset, [], seed)
+
+    def start(self, record: Mapping[str, JSON]) -> CardChessState:
+        ruleset = self.ruleset(record.get("ruleset"))
+        seed = record.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError("expected a whole number", path="seed")
+        deal = record.get("deal", {"sfide": []})
+        if not isinstance(deal, Mapping) or not isinstance(deal.get("sfide"), list):
+            raise RecordError('expected {"sfide": [{"deck": [...]}, ...]}', path="deal")
+        expected = Counter(ruleset.deck())
+        deals: list[SfidaDeal] = []
+        for k, raw in enumerate(deal["sfide"]):
+            path = f"deal.sfide[{k}]"
+            if not isinstance(raw, Mapping):
+                raise RecordError('expected {"deck": [...], "reshuffle": [...]}', path=path)
+            deck = self._cards(raw.get("deck"), f"{path}.deck")
+            if Counter(deck) != expected:
+                diff = (Counter(deck) - expected) + (expected - Counter(deck))
+                names = ", ".join(sorted({C.CODES[t] for t in diff}))
+                raise RecordError(
+                    f"not the deck of this ruleset ({len(expected)} cards); check {names}",
+                    path=f"{path}.deck",
+                )
+            reshuffle = raw.get("reshuffle")
+            deals.append(
+                SfidaDeal(
+                    deck,
+                    None if reshuffle is None else self._cards(reshuffle, f"{path}.reshuffle"),
+                )
+            )
+        return CardChessState(ruleset, deals, seed)
+
+    @staticmethod
+    def _cards(raw: Any, path: str) -> list[int]:
+        if not isinstance(raw, list):
+            raise RecordError("expected a list of card codes", path=path)
+        out = []
+        for i, code in enumerate(raw):
+            if code not in C.BY_CODE:
+                raise RecordError(
+                    f"unknown card {code!r}; codes look like bP3d, gC, bG, gK, bNl, gRd, bBl, gQ",
+                    path=f"{path}[{i}]",
+                )
+            out.append(C.BY_CODE[code])
+        return out
+
+    def encode_action(self, action: Any) -> dict[str, JSON]:
+        return encode(action)
+
+    def decode_action(self, data: Any, path: str = "actions") -> Play | Resolve:
+        if not isinstance(data, Mapping):
+            raise RecordError('expected {"play": [...]} or {"resolve": i, "taker": s}', path=path)
+        if "play" in data:
+            raw = data["play"]
+            if not isinstance(raw, list):
+                raise RecordError("expected a list of card codes or null", path=f"{path}.play")
+            cards = []
+            for i, code in enumerate(raw):
+                if code is None:
+                    cards.append(NONE)
+                elif code in C.BY_CODE:
+                    cards.append(C.BY_CODE[code])
+                else:
+                    raise RecordError(f"unknown card {code!r}", path=f"{path}.play[{i}]")
+            return Play(tuple(cards))
+        if "resolve" in data:
+            at = data["resolve"]
+            taker = data.get("taker")
+            if isinstance(at, bool) or not isinstance(at, int):
+                raise RecordError("expected a table position", path=f"{path}.resolve")
+            if taker is not None and (isinstance(taker, bool) or not isinstance(taker, int)):
+                raise RecordError("expected a seat or null", path=f"{path}.taker")
+            return Resolve(at, taker)
+        raise RecordError('expected "play" or "resolve"', path=path)
+
+    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        result, found = score_summary(summary)
+        return ScoreReport(SLUG, result, tuple(found))

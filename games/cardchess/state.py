@@ -1,0 +1,564 @@
+"""3D cardChess in play: sfide of face-down plays, reveals and captures, until the gold is won.
+
+A turn has two kinds of action. Each player in seat order places face-down cards
+(``Play``: one card code or None per table card), hidden from the others by ``view``; then
+the dealer (seat 0) reveals the plays on each table card in order and says who takes it
+(``Resolve``). The engine knows the right answer; a record that says otherwise breaks the
+capture rule it contradicts (colour, square, value, #, higher card, equal cards).
+
+Deals are chance, written in the record: one shuffled deck per sfida and, with two players,
+the order of the one reshuffle of the discards. A seeded game draws them from games.core.rng
+when they are first needed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from games.cardchess import cards as C
+from games.cardchess.rules import BOOK, SLUG
+from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import rng as make_rng
+from games.core import violation as make_violation
+
+JSON = Any
+NONE = -1  # no card under this table card
+
+
+class Termination(StrEnum):
+    GOLD_TAKEN = "gold_taken"  # two players: every gold card has been won
+    THREE_GOLD = "three_gold"  # three or four players: someone reached three gold cards
+    DECIDING_SFIDA = "deciding_sfida"  # all level on gold: the deciding sfida's winner
+
+
+@dataclass(frozen=True)
+class CardChessRuleset(Ruleset):
+    """``rook_values``: (blue, green) rook values, published (6, 5).
+
+    ``counted``: which captured cards score: ``"all"`` (every card gained) or ``"table"``
+    (only the table pieces captured). ``removed_pawn``: the value-1 pawn taken out for four.
+    """
+
+    rook_values: tuple[int, ...] = C.PUBLISHED_ROOKS
+    counted: str = "all"
+    removed_pawn: str = "bP1l"
+
+    def to_json(self) -> dict[str, JSON]:
+        # seats follow from the preset; core's Game.ruleset() refuses it as an override
+        plain = super().to_json()
+        plain.pop("seats", None)
+        return plain
+
+    @property
+    def decks(self) -> int:
+        return 1 if self.seats == 2 else 2
+
+    @property
+    def gold(self) -> int:
+        return C.GOLD_PER_DECK * self.decks
+
+    def deck(self) -> list[int]:
+        cards = C.one_deck() * self.decks
+        if self.seats == 4:
+            cards.remove(C.BY_CODE[self.removed_pawn])
+        return cards
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Face-down cards, one per table card in table order (NONE where no card goes)."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    """The dealer reveals the plays on table card ``at``: ``taker`` takes it, or None."""
+
+    at: int
+    taker: int | None
+
+
+@dataclass
+class SfidaDeal:
+    deck: list[int]
+    reshuffle: list[int] | None = None
+
+
+@dataclass
+class SfidaResult:
+    points: list[int]
+    reami: list[int]
+    gold: int | None
+    deciding: bool = False
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "points": self.points,
+            "reami": self.reami,
+            "gold": self.gold,
+            "deciding": self.deciding,
+        }
+
+
+@dataclass
+class Board:
+    """The cards of the sfida in progress (every card of the deck is in exactly one place)."""
+
+    pile: list[int]  # draw pile, next card last
+    hands: list[list[int]]
+    table: list[int] = field(default_factory=list)
+    plays: list[tuple[int, ...] | None] = field(default_factory=list)
+    captured: list[list[int]] = field(default_factory=list)  # everything gained
+    pieces: list[list[int]] = field(default_factory=list)  # table pieces captured
+    discard: list[int] = field(default_factory=list)
+    reshuffled: bool = False
+    cyclic: bool = False  # deal one card at a time (after the reshuffle; always for 3 or 4)
+    last_turn: bool = False
+
+
+class CardChessState(State):
+    ruleset: CardChessRuleset
+
+    def __init__(self, ruleset: CardChessRuleset, deals: list[SfidaDeal], seed: int | None) -> None:
+        self.ruleset = ruleset
+        self.n = ruleset.seats
+        self.t = C.tables((ruleset.rook_values[0], ruleset.rook_values[1]))
+        self.deals = deals
+        self.seed = seed
+        self.sfida = -1
+        self.gold = [0] * self.n
+        self.gold_left = ruleset.gold
+        self.results: list[SfidaResult] = []
+        self.deciding = False
+        self.over = False
+        self.waiting = False  # the record lacks the next deal and there is no seed
+        self.winners: tuple[int, ...] = ()
+        self.termination = ""
+        self.resolve_at = -1  # -1: players are still playing face down
+        self.actions: list[tuple[int, Play | Resolve]] = []
+        self.b = Board([], [[] for _ in range(self.n)])
+        self._start_sfida()
+
+    # --- dealing --------------------------------------------------------------------
+    def _deal_for(self, k: int) -> SfidaDeal | None:
+        if k < len(self.deals):
+            return self.deals[k]
+        if self.seed is None:
+            return None
+        deck = self.ruleset.deck()
+        make_rng(self.seed, "deck", k).shuffle(deck)
+        deal = SfidaDeal(deck)
+        self.deals.append(deal)
+        return deal
+
+    def _start_sfida(self) -> None:
+        deal = self._deal_for(self.sfida + 1)
+        if deal is None:
+            self.waiting = True
+            return
+        self.waiting = False
+        self.sfida += 1
+        n = self.n
+        b = Board(list(reversed(deal.deck)), [[] for _ in range(n)])
+        b.plays = [None] * n
+        b.captured = [[] for _ in range(n)]
+        b.pieces = [[] for _ in range(n)]
+        b.cyclic = n > 2
+        self.b = b
+        for s in range(n):  # four each, then three face up (cardchess.deal.turn)
+            for _ in range(4):
+                b.hands[s].append(b.pile.pop())
+        for _ in range(3):
+            b.table.append(b.pile.pop())
+        self.resolve_at = -1
+
+    def _reshuffle(self) -> bool:
+        b = self.b
+        deal = self.deals[self.sfida]
+        if deal.reshuffle is None:
+            if self.seed is None:
+                self.waiting = True
+                return False
+            order = list(b.discard)
+            make_rng(self.seed, "reshuffle", self.sfida).shuffle(order)
+            deal.reshuffle = order
+        elif Counter(deal.reshuffle) != Counter(b.discard):
+            raise RecordError(
+                "the reshuffled deck is not the discard pile",
+                path=f"deal.sfide[{self.sfida}].reshuffle",
+            )
+        b.pile = list(reversed(deal.reshuffle))
+        b.discard = []
+        b.reshuffled = True
+        b.cyclic = True
+        return True
+
+    def _next_turn(self) -> None:
+        """Deal the next turn, or close the sfida when no card is left to deal."""
+        b = self.b
+        n = self.n
+        if n == 2:
+            if not b.pile and not b.reshuffled and b.discard and not self._reshuffle():
+                return
+            if not b.pile:
+                self._end_sfida()
+                return
+            order = [-1, 0, 1] * 3 if b.cyclic else [0, 0, 0, 1, 1, 1, -1, -1, -1]
+        else:
+            if not b.pile:
+                self._end_sfida()
+                return
+            b.last_turn = len(b.pile) <= 3 * n + 4
+            order = ([-1, *range(n)] * 3) + ([-1] if b.last_turn else [])
+        for dest in order:
+            if not b.pile:
+                break
+            card = b.pile.pop()
+            if dest < 0:
+                b.table.append(card)
+            else:
+                b.hands[dest].append(card)
+        if n == 2 and not b.pile and (b.reshuffled or not b.discard):
+            b.last_turn = True
+        self.resolve_at = -1
+
+    def _end_sfida(self) -> None:
+        b = self.b
+        for hand in b.hands:  # the card kept in hand goes to the discards (cardchess.sfida.end)
+            b.discard.extend(hand)
+            hand.clear()
+        counted = b.captured if self.ruleset.counted == "all" else b.pieces
+        scored = [C.sfida_points(cs) for cs in counted]
+        points = [p for p, _ in scored]
+        top = max(points)
+        leaders = [s for s, p in enumerate(points) if p == top]
+        taker = leaders[0] if len(leaders) == 1 else None
+        result = SfidaResult(points, [r for _, r in scored], None, self.deciding)
+        self.results.append(result)
+        if self.deciding:
+            if taker is not None:
+                self._finish((taker,), Termination.DECIDING_SFIDA)
+                return
+        elif taker is not None and self.gold_left > 0:
+            result.gold = taker
+            self.gold[taker] += 1
+            self.gold_left -= 1
+        if self.n == 2:
+            if self.gold_left == 0:
+                best = max(self.gold)
+                most = [s for s, g in enumerate(self.gold) if g == best]
+                self._finish(tuple(most) if len(most) == 1 else (), Termination.GOLD_TAKEN)
+                return
+        else:
+            for s, g in enumerate(self.gold):
+                if g >= 3:
+                    self._finish((s,), Termination.THREE_GOLD)
+                    return
+            if self.gold_left == 0 and len(set(self.gold)) == 1:
+                self.deciding = True
+        self._start_sfida()
+
+    def _finish(self, winners: tuple[int, ...], how: Termination) -> None:
+        self.over = True
+        self.winners = winners
+        self.termination = how.value
+        self.resolve_at = -1
+
+    # --- turns ------------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        if self.over or self.waiting:
+            return None
+        if self.resolve_at >= 0:
+            return 0
+        for s, p in enumerate(self.b.plays):
+            if p is None:
+                return s
+        return 0  # not reached: the last play starts the reveal
+
+    def must_play(self, seat: int) -> int:
+        """How many cards this seat places this turn (cardchess.play.count)."""
+        b = self.b
+        k, h = len(b.table), len(b.hands[seat])
+        if self.n > 2 and b.last_turn:
+            return min(k, h)
+        return max(0, min(k, h - 1))
+
+    def legal_actions(self, seat: int) -> list[Play | Resolve]:
+        if self.to_act() != seat:
+            return []
+        if self.resolve_at >= 0:
+            return [Resolve(self.resolve_at, self.taker(self.resolve_at))]
+        b = self.b
+        hand = b.hands[seat]
+        k = len(b.table)
+        patterns = _patterns(k, len(hand), self.must_play(seat))
+        plays = [tuple([hand[i] if i >= 0 else NONE for i in p]) for p in patterns]
+        if len(set(hand)) < len(hand):  # identical cards: the same play only once
+            plays = list(dict.fromkeys(plays))
+        return [Play(p) for p in plays]
+
+    def taker(self, at: int) -> int | None:
+        """Who takes table card ``at``: the one highest capturing card, if it is alone."""
+        b = self.b
+        target = b.table[at]
+        can = self.t.can
+        value = self.t.value
+        best = -1
+        who: int | None = None
+        for s in range(self.n):
+            play = b.plays[s]
+            if play is None:
+                continue
+            c = play[at]
+            if c >= 0 and can[c][target]:
+                v = value[c]
+                if v > best:
+                    best, who = v, s
+                elif v == best:
+                    who = None
+        return who
+
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        if self.over:
+            return [make_violation(BOOK, "cardchess.record.game_over", seat=seat)]
+        where = {"sfida": self.sfida}
+        actor = self.to_act()
+        if isinstance(action, Resolve):
+            if self.resolve_at < 0 or seat != 0:
+                detail = Text(f"Ora tocca al giocatore {actor}.", f"It is seat {actor}'s turn now.")
+                return [make_violation(BOOK, "cardchess.turn.order", detail, seat=seat, **where)]
+            return self._check_resolve(seat, action, where)
+        if self.resolve_at >= 0 or seat != actor:
+            detail = Text(f"Ora tocca al giocatore {actor}.", f"It is seat {actor}'s turn now.")
+            return [make_violation(BOOK, "cardchess.turn.order", detail, seat=seat, **where)]
+        return self._check_play(seat, action, where)
+
+    def _check_play(self, seat: int, action: Play, where: dict[str, JSON]) -> list[Violation]:
+        b = self.b
+        found: list[Violation] = []
+        k = len(b.table)
+        if len(action.cards) != k:
+            detail = Text(
+                f"{len(action.cards)} posti per {k} carte in tavola.",
+                f"{len(action.cards)} places for {k} table cards.",
+            )
+            return [make_violation(BOOK, "cardchess.play.shape", detail, seat=seat, **where)]
+        played = [c for c in action.cards if c >= 0]
+        m = self.must_play(seat)
+        if len(played) != m:
+            detail = Text(
+                f"Giocate {len(played)} carte, ne vanno giocate {m}.",
+                f"{len(played)} cards played, {m} are due.",
+            )
+            found.append(make_violation(BOOK, "cardchess.play.count", detail, seat=seat, **where))
+        missing = Counter(played) - Counter(b.hands[seat])
+        if missing:
+            names = ", ".join(C.CODES[c] for c in sorted(missing.elements()))
+            detail = Text(f"Non in mano: {names}.", f"Not in hand: {names}.")
+            found.append(make_violation(BOOK, "cardchess.play.in_hand", detail, seat=seat, **where))
+        return found
+
+    def _check_resolve(self, seat: int, action: Resolve, where: dict[str, JSON]) -> list[Violation]:
+        at = self.resolve_at
+        where = {**where, "table": at}
+        if action.at != at:
+            detail = Text(
+                f"Si scopre la carta {at}, non la {action.at}.",
+                f"Table card {at} is revealed now, not {action.at}.",
+            )
+            return [make_violation(BOOK, "cardchess.resolve.order", detail, seat=seat, **where)]
+        right = self.taker(at)
+        claimed = action.taker
+        if claimed == right:
+            return []
+        b = self.b
+        target = b.table[at]
+        tname = C.CODES[target]
+        if claimed is None:
+            detail = Text(
+                f"Il giocatore {right} cattura {tname}.", f"Seat {right} captures {tname}."
+            )
+            return [make_violation(BOOK, "cardchess.capture.missed", detail, seat=seat, **where)]
+        if not 0 <= claimed < self.n:
+            detail = Text(f"Non c'è il posto {claimed}.", f"There is no seat {claimed}.")
+            return [make_violation(BOOK, "cardchess.capture.no_card", detail, seat=seat, **where)]
+        play = b.plays[claimed]
+        card = NONE if play is None else play[at]
+        if card < 0:
+            detail = Text(
+                f"Il giocatore {claimed} non ha carte su {tname}.",
+                f"Seat {claimed} has no card on {tname}.",
+            )
+            return [make_violation(BOOK, "cardchess.capture.no_card", detail, seat=seat, **where)]
+        reason = self.t.why_not[card][target]
+        cname = C.CODES[card]
+        if reason is not None:
+            detail = Text(f"{cname} non cattura {tname}.", f"{cname} does not capture {tname}.")
+            return [make_violation(BOOK, reason, detail, seat=seat, **where)]
+        rule = "cardchess.capture.equal" if right is None else "cardchess.capture.higher"
+        detail = Text(
+            f"{cname} del giocatore {claimed} non prende {tname}.",
+            f"Seat {claimed}'s {cname} does not take {tname}.",
+        )
+        return [make_violation(BOOK, rule, detail, seat=seat, **where)]
+
+    # --- the fast path --------------------------------------------------------------
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        if self.over or self.waiting:
+            raise RecordError("the game is over" if self.over else "the next deal is missing")
+        b = self.b
+        if isinstance(action, Play):
+            if not 0 <= seat < self.n or b.plays[seat] is not None or self.resolve_at >= 0:
+                raise RecordError(f"seat {seat} cannot place cards now")
+            if len(action.cards) != len(b.table):
+                raise RecordError(f"a play needs one place per table card ({len(b.table)})")
+            hand = b.hands[seat]
+            for c in action.cards:
+                if c >= 0:
+                    try:
+                        hand.remove(c)
+                    except ValueError:
+                        raise RecordError(f"seat {seat} does not hold {C.CODES[c]}") from None
+            b.plays[seat] = action.cards
+            self.actions.append((seat, action))
+            if all(p is not None for p in b.plays):
+                self.resolve_at = 0
+            return
+        if self.resolve_at < 0 or action.at != self.resolve_at:
+            raise RecordError(f"table card {action.at} is not the one to reveal now")
+        taker = action.taker
+        at = self.resolve_at
+        gained = [b.table[at]]
+        for p in b.plays:
+            if p is not None and p[at] >= 0:
+                gained.append(p[at])
+        if taker is None:
+            b.discard.extend(gained)
+        else:
+            if not 0 <= taker < self.n:
+                raise RecordError(f"there is no seat {taker}")
+            b.captured[taker].extend(gained)
+            b.pieces[taker].append(gained[0])
+        self.actions.append((seat, action))
+        if at + 1 < len(b.table):
+            self.resolve_at = at + 1
+            return
+        b.table = []
+        b.plays = [None] * self.n
+        self.resolve_at = -1
+        if self.n > 2 and b.last_turn:
+            self._end_sfida()
+        else:
+            self._next_turn()
+
+    # --- end ------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.over
+
+    def outcome(self) -> Outcome:
+        if not self.over:
+            raise ValueError("the game is not over")
+        return Outcome(
+            tuple(self.gold),
+            self.termination,
+            self.winners,
+            {"gold": list(self.gold), "sfide": [r.to_json() for r in self.results]},
+        )
+
+    def cards_in_play(self) -> Counter[int]:
+        """Every card of the current sfida, wherever it is (for conservation checks)."""
+        b = self.b
+        total: Counter[int] = Counter(b.pile)
+        for hand in b.hands:
+            total.update(hand)
+        settled = max(self.resolve_at, 0)  # table cards already revealed have moved on
+        total.update(b.table[settled:])
+        for p in b.plays:
+            if p is not None:
+                total.update(c for c in p[settled:] if c >= 0)
+        for cs in b.captured:
+            total.update(cs)
+        total.update(b.discard)
+        return total
+
+    # --- views and records ----------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        b = self.b
+        codes = C.CODES
+        revealed = self.resolve_at  # plays on table cards before this index are settled
+        plays: list[JSON] = []
+        for s, p in enumerate(b.plays):
+            if p is None:
+                plays.append(None)
+            elif s == seat:
+                plays.append([codes[c] if c >= 0 else None for c in p])
+            else:  # face down: only whether a card lies there, until it is revealed
+                plays.append(
+                    [
+                        (codes[c] if c >= 0 else None) if i < revealed else c >= 0
+                        for i, c in enumerate(p)
+                    ]
+                )
+        return {
+            "game": SLUG,
+            "seat": seat,
+            "sfida": self.sfida,
+            "to_act": self.to_act(),
+            "hand": [codes[c] for c in b.hands[seat]] if seat is not None else None,
+            "hand_sizes": [len(h) for h in b.hands],
+            "table": [codes[c] for c in b.table],
+            "plays": plays,
+            "revealing": self.resolve_at,
+            "pile": len(b.pile),
+            "reshuffled": b.reshuffled,
+            "last_turn": b.last_turn,
+            "discard": [codes[c] for c in b.discard],
+            "captured": [[codes[c] for c in cs] for cs in b.captured],
+            "gold": list(self.gold),
+            "gold_left": self.gold_left,
+            "sfide": [r.to_json() for r in self.results],
+            "over": self.over,
+        }
+
+    def to_record(self) -> dict[str, JSON]:
+        sfide: list[JSON] = []
+        for d in self.deals:
+            entry: dict[str, JSON] = {"deck": [C.CODES[c] for c in d.deck]}
+            if d.reshuffle is not None:
+                entry["reshuffle"] = [C.CODES[c] for c in d.reshuffle]
+            sfide.append(entry)
+        record: dict[str, JSON] = {
+            "game": SLUG,
+            "version": NOTATION_VERSION,
+            "ruleset": self.ruleset.to_json(),
+            "deal": {"sfide": sfide},
+            "actions": [{"seat": s, **encode(a)} for s, a in self.actions],
+        }
+        if self.seed is not None:
+            record["seed"] = self.seed
+        return record
+
+
+@lru_cache(maxsize=256)
+def _patterns(k: int, h: int, m: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to put m of h hand cards (by index) under distinct table cards of k."""
+    out = []
+    for where in itertools.combinations(range(k), m):
+        for chosen in itertools.permutations(range(h), m):
+            slots = [NONE] * k
+            for pos, i in zip(where, chosen, strict=True):
+                slots[pos] = i
+            out.append(tuple(slots))
+    return tuple(out)
+
+
+def encode(action: Play | Resolve) -> dict[str, JSON]:
+    if isinstance(action, Play):
+        return {"play": [C.CODES[c] if c >= 0 else None for c in action.cards]}
+    return {"resolve": action.at, "taker": action.taker}

@@ -1,0 +1,33 @@
+"""What every engine shares: the interface, rule books, verdicts, seeded RNG and bots."""
+
+from games.core.bots import RandomBot
+from games.core.engine import NOTATION_VERSION, Bot, Game, GameInfo, Ruleset, State, play
+from games.core.errors import AmbiguousAction, EngineError, IllegalAction, RecordError
+from games.core.rng import rng
+from games.core.rules import Rule, RuleBook
+from games.core.text import Text
+from games.core.verdict import Outcome, ScoreReport, Verdict, Violation, violation
+
+__all__ = [
+    "NOTATION_VERSION",
+    "AmbiguousAction",
+    "Bot",
+    "EngineError",
+    "Game",
+    "GameInfo",
+    "IllegalAction",
+    "Outcome",
+    "RandomBot",
+    "RecordError",
+    "Rule",
+    "RuleBook",
+    "Ruleset",
+    "ScoreReport",
+    "State",
+    "Text",
+    "Verdict",
+    "Violation",
+    "play",
+    "rng",
+    "violation",
+]

@@ -1,0 +1,308 @@
+"""The one interface every engine offers, so the ledger, the referee desk, the digital
+tables, the CLI and the benchmarks treat all games alike.
+
+A game is a ruleset, a deal and a list of actions; replaying the list is validating it.
+
+* ``Ruleset``: a frozen dataclass of the variant and its options. Named presets live in
+  ``Game.rulesets``; a record or a competition stores ``{"name": preset, **overrides}``.
+* ``State``: one game in progress. ``to_act()`` says whose turn it is (simultaneous choices
+  are taken one seat after the other, hidden from the others by ``view``);
+  ``legal_actions(seat)``; ``check(seat, action)`` lists the violations an action would
+  commit; ``apply`` is the checked path for people, ``apply_unchecked`` the fast path for bots
+  and replay; ``is_over()``, ``outcome()``, ``view(seat)`` and ``to_record()``.
+* ``Game``: the declaration (seats, rulesets, rule book, maximum length) and the factories:
+  ``new_game`` (a seeded deal), ``start`` (the deal written in a record), action
+  encoding, ``validate`` (replay a record), ``score`` (a summary), and the bots.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from games.core.errors import IllegalAction, RecordError
+from games.core.rules import RuleBook
+from games.core.text import Text
+from games.core.verdict import JSON, Outcome, ScoreReport, Verdict, Violation, violation
+
+NOTATION_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Base of every game's ruleset. Subclasses add their options as typed fields."""
+
+    name: str
+    seats: int
+
+    def to_json(self) -> dict[str, JSON]:
+        plain: dict[str, JSON] = _plain(dataclasses.asdict(self))
+        return plain
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _like(template: Any, value: Any, path: str) -> Any:
+    """Coerce a JSON value to the shape of a preset's field, or say what is wrong."""
+    if isinstance(template, bool):
+        if not isinstance(value, bool):
+            raise RecordError("expected true or false", path=path)
+        return value
+    if isinstance(template, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RecordError("expected a whole number", path=path)
+        return value
+    if isinstance(template, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RecordError("expected a number", path=path)
+        return float(value)
+    if isinstance(template, str):
+        if not isinstance(value, str):
+            raise RecordError("expected a string", path=path)
+        return value
+    if isinstance(template, tuple):
+        if not isinstance(value, list | tuple):
+            raise RecordError("expected a list", path=path)
+        if template:
+            return tuple(_like(template[0], v, f"{path}[{i}]") for i, v in enumerate(value))
+        return tuple(_plain(value))
+    if template is None:
+        return value
+    return value
+
+
+R = TypeVar("R", bound=Ruleset)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game declares about itself before any code (read by the ledger and pages)."""
+
+    slug: str
+    name: Text
+    seat_counts: tuple[int, ...]
+    max_actions: int
+    hidden_information: bool = True
+    chance: bool = True
+    sides: tuple[str, ...] = ()
+    description: Text = Text("", "")  # noqa: RUF009 - Text is frozen
+
+
+class State(ABC):
+    """One game in progress. Subclasses keep their own typed fields."""
+
+    ruleset: Ruleset
+
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat that must act now, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        """Every action the rules allow this seat now (empty when it is not its turn)."""
+
+    @abstractmethod
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        """The violations this action would commit now; empty when it is legal."""
+
+    @abstractmethod
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        """Apply without checking the rules (bots, benchmarks, replay of what was played).
+
+        Raises RecordError when the action cannot physically happen (a card the seat does
+        not hold), since nothing sensible can follow from it.
+        """
+
+    def apply(self, seat: int, action: Any) -> None:
+        """The checked path: refuse an illegal action with every rule it breaks."""
+        found = self.check(seat, action)
+        if found:
+            raise IllegalAction(found)
+        self.apply_unchecked(seat, action)
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result of a finished game (raise ValueError before it is over)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """What this seat may see (None: a spectator). Never another hand or a hidden card."""
+
+    @abstractmethod
+    def to_record(self) -> dict[str, JSON]:
+        """The game's notation: ruleset, deal and actions so far (see docs/notation/)."""
+
+
+S = TypeVar("S", bound=State)
+
+
+class Bot(Protocol):
+    def choose(self, state: Any, seat: int) -> Any: ...
+
+
+class Game(ABC, Generic[R, S]):
+    """A game's declaration and factories. One instance per game, named ``GAME``."""
+
+    info: ClassVar[GameInfo]
+    rules: ClassVar[RuleBook]
+    rulesets: ClassVar[Mapping[str, Any]]
+    default_ruleset: ClassVar[str]
+    bots: ClassVar[Mapping[str, Callable[[int], Bot]]]
+
+    # --- rulesets -----------------------------------------------------------------
+    def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> R:
+        """A preset by name, or ``{"name": preset, option: value...}`` with overrides."""
+        if spec is None:
+            spec = self.default_ruleset
+        if isinstance(spec, str):
+            spec = {"name": spec}
+        if not isinstance(spec, Mapping):
+            raise RecordError("a ruleset is a name or an object with a name", path="ruleset")
+        name = spec.get("name", self.default_ruleset)
+        if name not in self.rulesets:
+            known = ", ".join(sorted(self.rulesets))
+            raise RecordError(f"unknown ruleset {name!r}; known: {known}", path="ruleset.name")
+        preset = self.rulesets[name]
+        fields = {f.name for f in dataclasses.fields(preset)}
+        changes: dict[str, Any] = {}
+        for key, value in spec.items():
+            if key == "name":
+                continue
+            if key == "seats":
+                # Written by to_json() for readers; the preset fixes it, so it must agree.
+                if value != preset.seats:
+                    raise RecordError(
+                        f"ruleset {name!r} is for {preset.seats} seats, not {value!r}",
+                        path="ruleset.seats",
+                    )
+                continue
+            if key not in fields:
+                raise RecordError(f"unknown ruleset option {key!r}", path=f"ruleset.{key}")
+            changes[key] = _like(getattr(preset, key), value, f"ruleset.{key}")
+        chosen: R = dataclasses.replace(preset, **changes) if changes else preset
+        self.check_ruleset(chosen)
+        return chosen
+
+    def check_ruleset(self, ruleset: R) -> None:
+        """Refuse inconsistent option combinations (RecordError). Override as needed."""
+
+    # --- states -------------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, ruleset: R, seed: int) -> S:
+        """A fresh game dealt from the seed."""
+
+    @abstractmethod
+    def start(self, record: Mapping[str, JSON]) -> S:
+        """The state before the first action of a record (its ruleset and deal)."""
+
+    @abstractmethod
+    def encode_action(self, action: Any) -> dict[str, JSON]: ...
+
+    @abstractmethod
+    def decode_action(self, data: Any, path: str = "actions") -> Any:
+        """Read one action, raising RecordError with a useful message when it cannot."""
+
+    # --- referee ------------------------------------------------------------------
+    def validate(self, record: Mapping[str, JSON], *, stop_at_first: bool = False) -> Verdict:
+        """Replay a full record: every violation, where it happened, and the score.
+
+        Violations do not stop the replay: the action is applied as it was really played
+        (when it physically can be), so the referee sees the first fault and all the
+        further ones. An action that cannot happen at all ends the replay there.
+        """
+        if not isinstance(record, Mapping):
+            raise RecordError("a record is a JSON object")
+        if record.get("game", self.info.slug) != self.info.slug:
+            raise RecordError(f"this record is for {record.get('game')!r}", path="game")
+        raw_actions = record.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise RecordError("expected a list of actions", path="actions")
+        state = self.start(record)
+        found: list[Violation] = []
+        steps = 0
+        for step, raw in enumerate(raw_actions):
+            seat, action = self.decode_step(raw, f"actions[{step}]")
+            if state.is_over():
+                found.append(violation(self.rules, self.rule_game_over, step=step, seat=seat))
+                break
+            problems = state.check(seat, action)
+            found.extend(v.at(step) for v in problems)
+            if problems and stop_at_first:
+                break
+            try:
+                state.apply_unchecked(seat, action)
+            except RecordError as exc:
+                found.append(
+                    violation(
+                        self.rules,
+                        self.rule_impossible,
+                        Text(str(exc), str(exc)),
+                        step=step,
+                        seat=seat,
+                    )
+                )
+                break
+            steps = step + 1
+        complete = state.is_over()
+        outcome = state.outcome() if complete else None
+        if outcome is not None:
+            found.extend(self.check_claims(record, outcome))
+        return Verdict(self.info.slug, tuple(found), steps, outcome, complete)
+
+    rule_game_over: ClassVar[str]
+    rule_impossible: ClassVar[str]
+    rule_claimed_score: ClassVar[str]
+
+    def decode_step(self, raw: Any, path: str) -> tuple[int, Any]:
+        if not isinstance(raw, Mapping):
+            raise RecordError("an action is a JSON object with a seat", path=path)
+        seat = raw.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise RecordError("every action names its seat (a whole number)", path=path)
+        return seat, self.decode_action(raw, path)
+
+    def check_claims(self, record: Mapping[str, JSON], outcome: Outcome) -> list[Violation]:
+        """Compare the scores written on the record (``claimed_scores``) with the rules'."""
+        claimed = record.get("claimed_scores")
+        if claimed is None:
+            return []
+        if not isinstance(claimed, list) or len(claimed) != len(outcome.scores):
+            raise RecordError(
+                f"expected one score per seat ({len(outcome.scores)})", path="claimed_scores"
+            )
+        if [int(c) for c in claimed] == list(outcome.scores):
+            return []
+        detail = Text(
+            f"Scritto {claimed}, dovuto {list(outcome.scores)}.",
+            f"Written {claimed}, due {list(outcome.scores)}.",
+        )
+        return [violation(self.rules, self.rule_claimed_score, detail)]
+
+    @abstractmethod
+    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        """From the facts a scorekeeper types to the per-seat result (see docs/notation/)."""
+
+
+def play(game: Game[Any, Any], state: State, bots: Sequence[Bot]) -> State:
+    """Play a game to its end with one bot per seat, on the fast path."""
+    limit = game.info.max_actions
+    for _ in range(limit):
+        seat = state.to_act()
+        if seat is None:
+            return state
+        state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    if not state.is_over():
+        raise RuntimeError(f"{game.info.slug}: no end after {limit} actions")
+    return state

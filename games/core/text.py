@@ -1,0 +1,22 @@
+"""Bilingual messages: every rule and every violation speaks Italian and English."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LANGUAGES = ("it", "en")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    it: str
+    en: str
+
+    def get(self, language: str) -> str:
+        return self.it if language == "it" else self.en
+
+    def as_dict(self) -> dict[str, str]:
+        return {"it": self.it, "en": self.en}
+
+    def format(self, **values: object) -> Text:
+        return Text(self.it.format(**values), self.en.format(**values))

@@ -1,0 +1,215 @@
+"""Er Giò's actions: frozen values, and their JSON form (docs/notation/ergio.md).
+
+Corteo: ``Lay`` a tris, ``Add`` a card to a shown unit, ``Swap`` a patching special for a real
+card, play a ``Celatino`` or a ``Special`` singly (advanced), ``Pass`` a card to the common
+pile and ``Draw`` from deck or pile (four and six players), throw a card in the ``Arno`` (only
+beyond the hand limit) and ``End`` the turn. Battle: ``Sabotage`` (advanced Corteo winner),
+``Send`` a magistratura, ``Reinforce`` it face down, ``Ready``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import RecordError
+from games.ergio import cards as C
+
+JSON = Any
+NO = -1
+
+CELATINO_TARGETS = ("deck", "field", "hand", "pile")
+UNDER = ("magistrato", "caposchiera", "spot")
+DRAW_SOURCES = ("deck", "pile")
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    cards: tuple[int, ...]  # sorted
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    patch: int  # the special on the field
+    card: int  # the real card from the hand
+
+
+@dataclass(frozen=True, slots=True)
+class Celatino:
+    target: str  # deck, field, hand or pile
+    card: int = NO  # the card aimed at (field, pile)
+    victim: int = NO  # the seat whose hand is hit (hand)
+
+
+@dataclass(frozen=True, slots=True)
+class Special:
+    card: int
+    target: int = NO  # Trombettiere: card from the deck; Tamburino: from the Arno;
+    # Luogotenente: from the field
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    source: str  # deck or pile
+
+
+@dataclass(frozen=True, slots=True)
+class Arno:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Sabotage:
+    do: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    mag: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforce:
+    card: int
+    under: str  # magistrato, caposchiera or spot
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    pass
+
+
+Action = (
+    Lay | Add | Swap | Celatino | Special | Pass | Draw | Arno | End | Sabotage | Send | Reinforce
+) | Ready
+
+
+def _c(card: int) -> str | None:
+    return None if card == NO else C.CODES[card]
+
+
+def encode(action: Any) -> dict[str, JSON]:
+    if isinstance(action, Lay):
+        return {"lay": [C.CODES[c] for c in action.cards]}
+    if isinstance(action, Add):
+        return {"add": C.CODES[action.card]}
+    if isinstance(action, Swap):
+        return {"swap": C.CODES[action.patch], "for": C.CODES[action.card]}
+    if isinstance(action, Celatino):
+        out: dict[str, JSON] = {"celatino": action.target}
+        if action.card != NO:
+            out["card"] = C.CODES[action.card]
+        if action.victim != NO:
+            out["victim"] = action.victim
+        return out
+    if isinstance(action, Special):
+        out = {"special": C.CODES[action.card]}
+        if action.target != NO:
+            out["card"] = C.CODES[action.target]
+        return out
+    if isinstance(action, Pass):
+        return {"pass": C.CODES[action.card]}
+    if isinstance(action, Draw):
+        return {"draw": action.source}
+    if isinstance(action, Arno):
+        return {"arno": C.CODES[action.card]}
+    if isinstance(action, End):
+        return {"end": True}
+    if isinstance(action, Sabotage):
+        return {"sabotage": action.do}
+    if isinstance(action, Send):
+        return {"send": C.MAGISTRATURE[action.mag][0]}
+    if isinstance(action, Reinforce):
+        return {"reinforce": C.CODES[action.card], "under": action.under}
+    if isinstance(action, Ready):
+        return {"ready": True}
+    raise TypeError(f"not an Er Giò action: {action!r}")
+
+
+def card(raw: Any, path: str) -> int:
+    if not isinstance(raw, str) or raw not in C.BY_CODE:
+        raise RecordError(
+            f"unknown card {raw!r}; codes look like SMA-7, DRA-CAP, T-CEL, M-GCCC, T-GEN",
+            path=path,
+        )
+    return C.BY_CODE[raw]
+
+
+def mag(raw: Any, path: str) -> int:
+    key = raw.lower().replace("'", "_").replace(" ", "_") if isinstance(raw, str) else None
+    if key is None or key not in C.MAG_BY_NAME:
+        names = ", ".join(s for s, _, _ in C.MAGISTRATURE)
+        raise RecordError(f"unknown magistratura {raw!r}; known: {names}", path=path)
+    return C.MAG_BY_NAME[key]
+
+
+def _choice(raw: Any, allowed: tuple[str, ...], path: str) -> str:
+    if raw not in allowed:
+        raise RecordError(f"expected one of {', '.join(allowed)}", path=path)
+    return str(raw)
+
+
+def decode(data: Any, path: str) -> Action:
+    if not isinstance(data, Mapping):
+        raise RecordError("an action is a JSON object", path=path)
+    if "lay" in data:
+        raw = data["lay"]
+        if not isinstance(raw, list):
+            raise RecordError("expected a list of card codes", path=f"{path}.lay")
+        return Lay(tuple(sorted(card(c, f"{path}.lay[{i}]") for i, c in enumerate(raw))))
+    if "add" in data:
+        return Add(card(data["add"], f"{path}.add"))
+    if "swap" in data:
+        return Swap(card(data["swap"], f"{path}.swap"), card(data.get("for"), f"{path}.for"))
+    if "celatino" in data:
+        target = _choice(data["celatino"], CELATINO_TARGETS, f"{path}.celatino")
+        c = NO if data.get("card") is None else card(data["card"], f"{path}.card")
+        victim = data.get("victim", NO)
+        if isinstance(victim, bool) or not isinstance(victim, int):
+            raise RecordError("expected a seat number", path=f"{path}.victim")
+        return Celatino(target, c, victim)
+    if "special" in data:
+        t = NO if data.get("card") is None else card(data["card"], f"{path}.card")
+        return Special(card(data["special"], f"{path}.special"), t)
+    if "pass" in data:
+        return Pass(card(data["pass"], f"{path}.pass"))
+    if "draw" in data:
+        return Draw(_choice(data["draw"], DRAW_SOURCES, f"{path}.draw"))
+    if "arno" in data:
+        return Arno(card(data["arno"], f"{path}.arno"))
+    if "end" in data:
+        return End()
+    if "sabotage" in data:
+        if not isinstance(data["sabotage"], bool):
+            raise RecordError("expected true or false", path=f"{path}.sabotage")
+        return Sabotage(data["sabotage"])
+    if "send" in data:
+        return Send(mag(data["send"], f"{path}.send"))
+    if "reinforce" in data:
+        return Reinforce(
+            card(data["reinforce"], f"{path}.reinforce"),
+            _choice(data.get("under"), UNDER, f"{path}.under"),
+        )
+    if "ready" in data:
+        return Ready()
+    raise RecordError(
+        "expected one of lay, add, swap, celatino, special, pass, draw, arno, end, sabotage, "
+        "send, reinforce, ready",
+        path=path,
+    )

@@ -1,0 +1,149 @@
+"""The arithmetic of a scontro and of the Bella Nazionale, shared by play and summaries.
+
+A side's force on the bridge is the force of the combattenti laid in its magistratura, plus 5
+for a laid Capitano, plus its valid face-down reinforcements: under a laid Magistrato up to two
+combattenti of *other* magistrature, under a laid Caposchiera one combattente of *the same*
+magistratura. Anything else placed face down counts zero (a bluff). A magistratura with no
+laid card is made on the spot from at most two face-down cards: only its own combattenti count.
+
+With ``effects`` (advanced game for two), each Celatino under the Magistrato removes the
+weakest opposing combattente, and each Guardia (GCCC or GCSC) under the Magistrato cancels one
+opposing Celatino.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.ergio import cards as C
+
+TIE_ORDERS = ("magistrato_first", "caposchiera_first", "count_first")
+BELLA_SUMS = ("scontro", "laid")
+_ORDER: dict[str, tuple[int, ...]] = {
+    # the stated hierarchy of importance: Magistrato, then Capitano, then Caposchiera
+    "magistrato_first": (C.MAGISTRATO, C.CAPITANO, C.CAPOSCHIERA),
+    # the worked procedure of the rule text: Caposchiera, then Capitano, then Magistrato
+    "caposchiera_first": (C.CAPOSCHIERA, C.CAPITANO, C.MAGISTRATO),
+    # more figures first, then the hierarchy
+    "count_first": (C.MAGISTRATO, C.CAPITANO, C.CAPOSCHIERA),
+}
+MAX_FORCE = 32  # Magistrato, Capitano, 7 and 6 laid (18) + two 7s of other magistrature (14)
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One side's magistratura on the bridge: laid cards and face-down reinforcements."""
+
+    mag: int
+    laid: tuple[int, ...] = ()
+    under_magistrato: tuple[int, ...] = ()
+    under_caposchiera: tuple[int, ...] = ()
+    spot: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Assessed:
+    fighters: tuple[int, ...]  # force of each counted combattente, laid and reinforcing
+    bonus: int  # the Capitano's 5
+    mask: int  # laid figures: bit 1 Magistrato, 2 Capitano, 4 Caposchiera
+    celatini: int
+    guards: int
+
+
+def assess(sent: Sent, effects: bool) -> Assessed:
+    """What one side brings before the opposing Celatini act."""
+    if not sent.laid:
+        own = sorted(
+            (C.FORCE_OF[c] for c in sent.spot[:2] if C.IS_FIGHTER[c] and C.MAG_OF[c] == sent.mag),
+            reverse=True,
+        )
+        return Assessed(tuple(own), 0, 0, 0, 0)
+    fighters = [C.FORCE_OF[c] for c in sent.laid if C.IS_FIGHTER[c]]
+    mask = C.figures_mask(sent.laid)
+    bonus = C.CAPITANO_BONUS if mask & 2 else 0
+    celatini = guards = 0
+    if mask & 1:
+        for c in sent.under_magistrato[:2]:
+            if C.IS_FIGHTER[c] and C.MAG_OF[c] != sent.mag:
+                fighters.append(C.FORCE_OF[c])
+            elif effects and C.LOCAL[c] == C.CELATINO:
+                celatini += 1
+            elif effects and C.LOCAL[c] in (C.GCCC, C.GCSC):
+                guards += 1
+    if mask & 4:
+        for c in sent.under_caposchiera[:1]:
+            if C.IS_FIGHTER[c] and C.MAG_OF[c] == sent.mag:
+                fighters.append(C.FORCE_OF[c])
+    return Assessed(tuple(fighters), bonus, mask, celatini, guards)
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    forces: tuple[int, int]
+    masks: tuple[int, int]
+    removed: tuple[tuple[int, ...], tuple[int, ...]]  # combattenti lost to Celatini
+    winner: int
+    reason: str
+
+
+def clash(sides: Sequence[Sent], challenger: int, *, effects: bool, tie_order: str) -> Clash:
+    """Resolve one scontro between side 0 (Tramontana) and side 1 (Mezzogiorno)."""
+    a = [assess(s, effects) for s in sides]
+    forces: list[int] = []
+    removed: list[tuple[int, ...]] = []
+    for i in (0, 1):
+        other = a[1 - i]
+        hits = max(0, other.celatini - a[i].guards)
+        ordered = sorted(a[i].fighters)
+        lost = tuple(ordered[:hits])
+        removed.append(lost)
+        forces.append(sum(ordered[hits:]) + a[i].bonus)
+    masks = (a[0].mask, a[1].mask)
+    winner, reason = decide(forces, masks, challenger, tie_order)
+    return Clash((forces[0], forces[1]), masks, (removed[0], removed[1]), winner, reason)
+
+
+def figures_beat(a: int, b: int, order: str) -> int:
+    """Compare two figure masks for a tie: 1 if a wins, -1 if b wins, 0 if level."""
+    if order == "count_first":
+        ca, cb = a.bit_count(), b.bit_count()
+        if ca != cb:
+            return 1 if ca > cb else -1
+    for rank in _ORDER[order]:
+        bit = 1 << rank
+        if (a & bit) != (b & bit):
+            return 1 if a & bit else -1
+    return 0
+
+
+def decide(
+    forces: Sequence[int], masks: Sequence[int], challenger: int, order: str
+) -> tuple[int, str]:
+    """The winning side of a scontro and why: ``force``, ``figures`` or ``challenger``."""
+    if forces[0] != forces[1]:
+        return (0 if forces[0] > forces[1] else 1), "force"
+    by_figures = figures_beat(masks[0], masks[1], order)
+    if by_figures:
+        return (0 if by_figures > 0 else 1), "figures"
+    return challenger, "challenger"
+
+
+def bella(totals: Sequence[int], figures: Sequence[int], corteo_winner: int) -> tuple[int, str]:
+    """The Bella Nazionale after 3-3: force of the kept magistrature, figures, the Corteo."""
+    if totals[0] != totals[1]:
+        return (0 if totals[0] > totals[1] else 1), "force"
+    if figures[0] != figures[1]:
+        return (0 if figures[0] > figures[1] else 1), "figures"
+    return corteo_winner, "corteo"
+
+
+def mask_names(mask: int) -> list[str]:
+    return [name for r, name in enumerate(C.FIGURE_NAMES) if mask & (1 << r)]
+
+
+def names_mask(names: Sequence[str]) -> int:
+    mask = 0
+    for n in names:
+        mask |= 1 << C.FIGURE_NAMES.index(n)
+    return mask

@@ -1,0 +1,146 @@
+"""A heuristic Er Giò player: strongest tris first, strength against weakness, sound reinforcing.
+
+Corteo: lay the strongest tris, swap patches for real cards, add fourth cards and guards, play
+a Generale or a Maestro di Campo at once, aim Celatini at the opponent's best shown card (or
+hand, or deck), throw the least useful card into the Arno, then end the turn. Battle: the
+challenger sends its strongest magistratura; the responder sends the weakest one that still
+beats what it sees, or sacrifices its weakest; reinforcements go where they count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import rng
+from games.ergio import cards as C
+from games.ergio.actions import (
+    NO,
+    Add,
+    Arno,
+    Celatino,
+    Draw,
+    End,
+    Lay,
+    Pass,
+    Ready,
+    Reinforce,
+    Sabotage,
+    Send,
+    Special,
+    Swap,
+)
+from games.ergio.state import ErGioState, side_of
+
+
+def card_worth(c: int) -> int:
+    """How much a card helps a magistratura (force, or the figures' reinforcing power)."""
+    r = C.RANK_OF[c]
+    if r >= 3:
+        return r - 1
+    if r == C.CAPITANO:
+        return 5
+    if r == C.MAGISTRATO:
+        return 6
+    if r == C.CAPOSCHIERA:
+        return 4
+    return 1
+
+
+def estimate(state: ErGioState, side: int, mag: int) -> int:
+    laid = state.laid_of(side, mag)
+    return C.force_of_laid(laid) + (4 if C.figures_mask(laid) & 5 else 0)
+
+
+class HeuristicBot:
+    def __init__(self, seed: int) -> None:
+        self._rng = rng(seed, "ergio-heuristic")
+
+    def choose(self, state: Any, seat: int) -> Any:
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise RuntimeError(f"seat {seat} has no legal action")
+        if len(actions) == 1:
+            return actions[0]
+        assert isinstance(state, ErGioState)
+        first = actions[0]
+        if isinstance(first, Sabotage):
+            return Sabotage(True)
+        if isinstance(first, Draw):
+            return first  # the deck when it lasts: the pile holds a partner's gift otherwise
+        if isinstance(first, (Send, Reinforce, Ready)):
+            return self._battle(state, side_of(seat), actions)
+        return self._corteo(state, seat, actions)
+
+    def _corteo(self, state: ErGioState, seat: int, actions: list[Any]) -> Any:
+        side = side_of(seat)
+        lays = [a for a in actions if isinstance(a, Lay)]
+        if lays:
+            return max(lays, key=lambda a: (sum(card_worth(c) for c in a.cards), a.cards))
+        swaps = [a for a in actions if isinstance(a, Swap)]
+        if swaps:
+            return swaps[0]
+        adds = [a for a in actions if isinstance(a, Add)]
+        if adds:
+            return max(adds, key=lambda a: (card_worth(a.card), a.card))
+        for a in actions:
+            if isinstance(a, Special) and C.LOCAL[a.card] in (C.GENERALE, C.MAESTRO):
+                return a
+        cels = [a for a in actions if isinstance(a, Celatino)]
+        if cels:
+            field = [a for a in cels if a.target == "field"]
+            if field:
+                return max(field, key=lambda a: (card_worth(a.card), a.card))
+            return cels[0]
+        arno = [a for a in actions if isinstance(a, Arno)]
+        if arno:
+            return min(arno, key=lambda a: (self._keep(state, side, a.card), a.card))
+        specials = [a for a in actions if isinstance(a, Special)]
+        if specials and self._rng.random() < 0.5:
+            return specials[self._rng.randrange(len(specials))]
+        passes = [a for a in actions if isinstance(a, Pass)]
+        if passes and len(state.hands[seat]) > 2 and self._rng.random() < 0.1:
+            return min(passes, key=lambda a: (self._keep(state, side, a.card), a.card))
+        for a in actions:
+            if isinstance(a, End):
+                return a
+        return actions[self._rng.randrange(len(actions))]
+
+    @staticmethod
+    def _keep(state: ErGioState, side: int, c: int) -> int:
+        """How much a hand card is worth keeping (the least is thrown first)."""
+        unit = C.UNIT_OF[c]
+        if unit < 0:
+            return 3
+        if unit >= C.UNIT_CEL:
+            return 1 if state.group_size(side, unit) >= 3 else 4
+        return card_worth(c) + (0 if unit in state.shown[side] else 3)
+
+    def _battle(self, state: ErGioState, side: int, actions: list[Any]) -> Any:
+        sends = [a for a in actions if isinstance(a, Send)]
+        if sends:
+            ranked = sorted(sends, key=lambda a: (estimate(state, side, a.mag), a.mag))
+            if side == state.challenger:
+                return ranked[-1]
+            theirs = state.sent[1 - side]
+            target = estimate(state, 1 - side, theirs) if theirs != NO else 0
+            for a in ranked:
+                if estimate(state, side, a.mag) > target:
+                    return a
+            return ranked[0]
+        mag = state.sent[side]
+        best: Any = None
+        best_gain = 0
+        for a in actions:
+            if not isinstance(a, Reinforce):
+                continue
+            c = a.card
+            gain = 0
+            if (a.under == "magistrato" and C.IS_FIGHTER[c] and C.MAG_OF[c] != mag) or (
+                a.under in ("caposchiera", "spot") and C.IS_FIGHTER[c] and C.MAG_OF[c] == mag
+            ):
+                gain = C.FORCE_OF[c]
+            elif a.under == "magistrato" and state.ruleset.effects and C.GROUP_OF[c] >= 0:
+                gain = 3 if C.LOCAL[c] == C.CELATINO else 1
+            if gain > best_gain:
+                best, best_gain = a, gain
+        return best if best is not None else Ready()

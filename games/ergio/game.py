@@ -1,0 +1,125 @@
+"""Er Giò's declaration and factories (see docs/rules/ergio.md and docs/notation/ergio.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.ergio import actions as A
+from games.ergio import cards as C
+from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
+from games.ergio.bots import HeuristicBot
+from games.ergio.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
+from games.ergio.scoring import score_summary
+from games.ergio.state import ErGioRuleset, ErGioState
+
+JSON = Any
+
+
+class ErGio(Game[ErGioRuleset, ErGioState]):
+    info: ClassVar[GameInfo] = GameInfo(
+        slug=SLUG,
+        name=Text("Er Giò", "Er Giò"),
+        seat_counts=(2, 4, 6),
+        max_actions=20_000,
+        hidden_information=True,
+        chance=True,
+        sides=C.SIDES,
+        description=Text(
+            "Il gioco di carte del Gioco del Ponte: Corteo Storico, poi sei scontri sul "
+            "Ponte di Mezzo.",
+            "The card game of Pisa's Gioco del Ponte: the Corteo Storico, then six scontri "
+            "on the Ponte di Mezzo.",
+        ),
+    )
+    rules = BOOK
+    rulesets: ClassVar[Mapping[str, ErGioRuleset]] = {
+        "base": ErGioRuleset("base", 2),
+        "advanced": ErGioRuleset("advanced", 2, advanced=True),
+        "ragazzi": ErGioRuleset("ragazzi", 2, turn_draw=3, hand_limit=0),
+        "4p": ErGioRuleset("4p", 4, advanced=True, hand_size=9, hand_limit=9, battle_draw=1),
+        "6p": ErGioRuleset("6p", 6, advanced=True, hand_size=7, hand_limit=7, battle_draw=1),
+    }
+    default_ruleset = "base"
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    rule_game_over = RULE_GAME_OVER
+    rule_impossible = RULE_IMPOSSIBLE
+    rule_claimed_score = RULE_CLAIMED
+
+    def check_ruleset(self, ruleset: ErGioRuleset) -> None:
+        if ruleset.tie_order not in TIE_ORDERS:
+            raise RecordError(f"expected one of {', '.join(TIE_ORDERS)}", path="ruleset.tie_order")
+        if ruleset.bella_sums not in BELLA_SUMS:
+            raise RecordError(f"expected one of {', '.join(BELLA_SUMS)}", path="ruleset.bella_sums")
+        if ruleset.dry_corteo not in ("most_complete", "laid_force"):
+            raise RecordError("expected most_complete or laid_force", path="ruleset.dry_corteo")
+        if ruleset.first_side not in C.SIDES:
+            raise RecordError("expected tramontana or mezzogiorno", path="ruleset.first_side")
+        for name in ("turn_draw", "hand_size", "battle_draw", "max_turns"):
+            if getattr(ruleset, name) < (1 if name == "max_turns" else 0):
+                raise RecordError("expected a positive number", path=f"ruleset.{name}")
+        deck = 77 if ruleset.advanced else 72
+        if ruleset.hand_size * (ruleset.seats // 2) > deck:
+            raise RecordError("the deck cannot deal that many cards", path="ruleset.hand_size")
+
+    @staticmethod
+    def deck_of(ruleset: ErGioRuleset, side: int) -> list[int]:
+        return C.deck(side, ruleset.advanced)
+
+    def new_game(self, ruleset: ErGioRuleset, seed: int) -> ErGioState:
+        decks = []
+        for side in (0, 1):
+            deck = self.deck_of(ruleset, side)
+            rng(seed, "deck", side).shuffle(deck)
+            decks.append(deck)
+        return ErGioState(ruleset, (decks[0], decks[1]), seed)
+
+    def start(self, record: Mapping[str, JSON]) -> ErGioState:
+        ruleset = self.ruleset(record.get("ruleset"))
+        seed = record.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError("expected a whole number", path="seed")
+        deal = record.get("deal")
+        if deal is None:
+            if seed is None:
+                raise RecordError(
+                    "a record needs its deal (or the seed that dealt it)", path="deal"
+                )
+            return self.new_game(ruleset, seed)
+        if not isinstance(deal, Mapping):
+            raise RecordError('expected {"tramontana": [...], "mezzogiorno": [...]}', path="deal")
+        decks: list[list[int]] = []
+        for side, name in enumerate(C.SIDES):
+            raw = deal.get(name)
+            path = f"deal.{name}"
+            if not isinstance(raw, list):
+                raise RecordError("expected the deck, top card first, as card codes", path=path)
+            deck = [A.card(c, f"{path}[{i}]") for i, c in enumerate(raw)]
+            expected = Counter(self.deck_of(ruleset, side))
+            if Counter(deck) != expected:
+                diff = (Counter(deck) - expected) + (expected - Counter(deck))
+                names = ", ".join(sorted({C.CODES[t] for t in diff}))
+                raise RecordError(
+                    f"not the {name} deck of this ruleset ({sum(expected.values())} cards); "
+                    f"check {names}",
+                    path=path,
+                )
+            decks.append(deck)
+        return ErGioState(ruleset, (decks[0], decks[1]), seed)
+
+    def encode_action(self, action: Any) -> dict[str, JSON]:
+        return A.encode(action)
+
+    def decode_action(self, data: Any, path: str = "actions") -> A.Action:
+        return A.decode(data, path)
+
+    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        if not isinstance(summary, Mapping):
+            raise RecordError("a summary is a JSON object")
+        ruleset = self.ruleset(summary.get("ruleset"))
+        result, found = score_summary(
+            summary, ruleset.tie_order, ruleset.bella_sums, ruleset.effects, ruleset.seats
+        )
+        return ScoreReport(SLUG, result, tuple(found))

@@ -1,0 +1,302 @@
+"""A match's result from its scontri, for the digital table and for a scorekeeper's summary.
+
+``result_of`` turns the facts of the scontri (who challenged, each side's magistratura, force
+and laid figures) into points, the Bella Nazionale and the winner; the engine's outcome and
+``GAME.score`` share it, so a record and its summary always score alike. The summary format
+is in docs/notation/ergio.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import RecordError, Text, Violation, violation
+from games.ergio import battle as B
+from games.ergio import cards as C
+from games.ergio.rules import BOOK
+
+JSON = Any
+SCONTRI = 6
+
+
+@dataclass(frozen=True, slots=True)
+class SideFacts:
+    mag: int
+    force: int
+    mask: int
+    laid_force: int | None  # laid combattenti + Capitano, when the cards are known
+
+
+@dataclass(frozen=True, slots=True)
+class ScontroFacts:
+    challenger: int
+    sides: tuple[SideFacts, SideFacts]
+    winner: int
+    reason: str
+
+
+def _side_json(f: SideFacts) -> dict[str, JSON]:
+    return {
+        "magistratura": C.MAGISTRATURE[f.mag][0],
+        "force": f.force,
+        "figures": B.mask_names(f.mask),
+    }
+
+
+def result_of(
+    facts: Sequence[ScontroFacts], corteo_winner: int, bella_sums: str, seats: int = 2
+) -> dict[str, JSON]:
+    """Points, Bella Nazionale and winner from the scontri fought (at most six).
+
+    ``scores`` gives every seat its side's points (even seats Tramontana, odd Mezzogiorno):
+    what the ledger writes per seat.
+    """
+    points = [0, 0]
+    scontri = []
+    for n, f in enumerate(facts):
+        points[f.winner] += 1
+        scontri.append(
+            {
+                "number": n + 1,
+                "challenger": C.SIDES[f.challenger],
+                "tramontana": _side_json(f.sides[0]),
+                "mezzogiorno": _side_json(f.sides[1]),
+                "winner": C.SIDES[f.winner],
+                "reason": f.reason,
+            }
+        )
+    bella_json: dict[str, JSON] | None = None
+    winner: int | None = None
+    if max(points) >= 4 or (len(facts) >= SCONTRI and points[0] != points[1]):
+        winner = 0 if points[0] > points[1] else 1
+    elif len(facts) >= SCONTRI:
+        totals = [0, 0]
+        figures = [0, 0]
+        for f in facts:
+            kept = f.sides[f.winner]
+            if bella_sums == "laid":
+                if kept.laid_force is None:
+                    raise RecordError(
+                        "bella_sums 'laid' needs the laid cards of the kept magistrature",
+                        path="scontri",
+                    )
+                totals[f.winner] += kept.laid_force
+            else:
+                totals[f.winner] += kept.force
+            figures[f.winner] += kept.mask.bit_count()
+        winner, reason = B.bella(totals, figures, corteo_winner)
+        bella_json = {
+            "winner": C.SIDES[winner],
+            "reason": reason,
+            "force": dict(zip(C.SIDES, totals, strict=True)),
+            "figures": dict(zip(C.SIDES, figures, strict=True)),
+        }
+    return {
+        "corteo_winner": C.SIDES[corteo_winner] if corteo_winner >= 0 else None,
+        "scontri": scontri,
+        "points": dict(zip(C.SIDES, points, strict=True)),
+        "scores": [points[seat % 2] for seat in range(seats)],
+        "bella_nazionale": bella_json,
+        "winner": C.SIDES[winner] if winner is not None else None,
+        "complete": winner is not None,
+    }
+
+
+# --- summaries ----------------------------------------------------------------------------
+
+
+def _side_name(raw: Any, path: str) -> int:
+    if raw not in C.SIDES:
+        raise RecordError("expected tramontana or mezzogiorno", path=path)
+    return C.SIDES.index(raw)
+
+
+def _codes(raw: Any, path: str) -> tuple[int, ...]:
+    if not isinstance(raw, list):
+        raise RecordError("expected a list of card codes", path=path)
+    out = []
+    for i, code in enumerate(raw):
+        if code not in C.BY_CODE:
+            raise RecordError(f"unknown card {code!r} (codes look like SMA-7, DRA-CAP)", path=path)
+        out.append(C.BY_CODE[code])
+        del i
+    return tuple(out)
+
+
+@dataclass
+class _Read:
+    mag: int
+    force: int | None
+    mask: int | None
+    sent: B.Sent | None
+    laid_force: int | None
+
+
+def _read_side(raw: Any, path: str) -> _Read:
+    if not isinstance(raw, Mapping):
+        raise RecordError(
+            'expected {"magistratura": ..., "force": n, "figures": [...]} or the cards '
+            '{"magistratura": ..., "laid": [...], "magistrato": [...], "caposchiera": [...]}',
+            path=path,
+        )
+    name = raw.get("magistratura")
+    key = name.lower().replace("'", "_").replace(" ", "_") if isinstance(name, str) else None
+    if key is None or key not in C.MAG_BY_NAME:
+        known = ", ".join(s for s, _, _ in C.MAGISTRATURE)
+        raise RecordError(
+            f"unknown magistratura {name!r}; known: {known}", path=f"{path}.magistratura"
+        )
+    mag = C.MAG_BY_NAME[key]
+    force = raw.get("force")
+    if force is not None and (isinstance(force, bool) or not isinstance(force, int)):
+        raise RecordError("expected a whole number", path=f"{path}.force")
+    mask: int | None = None
+    if raw.get("figures") is not None:
+        figs = raw["figures"]
+        if not isinstance(figs, list) or any(f not in C.FIGURE_NAMES for f in figs):
+            raise RecordError(
+                "expected a list of magistrato, capitano, caposchiera", path=f"{path}.figures"
+            )
+        if len(set(figs)) != len(figs):
+            raise RecordError("a figure is listed twice", path=f"{path}.figures")
+        mask = B.names_mask(figs)
+    sent: B.Sent | None = None
+    if any(k in raw for k in ("laid", "magistrato", "caposchiera", "spot")):
+        sent = B.Sent(
+            mag,
+            _codes(raw.get("laid", []), f"{path}.laid"),
+            _codes(raw.get("magistrato", []), f"{path}.magistrato"),
+            _codes(raw.get("caposchiera", []), f"{path}.caposchiera"),
+            _codes(raw.get("spot", []), f"{path}.spot"),
+        )
+    if force is None and sent is None:
+        raise RecordError("give the force (and figures) or the cards", path=path)
+    laid_force = raw.get("laid_force")
+    if laid_force is not None and (isinstance(laid_force, bool) or not isinstance(laid_force, int)):
+        raise RecordError("expected a whole number", path=f"{path}.laid_force")
+    return _Read(mag, force, mask, sent, laid_force)
+
+
+def score_summary(
+    summary: Mapping[str, Any], tie_order: str, bella_sums: str, effects: bool, seats: int = 2
+) -> tuple[dict[str, JSON] | None, list[Violation]]:
+    """Read a summary, check it can be, and score it (docs/notation/ergio.md)."""
+    corteo = _side_name(summary.get("corteo_winner"), "corteo_winner")
+    raw = summary.get("scontri")
+    if not isinstance(raw, list):
+        raise RecordError("expected a list of up to six scontri", path="scontri")
+    found: list[Violation] = []
+    if len(raw) > SCONTRI:
+        found.append(
+            violation(
+                BOOK,
+                "ergio.summary.scontri_max",
+                Text(f"Ne sono scritti {len(raw)}.", f"{len(raw)} are written."),
+            )
+        )
+        return None, found
+    facts: list[ScontroFacts] = []
+    used: list[set[int]] = [set(), set()]
+    expected = corteo
+    for n, s in enumerate(raw):
+        path = f"scontri[{n}]"
+        if not isinstance(s, Mapping):
+            raise RecordError(
+                "expected an object with challenger, tramontana, mezzogiorno", path=path
+            )
+        challenger = _side_name(s.get("challenger"), f"{path}.challenger")
+        for name in C.SIDES:
+            if name not in s:
+                raise RecordError(f"the scontro has no {name} side", path=path)
+        reads = [_read_side(s[name], f"{path}.{name}") for name in C.SIDES]
+        where = {"scontro": n + 1}
+        if challenger != expected:
+            found.append(
+                violation(
+                    BOOK,
+                    "ergio.summary.challenger",
+                    Text(
+                        f"Doveva sfidare {C.SIDES[expected]}.",
+                        f"{C.SIDES[expected]} was to challenge.",
+                    ),
+                    **where,
+                )
+            )
+        for side, r in enumerate(reads):
+            label = C.MAGISTRATURE[r.mag][1]
+            if r.mag // 6 != side:
+                found.append(
+                    violation(
+                        BOOK,
+                        "ergio.summary.magistratura_side",
+                        Text(
+                            f"{label} non è di {C.SIDES[side]}.",
+                            f"{label} is not of {C.SIDES[side]}.",
+                        ),
+                        **where,
+                    )
+                )
+            if r.mag in used[side]:
+                found.append(
+                    violation(
+                        BOOK,
+                        "ergio.summary.magistratura_twice",
+                        Text(f"{label} ha già combattuto.", f"{label} has already fought."),
+                        **where,
+                    )
+                )
+            used[side].add(r.mag)
+        computed: B.Clash | None = None
+        if reads[0].sent is not None and reads[1].sent is not None:
+            computed = B.clash(
+                (reads[0].sent, reads[1].sent), challenger, effects=effects, tie_order=tie_order
+            )
+        sides: list[SideFacts] = []
+        for side, r in enumerate(reads):
+            if r.sent is not None:
+                if computed is not None:
+                    f_cards, m_cards = computed.forces[side], computed.masks[side]
+                else:
+                    a = B.assess(r.sent, False)
+                    f_cards, m_cards = sum(a.fighters) + a.bonus, a.mask
+                if r.force is not None and r.force != f_cards:
+                    found.append(
+                        violation(
+                            BOOK,
+                            "ergio.summary.force_mismatch",
+                            Text(
+                                f"{C.SIDES[side]}: scritto {r.force}, le carte danno {f_cards}.",
+                                f"{C.SIDES[side]}: written {r.force}, the cards give {f_cards}.",
+                            ),
+                            **where,
+                        )
+                    )
+                force = f_cards
+                mask = m_cards if r.mask is None else r.mask
+                laid: int | None = C.force_of_laid(r.sent.laid)
+            else:
+                assert r.force is not None
+                force = r.force
+                mask = r.mask or 0
+                laid = r.laid_force
+            if not 0 <= force <= B.MAX_FORCE:
+                found.append(
+                    violation(
+                        BOOK,
+                        "ergio.summary.force_range",
+                        Text(
+                            f"{C.SIDES[side]}: {force} fuori da 0..{B.MAX_FORCE}.",
+                            f"{C.SIDES[side]}: {force} is outside 0..{B.MAX_FORCE}.",
+                        ),
+                        **where,
+                    )
+                )
+            sides.append(SideFacts(r.mag, force, mask, laid))
+        winner, reason = B.decide(
+            [sides[0].force, sides[1].force], [sides[0].mask, sides[1].mask], challenger, tie_order
+        )
+        facts.append(ScontroFacts(challenger, (sides[0], sides[1]), winner, reason))
+        expected = winner
+    return result_of(facts, corteo, bella_sums, seats), found

@@ -1,0 +1,993 @@
+"""Er Giò in play: the Corteo Storico, then the Battaglia sul Ponte di Mezzo.
+
+Seats alternate sides: even seats are Tramontana, odd seats Mezzogiorno (with four or six the
+turn goes round the seats, so the sides alternate and each side's players take turns). Each
+side draws only from its own deck. Draws that offer no choice (two players; four or six with
+nothing reachable on the common pile) happen by themselves at the start of a turn and after
+each scontro, so a record holds only the players' decisions.
+
+In battle the side acts through its first seat (0 Tramontana, 1 Mezzogiorno); with four or six
+the side's hands are one common hand.
+
+Chance after the deal (the Trombettiere's reshuffle, a Celatino's random pick from a hand) is
+drawn from the record's seed, so a record that uses them carries its seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import rng as make_rng
+from games.core import violation as make_violation
+from games.ergio import cards as C
+from games.ergio.actions import (
+    NO,
+    Action,
+    Add,
+    Arno,
+    Celatino,
+    Draw,
+    End,
+    Lay,
+    Pass,
+    Ready,
+    Reinforce,
+    Sabotage,
+    Send,
+    Special,
+    Swap,
+    encode,
+)
+from games.ergio.battle import Sent, clash
+from games.ergio.rules import BOOK, SLUG
+from games.ergio.scoring import ScontroFacts, SideFacts, result_of
+
+JSON = Any
+
+
+class Termination(StrEnum):
+    SCONTRI = "scontri"  # one side won more scontri
+    BELLA_NAZIONALE = "bella_nazionale"  # 3-3, decided by the Bella Nazionale
+
+
+class Phase(StrEnum):
+    CORTEO = "corteo"
+    SABOTAGE = "sabotage"
+    BATTLE = "battle"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class ErGioRuleset(Ruleset):
+    """A variant of Er Giò and the options where clubs read the rule text differently.
+
+    ``advanced``: specials, Celatini played singly, Guardie protecting hand and field.
+    ``turn_draw``: cards drawn at the start of a Corteo turn (ragazzi: 3).
+    ``hand_size``: cards dealt to each player; ``hand_limit``: most cards held at the end of a
+    turn (0: no limit). ``battle_draw``: cards each player draws after a scontro.
+    ``tie_order``: figures' order on equal force (``magistrato_first``, ``caposchiera_first``,
+    ``count_first``). ``bella_sums``: what the Bella Nazionale adds up (``scontro``: the totals
+    fought; ``laid``: the laid cards only). ``dry_corteo``: who wins a Corteo that nobody
+    completes before the decks run dry (``most_complete`` or ``laid_force``). ``first_side``:
+    who opens (the side that lost the last Gioco del Ponte). ``all_six``: fight all six scontri
+    (false: stop when a side has four). ``max_turns``: Corteo turns before it is closed as dry.
+    """
+
+    advanced: bool = False
+    turn_draw: int = 2
+    hand_size: int = 12
+    hand_limit: int = 12
+    battle_draw: int = 2
+    tie_order: str = "magistrato_first"
+    bella_sums: str = "scontro"
+    dry_corteo: str = "most_complete"
+    first_side: str = "tramontana"
+    all_six: bool = True
+    max_turns: int = 200
+
+    def to_json(self) -> dict[str, JSON]:
+        plain = super().to_json()
+        plain.pop("seats", None)
+        return plain
+
+    @property
+    def multi(self) -> bool:
+        return self.seats > 2
+
+    @property
+    def effects(self) -> bool:
+        """Celatini and Guardie act as reinforcements (advanced game for two only)."""
+        return self.advanced and self.seats == 2
+
+
+def side_of(seat: int) -> int:
+    return seat % 2
+
+
+def _violation(rule: str, it: str = "", en: str = "", seat: int | None = None) -> Violation:
+    return make_violation(BOOK, rule, Text(it, en) if it or en else None, seat=seat)
+
+
+class ErGioState(State):
+    ruleset: ErGioRuleset
+
+    def __init__(
+        self, ruleset: ErGioRuleset, decks: tuple[list[int], list[int]], seed: int | None
+    ) -> None:
+        self.ruleset = ruleset
+        self.seed = seed
+        self.deal = (list(decks[0]), list(decks[1]))  # top first, as written in the record
+        self.decks = [list(reversed(decks[0])), list(reversed(decks[1]))]  # top last
+        n = ruleset.seats
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.field: list[dict[int, list[int]]] = [{}, {}]
+        self.shown: list[set[int]] = [set(), set()]
+        self.laid_turn: list[dict[int, int]] = [{}, {}]
+        self.specials: list[list[int]] = [[], []]  # specials played alone for their effect
+        self.arno: list[int] = []
+        self.pile: list[int] = []  # the common pile, top last
+        self.kept: list[list[int]] = [[], []]
+        self.bridge: list[dict[str, list[int]]] = [self._empty_bridge(), self._empty_bridge()]
+        self.actions: list[tuple[int, Action]] = []
+        self.phase = Phase.CORTEO
+        self.turn_seat = 0
+        self.turn_no = 0
+        self.draws_left = 0
+        self.passes = 0
+        self.extra_turn = False
+        self.dry_turns = 0
+        self.events = 0
+        self.corteo_winner = -1
+        self.corteo_end = ""
+        self.challenger = -1
+        self.sending = -1
+        self.sent = [NO, NO]
+        self.fought: list[set[int]] = [set(), set()]
+        self.points = [0, 0]
+        self.facts: list[ScontroFacts] = []
+        self.history: list[dict[str, JSON]] = []
+        self._cache: tuple[int, int, list[Action]] | None = None
+        for seat in range(n):
+            for _ in range(ruleset.hand_size):
+                self._draw_deck(seat)
+        first = 0 if ruleset.first_side == "tramontana" else 1
+        self._begin_turn(first)
+
+    @staticmethod
+    def _empty_bridge() -> dict[str, list[int]]:
+        return {"magistrato": [], "caposchiera": [], "spot": []}
+
+    # --- small helpers --------------------------------------------------------------
+    def _draw_deck(self, seat: int) -> bool:
+        deck = self.decks[side_of(seat)]
+        if not deck:
+            return False
+        self.hands[seat].append(deck.pop())
+        return True
+
+    def _rng_event(self, purpose: str) -> Any:
+        if self.seed is None:
+            raise RecordError(f"this record needs its seed: a {purpose} is drawn from it")
+        self.events += 1
+        return make_rng(self.seed, purpose, self.events)
+
+    def seats_of(self, side: int) -> range:
+        return range(side, self.ruleset.seats, 2)
+
+    def group_size(self, side: int, unit: int) -> int:
+        return len(self.field[side].get(unit, ()))
+
+    def hand_safe(self, side: int) -> bool:
+        return self.ruleset.advanced and self.group_size(side, C.UNIT_GCCC) >= 3
+
+    def field_safe(self, side: int) -> bool:
+        return self.ruleset.advanced and self.group_size(side, C.UNIT_GCSC) >= 3
+
+    def limit(self, side: int) -> int | None:
+        if self.ruleset.hand_limit <= 0:
+            return None
+        bonus = sum(1 for c in self.specials[side] if C.LOCAL[c] == C.MAESTRO)
+        return self.ruleset.hand_limit + bonus
+
+    def over_limit(self, seat: int) -> bool:
+        lim = self.limit(side_of(seat))
+        return lim is not None and len(self.hands[seat]) > lim
+
+    def units(self, side: int) -> list[int]:
+        return [*C.side_mags(side), *C.GROUP_UNITS]
+
+    def complete(self, side: int) -> bool:
+        return all(self.group_size(side, u) >= 3 for u in self.units(side))
+
+    def mandatory(self, seat: int) -> list[int]:
+        """Units of which this seat holds a real tris not yet shown by its side."""
+        side = side_of(seat)
+        counts = Counter(C.UNIT_OF[c] for c in self.hands[seat])
+        out = []
+        for unit, n in counts.items():
+            if n < 3 or unit < 0 or unit in self.shown[side]:
+                continue
+            if unit == C.UNIT_CEL and self.ruleset.advanced:
+                continue
+            out.append(unit)
+        return sorted(out)
+
+    def pile_reach(self, side: int) -> int:
+        """Index in the common pile of the card this side may draw, or -1."""
+        if not self.pile:
+            return -1
+        if C.SIDE_OF[self.pile[-1]] == side:
+            return len(self.pile) - 1
+        if self.ruleset.advanced and self.field_safe(side) and self.hand_safe(side):
+            for i in range(len(self.pile) - 1, -1, -1):
+                if C.SIDE_OF[self.pile[i]] == side:
+                    return i
+        return -1
+
+    def pool(self, side: int) -> list[int]:
+        """The cards a side may reinforce with: its hand, or its partners' common hand."""
+        if not self.ruleset.multi:
+            return self.hands[side]
+        return [c for s in self.seats_of(side) for c in self.hands[s]]
+
+    def _take_from_pool(self, side: int, card: int) -> None:
+        for s in self.seats_of(side):
+            if card in self.hands[s]:
+                self.hands[s].remove(card)
+                return
+        raise RecordError(f"{C.CODES[card]} is not in the hand of {C.SIDES[side]}")
+
+    def _take(self, seat: int, card: int) -> None:
+        if card not in self.hands[seat]:
+            raise RecordError(f"seat {seat} does not hold {C.CODES[card]}")
+        self.hands[seat].remove(card)
+
+    def laid_of(self, side: int, mag: int) -> list[int]:
+        return self.field[side].get(mag, [])
+
+    def all_cards(self) -> Counter[int]:
+        """Every card wherever it is (conservation: always both full decks)."""
+        count: Counter[int] = Counter()
+        for pile in (*self.decks, *self.hands, self.arno, self.pile, *self.kept, *self.specials):
+            count.update(pile)
+        for f in self.field:
+            for cards in f.values():
+                count.update(cards)
+        for b in self.bridge:
+            for cards in b.values():
+                count.update(cards)
+        return count
+
+    # --- turn flow ------------------------------------------------------------------
+    def _begin_turn(self, seat: int) -> None:
+        self.turn_seat = seat
+        self.turn_no += 1
+        self.passes = 0
+        self.draws_left = self.ruleset.turn_draw
+        self._settle_draws()
+
+    def _settle_draws(self) -> None:
+        seat = self.turn_seat
+        side = side_of(seat)
+        while self.draws_left > 0:
+            if self.ruleset.multi and self.pile_reach(side) >= 0:
+                return  # the player chooses deck or pile
+            if not self._draw_deck(seat):
+                self.draws_left = 0
+                return
+            self.draws_left -= 1
+
+    def _end_turn(self) -> None:
+        side = side_of(self.turn_seat)
+        if self.complete(side):
+            self._close_corteo(side, "complete")
+            return
+        if not self.decks[0] and not self.decks[1]:
+            self.dry_turns += 1
+        else:
+            self.dry_turns = 0
+        if self.dry_turns >= self.ruleset.seats or self.turn_no >= self.ruleset.max_turns:
+            self._close_corteo(self._dry_winner(), "dry")
+            return
+        if self.extra_turn:
+            self.extra_turn = False
+            self._begin_turn(self.turn_seat)
+        else:
+            self._begin_turn((self.turn_seat + 1) % self.ruleset.seats)
+
+    def _dry_winner(self) -> int:
+        def complete_units(side: int) -> int:
+            return sum(1 for u in self.units(side) if self.group_size(side, u) >= 3)
+
+        def laid_force(side: int) -> int:
+            return sum(C.force_of_laid(self.laid_of(side, m)) for m in C.side_mags(side))
+
+        keys = [(complete_units(s), laid_force(s)) for s in (0, 1)]
+        if self.ruleset.dry_corteo == "laid_force":
+            keys = [(k[1], k[0]) for k in keys]
+        if keys[0] != keys[1]:
+            return 0 if keys[0] > keys[1] else 1
+        # level on both: the side that did not open (the opener had the first move)
+        return 1 if self.ruleset.first_side == "tramontana" else 0
+
+    def _close_corteo(self, winner: int, how: str) -> None:
+        self.corteo_winner = winner
+        self.corteo_end = how
+        self.extra_turn = False
+        self.draws_left = 0
+        if (
+            self.ruleset.advanced
+            and self.group_size(winner, C.UNIT_CEL) >= 3
+            and self.decks[1 - winner]
+        ):
+            self.phase = Phase.SABOTAGE
+            return
+        self._start_battle()
+
+    def _start_battle(self) -> None:
+        self.phase = Phase.BATTLE
+        self._new_scontro(self.corteo_winner)
+
+    def _new_scontro(self, challenger: int) -> None:
+        self.challenger = challenger
+        self.sending = challenger
+        self.sent = [NO, NO]
+        self.bridge = [self._empty_bridge(), self._empty_bridge()]
+
+    def room(self, side: int) -> dict[str, int]:
+        """How many more face-down cards each place under the sent magistratura takes."""
+        mag = self.sent[side]
+        if mag == NO:
+            return {}
+        laid = self.laid_of(side, mag)
+        b = self.bridge[side]
+        if not laid:
+            return {"spot": 2 - len(b["spot"])}
+        mask = C.figures_mask(laid)
+        out = {}
+        if mask & 1:
+            out["magistrato"] = 2 - len(b["magistrato"])
+        if mask & 4:
+            out["caposchiera"] = 1 - len(b["caposchiera"])
+        return out
+
+    def _sent(self, side: int) -> Sent:
+        b = self.bridge[side]
+        mag = self.sent[side]
+        return Sent(
+            mag,
+            tuple(self.laid_of(side, mag)),
+            tuple(b["magistrato"]),
+            tuple(b["caposchiera"]),
+            tuple(b["spot"]),
+        )
+
+    def _resolve(self) -> None:
+        sides = (self._sent(0), self._sent(1))
+        r = clash(
+            sides, self.challenger, effects=self.ruleset.effects, tie_order=self.ruleset.tie_order
+        )
+        w = r.winner
+        self.points[w] += 1
+        facts = []
+        for s in (0, 1):
+            facts.append(
+                SideFacts(sides[s].mag, r.forces[s], r.masks[s], C.force_of_laid(sides[s].laid))
+            )
+        self.facts.append(ScontroFacts(self.challenger, (facts[0], facts[1]), w, r.reason))
+        self.history.append(
+            {
+                s_name: {
+                    "magistratura": C.MAGISTRATURE[sides[s].mag][0],
+                    "laid": C.describe(sides[s].laid),
+                    "face_down": {k: C.describe(v) for k, v in self.bridge[s].items() if v},
+                    "removed_by_celatini": list(r.removed[s]),
+                }
+                for s, s_name in enumerate(C.SIDES)
+            }
+        )
+        for s in (0, 1):
+            mag = self.sent[s]
+            self.fought[s].add(mag)
+            cards = self.field[s].pop(mag, [])
+            for v in self.bridge[s].values():
+                cards += v
+            (self.kept[s] if s == w else self.arno).extend(cards)
+        self.bridge = [self._empty_bridge(), self._empty_bridge()]
+        for seat in range(self.ruleset.seats):
+            for _ in range(self.ruleset.battle_draw):
+                self._draw_deck(seat)
+        done = len(self.facts) >= 6 or (not self.ruleset.all_six and max(self.points) >= 4)
+        if done:
+            self.phase = Phase.OVER
+            self.sending = -1
+        else:
+            self._new_scontro(w)
+
+    # --- the interface --------------------------------------------------------------
+    def to_act(self) -> int | None:
+        if self.phase == Phase.CORTEO:
+            return self.turn_seat
+        if self.phase == Phase.SABOTAGE:
+            return self.corteo_winner
+        if self.phase == Phase.BATTLE:
+            return self.sending
+        return None
+
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.to_act():
+            return []
+        key = (len(self.actions), seat)
+        if self._cache is not None and self._cache[:2] == key:
+            return self._cache[2]
+        if self.phase == Phase.CORTEO:
+            out = self._corteo_actions(seat)
+        elif self.phase == Phase.SABOTAGE:
+            out = [Sabotage(True), Sabotage(False)]
+        else:
+            out = self._battle_actions(side_of(seat))
+        self._cache = (key[0], key[1], out)
+        return out
+
+    def _corteo_actions(self, seat: int) -> list[Action]:
+        side = side_of(seat)
+        hand = self.hands[seat]
+        rs = self.ruleset
+        if self.draws_left > 0:
+            out: list[Action] = []
+            if self.decks[side]:
+                out.append(Draw("deck"))
+            out.append(Draw("pile"))
+            return out
+        must = self.mandatory(seat)
+        if must:
+            lays: set[tuple[int, ...]] = set()
+            for unit in must:
+                real = sorted(c for c in hand if C.UNIT_OF[c] == unit)
+                lays.update(itertools.combinations(real, 3))
+            return [Lay(t) for t in sorted(lays)]
+        out = []
+        distinct = sorted(set(hand))
+        if rs.advanced:
+            out += [Lay(t) for t in self._patch_lays(seat)]
+        for c in distinct:
+            if not self._add_problem(seat, c):
+                out.append(Add(c))
+        if rs.advanced:
+            for _unit, cards in sorted(self.field[side].items()):
+                for p in sorted(set(cards)):
+                    if C.UNIT_OF[p] != -1:
+                        continue
+                    for c in distinct:
+                        if not self._swap_problem(side, seat, p, c):
+                            out.append(Swap(p, c))
+            out += self._celatino_actions(seat)
+            out += self._special_actions(seat)
+        if rs.multi and self.passes < 2:
+            out += [Pass(c) for c in distinct]
+        if self.over_limit(seat):
+            out += [Arno(c) for c in distinct]
+        else:
+            out.append(End())
+        return out
+
+    def _patch_lays(self, seat: int) -> list[tuple[int, ...]]:
+        side = side_of(seat)
+        hand = self.hands[seat]
+        mag_patches = sorted(c for c in hand if C.LOCAL[c] in C.PATCHES_MAG)
+        group_patches = sorted(c for c in hand if C.LOCAL[c] in C.PATCHES_GROUP)
+        by_unit: dict[int, list[int]] = {}
+        for c in hand:
+            u = C.UNIT_OF[c]
+            if u >= 0 and u != C.UNIT_CEL and u not in self.shown[side]:
+                by_unit.setdefault(u, []).append(c)
+        out: set[tuple[int, ...]] = set()
+        for u, real in by_unit.items():
+            patches = mag_patches if u < C.UNIT_CEL else group_patches
+            if not patches or len(real) >= 3:
+                continue
+            for k in range(1, min(len(real), 2) + 1):
+                if 3 - k > len(patches):
+                    continue
+                for r in itertools.combinations(sorted(real), k):
+                    for p in itertools.combinations(patches, 3 - k):
+                        out.add(tuple(sorted(r + p)))
+        return sorted(out)
+
+    def _celatino_actions(self, seat: int) -> list[Action]:
+        side = side_of(seat)
+        if C.group_card(side, 0) not in self.hands[seat]:
+            return []
+        opp = 1 - side
+        out: list[Action] = []
+        if self.decks[opp]:
+            out.append(Celatino("deck"))
+        if not self.field_safe(opp):
+            targets = {c for cards in self.field[opp].values() for c in cards}
+            targets.update(self.specials[opp])
+            out += [Celatino("field", c) for c in sorted(targets)]
+        if not self.hand_safe(opp):
+            out += [Celatino("hand", NO, s) for s in self.seats_of(opp) if self.hands[s]]
+        if self.ruleset.multi:
+            out += [
+                Celatino("pile", c) for c in sorted({c for c in self.pile if C.SIDE_OF[c] == opp})
+            ]
+        return out
+
+    def _special_targets(self, side: int, local: int) -> list[int]:
+        if local == C.TROMBETTIERE:
+            return sorted(set(self.decks[side]))
+        if local == C.TAMBURINO:
+            return sorted({c for c in self.arno if C.SIDE_OF[c] == side})
+        if local == C.LUOGOTENENTE:
+            found = {c for cards in self.field[side].values() for c in cards}
+            return sorted(found.union(self.specials[side]))
+        return []
+
+    def _special_actions(self, seat: int) -> list[Action]:
+        side = side_of(seat)
+        out: list[Action] = []
+        for c in sorted(set(self.hands[seat])):
+            local = C.LOCAL[c]
+            if local < C.GENERALE:
+                continue
+            if local in (C.GENERALE, C.MAESTRO):
+                out.append(Special(c))
+                continue
+            targets = self._special_targets(side, local)
+            out += [Special(c, t) for t in targets] if targets else [Special(c)]
+        return out
+
+    def _battle_actions(self, side: int) -> list[Action]:
+        if self.sent[side] == NO:
+            return [Send(m) for m in C.side_mags(side) if m not in self.fought[side]]
+        out: list[Action] = []
+        room = self.room(side)
+        for c in sorted(set(self.pool(side))):
+            for under, free in room.items():
+                if free > 0:
+                    out.append(Reinforce(c, under))
+        out.append(Ready())
+        return out
+
+    # --- rule checks ----------------------------------------------------------------
+    def _add_problem(self, seat: int, c: int) -> str:
+        side = side_of(seat)
+        unit = C.UNIT_OF[c]
+        if unit < 0:
+            return "ergio.adv.patch.kind"
+        if unit not in self.shown[side]:
+            return "ergio.corteo.add.shown_only"
+        if unit == C.UNIT_CEL and self.ruleset.advanced:
+            return "ergio.adv.celatino.single"
+        if unit >= C.UNIT_CEL:
+            return ""
+        cards = self.field[side].get(unit, [])
+        if len(cards) >= 4:
+            return "ergio.corteo.fourth.max_four"
+        if self.turn_no <= self.laid_turn[side].get(unit, 0):
+            return "ergio.corteo.fourth.later_turn"
+        if len(cards) == 3 and C.IS_FIGHTER[c] and all(C.IS_FIGHTER[x] for x in cards):
+            return "ergio.corteo.fourth.not_four_combattenti"
+        return ""
+
+    def _swap_problem(self, side: int, seat: int, patch: int, c: int) -> str:
+        if not self.ruleset.advanced:
+            return "ergio.field.no_replace"
+        unit = next((u for u, cards in self.field[side].items() if patch in cards), None)
+        if unit is None or C.UNIT_OF[patch] != -1:
+            return "ergio.field.no_replace"
+        if c not in self.hands[seat]:
+            return "ergio.card.in_hand"
+        if C.UNIT_OF[c] != unit:
+            return "ergio.adv.swap"
+        cards = [x for x in self.field[side][unit] if x != patch] + [c]
+        if len(cards) == 4 and all(C.IS_FIGHTER[x] for x in cards):
+            return "ergio.corteo.fourth.not_four_combattenti"
+        return ""
+
+    def _lay_problem(self, seat: int, cards: tuple[int, ...]) -> str:
+        side = side_of(seat)
+        if Counter(cards) - Counter(self.hands[seat]):
+            return "ergio.card.in_hand"
+        real = [c for c in cards if C.UNIT_OF[c] >= 0]
+        patches = [c for c in cards if C.UNIT_OF[c] < 0]
+        units = {C.UNIT_OF[c] for c in real}
+        if len(cards) != 3 or len(units) != 1:
+            return (
+                "ergio.corteo.tris.shape"
+                if not patches or len(units) > 1
+                else ("ergio.adv.patch.kind")
+            )
+        unit = units.pop()
+        if patches:
+            if not self.ruleset.advanced:
+                return "ergio.adv.special.only_advanced"
+            kinds = C.PATCHES_MAG if unit < C.UNIT_CEL else C.PATCHES_GROUP
+            if unit == C.UNIT_CEL or any(C.LOCAL[p] not in kinds for p in patches):
+                return "ergio.adv.patch.kind"
+        if unit == C.UNIT_CEL and self.ruleset.advanced:
+            return "ergio.adv.celatino.single"
+        if unit in self.shown[side]:
+            return (
+                "ergio.multi.one_tris_per_side"
+                if self.ruleset.multi
+                else "ergio.corteo.tris.one_per_magistratura"
+            )
+        if self.mandatory(seat) and (patches or unit not in self.mandatory(seat)):
+            return "ergio.corteo.tris.must_lay"
+        return ""
+
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        if self.phase == Phase.OVER:
+            return [_violation("ergio.record.game_over", seat=seat)]
+        actor = self.to_act()
+        if seat != actor:
+            return [
+                _violation(
+                    "ergio.turn.order",
+                    f"Tocca al posto {actor}.",
+                    f"Seat {actor} is to act.",
+                    seat,
+                )
+            ]
+        if action in self.legal_actions(seat):
+            return []
+        rule = self._diagnose(seat, action) or "ergio.phase.action"
+        try:
+            shown = json.dumps(encode(action), ensure_ascii=False)
+        except TypeError:
+            shown = repr(action)
+        return [_violation(rule, f"Mossa: {shown}.", f"Action: {shown}.", seat)]
+
+    def _diagnose(self, seat: int, a: Any) -> str:
+        side = side_of(seat)
+        hand = self.hands[seat]
+        corteo_kinds = (Lay, Add, Swap, Celatino, Special, Pass, Draw, Arno, End)
+        if self.phase == Phase.CORTEO:
+            if not isinstance(a, corteo_kinds):
+                return "ergio.phase.action"
+            if self.draws_left > 0:
+                if not isinstance(a, Draw):
+                    return "ergio.multi.draw.source"
+                return "ergio.multi.pile.draw_top" if a.source == "pile" else "ergio.corteo.draw"
+            if isinstance(a, Draw):
+                return "ergio.multi.draw.source" if self.ruleset.multi else "ergio.corteo.draw"
+            if isinstance(a, Lay):
+                return self._lay_problem(seat, a.cards)
+            if self.mandatory(seat):
+                return "ergio.corteo.tris.must_lay"
+            if isinstance(a, Add):
+                if a.card not in hand:
+                    return "ergio.card.in_hand"
+                return self._add_problem(seat, a.card)
+            if isinstance(a, Swap):
+                return self._swap_problem(side, seat, a.patch, a.card)
+            if isinstance(a, (Celatino, Special)) and not self.ruleset.advanced:
+                return "ergio.adv.special.only_advanced"
+            if isinstance(a, Celatino):
+                opp = 1 - side
+                if C.group_card(side, 0) not in hand:
+                    return "ergio.card.in_hand"
+                if a.target == "hand" and self.hand_safe(opp):
+                    return "ergio.adv.guard.hand"
+                if a.target == "field" and self.field_safe(opp):
+                    return "ergio.adv.guard.field"
+                if a.target == "pile":
+                    return "ergio.multi.pile.celatino"
+                return "ergio.adv.celatino.target"
+            if isinstance(a, Special):
+                if a.card not in hand:
+                    return "ergio.card.in_hand"
+                names = {
+                    C.GENERALE: "generale",
+                    C.MAESTRO: "maestro",
+                    C.TAMBURINO: "tamburino",
+                    C.TROMBETTIERE: "trombettiere",
+                    C.LUOGOTENENTE: "luogotenente",
+                }
+                local = C.LOCAL[a.card]
+                return (
+                    f"ergio.adv.special.{names[local]}"
+                    if local in names
+                    else "ergio.adv.patch.kind"
+                )
+            if isinstance(a, Pass):
+                if not self.ruleset.multi:
+                    return "ergio.phase.action"
+                if self.passes >= 2:
+                    return "ergio.multi.pile.max_two"
+                return "ergio.card.in_hand"
+            if isinstance(a, Arno):
+                if not self.over_limit(seat):
+                    return "ergio.corteo.arno.only_excess"
+                return "ergio.card.in_hand"
+            if isinstance(a, End) and self.over_limit(seat):
+                return "ergio.corteo.hand_limit"
+            return ""
+        if self.phase == Phase.SABOTAGE:
+            return "ergio.adv.sabotage"
+        if isinstance(a, Sabotage):
+            return "ergio.adv.sabotage"
+        if isinstance(a, Send):
+            if self.sent[side] != NO:
+                return "ergio.phase.action"
+            if C.MAG_OF[C.card_of(a.mag, 0)] // 6 != side:
+                return "ergio.battle.own_magistratura"
+            if a.mag in self.fought[side]:
+                return "ergio.battle.once_each"
+            return ""
+        if isinstance(a, Reinforce):
+            if self.sent[side] == NO:
+                return "ergio.phase.action"
+            if a.card not in self.pool(side):
+                return "ergio.card.in_hand"
+            room = self.room(side)
+            if a.under == "spot" and "spot" in room:
+                return "ergio.battle.spot.max_two"
+            return "ergio.battle.reinforce.slots"
+        if isinstance(a, Ready):
+            return "ergio.phase.action"
+        if isinstance(a, (Lay, Add, Swap)):
+            return "ergio.battle.no_laying"
+        return "ergio.phase.action"
+
+    # --- applying -------------------------------------------------------------------
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        if not 0 <= seat < self.ruleset.seats:
+            raise RecordError(f"there is no seat {seat}")
+        if self.phase == Phase.OVER:
+            raise RecordError("the game is over")
+        if self.phase == Phase.CORTEO:
+            self._apply_corteo(seat, action)
+        elif self.phase == Phase.SABOTAGE:
+            if not isinstance(action, Sabotage):
+                raise RecordError("the Corteo winner must first say whether to sabotage")
+            opp = 1 - self.corteo_winner
+            if action.do:
+                for _ in range(3):
+                    if self.decks[opp]:
+                        self.arno.append(self.decks[opp].pop())
+            self._start_battle()
+        else:
+            self._apply_battle(side_of(seat), action)
+        self.actions.append((seat, action))
+
+    def _apply_corteo(self, seat: int, a: Any) -> None:
+        if seat != self.turn_seat:
+            raise RecordError(f"it is seat {self.turn_seat}'s turn in the Corteo")
+        side = side_of(seat)
+        hand = self.hands[seat]
+        if isinstance(a, Draw):
+            if a.source == "pile":
+                i = self.pile_reach(side)
+                if i < 0:
+                    raise RecordError("no card of this side can be drawn from the common pile")
+                hand.append(self.pile.pop(i))
+            elif not self._draw_deck(seat):
+                raise RecordError("the deck is empty")
+            self.draws_left = max(0, self.draws_left - 1)
+            self._settle_draws()
+        elif isinstance(a, Lay):
+            for c in a.cards:
+                self._take(seat, c)
+            real = [c for c in a.cards if C.UNIT_OF[c] >= 0]
+            unit = C.UNIT_OF[real[0]] if real else C.UNIT_GCCC
+            self.field[side].setdefault(unit, []).extend(a.cards)
+            self.shown[side].add(unit)
+            self.laid_turn[side].setdefault(unit, self.turn_no)
+        elif isinstance(a, Add):
+            self._take(seat, a.card)
+            unit = C.UNIT_OF[a.card]
+            if unit < 0:
+                raise RecordError(f"{C.CODES[a.card]} belongs to no magistratura or group")
+            self.field[side].setdefault(unit, []).append(a.card)
+        elif isinstance(a, Swap):
+            held = next((u for u, cards in self.field[side].items() if a.patch in cards), None)
+            if held is None:
+                raise RecordError(f"{C.CODES[a.patch]} is not on the field")
+            unit = held
+            self._take(seat, a.card)
+            cards = self.field[side][unit]
+            cards[cards.index(a.patch)] = a.card
+            hand.append(a.patch)
+        elif isinstance(a, Celatino):
+            self._take(seat, C.group_card(side, 0))
+            self.field[side].setdefault(C.UNIT_CEL, []).append(C.group_card(side, 0))
+            self.shown[side].add(C.UNIT_CEL)
+            self._celatino(1 - side, a)
+        elif isinstance(a, Special):
+            self._take(seat, a.card)
+            self.specials[side].append(a.card)
+            self._special(seat, a)
+        elif isinstance(a, Pass):
+            self._take(seat, a.card)
+            self.pile.append(a.card)
+            self.passes += 1
+        elif isinstance(a, Arno):
+            self._take(seat, a.card)
+            self.arno.append(a.card)
+        elif isinstance(a, End):
+            self._end_turn()
+        else:
+            raise RecordError("this action belongs to the battle, and the Corteo is on")
+
+    def _celatino(self, opp: int, a: Celatino) -> None:
+        if a.target == "deck":
+            if self.decks[opp]:
+                self.arno.append(self.decks[opp].pop())
+        elif a.target == "field":
+            for cards in (*self.field[opp].values(), self.specials[opp]):
+                if a.card in cards:
+                    cards.remove(a.card)
+                    self.arno.append(a.card)
+                    return
+            raise RecordError(f"{C.CODES[a.card]} is not on the opposing field")
+        elif a.target == "hand":
+            if a.victim not in self.seats_of(opp):
+                raise RecordError(f"seat {a.victim} is not on the opposing side")
+            hand = self.hands[a.victim]
+            if hand:
+                pick = sorted(hand)[self._rng_event("celatino").randrange(len(hand))]
+                hand.remove(pick)
+                self.arno.append(pick)
+        else:
+            for i in range(len(self.pile) - 1, -1, -1):
+                if self.pile[i] == a.card:
+                    self.arno.append(self.pile.pop(i))
+                    return
+            raise RecordError(f"{C.CODES[a.card]} is not in the common pile")
+
+    def _special(self, seat: int, a: Special) -> None:
+        side = side_of(seat)
+        local = C.LOCAL[a.card]
+        if local == C.GENERALE:
+            self.extra_turn = True
+        elif local == C.TROMBETTIERE and a.target != NO:
+            deck = self.decks[side]
+            if a.target not in deck:
+                raise RecordError(f"{C.CODES[a.target]} is not in the deck")
+            deck.remove(a.target)
+            self.hands[seat].append(a.target)
+            self._rng_event("trombettiere").shuffle(deck)
+        elif local == C.TAMBURINO and a.target != NO:
+            for i in range(len(self.arno) - 1, -1, -1):
+                if self.arno[i] == a.target:
+                    self.hands[seat].append(self.arno.pop(i))
+                    return
+            raise RecordError(f"{C.CODES[a.target]} is not in the Arno")
+        elif local == C.LUOGOTENENTE and a.target != NO:
+            for cards in (*self.field[side].values(), self.specials[side]):
+                if a.target in cards:
+                    cards.remove(a.target)
+                    self.hands[seat].append(a.target)
+                    return
+            raise RecordError(f"{C.CODES[a.target]} is not on the field")
+
+    def _apply_battle(self, side: int, a: Any) -> None:
+        if side != self.sending:
+            raise RecordError(f"{C.SIDES[self.sending]} is to act on the bridge")
+        if isinstance(a, Send):
+            if self.sent[side] != NO:
+                raise RecordError("a magistratura is already on the bridge")
+            self.sent[side] = a.mag
+        elif isinstance(a, Reinforce):
+            if self.sent[side] == NO:
+                raise RecordError("send a magistratura before reinforcing it")
+            self._take_from_pool(side, a.card)
+            self.bridge[side][a.under].append(a.card)
+        elif isinstance(a, Ready):
+            if self.sent[side] == NO:
+                raise RecordError("send a magistratura first")
+            if side == self.challenger:
+                self.sending = 1 - side
+            else:
+                self._resolve()
+        else:
+            raise RecordError("the Corteo is over: only battle actions now")
+
+    # --- end ------------------------------------------------------------------------
+    def result(self) -> dict[str, JSON]:
+        return result_of(
+            self.facts, self.corteo_winner, self.ruleset.bella_sums, self.ruleset.seats
+        )
+
+    def outcome(self) -> Outcome:
+        if not self.is_over():
+            raise ValueError("the game is not over")
+        res = self.result()
+        winner = C.SIDES.index(res["winner"]) if res["winner"] else -1
+        scores = tuple(self.points[side_of(s)] for s in range(self.ruleset.seats))
+        termination = Termination.BELLA_NAZIONALE if res["bella_nazionale"] else Termination.SCONTRI
+        winners = tuple(self.seats_of(winner)) if winner >= 0 else ()
+        return Outcome(scores, termination.value, winners, res)
+
+    def summary(self) -> dict[str, JSON]:
+        """What a scorekeeper writes down for this game (docs/notation/ergio.md)."""
+        scontri = []
+        for f in self.facts:
+            entry: dict[str, JSON] = {"challenger": C.SIDES[f.challenger]}
+            for s, name in enumerate(C.SIDES):
+                side = f.sides[s]
+                entry[name] = {
+                    "magistratura": C.MAGISTRATURE[side.mag][0],
+                    "force": side.force,
+                    "figures": [n for r, n in enumerate(C.FIGURE_NAMES) if side.mask & (1 << r)],
+                    "laid_force": side.laid_force,
+                }
+            scontri.append(entry)
+        return {
+            "game": SLUG,
+            "ruleset": self.ruleset.to_json(),
+            "corteo_winner": C.SIDES[self.corteo_winner] if self.corteo_winner >= 0 else None,
+            "scontri": scontri,
+        }
+
+    # --- views and records ----------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        side = side_of(seat) if seat is not None else None
+        battle: dict[str, JSON] | None = None
+        if self.phase in (Phase.BATTLE, Phase.OVER):
+            battle = {
+                "scontro": len(self.facts) + (0 if self.is_over() else 1),
+                "challenger": C.SIDES[self.challenger],
+                "sent": [C.MAGISTRATURE[m][0] if m != NO else None for m in self.sent],
+                "face_down": [sum(len(v) for v in b.values()) for b in self.bridge],
+                "mine": (
+                    {k: C.describe(v) for k, v in self.bridge[side].items()}
+                    if side is not None
+                    else None
+                ),
+                "points": list(self.points),
+                "fought": self.history,
+            }
+        hand: list[str] | None = None
+        if seat is not None:
+            if self.ruleset.multi and self.phase != Phase.CORTEO:
+                hand = C.describe(sorted(self.pool(side_of(seat))))
+            else:
+                hand = C.describe(sorted(self.hands[seat]))
+        return {
+            "game": SLUG,
+            "ruleset": self.ruleset.name,
+            "phase": self.phase.value,
+            "to_act": self.to_act(),
+            "seat": seat,
+            "side": C.SIDES[side] if side is not None else None,
+            "turn": self.turn_no,
+            "hand": hand,
+            "hand_sizes": [len(h) for h in self.hands],
+            "decks": [len(d) for d in self.decks],
+            "field": [
+                {C.unit_name(u): C.describe(cards) for u, cards in sorted(f.items())}
+                for f in self.field
+            ],
+            "specials": [C.describe(s) for s in self.specials],
+            "arno": C.describe(self.arno),
+            "pile": [C.SIDES[C.SIDE_OF[c]] for c in self.pile],  # face down: colour only
+            "kept": [C.describe(k) for k in self.kept],
+            "corteo_winner": C.SIDES[self.corteo_winner] if self.corteo_winner >= 0 else None,
+            "battle": battle,
+            "result": self.result() if self.is_over() else None,
+        }
+
+    def to_record(self) -> dict[str, JSON]:
+        record: dict[str, JSON] = {
+            "game": SLUG,
+            "version": NOTATION_VERSION,
+            "ruleset": self.ruleset.to_json(),
+            "deal": {name: C.describe(self.deal[s]) for s, name in enumerate(C.SIDES)},
+            "actions": [{"seat": s, **encode(a)} for s, a in self.actions],
+        }
+        if self.seed is not None:
+            record["seed"] = self.seed
+        return record

@@ -1,0 +1,251 @@
+"""The Bridge's Game's declaration and factories (see docs/rules/ponte.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.core import (
+    NOTATION_VERSION,
+    Game,
+    GameInfo,
+    Outcome,
+    RecordError,
+    ScoreReport,
+    Text,
+    Violation,
+    rng,
+)
+from games.core import violation as make_violation
+from games.ponte.bots import HeuristicBot
+from games.ponte.model import (
+    DEFAULT_FIGHT_CARDS,
+    MODES,
+    SIDES,
+    PonteRuleset,
+    decode,
+    encode,
+    parse_fight,
+    parse_strategy,
+)
+from games.ponte.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
+from games.ponte.scoring import score_summary
+from games.ponte.state import Deal, PonteState
+
+JSON = Any
+
+
+def _presets() -> dict[str, PonteRuleset]:
+    out: dict[str, PonteRuleset] = {}
+    for seats in (2, 3, 4, 6):
+        for mode in MODES:
+            name = f"{seats}p-{mode}"
+            out[name] = PonteRuleset(name, seats, mode=mode)
+    return out
+
+
+class Ponte(Game[PonteRuleset, PonteState]):
+    info: ClassVar[GameInfo] = GameInfo(
+        slug=SLUG,
+        name=Text("Il Gioco del Ponte (gioco da tavolo)", "The Bridge's Game (board game)"),
+        seat_counts=(2, 3, 4, 6),
+        max_actions=5000,
+        hidden_information=True,
+        chance=True,
+        sides=SIDES,
+        description=Text(
+            "Tramontana contro Mezzogiorno: sei sfide a spinta del carrello sul Ponte di Mezzo.",
+            "Tramontana against Mezzogiorno: six challenges pushing the carrello on the bridge.",
+        ),
+    )
+    rules = BOOK
+    rulesets: ClassVar[Mapping[str, PonteRuleset]] = _presets()
+    default_ruleset = "2p-base"
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    rule_game_over = RULE_GAME_OVER
+    rule_impossible = RULE_IMPOSSIBLE
+    rule_claimed_score = RULE_CLAIMED
+
+    def check_ruleset(self, ruleset: PonteRuleset) -> None:
+        if ruleset.mode not in MODES:
+            raise RecordError(f"expected one of {', '.join(MODES)}", path="ruleset.mode")
+        if ruleset.lone_side not in SIDES:
+            raise RecordError('expected "tramontana" or "mezzogiorno"', path="ruleset.lone_side")
+        if ruleset.chip <= 0:
+            raise RecordError("expected a positive chip value", path="ruleset.chip")
+        if not ruleset.fight_cards:
+            raise RecordError("a pack needs fight cards", path="ruleset.fight_cards")
+        for i, code in enumerate(ruleset.fight_cards):
+            card = parse_fight(code, f"ruleset.fight_cards[{i}]")
+            if card.value <= 0 or card.value % ruleset.chip:
+                raise RecordError(
+                    f"a card's Kg/Push is a positive multiple of {ruleset.chip}",
+                    path=f"ruleset.fight_cards[{i}]",
+                )
+        if len(ruleset.strategy_cards) != 6:
+            raise RecordError("expected six strategy cards", path="ruleset.strategy_cards")
+        for i, code in enumerate(ruleset.strategy_cards):
+            strategy = parse_strategy(code, f"ruleset.strategy_cards[{i}]")
+            if strategy.kind in ("add", "subtract", "recover") and strategy.amount % ruleset.chip:
+                raise RecordError(
+                    f"the amount is a multiple of {ruleset.chip}",
+                    path=f"ruleset.strategy_cards[{i}]",
+                )
+        if ruleset.bridge_slots < 1:
+            raise RecordError("expected at least one slot", path="ruleset.bridge_slots")
+        if not 1 <= ruleset.to_win <= ruleset.challenges <= 6:
+            raise RecordError("expected 1 <= to_win <= challenges <= 6", path="ruleset.challenges")
+        if ruleset.min_power < min(parse_fight(c).value for c in ruleset.fight_cards):
+            raise RecordError(
+                "the minimum power must pay the cheapest fight card", path="ruleset.min_power"
+            )
+        sheets = (
+            (ruleset.base_side_powers, 6, ruleset.side_total, "base_side_powers"),
+            (ruleset.base_quarter_powers, 3, ruleset.quarter_total, "base_quarter_powers"),
+        )
+        for values, count, _total, name in sheets:
+            if len(values) != count or any(v <= 0 or v % ruleset.chip for v in values):
+                raise RecordError(
+                    f"expected {count} positive multiples of {ruleset.chip}", path=f"ruleset.{name}"
+                )
+        for total, count, name in (
+            (ruleset.side_total, 6, "side_total"),
+            (ruleset.quarter_total, 3, "quarter_total"),
+        ):
+            if total % ruleset.chip or total < ruleset.min_power * count:
+                raise RecordError(
+                    f"expected a multiple of {ruleset.chip} of at least {count} minimums",
+                    path=f"ruleset.{name}",
+                )
+
+    def new_game(self, ruleset: PonteRuleset, seed: int) -> PonteState:
+        r = rng(seed, "ponte-deal")
+        first = r.randrange(2)
+        perms: list[tuple[int, ...]] = []
+        for _ in (0, 1):
+            p = list(range(6))
+            r.shuffle(p)
+            perms.append(tuple(p))
+        return PonteState(ruleset, Deal(first, (perms[0], perms[1])), seed)
+
+    def start(self, record: Mapping[str, JSON]) -> PonteState:
+        version = record.get("version", NOTATION_VERSION)
+        if version != NOTATION_VERSION:
+            raise RecordError(f"this engine reads version {NOTATION_VERSION}", path="version")
+        ruleset = self.ruleset(record.get("ruleset"))
+        seed = record.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError("expected a whole number", path="seed")
+        deal = record.get("deal")
+        if deal is None:
+            if seed is not None:
+                return self.new_game(ruleset, seed)
+            return PonteState(ruleset, Deal(0, (tuple(range(6)), tuple(range(6)))), None)
+        if not isinstance(deal, Mapping):
+            raise RecordError(
+                'expected {"first": "tramontana", "strategy": [[...6], [...6]]}', path="deal"
+            )
+        first = deal.get("first")
+        if first not in SIDES:
+            raise RecordError('expected "tramontana" or "mezzogiorno"', path="deal.first")
+        raw = deal.get("strategy", [list(range(6)), list(range(6))])
+        if (
+            not isinstance(raw, list)
+            or len(raw) != 2
+            or any(not isinstance(p, list) or sorted(p) != list(range(6)) for p in raw)
+        ):
+            raise RecordError(
+                "expected two orders of the strategy cards 0..5, one per side",
+                path="deal.strategy",
+            )
+        perms = (tuple(int(x) for x in raw[0]), tuple(int(x) for x in raw[1]))
+        return PonteState(ruleset, Deal(SIDES.index(first), perms), seed)
+
+    def encode_action(self, action: Any) -> dict[str, JSON]:
+        return encode(action)
+
+    def decode_action(self, data: Any, path: str = "actions") -> Any:
+        if isinstance(data, Mapping):
+            data = {k: v for k, v in data.items() if k != "seat"}
+        return decode(data, path)
+
+    def check_claims(self, record: Mapping[str, JSON], outcome: Outcome) -> list[Violation]:
+        """Besides ``claimed_scores``: ``claims`` written by a scorekeeper beside the moves."""
+        found = super().check_claims(record, outcome)
+        claims = record.get("claims")
+        if claims is None:
+            return found
+        if not isinstance(claims, Mapping):
+            raise RecordError('expected {"challenges": [...], "winner": side}', path="claims")
+        done = list(outcome.detail["challenges"])
+        if outcome.detail.get("tie_breaker") is not None:
+            done.append(outcome.detail["tie_breaker"])
+        rows = claims.get("challenges", [])
+        if not isinstance(rows, list):
+            raise RecordError("expected a list", path="claims.challenges")
+        for k, row in enumerate(rows):
+            if not isinstance(row, Mapping) or k >= len(done):
+                raise RecordError(
+                    "expected one object per challenge played", path=f"claims.challenges[{k}]"
+                )
+            real = done[k]
+            if "winner" in row and row["winner"] != real["winner"]:
+                rule = {
+                    "conquest": "ponte.challenge.conquest",
+                    "middle": "ponte.challenge.middle",
+                    "types": "ponte.challenge.types",
+                }[real["by"]]
+                found.append(
+                    make_violation(
+                        BOOK,
+                        rule,
+                        Text(
+                            f"Sfida {k + 1}: scritto {row['winner']}, vince {real['winner']}.",
+                            f"Challenge {k + 1}: written {row['winner']}, won by {real['winner']}.",
+                        ),
+                        challenge=k,
+                    )
+                )
+            positions = row.get("carrello")
+            if positions is not None:
+                due = [m["carrello"] for m in real["moves"] if "carrello" in m]
+                if not isinstance(positions, list):
+                    positions = [positions]
+                    due = due[-1:]
+                for i, (p, d) in enumerate(zip(positions, due, strict=False)):
+                    if p != d:
+                        found.append(
+                            make_violation(
+                                BOOK,
+                                "ponte.carrello.move",
+                                Text(
+                                    f"Sfida {k + 1}, mossa {i + 1}: scritto {p}, dovuto {d}.",
+                                    f"Challenge {k + 1}, move {i + 1}: written {p}, due {d}.",
+                                ),
+                                challenge=k,
+                                move=i,
+                            )
+                        )
+                        break
+        if "winner" in claims and claims["winner"] != outcome.detail["winner"]:
+            found.append(
+                make_violation(
+                    BOOK,
+                    "ponte.match.four",
+                    Text(
+                        f"Scritto {claims['winner']}, vince {outcome.detail['winner']}.",
+                        f"Written {claims['winner']}, won by {outcome.detail['winner']}.",
+                    ),
+                )
+            )
+        return found
+
+    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        if not isinstance(summary, Mapping):
+            raise RecordError("a summary is a JSON object")
+        ruleset = self.ruleset(summary.get("ruleset"))
+        result, found = score_summary(ruleset, summary)
+        return ScoreReport(SLUG, result, tuple(found))
+
+
+__all__ = ["DEFAULT_FIGHT_CARDS", "Ponte"]

@@ -1,0 +1,329 @@
+"""The Bridge's Game's fixed vocabulary: sides, magistrature, quarters, cards and the ruleset.
+
+Everything the printed rules leave unpublished (the twelve fight cards, the six strategy
+cards, the bridge length) is a ruleset value, so a club can enter its printed set. The
+defaults are ours, not the publisher's (docs/rules/ponte.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from games.core import RecordError, Ruleset
+
+JSON = Any
+
+SIDES = ("tramontana", "mezzogiorno")
+TRAMONTANA, MEZZOGIORNO = 0, 1
+QUARTERS = ("east", "west")
+
+# Six per side; the first three of each side form its East quarter, the last three its West
+# quarter (the split is ours: the text does not say which magistratura lies where).
+MAGISTRATURE = (
+    "calci",
+    "calcesana",
+    "mattaccini",
+    "san_michele",
+    "santa_maria",
+    "satiri",
+    "delfini",
+    "dragoni",
+    "leoni",
+    "san_marco",
+    "san_martino",
+    "sant_antonio",
+)
+MAG_INDEX = {name: i for i, name in enumerate(MAGISTRATURE)}
+MODES = ("base", "advanced", "expert", "incognito")
+
+ATTACK, PUSH, DEFENSE = "A", "P", "D"
+TYPE_NAMES = {ATTACK: "attack", PUSH: "push", DEFENSE: "defense"}
+# BEATS[x] is the type x beats: Attack beats Push, Push beats Defense, Defense beats Attack.
+BEATS = {ATTACK: PUSH, PUSH: DEFENSE, DEFENSE: ATTACK}
+
+STRATEGY_KINDS = ("add", "subtract", "cancel", "move", "recover")
+
+DEFAULT_FIGHT_CARDS = (
+    "A20000",
+    "A15000",
+    "A10000",
+    "A5000",
+    "P15000",
+    "P10000",
+    "P10000",
+    "P5000",
+    "D15000",
+    "D10000",
+    "D5000",
+    "D5000",
+)
+DEFAULT_STRATEGY_CARDS = (
+    "add:5000",
+    "add:10000",
+    "subtract:5000",
+    "cancel:0",
+    "move:1",
+    "recover:10000",
+)
+
+
+def side_of(mag: int) -> int:
+    return mag // 6
+
+
+def quarter_of(mag: int) -> int:
+    """0 Tramontana East, 1 Tramontana West, 2 Mezzogiorno East, 3 Mezzogiorno West."""
+    return mag // 3
+
+
+def quarter_mags(quarter: int) -> range:
+    return range(quarter * 3, quarter * 3 + 3)
+
+
+def side_mags(side: int) -> range:
+    return range(side * 6, side * 6 + 6)
+
+
+@dataclass(frozen=True, slots=True)
+class FightCard:
+    code: str
+    kind: str  # ATTACK, PUSH or DEFENSE
+    value: int
+
+
+def parse_fight(code: str, path: str = "fight card") -> FightCard:
+    if len(code) < 2 or code[0] not in BEATS or not code[1:].isdigit():
+        raise RecordError(
+            f"{code!r} is not a fight card; write the type and the Kg/Push: A20000, P5000, D10000",
+            path=path,
+        )
+    return FightCard(code, code[0], int(code[1:]))
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyCard:
+    code: str
+    kind: str
+    amount: int
+
+
+def parse_strategy(code: str, path: str = "strategy card") -> StrategyCard:
+    kind, _, amount = code.partition(":")
+    if kind not in STRATEGY_KINDS or not amount.isdigit():
+        raise RecordError(
+            f"{code!r} is not a strategy card; write kind:amount with kind one of "
+            f"{', '.join(STRATEGY_KINDS)} (e.g. add:5000, move:1, cancel:0)",
+            path=path,
+        )
+    return StrategyCard(code, kind, int(amount))
+
+
+@dataclass(frozen=True)
+class PonteRuleset(Ruleset):
+    """A mode (base, advanced, expert, incognito) for 2, 3, 4 or 6 players, and the set.
+
+    ``fight_cards``: the twelve fight cards of a side, type letter and Kg/Push (``A20000``).
+    ``strategy_cards``: the six strategy cards of a side as ``kind:amount`` (add, subtract,
+    cancel, move, recover). ``bridge_slots``: slots from the middle to each end; the carrello
+    past the last one wins. ``lone_side``: with three players, the side seat 0 commands alone.
+    ``stop_at_four``: end the match as soon as a side has four challenges (default: all six
+    are fought, as on the real bridge). ``pack_per_challenge``: the fight pack comes back
+    whole at each new challenge. ``incognito_reveal``: in Incognito, a magistratura's
+    starting power is shown once its challenge is over.
+    """
+
+    mode: str = "base"
+    lone_side: str = "tramontana"
+    fight_cards: tuple[str, ...] = DEFAULT_FIGHT_CARDS
+    strategy_cards: tuple[str, ...] = DEFAULT_STRATEGY_CARDS
+    bridge_slots: int = 5
+    chip: int = 5000
+    base_side_powers: tuple[int, ...] = (110000, 90000, 90000, 90000, 60000, 60000)
+    base_quarter_powers: tuple[int, ...] = (105000, 85000, 60000)
+    side_total: int = 500000
+    quarter_total: int = 250000
+    min_power: int = 10000
+    big_attack: int = 20000
+    big_attack_min: int = 100000
+    tiebreak_bonus: int = 40000
+    challenges: int = 6
+    to_win: int = 4
+    stop_at_four: bool = False
+    pack_per_challenge: bool = True
+    incognito_reveal: bool = False
+
+    def to_json(self) -> dict[str, JSON]:
+        plain = super().to_json()
+        plain.pop("seats", None)
+        return plain
+
+    @cached_property
+    def pack(self) -> tuple[FightCard, ...]:
+        return tuple(parse_fight(c) for c in self.fight_cards)
+
+    @cached_property
+    def codes(self) -> dict[str, FightCard]:
+        return {c.code: c for c in self.pack}
+
+    @cached_property
+    def strategies(self) -> tuple[StrategyCard, ...]:
+        return tuple(parse_strategy(c) for c in self.strategy_cards)
+
+    @property
+    def hidden_values(self) -> bool:
+        return self.mode in ("expert", "incognito")
+
+    @property
+    def free_assignment(self) -> bool:
+        return self.mode != "base"
+
+    def allowed(self, card: FightCard, starting: int) -> bool:
+        """The big Attack only for a magistratura that began with enough power."""
+        return not (
+            card.kind == ATTACK and card.value >= self.big_attack and starting < self.big_attack_min
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Who commands what: the owner seat of each quarter and each side's General (6 players)."""
+
+    owners: tuple[int, int, int, int]
+    generals: tuple[int, int] | None = None
+
+    def side_seats(self, side: int) -> tuple[int, ...]:
+        seats = {self.owners[2 * side], self.owners[2 * side + 1]}
+        if self.generals is not None:
+            seats.add(self.generals[side])
+        return tuple(sorted(seats))
+
+    def side_of_seat(self, seat: int) -> int:
+        if self.generals is not None and seat in self.generals:
+            return self.generals.index(seat)
+        return self.owners.index(seat) // 2
+
+    def split(self, side: int) -> bool:
+        """The side's two quarters belong to different players."""
+        return self.owners[2 * side] != self.owners[2 * side + 1]
+
+    def players(self) -> tuple[int, ...]:
+        """Seats that command quarters (everyone but the Generals)."""
+        return tuple(sorted(set(self.owners)))
+
+
+def layout_for(ruleset: PonteRuleset) -> Layout:
+    if ruleset.seats == 2:
+        return Layout((0, 0, 1, 1))
+    if ruleset.seats == 3:
+        if ruleset.lone_side == "mezzogiorno":
+            return Layout((1, 2, 0, 0))
+        return Layout((0, 0, 1, 2))
+    if ruleset.seats == 4:
+        return Layout((0, 1, 2, 3))
+    return Layout((1, 2, 4, 5), (0, 3))
+
+
+class Termination(StrEnum):
+    CHALLENGES = "challenges"  # a side won four or more of the six challenges
+    TIE_BREAKER = "tie_breaker"  # 3-3, decided by the final tie breaker
+    FOUR_REACHED = "four_reached"  # stop_at_four: a side reached four early
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """Write a magistratura's power on the assignment sheet (Expert: in rank order)."""
+
+    mag: int
+    power: int
+
+
+@dataclass(frozen=True, slots=True)
+class Equip:
+    """Place one of the side's strategy cards (by index) on a magistratura's flag."""
+
+    mag: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy:
+    """Put a magistratura on the bridge; a challenger may name the enemy quarter."""
+
+    mag: int
+    quarter: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    """A side's secret choice for one move: a fight card (or none) and a strategy card."""
+
+    card: str | None
+    strategy: int | None = None
+
+
+Action = Assign | Equip | Deploy | Fight
+
+
+def encode(action: Any) -> dict[str, JSON]:
+    if isinstance(action, Assign):
+        return {"assign": MAGISTRATURE[action.mag], "power": action.power}
+    if isinstance(action, Equip):
+        return {"equip": MAGISTRATURE[action.mag], "strategy": action.card}
+    if isinstance(action, Deploy):
+        quarter = None if action.quarter is None else QUARTERS[action.quarter]
+        return {"deploy": MAGISTRATURE[action.mag], "quarter": quarter}
+    if isinstance(action, Fight):
+        return {"fight": action.card, "strategy": action.strategy}
+    raise TypeError(f"not a ponte action: {action!r}")
+
+
+def _mag(data: Any, path: str) -> int:
+    if data not in MAG_INDEX:
+        raise RecordError(
+            f"unknown magistratura {data!r}; known: {', '.join(MAGISTRATURE)}", path=path
+        )
+    return MAG_INDEX[data]
+
+
+def _int(data: Any, path: str) -> int:
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise RecordError("expected a whole number", path=path)
+    return data
+
+
+def decode(data: Any, path: str) -> Action:
+    if not isinstance(data, dict):
+        raise RecordError(
+            'expected {"assign": mag, "power": n}, {"equip": mag, "strategy": i}, '
+            '{"deploy": mag, "quarter": q} or {"fight": code, "strategy": i}',
+            path=path,
+        )
+    if "assign" in data:
+        return Assign(
+            _mag(data["assign"], f"{path}.assign"), _int(data.get("power"), f"{path}.power")
+        )
+    if "equip" in data:
+        return Equip(
+            _mag(data["equip"], f"{path}.equip"), _int(data.get("strategy"), f"{path}.strategy")
+        )
+    if "deploy" in data:
+        q = data.get("quarter")
+        if q is not None and q not in QUARTERS:
+            raise RecordError('expected "east", "west" or null', path=f"{path}.quarter")
+        return Deploy(
+            _mag(data["deploy"], f"{path}.deploy"), None if q is None else QUARTERS.index(q)
+        )
+    if "fight" in data:
+        card = data["fight"]
+        if card is not None and not isinstance(card, str):
+            raise RecordError("expected a fight card code (A20000) or null", path=f"{path}.fight")
+        if isinstance(card, str):
+            parse_fight(card, f"{path}.fight")
+        strategy = data.get("strategy")
+        if strategy is not None:
+            strategy = _int(strategy, f"{path}.strategy")
+        return Fight(card, strategy)
+    raise RecordError('expected one of "assign", "equip", "deploy", "fight"', path=path)

@@ -1,0 +1,1114 @@
+"""The Bridge's Game in play: power sheets, strategy cards, six challenges and the tie breaker.
+
+A match is a list of actions. Setup: each commander writes its magistrature's power
+(``Assign``; Expert: in rank order), then, outside Base mode, places its strategy cards
+(``Equip``; in Base they are dealt at random from the seed). Each challenge: the challenger
+deploys (``Deploy``, naming the enemy quarter when that side is split between two players),
+the other side answers, then moves follow, each a pair of secret ``Fight`` choices taken
+Tramontana first and hidden by ``view`` until both are in. The carrello position is
+positive towards Mezzogiorno (Tramontana pushing).
+
+Power conservation holds after every move: what a side was given (assignments, the tie
+breaker bonus, recovered power) equals what it holds, what sits in its back-up box and what
+it spent (``ledger_ok``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import NOTATION_VERSION, Outcome, RecordError, State, Text, Violation
+from games.core import violation as make_violation
+from games.ponte.model import (
+    BEATS,
+    MAGISTRATURE,
+    QUARTERS,
+    SIDES,
+    TYPE_NAMES,
+    Action,
+    Assign,
+    Deploy,
+    Equip,
+    Fight,
+    FightCard,
+    Layout,
+    PonteRuleset,
+    Termination,
+    encode,
+    layout_for,
+    quarter_mags,
+    quarter_of,
+    side_mags,
+    side_of,
+)
+from games.ponte.rules import BOOK, SLUG
+from games.ponte.scoring import rank_match
+
+JSON = Any
+
+POWER, STRATEGY, DEPLOY, RESPOND, FIGHT, TYPES, OVER = (
+    "power",
+    "strategy",
+    "deploy",
+    "respond",
+    "fight",
+    "types",
+    "over",
+)
+
+
+class Deal:
+    """The chance of a match: who challenges first, and each side's strategy card order."""
+
+    __slots__ = ("first", "strategy")
+
+    def __init__(self, first: int, strategy: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        self.first = first
+        self.strategy = strategy
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"first": SIDES[self.first], "strategy": [list(s) for s in self.strategy]}
+
+
+def _v(rule: str, en: str, it: str, seat: int | None = None, **where: JSON) -> Violation:
+    return make_violation(BOOK, rule, Text(it, en), seat=seat, **where)
+
+
+def _k(value: int) -> str:
+    return f"{value:,}"
+
+
+class PonteState(State):
+    ruleset: PonteRuleset
+
+    def __init__(self, ruleset: PonteRuleset, deal: Deal, seed: int | None = None) -> None:
+        self.ruleset = ruleset
+        self.deal = deal
+        self.seed = seed
+        self.layout: Layout = layout_for(ruleset)
+        self.pack = ruleset.pack
+        self.actions: list[tuple[int, Action]] = []
+        n = len(MAGISTRATURE)
+        self.initial: list[int | None] = [None] * n
+        self.rank: list[int | None] = [None] * n  # order of assignment within its pool
+        self.strategy_of: list[int | None] = [None] * n
+        self.strategy_used = [[False] * 6, [False] * 6]
+        self.power = [0] * n  # power not yet on the bridge
+        self.backup = [0] * n  # the back-up box, per magistratura
+        self.fought = [False] * n
+        # per side: power given beyond the sheets, recovered, spent, drawn from the box
+        self.bonus = [0, 0]
+        self.recovered = [0, 0]
+        self.spent = [0, 0]
+        self.drawn = [0, 0]
+        self.reserve = [0, 0]  # tie breaker power waiting for its magistratura
+        self.leftover = [0, 0]  # tie breaker power left when it ends
+        self.wins = [0, 0]
+        self.seat_wins = [0] * ruleset.seats
+        self.results: list[dict[str, JSON]] = []
+        self.tiebreak: dict[str, JSON] | None = None
+        self.in_tiebreak = False
+        self.tb_seats: tuple[int, int] | None = None
+        self.challenger = deal.first
+        self.last_win_seat: int | None = None
+        # the challenge in progress
+        self.fighter: list[int | None] = [None, None]
+        self.fpower = [0, 0]
+        self.fstart = [0, 0]
+        self.target: int | None = None
+        self.carrello = 0
+        self.moves: list[dict[str, JSON]] = []
+        self.pending: list[Fight | None] = [None, None]
+        self.hand: list[list[int]] = [list(range(len(self.pack))), list(range(len(self.pack)))]
+        self.phase = POWER
+        if not ruleset.free_assignment:
+            for side in (0, 1):
+                for i, mag in enumerate(side_mags(side)):
+                    self.strategy_of[mag] = deal.strategy[side][i]
+        self._advance_setup()
+
+    # --- structure ------------------------------------------------------------------
+    def pools(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Power sheets: (seat, magistrature). Per side with two players, else per quarter."""
+        if self.ruleset.seats == 2:
+            return [(s, tuple(side_mags(s))) for s in (0, 1)]
+        return [(self.layout.owners[q], tuple(quarter_mags(q))) for q in range(4)]
+
+    def pool_values(self, mags: tuple[int, ...]) -> tuple[int, ...]:
+        rs = self.ruleset
+        return rs.base_side_powers if len(mags) == 6 else rs.base_quarter_powers
+
+    def pool_total(self, mags: tuple[int, ...]) -> int:
+        rs = self.ruleset
+        return rs.side_total if len(mags) == 6 else rs.quarter_total
+
+    def equip_groups(self) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """Strategy placement: (seat, magistrature, card indices held)."""
+        out: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        for side in (0, 1):
+            perm = self.deal.strategy[side]
+            if self.layout.generals is not None:
+                out.append((self.layout.generals[side], tuple(side_mags(side)), tuple(range(6))))
+            elif not self.layout.split(side):
+                out.append((self.layout.owners[2 * side], tuple(side_mags(side)), tuple(range(6))))
+            else:
+                for half in (0, 1):
+                    q = 2 * side + half
+                    cards = tuple(sorted(perm[3 * half : 3 * half + 3]))
+                    out.append((self.layout.owners[q], tuple(quarter_mags(q)), cards))
+        return out
+
+    def _current_pool(self) -> tuple[int, tuple[int, ...]] | None:
+        for seat, mags in self.pools():
+            if any(self.initial[m] is None for m in mags):
+                return seat, mags
+        return None
+
+    def _current_group(self) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+        if not self.ruleset.free_assignment:
+            return None
+        for group in self.equip_groups():
+            if any(self.strategy_of[m] is None for m in group[1]):
+                return group
+        return None
+
+    def _advance_setup(self) -> None:
+        if self.phase == POWER and self._current_pool() is None:
+            self.phase = STRATEGY
+        if self.phase == STRATEGY and self._current_group() is None:
+            self.phase = DEPLOY
+
+    def owner(self, mag: int) -> int:
+        return self.layout.owners[quarter_of(mag)]
+
+    def seat_mags(self, seat: int) -> list[int]:
+        return [m for m in range(12) if self.owner(m) == seat]
+
+    def free(self, mag: int) -> bool:
+        return not self.fought[mag]
+
+    def challenger_seat(self) -> int:
+        side = self.challenger
+        if self.layout.generals is not None:
+            return self.layout.generals[side]
+        if self.in_tiebreak and self.tb_seats is not None:
+            return self.tb_seats[side]
+        east, west = self.layout.owners[2 * side], self.layout.owners[2 * side + 1]
+        if east == west:
+            return east
+        prefer = self.last_win_seat if self.last_win_seat in (east, west) else east
+        other = west if prefer == east else east
+        if any(self.free(m) for m in self.seat_mags(prefer)):
+            return prefer
+        return other
+
+    def responder_seat(self) -> int:
+        side = 1 - self.challenger
+        if self.layout.generals is not None:
+            return self.layout.generals[side]
+        if self.in_tiebreak and self.tb_seats is not None:
+            return self.tb_seats[side]
+        if self.target is not None:
+            return self.layout.owners[self.target]
+        return self.layout.owners[2 * side]
+
+    def fight_seat(self, side: int) -> int:
+        mag = self.fighter[side]
+        assert mag is not None
+        return self.owner(mag)
+
+    def fight_side(self) -> int:
+        return 0 if self.pending[0] is None else 1
+
+    def to_act(self) -> int | None:
+        if self.phase == POWER:
+            pool = self._current_pool()
+            return None if pool is None else pool[0]
+        if self.phase == STRATEGY:
+            group = self._current_group()
+            return None if group is None else group[0]
+        if self.phase == DEPLOY:
+            return self.challenger_seat()
+        if self.phase == RESPOND:
+            return self.responder_seat()
+        if self.phase in (FIGHT, TYPES):
+            return self.fight_seat(self.fight_side())
+        return None
+
+    # --- fight cards ------------------------------------------------------------------
+    def starting(self, side: int) -> int:
+        """The power the fighting magistratura began the game with (big Attack rule)."""
+        mag = self.fighter[side]
+        return 0 if mag is None else int(self.initial[mag] or 0)
+
+    def can_pay(self, card: FightCard, side: int) -> bool:
+        return card.value <= self.fpower[side] and self.ruleset.allowed(card, self.starting(side))
+
+    def out(self, side: int) -> bool:
+        """No card of the whole pack can be paid: the magistratura plays no more moves."""
+        return not any(self.can_pay(c, side) for c in self.pack)
+
+    def _refresh(self, side: int) -> None:
+        """The pack comes back whole when spent or when nothing left in it can be paid."""
+        if self.phase == TYPES:
+            if not self.hand[side]:
+                self.hand[side] = list(range(len(self.pack)))
+            return
+        if not any(self.can_pay(self.pack[i], side) for i in self.hand[side]):
+            self.hand[side] = list(range(len(self.pack)))
+
+    def playable(self, side: int) -> list[str]:
+        """Distinct codes the side may play now."""
+        seen: list[str] = []
+        for i in self.hand[side]:
+            card = self.pack[i]
+            if card.code in seen:
+                continue
+            if self.phase == TYPES or self.can_pay(card, side):
+                seen.append(card.code)
+        return seen
+
+    def strategies_open(self, side: int) -> list[int]:
+        if self.phase == TYPES:
+            return []
+        used = self.strategy_used[side]
+        if self.in_tiebreak:
+            return [i for i in range(6) if not used[i]]
+        mag = self.fighter[side]
+        card = None if mag is None else self.strategy_of[mag]
+        return [] if card is None or used[card] else [card]
+
+    # --- legal actions ----------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.to_act():
+            return []
+        if self.phase == POWER:
+            return list(self._legal_assign())
+        if self.phase == STRATEGY:
+            group = self._current_group()
+            assert group is not None
+            _, mags, held = group
+            taken = {self.strategy_of[m] for m in mags}
+            return [
+                Equip(m, c)
+                for m in mags
+                if self.strategy_of[m] is None
+                for c in held
+                if c not in taken
+            ]
+        if self.phase == DEPLOY:
+            return self._legal_deploy()
+        if self.phase == RESPOND:
+            return [Deploy(m) for m in self._respond_mags()]
+        side = self.fight_side()
+        if self.phase == TYPES:
+            return [Fight(c) for c in self.playable(side)]
+        codes: list[str | None] = list(self.playable(side)) if not self.out(side) else [None]
+        strategies: list[int | None] = [None, *self.strategies_open(side)]
+        return [Fight(c, s) for c in codes for s in strategies]
+
+    def _legal_assign(self) -> list[Assign]:
+        pool = self._current_pool()
+        assert pool is not None
+        _, mags = pool
+        rs = self.ruleset
+        open_mags = [m for m in mags if self.initial[m] is None]
+        done = [int(self.initial[m] or 0) for m in mags if self.initial[m] is not None]
+        if not rs.free_assignment:
+            left = self._values_left(mags, done)
+            return [Assign(m, v) for m in open_mags for v in sorted(set(left), reverse=True)]
+        remaining = self.pool_total(mags) - sum(done)
+        k = len(open_mags)
+        amounts: list[int] = []
+        cap = min(done) if (rs.hidden_values and done) else remaining
+        v = rs.min_power
+        while v <= min(remaining, cap):
+            rest = remaining - v
+            fits = rest >= rs.min_power * (k - 1) if k > 1 else rest == 0
+            if fits and rs.hidden_values and k > 1:
+                fits = rest <= v * (k - 1)
+            if fits:
+                amounts.append(v)
+            v += rs.chip
+        return [Assign(m, a) for m in open_mags for a in amounts]
+
+    def _values_left(self, mags: tuple[int, ...], done: list[int]) -> list[int]:
+        """Base: the fixed values not yet written (a wrong value written stays unmatched)."""
+        left = list(self.pool_values(mags))
+        for v in done:
+            if v in left:
+                left.remove(v)
+        return left
+
+    def _deploy_mags(self) -> list[int]:
+        side = self.challenger
+        if self.in_tiebreak:
+            if self.layout.generals is not None:
+                return list(side_mags(side))
+            return [m for m in side_mags(side) if self.owner(m) == self.challenger_seat()]
+        if self.layout.generals is not None:
+            return [m for m in side_mags(side) if self.free(m)]
+        seat = self.challenger_seat()
+        return [m for m in side_mags(side) if self.owner(m) == seat and self.free(m)]
+
+    def _target_quarters(self) -> list[int | None]:
+        enemy = 1 - self.challenger
+        if self.in_tiebreak or not self.layout.split(enemy):
+            return [None]
+        return [q for q in (2 * enemy, 2 * enemy + 1) if any(self.free(m) for m in quarter_mags(q))]
+
+    def _legal_deploy(self) -> list[Action]:
+        quarters = self._target_quarters()
+        return [
+            Deploy(m, None if q is None else q % 2) for m in self._deploy_mags() for q in quarters
+        ]
+
+    def _respond_mags(self) -> list[int]:
+        side = 1 - self.challenger
+        if self.in_tiebreak:
+            if self.layout.generals is not None:
+                return list(side_mags(side))
+            return [m for m in side_mags(side) if self.owner(m) == self.responder_seat()]
+        mags = [m for m in side_mags(side) if self.free(m)]
+        if self.target is not None:
+            mags = [m for m in mags if quarter_of(m) == self.target]
+        return mags
+
+    # --- checks ---------------------------------------------------------------------
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        found: list[Violation] = []
+        if self.phase == OVER:
+            return [make_violation(BOOK, "ponte.record.game_over", seat=seat)]
+        expected = self.to_act()
+        if seat != expected:
+            rule = "ponte.turn.order"
+            if self.phase == DEPLOY and not self.in_tiebreak:
+                mine = seat in self.layout.side_seats(self.challenger)
+                rule = "ponte.deploy.challenger"
+                if mine and seat == self.last_win_seat and self.layout.generals is None:
+                    rule = "ponte.deploy.pass_to_ally"
+            found.append(
+                _v(
+                    rule,
+                    f"Seat {expected} is to act, not {seat}.",
+                    f"Tocca al posto {expected}, non al {seat}.",
+                    seat,
+                )
+            )
+        wanted = {
+            POWER: Assign,
+            STRATEGY: Equip,
+            DEPLOY: Deploy,
+            RESPOND: Deploy,
+            FIGHT: Fight,
+            TYPES: Fight,
+        }[self.phase]
+        if not isinstance(action, wanted):
+            if isinstance(action, Equip) and not self.ruleset.free_assignment:
+                rule = "ponte.strategy.random"
+            else:
+                rule = "ponte.turn.phase"
+            found.append(
+                _v(
+                    rule,
+                    f"Phase {self.phase}: a {type(action).__name__} does not belong here.",
+                    f"Fase {self.phase}: {type(action).__name__} non appartiene a questa fase.",
+                    seat,
+                )
+            )
+            return found
+        if isinstance(action, Assign):
+            found += self._check_assign(seat, action)
+        elif isinstance(action, Equip):
+            found += self._check_equip(seat, action)
+        elif isinstance(action, Deploy):
+            found += self._check_deploy(seat, action)
+        elif isinstance(action, Fight):
+            found += self._check_fight(seat, action)
+        return found
+
+    def _check_assign(self, seat: int, a: Assign) -> list[Violation]:
+        pool = self._current_pool()
+        assert pool is not None
+        _, mags = pool
+        rs = self.ruleset
+        name = MAGISTRATURE[a.mag]
+        if a.mag not in mags or self.initial[a.mag] is not None:
+            return [
+                _v(
+                    "ponte.power.own",
+                    f"{name} is not an unassigned magistratura of this sheet.",
+                    f"{name} non è una magistratura ancora senza potenza di questo foglio.",
+                    seat,
+                )
+            ]
+        found: list[Violation] = []
+        done = [int(self.initial[m] or 0) for m in mags if self.initial[m] is not None]
+        open_count = sum(1 for m in mags if self.initial[m] is None)
+        if not rs.free_assignment:
+            left = self._values_left(mags, done)
+            if a.power not in left:
+                found.append(
+                    _v(
+                        "ponte.power.base_values",
+                        f"{_k(a.power)} is not among the values left {sorted(left)}.",
+                        f"{_k(a.power)} non è fra i valori rimasti {sorted(left)}.",
+                        seat,
+                    )
+                )
+            return found
+        if a.power % rs.chip:
+            found.append(
+                _v(
+                    "ponte.power.step",
+                    f"{_k(a.power)} is not a multiple of {_k(rs.chip)}.",
+                    f"{_k(a.power)} non è multiplo di {_k(rs.chip)}.",
+                    seat,
+                )
+            )
+        if a.power < rs.min_power:
+            found.append(
+                _v(
+                    "ponte.power.minimum",
+                    f"{name} gets {_k(a.power)}.",
+                    f"{name} riceve {_k(a.power)}.",
+                    seat,
+                )
+            )
+        total = self.pool_total(mags)
+        remaining = total - sum(done) - a.power
+        if open_count == 1 and remaining != 0:
+            found.append(
+                _v(
+                    "ponte.power.total",
+                    f"The sheet adds up to {_k(total - remaining)}, not {_k(total)}.",
+                    f"Il foglio somma {_k(total - remaining)}, non {_k(total)}.",
+                    seat,
+                )
+            )
+        elif open_count > 1 and remaining < rs.min_power * (open_count - 1):
+            found.append(
+                _v(
+                    "ponte.power.total",
+                    f"Only {_k(remaining)} would be left for {open_count - 1} magistrature.",
+                    f"Resterebbero {_k(remaining)} per {open_count - 1} magistrature.",
+                    seat,
+                )
+            )
+        if rs.hidden_values:
+            if done and a.power > min(done):
+                found.append(
+                    _v(
+                        "ponte.power.rank",
+                        f"Rank {len(done) + 1} cannot exceed rank {len(done)} ({_k(min(done))}).",
+                        f"Il {len(done) + 1}° non può superare il {len(done)}° ({_k(min(done))}).",
+                        seat,
+                    )
+                )
+            elif open_count > 1 and remaining > a.power * (open_count - 1):
+                found.append(
+                    _v(
+                        "ponte.power.rank",
+                        f"{_k(remaining)} left cannot fit below {_k(a.power)} each.",
+                        f"I {_k(remaining)} restanti non stanno sotto {_k(a.power)} ciascuna.",
+                        seat,
+                    )
+                )
+        return found
+
+    def _check_equip(self, seat: int, a: Equip) -> list[Violation]:
+        group = self._current_group()
+        assert group is not None
+        _, mags, cards = group
+        taken = {self.strategy_of[m] for m in mags}
+        if a.mag not in mags or self.strategy_of[a.mag] is not None:
+            return [
+                _v(
+                    "ponte.strategy.assign",
+                    f"{MAGISTRATURE[a.mag]} is not a magistratura waiting for a card here.",
+                    f"{MAGISTRATURE[a.mag]} non attende una carta qui.",
+                    seat,
+                )
+            ]
+        if a.card not in cards or a.card in taken:
+            return [
+                _v(
+                    "ponte.strategy.assign",
+                    f"Strategy card {a.card} is not held or already placed.",
+                    f"La carta strategia {a.card} non è in mano o è già piazzata.",
+                    seat,
+                )
+            ]
+        return []
+
+    def _check_deploy(self, seat: int, a: Deploy) -> list[Violation]:
+        found: list[Violation] = []
+        name = MAGISTRATURE[a.mag]
+        responding = self.phase == RESPOND
+        side = 1 - self.challenger if responding else self.challenger
+        if side_of(a.mag) != side:
+            return [
+                _v(
+                    "ponte.deploy.own" if responding else "ponte.deploy.challenger",
+                    f"{name} is not of {SIDES[side]}, whose turn it is to deploy.",
+                    f"{name} non è di {SIDES[side]}, che deve schierare.",
+                    seat,
+                )
+            ]
+        if not self.in_tiebreak and self.fought[a.mag]:
+            found.append(
+                _v(
+                    "ponte.deploy.once",
+                    f"{name} has already fought.",
+                    f"{name} ha già combattuto.",
+                    seat,
+                )
+            )
+        legal = self._respond_mags() if responding else self._deploy_mags()
+        if a.mag not in legal and not found:
+            if responding and self.target is not None and quarter_of(a.mag) != self.target:
+                rule = "ponte.deploy.quarter"
+            elif self.in_tiebreak and self.layout.generals is None:
+                rule = "ponte.match.tiebreak_player"
+            elif not responding and self.layout.split(side) and self.layout.generals is None:
+                rule = "ponte.deploy.pass_to_ally"
+            else:
+                rule = "ponte.deploy.own"
+            found.append(
+                _v(
+                    rule,
+                    f"{name} cannot be deployed by seat {seat} now.",
+                    f"{name} non può essere schierata ora dal posto {seat}.",
+                    seat,
+                )
+            )
+        if responding:
+            if a.quarter is not None:
+                found.append(
+                    _v(
+                        "ponte.deploy.quarter",
+                        "Only the challenger names a quarter.",
+                        "Solo chi sfida nomina un quartiere.",
+                        seat,
+                    )
+                )
+            return found
+        quarters = self._target_quarters()
+        named = None if a.quarter is None else 2 * (1 - side) + a.quarter
+        if named not in quarters:
+            want = "no quarter" if quarters == [None] else "an enemy quarter with magistrature left"
+            found.append(
+                _v(
+                    "ponte.deploy.quarter",
+                    f"Name {want}.",
+                    "Nominare "
+                    + (
+                        "nessun quartiere."
+                        if quarters == [None]
+                        else "un quartiere nemico con magistrature libere."
+                    ),
+                    seat,
+                )
+            )
+        return found
+
+    def _check_fight(self, seat: int, a: Fight) -> list[Violation]:
+        found: list[Violation] = []
+        side = self.fight_side()
+        rs = self.ruleset
+        if self.phase == TYPES:
+            if a.card is None or a.card not in self.playable(side):
+                found.append(
+                    _v(
+                        "ponte.challenge.types",
+                        f"A fight card of the pack left is played ({a.card!r}).",
+                        f"Si gioca una carta lotta del mazzo rimasto ({a.card!r}).",
+                        seat,
+                    )
+                )
+            if a.strategy is not None:
+                found.append(
+                    _v(
+                        "ponte.challenge.types",
+                        "No strategy card in the tie breaker on types.",
+                        "Niente carte strategia nello spareggio per tipo.",
+                        seat,
+                    )
+                )
+            return found
+        if a.card is None:
+            if not self.out(side):
+                found.append(
+                    _v(
+                        "ponte.fight.must_play",
+                        f"{_k(self.fpower[side])} Kg/Push left pays a card.",
+                        f"{_k(self.fpower[side])} Kg/Push rimasti pagano una carta.",
+                        seat,
+                    )
+                )
+        elif self.out(side):
+            found.append(
+                _v(
+                    "ponte.fight.must_play",
+                    "No power left: no fight card.",
+                    "Potenza finita: nessuna carta lotta.",
+                    seat,
+                )
+            )
+        else:
+            card = rs.codes.get(a.card)
+            if card is None:
+                found.append(
+                    _v(
+                        "ponte.fight.in_pack",
+                        f"{a.card} is not in this set's pack.",
+                        f"{a.card} non è nel mazzo di questo set.",
+                        seat,
+                    )
+                )
+            else:
+                if card.value > self.fpower[side]:
+                    found.append(
+                        _v(
+                            "ponte.fight.power",
+                            f"{a.card} costs {_k(card.value)}, {_k(self.fpower[side])} left.",
+                            f"{a.card} costa {_k(card.value)}, restano {_k(self.fpower[side])}.",
+                            seat,
+                        )
+                    )
+                if not rs.allowed(card, self.starting(side)):
+                    found.append(
+                        _v(
+                            "ponte.fight.big_attack",
+                            f"The magistratura began with {_k(self.starting(side))}.",
+                            f"La magistratura partiva con {_k(self.starting(side))}.",
+                            seat,
+                        )
+                    )
+                if not any(self.pack[i].code == a.card for i in self.hand[side]):
+                    found.append(
+                        _v(
+                            "ponte.fight.in_pack",
+                            f"{a.card} is spent and the pack has not come back yet.",
+                            f"{a.card} è già speso e il mazzo non è ancora tornato.",
+                            seat,
+                        )
+                    )
+        if a.strategy is not None and a.strategy not in self.strategies_open(side):
+            if 0 <= a.strategy < 6 and self.strategy_used[side][a.strategy]:
+                rule = "ponte.fight.strategy_once"
+            else:
+                rule = "ponte.fight.strategy_own"
+            found.append(
+                _v(
+                    rule,
+                    f"Strategy card {a.strategy} cannot be used now.",
+                    f"La carta strategia {a.strategy} non si può usare ora.",
+                    seat,
+                )
+            )
+        return found
+
+    # --- applying -------------------------------------------------------------------
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        if self.phase == OVER:
+            raise RecordError("the match is over")
+        if isinstance(action, Assign) and self.phase == POWER:
+            if self.initial[action.mag] is not None:
+                raise RecordError(f"{MAGISTRATURE[action.mag]} already has its power")
+            self.initial[action.mag] = action.power
+            self.power[action.mag] = action.power
+            pool = self._current_pool()
+            mags = pool[1] if pool is not None else ()
+            self.rank[action.mag] = sum(1 for m in mags if self.initial[m] is not None)
+            self.actions.append((seat, action))
+            self._advance_setup()
+            return
+        if isinstance(action, Equip) and self.phase == STRATEGY:
+            if self.strategy_of[action.mag] is not None or not 0 <= action.card < 6:
+                raise RecordError(f"{MAGISTRATURE[action.mag]} cannot take card {action.card}")
+            self.strategy_of[action.mag] = action.card
+            self.actions.append((seat, action))
+            self._advance_setup()
+            return
+        if isinstance(action, Deploy) and self.phase in (DEPLOY, RESPOND):
+            self.actions.append((seat, action))
+            self._deploy(action)
+            return
+        if isinstance(action, Fight) and self.phase in (FIGHT, TYPES):
+            if action.card is not None and action.card not in self.ruleset.codes:
+                raise RecordError(f"{action.card} is not a card of this set")
+            if action.strategy is not None and not 0 <= action.strategy < 6:
+                raise RecordError(f"there is no strategy card {action.strategy}")
+            if self.phase == TYPES and action.card is None:
+                raise RecordError("the tie breaker on types needs a card")
+            self.actions.append((seat, action))
+            side = self.fight_side()
+            self.pending[side] = action
+            if side == 1:
+                if self.phase == TYPES:
+                    self._resolve_types()
+                else:
+                    self._resolve_move()
+            return
+        raise RecordError(f"a {type(action).__name__} cannot happen in phase {self.phase}")
+
+    def _deploy(self, a: Deploy) -> None:
+        if self.phase == DEPLOY:
+            side = self.challenger
+            self.target = None if a.quarter is None else 2 * (1 - side) + a.quarter
+            self.phase = RESPOND
+        else:
+            side = 1 - self.challenger
+            self.phase = FIGHT
+        self.fighter[side] = a.mag
+        if self.in_tiebreak:
+            self.fpower[side] = self.reserve[side]
+            self.reserve[side] = 0
+        else:
+            self.fpower[side] = self.power[a.mag]
+            self.power[a.mag] = 0
+            self.fought[a.mag] = True
+        self.fstart[side] = self.fpower[side]
+        if self.phase == FIGHT:
+            self.carrello = 0
+            self.moves = []
+            if self.ruleset.pack_per_challenge:
+                self.hand = [list(range(len(self.pack))), list(range(len(self.pack)))]
+            for s in (0, 1):
+                self._refresh(s)
+
+    def _effective(self, card: FightCard | None, own: int | None, opp: int | None) -> int:
+        if card is None:
+            return 0
+        value = card.value
+        strategies = self.ruleset.strategies
+        if own is not None and strategies[own].kind == "add":
+            value += strategies[own].amount
+        if opp is not None and strategies[opp].kind == "subtract":
+            value -= strategies[opp].amount
+        return max(0, value)
+
+    def _resolve_move(self) -> None:
+        rs = self.ruleset
+        strategies = rs.strategies
+        acts = [self.pending[0], self.pending[1]]
+        assert acts[0] is not None and acts[1] is not None
+        cards = [None if a.card is None else rs.codes[a.card] for a in acts]  # type: ignore[union-attr]
+        strat = [a.strategy for a in acts]  # type: ignore[union-attr]
+        live: list[FightCard | None] = list(cards)
+        for s in (0, 1):
+            own = strat[s]
+            if own is not None and strategies[own].kind == "cancel":
+                live[1 - s] = None
+        eff = [self._effective(live[s], strat[s], strat[1 - s]) for s in (0, 1)]
+        shift = 0  # slots towards Mezzogiorno
+        winner: int | None = None
+        a0, a1 = live
+        if a0 is not None and a1 is not None:
+            if a0.kind == a1.kind:
+                if eff[0] != eff[1]:
+                    winner = 0 if eff[0] > eff[1] else 1
+                    shift = abs(eff[0] - eff[1]) // rs.chip
+            else:
+                winner = 0 if BEATS[a0.kind] == a1.kind else 1
+                shift = eff[winner] // rs.chip
+        elif a0 is not None or a1 is not None:
+            winner = 0 if a0 is not None else 1
+            shift = eff[winner] // rs.chip
+        delta = shift if winner == 0 else -shift
+        for s in (0, 1):
+            own = strat[s]
+            if own is not None and strategies[own].kind == "move":
+                delta += strategies[own].amount if s == 0 else -strategies[own].amount
+        self.carrello += delta
+        paid = [0, 0]
+        for s in (0, 1):
+            card = cards[s]
+            if card is not None:
+                self.fpower[s] -= card.value
+                self.spent[s] += card.value
+                paid[s] = card.value
+                code = card.code
+                for pos, i in enumerate(self.hand[s]):
+                    if self.pack[i].code == code:
+                        del self.hand[s][pos]
+                        break
+            own = strat[s]
+            if own is not None:
+                self.strategy_used[s][own] = True
+                if strategies[own].kind == "recover":
+                    gain = max(0, min(strategies[own].amount, self.fstart[s] - self.fpower[s]))
+                    self.fpower[s] += gain
+                    self.recovered[s] += gain
+        self.moves.append(
+            {
+                "cards": [None if c is None else c.code for c in cards],
+                "strategy": strat,
+                "winner": None if winner is None else SIDES[winner],
+                "carrello": self.carrello,
+                "left": list(self.fpower),
+            }
+        )
+        self.pending = [None, None]
+        limit = rs.bridge_slots
+        if self.carrello > limit:
+            self._end_challenge(0, "conquest")
+        elif self.carrello < -limit:
+            self._end_challenge(1, "conquest")
+        elif self.out(0) and self.out(1):
+            if self.carrello != 0:
+                self._end_challenge(0 if self.carrello > 0 else 1, "middle")
+            else:
+                self.phase = TYPES
+                self.hand = [list(range(len(self.pack))), list(range(len(self.pack)))]
+        else:
+            for s in (0, 1):
+                self._refresh(s)
+
+    def _resolve_types(self) -> None:
+        acts = [self.pending[0], self.pending[1]]
+        assert acts[0] is not None and acts[1] is not None
+        kinds = []
+        for s in (0, 1):
+            code = acts[s].card  # type: ignore[union-attr]
+            kinds.append(self.ruleset.codes[str(code)].kind)
+            for pos, i in enumerate(self.hand[s]):
+                if self.pack[i].code == code:
+                    del self.hand[s][pos]
+                    break
+        self.moves.append(
+            {
+                "types": [TYPE_NAMES[k] for k in kinds],
+                "winner": None
+                if kinds[0] == kinds[1]
+                else SIDES[0 if BEATS[kinds[0]] == kinds[1] else 1],
+            }
+        )
+        self.pending = [None, None]
+        if kinds[0] != kinds[1]:
+            self._end_challenge(0 if BEATS[kinds[0]] == kinds[1] else 1, "types")
+            return
+        for s in (0, 1):
+            self._refresh(s)
+
+    def _end_challenge(self, winner: int, how: str) -> None:
+        fighters = [int(f) for f in self.fighter if f is not None]
+        win_seat = self.owner(fighters[winner])
+        result: dict[str, JSON] = {
+            "tramontana": MAGISTRATURE[fighters[0]],
+            "mezzogiorno": MAGISTRATURE[fighters[1]],
+            "winner": SIDES[winner],
+            "by": how,
+            "carrello": self.carrello,
+            "moves": self.moves,
+            "left": list(self.fpower),
+        }
+        for s in (0, 1):
+            if self.in_tiebreak:
+                self.leftover[s] += self.fpower[s]
+            else:
+                self.backup[fighters[s]] += self.fpower[s]
+            self.fpower[s] = 0
+        self.wins[winner] += 1
+        self.seat_wins[win_seat] += 1
+        self.last_win_seat = win_seat
+        self.challenger = winner
+        self.fighter = [None, None]
+        self.target = None
+        self.moves = []
+        self.carrello = 0
+        rs = self.ruleset
+        if self.in_tiebreak:
+            self.tiebreak = result
+            self.phase = OVER
+            return
+        self.results.append(result)
+        played = len(self.results)
+        if rs.stop_at_four and max(self.wins) >= rs.to_win:
+            self.phase = OVER
+        elif played >= rs.challenges:
+            if self.wins[0] == self.wins[1]:
+                self._start_tiebreak()
+            else:
+                self.phase = OVER
+        else:
+            self.phase = DEPLOY
+
+    def _start_tiebreak(self) -> None:
+        self.in_tiebreak = True
+        seats: list[int] = []
+        for side in (0, 1):
+            box = sum(self.backup[m] for m in side_mags(side))
+            self.drawn[side] = box
+            self.bonus[side] += self.ruleset.tiebreak_bonus
+            self.reserve[side] = box + self.ruleset.tiebreak_bonus
+            seats.append(self.tiebreak_player(side))
+        self.tb_seats = (seats[0], seats[1])
+        self.phase = DEPLOY
+
+    def seat_backup(self, seat: int) -> int:
+        if self.layout.generals is not None and seat in self.layout.generals:
+            side = self.layout.generals.index(seat)
+            return sum(self.backup[m] for m in side_mags(side))
+        return sum(self.backup[m] for m in self.seat_mags(seat))
+
+    def tiebreak_player(self, side: int) -> int:
+        """Most victories for the side, then the fuller back-up box, then the East player."""
+        east, west = self.layout.owners[2 * side], self.layout.owners[2 * side + 1]
+        if east == west:
+            return east
+        return max(
+            (east, west),
+            key=lambda s: (self.seat_wins[s], self.seat_backup(s), s == east),
+        )
+
+    # --- conservation -----------------------------------------------------------------
+    def ledger(self, side: int) -> tuple[int, int]:
+        """(given, accounted): equal after every move when power is conserved."""
+        mags = side_mags(side)
+        given = sum(int(self.initial[m] or 0) for m in mags) + self.bonus[side]
+        given += self.recovered[side]
+        held = sum(self.power[m] for m in mags) + sum(self.backup[m] for m in mags)
+        held += self.fpower[side] + self.reserve[side] + self.leftover[side]
+        return given, held - self.drawn[side] + self.spent[side]
+
+    def ledger_ok(self) -> bool:
+        return all(g == a for g, a in (self.ledger(0), self.ledger(1)))
+
+    # --- end ------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome:
+        if not self.is_over():
+            raise ValueError("the match is not over")
+        termination = (
+            Termination.TIE_BREAKER
+            if self.tiebreak is not None
+            else Termination.FOUR_REACHED
+            if len(self.results) < self.ruleset.challenges
+            else Termination.CHALLENGES
+        )
+        winner_side = 0 if self.wins[0] > self.wins[1] else 1
+        result = rank_match(
+            self.ruleset,
+            self.layout,
+            winner_side,
+            self.seat_wins,
+            [self.seat_backup(s) for s in range(self.ruleset.seats)],
+            self.wins,
+        )
+        detail: dict[str, JSON] = {
+            "sides": list(self.wins),
+            "winner": SIDES[winner_side],
+            "challenges": self.results,
+            "tie_breaker": self.tiebreak,
+            "backup": [self.seat_backup(s) for s in range(self.ruleset.seats)],
+            "ranking": result["ranking"],
+            "victories": list(self.seat_wins),
+        }
+        return Outcome(tuple(result["scores"]), termination.value, tuple(result["winners"]), detail)
+
+    # --- views and records ------------------------------------------------------------
+    def _shows_value(self, viewer_side: int | None, mag: int) -> bool:
+        if viewer_side == side_of(mag):
+            return True
+        if self.phase in (POWER, STRATEGY):
+            return False
+        mode = self.ruleset.mode
+        if mode in ("base", "advanced"):
+            return True
+        if mode == "expert":
+            return self.fought[mag] or mag in self.fighter
+        if self.ruleset.incognito_reveal:
+            return self.fought[mag] and mag not in self.fighter
+        return False
+
+    def _public(self, row: dict[str, JSON], own: int | None) -> dict[str, JSON]:
+        """Incognito: the enemy's power left (hence its starting power) stays hidden."""
+        if self.ruleset.mode != "incognito" or self.ruleset.incognito_reveal:
+            return row
+        out = dict(row)
+        if "left" in out:
+            out["left"] = [v if s == own else None for s, v in enumerate(out["left"])]
+        if "moves" in out:
+            out["moves"] = [self._public(m, own) for m in out["moves"]]
+        return out
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        own = None if seat is None else self.layout.side_of_seat(seat)
+        mags: list[dict[str, JSON]] = []
+        for m in range(12):
+            shown = self._shows_value(own, m)
+            card = self.strategy_of[m]
+            side = side_of(m)
+            card_shown = card is not None and (own == side or self.strategy_used[side][card])
+            entry: dict[str, JSON] = {
+                "name": MAGISTRATURE[m],
+                "side": SIDES[side],
+                "quarter": QUARTERS[quarter_of(m) % 2],
+                "owner": self.owner(m),
+                "fought": self.fought[m],
+                "power": self.initial[m] if shown else None,
+                "left": self.power[m] if shown else None,
+                "backup": self.backup[m] if shown else None,
+                "strategy": card if card_shown else None,
+            }
+            if self.ruleset.hidden_values and self.phase not in (POWER, STRATEGY):
+                entry["rank"] = self.rank[m]
+            mags.append(entry)
+        fighters: list[JSON] = []
+        for s in (0, 1):
+            mag = self.fighter[s]
+            if mag is None:
+                fighters.append(None)
+                continue
+            see = own == s or self.ruleset.mode != "incognito"
+            fighters.append(
+                {
+                    "mag": MAGISTRATURE[mag],
+                    "power": self.fpower[s] if see else None,
+                    "exhausted": self.out(s),
+                }
+            )
+        pending = [
+            None if p is None else (encode(p) if own == s else {"chosen": True})
+            for s, p in enumerate(self.pending)
+        ]
+        hands = [sorted(self.pack[i].code for i in h) for h in self.hand]
+        results = [self._public(r, own) for r in self.results]
+        tiebreak = None if self.tiebreak is None else self._public(self.tiebreak, own)
+        moves = [self._public(m, own) for m in self.moves]
+        return {
+            "game": SLUG,
+            "mode": self.ruleset.mode,
+            "phase": self.phase,
+            "to_act": self.to_act(),
+            "seat_side": None if own is None else SIDES[own],
+            "magistrature": mags,
+            "challenger": SIDES[self.challenger],
+            "fighters": fighters,
+            "carrello": self.carrello,
+            "bridge_slots": self.ruleset.bridge_slots,
+            "moves": moves,
+            "pending": pending,
+            "packs": hands,
+            "strategy_used": [list(u) for u in self.strategy_used],
+            "wins": list(self.wins),
+            "challenges": results,
+            "tie_breaker": tiebreak,
+            "legal": [encode(a) for a in self.legal_actions(seat)] if seat is not None else [],
+        }
+
+    def to_record(self) -> dict[str, JSON]:
+        record: dict[str, JSON] = {
+            "game": SLUG,
+            "version": NOTATION_VERSION,
+            "ruleset": self.ruleset.to_json(),
+            "deal": self.deal.to_json(),
+            "actions": [{"seat": s, **encode(a)} for s, a in self.actions],
+        }
+        if self.seed is not None:
+            record["seed"] = self.seed
+        return record

@@ -1,0 +1,268 @@
+"""Final scores of San Marco's two-player variants, from the points a scorekeeper types.
+
+The arithmetic lives in small pure functions (``final_v3``, ``rank``...) so that the scoring
+round of the digital table (``games.sanmarco.state``) and ``GAME.score`` share it. Rule ids
+are in ``games.sanmarco.rules``; the summary formats are in docs/notation/sanmarco.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import RecordError, Text, Violation, violation
+from games.sanmarco.rules import BOOK
+
+JSON = Any
+
+LIMIT_END = 10  # limit points that close a passage (base game, restated by variant 2)
+MAX_LIMIT_PER_ROUND = 9  # three limit cards of 3 at most reach one player in a round
+PASSAGES = 3  # the base game has three passages
+GAP_STEP = 5  # variant 3: one point off for every full five points between the colours
+
+
+def final_v3(a: int, b: int) -> int:
+    """Variant 3: the mean of the two colours rounded down, minus one per full five apart.
+
+    >>> final_v3(55, 66), final_v3(57, 61)
+    (58, 59)
+    """
+    return (a + b) // 2 - abs(a - b) // GAP_STEP
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One colour in a ranking: a player (who="player") or a ghost / the neutral colour."""
+
+    who: str
+    index: int
+    points: int
+
+    def to_json(self, place: int) -> dict[str, JSON]:
+        return {"who": self.who, "index": self.index, "points": self.points, "place": place}
+
+
+def rank(entries: Sequence[Ranked]) -> list[dict[str, JSON]]:
+    """Standard competition places (1, 1, 3): equal points share a place."""
+    ordered = sorted(entries, key=lambda e: (-e.points, e.who != "player", e.index))
+    out: list[dict[str, JSON]] = []
+    for e in ordered:
+        place = 1 + sum(1 for other in entries if other.points > e.points)
+        out.append(e.to_json(place))
+    return out
+
+
+def score_v3(points: Sequence[Sequence[int]]) -> dict[str, JSON]:
+    """Variant 3's result: final per player, winner (or None), and the tie-break used."""
+    finals = [final_v3(a, b) for a, b in points]
+    weaker = [min(a, b) for a, b in points]
+    tie_break: str | None = None
+    winner: int | None
+    if finals[0] != finals[1]:
+        winner = 0 if finals[0] > finals[1] else 1
+    elif weaker[0] != weaker[1]:
+        winner = 0 if weaker[0] > weaker[1] else 1
+        tie_break = "weaker_colour"
+    else:
+        winner = None
+        tie_break = "tie_stands"
+    players = [
+        {
+            "colours": list(p),
+            "mean": (p[0] + p[1]) // 2,
+            "gap": abs(p[0] - p[1]),
+            "deduction": abs(p[0] - p[1]) // GAP_STEP,
+            "weaker": weaker[i],
+            "final": finals[i],
+        }
+        for i, p in enumerate(points)
+    ]
+    ranking = rank([Ranked("player", i, f) for i, f in enumerate(finals)])
+    if winner is not None and tie_break is not None:
+        # the tie-break separates the places the finals alone would share
+        for entry in ranking:
+            entry["place"] = 1 if entry["index"] == winner else 2
+        ranking.sort(key=lambda e: e["place"])
+    return {
+        "variant": 3,
+        "final": finals,
+        "winner": winner,
+        "tie_break": tie_break,
+        "scores": finals,
+        "players": players,
+        "ranking": ranking,
+    }
+
+
+def _active_winner(points: Sequence[int]) -> tuple[int | None, str | None]:
+    if points[0] == points[1]:
+        return None, "tie_stands"
+    return (0 if points[0] > points[1] else 1), None
+
+
+def score_v1(points: Sequence[int], ghosts: Sequence[int] | None) -> dict[str, JSON]:
+    """Variant 1: the active players' points, the ghosts' beside them, one ranking of all."""
+    entries = [Ranked("player", i, p) for i, p in enumerate(points)]
+    if ghosts is not None:
+        entries += [Ranked("ghost", i, g) for i, g in enumerate(ghosts)]
+    winner, tie_break = _active_winner(points)
+    return {
+        "variant": 1,
+        "final": list(points),
+        "ghosts": list(ghosts) if ghosts is not None else None,
+        "winner": winner,
+        "tie_break": tie_break,
+        "scores": list(points),
+        "ranking": rank(entries),
+    }
+
+
+def bonus_due(limits: Sequence[int]) -> list[int]:
+    """Passage-end bonus: a player under 10 gets the gap to the highest limit total."""
+    top = max(limits)
+    return [top - v if v < LIMIT_END else 0 for v in limits]
+
+
+def score_v2(
+    points: Sequence[int], neutral: int | None, passages: Sequence[Mapping[str, Any]]
+) -> dict[str, JSON]:
+    """Variant 2: the active players' points, the neutral colour's when written, a ranking."""
+    entries = [Ranked("player", i, p) for i, p in enumerate(points)]
+    if neutral is not None:
+        entries.append(Ranked("neutral", 0, neutral))
+    winner, tie_break = _active_winner(points)
+    return {
+        "variant": 2,
+        "final": list(points),
+        "neutral": neutral,
+        "winner": winner,
+        "tie_break": tie_break,
+        "scores": list(points),
+        "ranking": rank(entries),
+        "passages": [
+            {"limits": list(p["limits"]), "bonus_due": bonus_due(p["limits"])} for p in passages
+        ],
+    }
+
+
+# --- summaries ----------------------------------------------------------------------------
+
+
+def _int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError("expected a whole number", path=path)
+    return value
+
+
+def _ints(value: Any, n: int, path: str) -> list[int]:
+    if not isinstance(value, list) or len(value) != n:
+        raise RecordError(f"expected a list of {n} whole numbers", path=path)
+    return [_int(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+def _negative(values: Sequence[int], path: str) -> list[Violation]:
+    return [
+        violation(
+            BOOK,
+            "sanmarco.score.non_negative",
+            Text(f"{path}[{i}] vale {v}.", f"{path}[{i}] is {v}."),
+            index=i,
+        )
+        for i, v in enumerate(values)
+        if v < 0
+    ]
+
+
+def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
+    """Variant 2's round-end condition for one passage's final limit totals."""
+    found: list[Violation] = []
+    if max(limits) < LIMIT_END:
+        found.append(
+            violation(
+                BOOK,
+                "sanmarco.v2.round_end",
+                Text(
+                    f"Nel passaggio {number + 1} nessuno ha 10 punti limite ({list(limits)}).",
+                    f"In passage {number + 1} nobody has 10 limit points ({list(limits)}).",
+                ),
+                passage=number,
+            )
+        )
+    for i, v in enumerate(limits):
+        if v > LIMIT_END - 1 + MAX_LIMIT_PER_ROUND:
+            found.append(
+                violation(
+                    BOOK,
+                    "sanmarco.v2.no_extra_round",
+                    Text(
+                        f"Il giocatore {i + 1} ha {v} punti limite: sotto 10 fino al giro prima, "
+                        f"in un giro non ne prende più di {MAX_LIMIT_PER_ROUND}.",
+                        f"Player {i + 1} has {v} limit points: below 10 up to the round "
+                        f"before, one round adds at most {MAX_LIMIT_PER_ROUND}.",
+                    ),
+                    passage=number,
+                    seat=i,
+                )
+            )
+    return found
+
+
+def score_summary(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violation]]:
+    """Read a summary (docs/notation/sanmarco.md), score it and list what is impossible."""
+    variant = summary.get("variant")
+    if variant not in (1, 2, 3) or isinstance(variant, bool):
+        raise RecordError("expected 1, 2 or 3 (the two-player variant)", path="variant")
+    raw = summary.get("points")
+    found: list[Violation] = []
+    if variant == 3:
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise RecordError(
+                "expected two players, each [colour_a, colour_b]: [[55, 66], [57, 61]]",
+                path="points",
+            )
+        points = [_ints(p, 2, f"points[{i}]") for i, p in enumerate(raw)]
+        for i, p in enumerate(points):
+            found += _negative(p, f"points[{i}]")
+        return score_v3(points), found
+    pts = _ints(raw, 2, "points")
+    found += _negative(pts, "points")
+    if variant == 1:
+        ghosts_raw = summary.get("ghosts")
+        ghosts = None if ghosts_raw is None else _ints(ghosts_raw, 2, "ghosts")
+        if ghosts is not None:
+            found += _negative(ghosts, "ghosts")
+        return score_v1(pts, ghosts), found
+    neutral_raw = summary.get("neutral")
+    neutral = None if neutral_raw is None else _int(neutral_raw, "neutral")
+    if neutral is not None:
+        found += _negative([neutral], "neutral")
+    raw_passages = summary.get("passages", [])
+    if not isinstance(raw_passages, list) or len(raw_passages) > PASSAGES:
+        raise RecordError(f"expected a list of at most {PASSAGES} passages", path="passages")
+    passages: list[dict[str, Any]] = []
+    for n, p in enumerate(raw_passages):
+        path = f"passages[{n}]"
+        if not isinstance(p, dict):
+            raise RecordError('expected {"limits": [a, b]} with an optional "bonus"', path=path)
+        limits = _ints(p.get("limits"), 2, f"{path}.limits")
+        found += _negative(limits, f"{path}.limits")
+        if min(limits) >= 0:
+            found += check_passage(limits, n)
+        passages.append({"limits": limits})
+        if p.get("bonus") is not None:
+            bonus = _ints(p["bonus"], 2, f"{path}.bonus")
+            due = bonus_due(limits)
+            if bonus != due:
+                found.append(
+                    violation(
+                        BOOK,
+                        "sanmarco.v2.bonus",
+                        Text(
+                            f"Passaggio {n + 1}: scritto {bonus}, dovuto {due}.",
+                            f"Passage {n + 1}: written {bonus}, due {due}.",
+                        ),
+                        passage=n,
+                    )
+                )
+    return score_v2(pts, neutral, passages), found

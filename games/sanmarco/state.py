@@ -1,0 +1,195 @@
+"""San Marco's digital table, for now: the scoring round of a two-player variant.
+
+The full board game (districts, aristocrats, the Doge, divide-and-choose) is a later
+capability. What a digital table can honestly referee today is the end of the game: each
+player writes the prestige points of the colours they answer for, one colour at a time,
+hidden from the other until both have written; the outcome is the variant's final score.
+A later ``BoardState`` will end in the same ``Enter`` actions, so records stay readable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import violation as make_violation
+from games.sanmarco.rules import BOOK, SLUG
+from games.sanmarco.scoring import score_v1, score_v2, score_v3
+
+JSON = Any
+
+
+class Termination(StrEnum):
+    SCORED = "scored"
+
+
+@dataclass(frozen=True)
+class SanMarcoRuleset(Ruleset):
+    """``variant``: the two-player variant (1 ghosts, 2 neutral colour, 3 two colours each).
+
+    ``max_points`` caps what a table may type for one colour (an input bound, not a rule
+    of the game: the text gives no maximum; 200 is far above any reported score).
+    """
+
+    variant: int = 3
+    max_points: int = 200
+
+    def to_json(self) -> dict[str, JSON]:
+        # seats follow from the preset; core's Game.ruleset() refuses it as an override
+        plain = super().to_json()
+        plain.pop("seats", None)
+        return plain
+
+
+# What each seat writes, per variant: variant 3 its two colours; variant 1 its own colour
+# and one ghost colour (ghost i is read out by seat i, a table convention); variant 2 its
+# own colour only (the neutral colour's total need not be written).
+SLOTS = {3: 2, 1: 2, 2: 1}
+DEFAULT_COLOURS = {
+    3: (("bianco", "nero"), ("giallo", "blu")),
+    1: (("bianco", "fantasma giallo"), ("nero", "fantasma blu")),
+    2: (("bianco",), ("nero",)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """A seat writes the prestige points of one of its colours (by its index at the seat)."""
+
+    colour: int
+    points: int
+
+
+class ScoringRound(State):
+    ruleset: SanMarcoRuleset
+
+    def __init__(self, ruleset: SanMarcoRuleset, colours: tuple[tuple[str, ...], ...]) -> None:
+        self.ruleset = ruleset
+        self.colours = colours
+        self.entries: list[list[int | None]] = [[None] * len(c) for c in colours]
+        self.actions: list[tuple[int, Enter]] = []
+
+    # --- turn ---------------------------------------------------------------------
+    def _next(self) -> tuple[int, int] | None:
+        for seat, row in enumerate(self.entries):
+            for colour, value in enumerate(row):
+                if value is None:
+                    return seat, colour
+        return None
+
+    def to_act(self) -> int | None:
+        nxt = self._next()
+        return None if nxt is None else nxt[0]
+
+    def legal_actions(self, seat: int) -> list[Enter]:
+        nxt = self._next()
+        if nxt is None or nxt[0] != seat:
+            return []
+        return [Enter(nxt[1], p) for p in range(self.ruleset.max_points + 1)]
+
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        nxt = self._next()
+        found: list[Violation] = []
+        if nxt is None:
+            return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
+        if seat != nxt[0]:
+            found.append(
+                make_violation(
+                    BOOK,
+                    "sanmarco.entry.turn",
+                    Text(f"Tocca al giocatore {nxt[0] + 1}.", f"Player {nxt[0] + 1} is to write."),
+                    seat=seat,
+                )
+            )
+        elif action.colour != nxt[1]:
+            found.append(
+                make_violation(
+                    BOOK,
+                    "sanmarco.entry.order",
+                    Text(
+                        f"Ora va scritto il colore {nxt[1]}, non {action.colour}.",
+                        f"Colour {nxt[1]} is due now, not {action.colour}.",
+                    ),
+                    seat=seat,
+                )
+            )
+        if not 0 <= action.points <= self.ruleset.max_points:
+            found.append(
+                make_violation(
+                    BOOK,
+                    "sanmarco.entry.range",
+                    Text(
+                        f"{action.points} fuori da 0..{self.ruleset.max_points}.",
+                        f"{action.points} is outside 0..{self.ruleset.max_points}.",
+                    ),
+                    seat=seat,
+                )
+            )
+        return found
+
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        if not 0 <= seat < len(self.entries):
+            raise RecordError(f"there is no seat {seat}")
+        row = self.entries[seat]
+        if not 0 <= action.colour < len(row):
+            raise RecordError(f"seat {seat} has no colour {action.colour}")
+        if row[action.colour] is not None:
+            raise RecordError(f"colour {action.colour} of seat {seat} is already written")
+        row[action.colour] = action.points
+        self.actions.append((seat, action))
+
+    # --- end ----------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self._next() is None
+
+    def result(self) -> dict[str, JSON]:
+        rows = [[int(v or 0) for v in row] for row in self.entries]
+        variant = self.ruleset.variant
+        if variant == 3:
+            return score_v3(rows)
+        if variant == 1:
+            return score_v1([r[0] for r in rows], [r[1] for r in rows])
+        return score_v2([r[0] for r in rows], None, [])
+
+    def outcome(self) -> Outcome:
+        if not self.is_over():
+            raise ValueError("the scoring round is not over")
+        res = self.result()
+        winner = res["winner"]
+        return Outcome(
+            tuple(res["scores"]),
+            Termination.SCORED.value,
+            () if winner is None else (winner,),
+            res,
+        )
+
+    # --- views and records ----------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        over = self.is_over()
+        rows: list[JSON] = []
+        for s, row in enumerate(self.entries):
+            if over or s == seat:
+                rows.append(list(row))
+            else:  # another seat's points stay hidden until every seat has written
+                rows.append({"written": sum(v is not None for v in row), "of": len(row)})
+        return {
+            "game": SLUG,
+            "variant": self.ruleset.variant,
+            "colours": [list(c) for c in self.colours],
+            "entries": rows,
+            "to_act": self.to_act(),
+            "result": self.result() if over else None,
+        }
+
+    def to_record(self) -> dict[str, JSON]:
+        return {
+            "game": SLUG,
+            "version": NOTATION_VERSION,
+            "ruleset": self.ruleset.to_json(),
+            "deal": {"colours": [list(c) for c in self.colours]},
+            "actions": [
+                {"seat": s, "colour": a.colour, "points": a.points} for s, a in self.actions
+            ],
+        }

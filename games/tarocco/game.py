@@ -1,0 +1,198 @@
+"""Tarocco Siciliano (Calatafimi)'s declaration and factories (see docs/rules/tarocco.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.tarocco import cards as C
+from games.tarocco.bots import HeuristicBot
+from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
+from games.tarocco.scoring import score_summary
+from games.tarocco.state import (
+    BIDS,
+    DISCARD_LIMITS,
+    LAST_TRICK_FOOL,
+    SEATS,
+    Bid,
+    Call,
+    Declare,
+    Discard,
+    Play,
+    Quindici,
+    TaroccoRuleset,
+    TaroccoState,
+    Venti,
+    encode,
+)
+
+JSON = Any
+
+DUMMETT = TaroccoRuleset("dummett-mcleod", SEATS)
+DOSSENA = TaroccoRuleset(
+    "dossena",
+    SEATS,
+    dealer_sees_bottom=False,  # V1
+    abandon_same_dealer=True,  # V2
+    dealer_may_solo=False,  # V3
+    soloist_shows_monte=False,  # V3
+    void_suit_callable=True,  # V4
+    oro_breaks_ties=False,  # V5
+    queen_skips_bare_king=False,  # V6
+    discard_call_declared=True,  # V7: Dossena leaves it implicit; same behaviour
+    soloist_leads=True,  # V8
+    called_leads_suit=False,  # V9
+    signal_both_together=False,  # V10
+)
+# The points the sources leave open, all set the strict way (a club that plays them so).
+STRICT = TaroccoRuleset(
+    "strict",
+    SEATS,
+    must_overtrump=True,
+    fuggitivo_may_lead=True,
+    fuggitivo_last_trick="kept",
+    discard_forbidden="kings_trumps",
+    max_offer=8,
+    tengo_closes=False,
+)
+
+
+class Tarocco(Game[TaroccoRuleset, TaroccoState]):
+    info: ClassVar[GameInfo] = GameInfo(
+        slug=SLUG,
+        name=Text("Tarocco Siciliano (Calatafimi)", "Sicilian Tarocco (Calatafimi)"),
+        seat_counts=(SEATS,),
+        max_actions=100,
+        hidden_information=True,
+        chance=True,
+        sides=("solo", "pairs"),
+        description=Text(
+            "63 carte, licitazione, solo contro tre o coppie palesi o nascoste; 109 punti.",
+            "63 cards, bargaining, solo against three or open or hidden pairs; 109 points.",
+        ),
+    )
+    rules = BOOK
+    rulesets: ClassVar[Mapping[str, TaroccoRuleset]] = {
+        DUMMETT.name: DUMMETT,
+        DOSSENA.name: DOSSENA,
+        STRICT.name: STRICT,
+    }
+    default_ruleset = DUMMETT.name
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    rule_game_over = RULE_GAME_OVER
+    rule_impossible = RULE_IMPOSSIBLE
+    rule_claimed_score = RULE_CLAIMED
+
+    def check_ruleset(self, ruleset: TaroccoRuleset) -> None:
+        if ruleset.discard_forbidden not in DISCARD_LIMITS:
+            raise RecordError(
+                f"expected one of {', '.join(DISCARD_LIMITS)}", path="ruleset.discard_forbidden"
+            )
+        if ruleset.fuggitivo_last_trick not in LAST_TRICK_FOOL:
+            raise RecordError(
+                f"expected one of {', '.join(LAST_TRICK_FOOL)}",
+                path="ruleset.fuggitivo_last_trick",
+            )
+        if not 1 <= ruleset.max_offer <= 54:
+            raise RecordError("expected 1..54", path="ruleset.max_offer")
+
+    # --- states -------------------------------------------------------------------------
+    def new_game(self, ruleset: TaroccoRuleset, seed: int) -> TaroccoState:
+        """A shuffled pack; the dealer turns with the seed (seed % 4) so all seats deal."""
+        deck = list(range(C.PACK_SIZE))
+        rng(seed, "deck").shuffle(deck)
+        return TaroccoState(ruleset, seed % SEATS, deck)
+
+    def start(self, record: Mapping[str, JSON]) -> TaroccoState:
+        ruleset = self.ruleset(record.get("ruleset"))
+        deal = record.get("deal")
+        if deal is None:
+            seed = record.get("seed")
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise RecordError(
+                    'expected {"dealer": d, "deck": [63 card codes]} or a whole "seed"',
+                    path="deal",
+                )
+            return self.new_game(ruleset, seed)
+        if not isinstance(deal, Mapping):
+            raise RecordError('expected {"dealer": d, "deck": [63 card codes]}', path="deal")
+        dealer = deal.get("dealer", 3)
+        if isinstance(dealer, bool) or dealer not in range(SEATS):
+            raise RecordError("expected a seat 0..3", path="deal.dealer")
+        raw = deal.get("deck")
+        if not isinstance(raw, list):
+            raise RecordError("expected the 63 card codes in dealing order", path="deal.deck")
+        deck = [self._card(c, f"deal.deck[{i}]") for i, c in enumerate(raw)]
+        if sorted(deck) != list(range(C.PACK_SIZE)):
+            counts = Counter(deck)
+            twice = [C.CODES[c] for c, k in counts.items() if k > 1]
+            missing = [C.CODES[c] for c in range(C.PACK_SIZE) if c not in counts]
+            raise RecordError(
+                f"tarocco.pack.composition: not the 63-card pack (twice: {twice}, "
+                f"missing: {missing})",
+                path="deal.deck",
+            )
+        return TaroccoState(ruleset, dealer, deck)
+
+    @staticmethod
+    def _card(raw: Any, path: str) -> int:
+        if not isinstance(raw, str) or raw not in C.BY_CODE:
+            raise RecordError(
+                f"unknown card {raw!r}; codes look like SK, OQ, CC, BD, O4, S10, T20, M, F",
+                path=path,
+            )
+        return C.BY_CODE[raw]
+
+    def encode_action(self, action: Any) -> dict[str, JSON]:
+        return encode(action)
+
+    def decode_action(self, data: Any, path: str = "actions") -> Any:
+        if not isinstance(data, Mapping):
+            raise RecordError("an action is a JSON object", path=path)
+        if "bid" in data:
+            kind = data["bid"]
+            if kind not in BIDS:
+                raise RecordError(f"expected one of {', '.join(BIDS)}", path=f"{path}.bid")
+            if kind == "offro":
+                return Bid(kind, points=self._int(data.get("points"), f"{path}.points"))
+            if kind == "piglio":
+                return Bid(kind, of=self._int(data.get("of"), f"{path}.of"))
+            return Bid(kind)
+        for key, cls in (("solo", Declare), ("venti", Venti), ("quindici", Quindici)):
+            if key in data:
+                value = data[key]
+                if not isinstance(value, bool):
+                    raise RecordError("expected true or false", path=f"{path}.{key}")
+                return cls(value)
+        if "discard" in data:
+            raw = data["discard"]
+            if not isinstance(raw, list):
+                raise RecordError("expected a list of three card codes", path=f"{path}.discard")
+            return Discard(tuple(self._card(c, f"{path}.discard[{i}]") for i, c in enumerate(raw)))
+        if "call" in data:
+            return Call(self._card(data["call"], f"{path}.call"))
+        if "play" in data:
+            card = self._card(data["play"], f"{path}.play")
+            signal = data.get("signal")
+            if signal is not None and not isinstance(signal, str):
+                raise RecordError("expected knock, giove, palla or both", path=f"{path}.signal")
+            return Play(card, signal)
+        raise RecordError(
+            "expected one of bid, solo, discard, venti, quindici, call, play", path=path
+        )
+
+    @staticmethod
+    def _int(value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RecordError("expected a whole number", path=path)
+        return value
+
+    # --- summaries ----------------------------------------------------------------------
+    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        if not isinstance(summary, Mapping):
+            raise RecordError("a summary is a JSON object")
+        ruleset = self.ruleset(summary.get("ruleset"))
+        result, found = score_summary(summary, ruleset)
+        return ScoreReport(SLUG, result, tuple(found))

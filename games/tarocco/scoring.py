@@ -1,0 +1,282 @@
+"""Scores of a smazzata from what a scorekeeper writes (docs/notation/tarocco.md).
+
+``score_hand`` is the arithmetic of the rules text; ``score_summary`` reads a summary,
+names every impossible fact with a rule id, and scores it. A set of smazzate (``hands``)
+is scored cumulatively.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core import RecordError, Text, Violation, violation
+from games.tarocco import cards as C
+from games.tarocco.rules import BOOK
+
+JSON = Any
+SEATS = 4
+OUTCOMES = ("solo", "pairs", "offer", "abandoned")
+
+
+def solo_scores(declarer: int, points: int) -> list[int]:
+    """3 x (points - 55) for the soloist; each opponent (their points - 54).
+
+    >>> solo_scores(1, 61)
+    [-6, 18, -6, -6]
+    """
+    others = C.TOTAL_POINTS - points - C.OTHER_TARGET
+    return [3 * (points - C.SOLO_TARGET) if s == declarer else others for s in range(SEATS)]
+
+
+def pairs_scores(dealer: int, pair: Sequence[int], points: int) -> list[int]:
+    """The dealer's pair each (points - 55), the other pair each (points - 54).
+
+    >>> pairs_scores(3, [0, 2], 50)
+    [-4, 4, -4, 4]
+    """
+    mine = set(pair)
+    other = C.TOTAL_POINTS - points
+    if dealer in mine:
+        a, b = points - C.SOLO_TARGET, other - C.OTHER_TARGET
+    else:
+        a, b = points - C.OTHER_TARGET, other - C.SOLO_TARGET
+    return [a if s in mine else b for s in range(SEATS)]
+
+
+def offer_scores(offers: Sequence[tuple[int, int, int]]) -> list[int]:
+    """Each taken offer: the offerer loses the points, the taker wins them."""
+    scores = [0] * SEATS
+    for offerer, taker, points in offers:
+        scores[offerer] -= points
+        scores[taker] += points
+    return scores
+
+
+def _offers(summary: Mapping[str, Any]) -> list[tuple[int, int, int]]:
+    raw = summary.get("offers")
+    if isinstance(raw, list) and raw:
+        return [(int(o["offerer"]), int(o["taker"]), int(o["points"])) for o in raw]
+    return [(int(summary["offerer"]), int(summary["taker"]), int(summary["points"]))]
+
+
+def score_hand(summary: Mapping[str, Any]) -> list[int]:
+    """Scores of a summary already checked (the engine's own summaries are)."""
+    outcome = summary["outcome"]
+    if outcome == "solo":
+        return solo_scores(int(summary["declarer"]), int(summary["card_points"]))
+    if outcome == "pairs":
+        pair = [int(s) for s in summary["pair"]]
+        return pairs_scores(int(summary["dealer"]), pair, int(summary["card_points"]))
+    if outcome == "offer":
+        return offer_scores(_offers(summary))
+    return [0] * SEATS
+
+
+# --- reading a summary ------------------------------------------------------------------------
+
+
+def _int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise RecordError("expected a whole number", path=path)
+    return value
+
+
+def _seat(value: Any, path: str, found: list[Violation]) -> int:
+    seat = _int(value, path)
+    if not 0 <= seat < SEATS:
+        found.append(
+            violation(
+                BOOK,
+                "tarocco.summary.seat",
+                Text(f"{path} vale {seat}.", f"{path} is {seat}."),
+                field=path,
+            )
+        )
+    return seat
+
+
+def _required(summary: Mapping[str, Any], key: str, outcome: str) -> Any:
+    if key not in summary or summary[key] is None:
+        raise RecordError(f"a {outcome!r} summary needs {key!r}", path=key)
+    return summary[key]
+
+
+def _points(value: Any, path: str, found: list[Violation]) -> int:
+    points = _int(value, path)
+    if not 0 <= points <= C.TOTAL_POINTS:
+        found.append(
+            violation(
+                BOOK,
+                "tarocco.count.total",
+                Text(
+                    f"{path} vale {points}: deve stare fra 0 e {C.TOTAL_POINTS}.",
+                    f"{path} is {points}: it must be between 0 and {C.TOTAL_POINTS}.",
+                ),
+                field=path,
+            )
+        )
+    return points
+
+
+def read_hand(
+    summary: Mapping[str, Any], ruleset: Any, prefix: str = ""
+) -> tuple[dict[str, JSON], list[Violation]]:
+    """Check one smazzata's summary; return it normalised, and what is impossible in it."""
+    if not isinstance(summary, Mapping):
+        raise RecordError("a summary is a JSON object", path=prefix or "summary")
+    p = prefix
+    outcome = summary.get("outcome")
+    if outcome not in OUTCOMES:
+        raise RecordError(f"expected one of {', '.join(OUTCOMES)}", path=f"{p}outcome")
+    found: list[Violation] = []
+    dealer = _seat(summary.get("dealer", 3), f"{p}dealer", found)
+    out: dict[str, JSON] = {"outcome": outcome, "dealer": dealer}
+    if outcome == "solo":
+        declarer = _seat(_required(summary, "declarer", outcome), f"{p}declarer", found)
+        points = _points(_required(summary, "card_points", outcome), f"{p}card_points", found)
+        if declarer == dealer and not ruleset.dealer_may_solo:
+            found.append(violation(BOOK, "tarocco.solo.dealer", seat=declarer))
+        out.update(declarer=declarer, card_points=points)
+    elif outcome == "pairs":
+        raw = _required(summary, "pair", outcome)
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise RecordError("expected the two seats of one side, e.g. [0, 2]", path=f"{p}pair")
+        pair = [_seat(s, f"{p}pair[{i}]", found) for i, s in enumerate(raw)]
+        if pair[0] == pair[1]:
+            found.append(
+                violation(
+                    BOOK,
+                    "tarocco.summary.pair",
+                    Text(f"{p}pair ripete il posto {pair[0]}.", f"{p}pair repeats seat {pair[0]}."),
+                    field=f"{p}pair",
+                )
+            )
+        points = _points(_required(summary, "card_points", outcome), f"{p}card_points", found)
+        out.update(pair=pair, card_points=points)
+    elif outcome == "offer":
+        raw_offers = summary.get("offers")
+        items: list[Mapping[str, Any]]
+        if raw_offers is None:
+            items = [summary]
+        elif isinstance(raw_offers, list) and raw_offers:
+            items = list(raw_offers)
+        else:
+            raise RecordError("expected a list of offers", path=f"{p}offers")
+        offers: list[dict[str, int]] = []
+        for n, item in enumerate(items):
+            q = f"{p}offers[{n}]." if raw_offers is not None else p
+            if not isinstance(item, Mapping):
+                raise RecordError("expected {offerer, taker, points}", path=f"{p}offers[{n}]")
+            offerer = _seat(_required(item, "offerer", outcome), f"{q}offerer", found)
+            taker = _seat(_required(item, "taker", outcome), f"{q}taker", found)
+            points = _int(_required(item, "points", outcome), f"{q}points")
+            if not 1 <= points <= ruleset.max_offer:
+                found.append(
+                    violation(
+                        BOOK,
+                        "tarocco.bargain.offer_range",
+                        Text(
+                            f"{q}points vale {points}: ammessi 1..{ruleset.max_offer}.",
+                            f"{q}points is {points}: allowed 1..{ruleset.max_offer}.",
+                        ),
+                        field=f"{q}points",
+                    )
+                )
+            if offerer == taker:
+                found.append(
+                    violation(
+                        BOOK,
+                        "tarocco.bargain.piglio",
+                        Text("Nessuno prende la propria offerta.", "Nobody takes their own offer."),
+                        field=f"{q}taker",
+                    )
+                )
+            offers.append({"offerer": offerer, "taker": taker, "points": points})
+        distinct = [o for o in offers if o["offerer"] != o["taker"]]
+        seats = [o["offerer"] for o in distinct] + [o["taker"] for o in distinct]
+        if len(set(seats)) != len(seats):
+            found.append(
+                violation(
+                    BOOK,
+                    "tarocco.bargain.once",
+                    Text(
+                        "Ogni posto parla una volta: offre o prende una sola offerta.",
+                        "Each seat speaks once: it offers or takes one offer only.",
+                    ),
+                    field=f"{p}offers",
+                )
+            )
+        out.update(offers[0])
+        if len(offers) > 1:
+            out["offers"] = offers
+    return out, found
+
+
+def score_summary(
+    summary: Mapping[str, Any], ruleset: Any
+) -> tuple[dict[str, JSON], list[Violation]]:
+    """One smazzata, or a set of them under ``hands`` with cumulative scores."""
+    found: list[Violation] = []
+    if "hands" in summary:
+        hands = summary["hands"]
+        if not isinstance(hands, list) or not hands:
+            raise RecordError("expected a list of smazzata summaries", path="hands")
+        totals = [0] * SEATS
+        rows: list[dict[str, JSON]] = []
+        expected: int | None = None
+        for n, raw in enumerate(hands):
+            hand, problems = read_hand(raw, ruleset, f"hands[{n}].")
+            found += [v.at(None, hand=n) for v in problems]
+            if expected is not None and hand["dealer"] != expected:
+                found.append(
+                    violation(
+                        BOOK,
+                        "tarocco.set.dealer",
+                        Text(
+                            f"Smazzata {n + 1}: mazziere {hand['dealer']}, atteso {expected}.",
+                            f"Hand {n + 1}: dealer {hand['dealer']}, expected {expected}.",
+                        ),
+                        hand=n,
+                    )
+                )
+            scores = score_hand(hand) if not problems else [0] * SEATS
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+            rows.append({"summary": hand, "scores": scores, "totals": list(totals)})
+            played = hand["outcome"] in ("solo", "pairs")
+            same = not played and ruleset.abandon_same_dealer
+            expected = hand["dealer"] if same else (hand["dealer"] + 1) % SEATS
+        result: dict[str, JSON] = {
+            "scores": None if found else totals,
+            "hands": rows,
+            "next_dealer": expected,
+        }
+    else:
+        hand, found = read_hand(summary, ruleset)
+        single = None if found else score_hand(hand)
+        played = hand["outcome"] in ("solo", "pairs")
+        same = not played and ruleset.abandon_same_dealer
+        result = {
+            "scores": single,
+            "summary": hand,
+            "next_dealer": hand["dealer"] if same else (hand["dealer"] + 1) % SEATS,
+        }
+    claimed = summary.get("claimed_scores")
+    if claimed is not None:
+        if not isinstance(claimed, list) or len(claimed) != SEATS:
+            raise RecordError("expected one score per seat (4)", path="claimed_scores")
+        written = [_int(c, f"claimed_scores[{i}]") for i, c in enumerate(claimed)]
+        if not found and written != result["scores"]:
+            found.append(
+                violation(
+                    BOOK,
+                    "tarocco.record.claimed_score",
+                    Text(
+                        f"Scritto {written}, dovuto {result['scores']}.",
+                        f"Written {written}, due {result['scores']}.",
+                    ),
+                )
+            )
+    return result, found

@@ -1,0 +1,1003 @@
+"""One smazzata of Tarocco Siciliano (Calatafimi), from the deal to the count.
+
+Phases: the single bargaining round (any unspoken seat may speak: ``to_act`` proposes the
+first one from the dealer's right, but the record keeps the order really spoken), the
+second deal, the solo declarations, the monte and its discard, then with no soloist the
+venti / quindici answers and the call of a King, and the 15 tricks.
+
+Seats are 0..3 in the anticlockwise order of play, so the player "at the right" of seat
+``s`` is ``(s + 1) % 4``. The deal is the shuffled pack written in the record; the dealer
+deals from its top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+from typing import Any
+
+from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import violation as make_violation
+from games.tarocco import cards as C
+from games.tarocco.calling import call_fault, required_calls
+from games.tarocco.rules import BOOK, SLUG
+
+JSON = Any
+SEATS = 4
+HAND = 15
+TRICKS = 15
+
+
+class Phase(StrEnum):
+    BARGAIN = "bargain"
+    SOLO = "solo"
+    DISCARD = "discard"
+    VENTI = "venti"
+    QUINDICI = "quindici"
+    CALL = "call"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Termination(StrEnum):
+    SOLO = "solo"  # played one against three
+    PAIRS = "pairs"  # played two against two (open or hidden partner)
+    OFFER = "offer"  # an offer was taken in the bargaining
+    ABANDONED = "abandoned"  # everyone said vado, or no offer was taken
+    ALL_ZERO = "all_zero"  # no soloist and everyone said zero
+
+
+BIDS = ("vado", "offro", "piglio", "tengo")
+SIGNALS = ("knock", "giove", "palla", "both")
+DISCARD_LIMITS = ("none", "kings", "kings_trumps", "counting")
+LAST_TRICK_FOOL = ("lost", "kept", "forbidden")
+
+
+@dataclass(frozen=True)
+class TaroccoRuleset(Ruleset):
+    """The variant switches (V1..V10 of the rules text) and the options the sources leave open.
+
+    Defaults follow Dummett & McLeod; the ``dossena`` preset flips V1..V10. See
+    docs/rules/tarocco.md for the source of each and the rule ids they govern.
+    """
+
+    dealer_sees_bottom: bool = True  # V1
+    abandon_same_dealer: bool = False  # V2
+    dealer_may_solo: bool = True  # V3
+    soloist_shows_monte: bool = True  # V3
+    void_suit_callable: bool = False  # V4
+    oro_breaks_ties: bool = True  # V5
+    queen_skips_bare_king: bool = True  # V6
+    discard_call_declared: bool = True  # V7
+    soloist_leads: bool = False  # V8
+    called_leads_suit: bool = True  # V9
+    signal_both_together: bool = True  # V10
+    must_overtrump: bool = False
+    fuggitivo_may_lead: bool = False
+    fuggitivo_last_trick: str = "lost"
+    fuggitivo_exchange: bool = True
+    discard_forbidden: str = "none"
+    max_offer: int = 10
+    tengo_closes: bool = True
+
+    def to_json(self) -> dict[str, JSON]:
+        plain = super().to_json()
+        plain.pop("seats", None)
+        return plain
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A word of the bargaining: vado, offro ``points``, piglio (the offer ``of`` a seat), tengo."""
+
+    kind: str
+    points: int = 0
+    of: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """solo (True) or passo (False)."""
+
+    solo: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Three cards put back as the monte by whoever took it."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Venti:
+    """venti (True) or zero (False)."""
+
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Quindici:
+    """quindici (True) or passo (False)."""
+
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played; ``signal`` (knock, giove, palla, both) only with a lead."""
+
+    card: int
+    signal: str | None = None
+
+
+Action = Bid | Declare | Discard | Venti | Quindici | Call | Play
+
+PHASE_OF: dict[type, Phase] = {
+    Bid: Phase.BARGAIN,
+    Declare: Phase.SOLO,
+    Discard: Phase.DISCARD,
+    Venti: Phase.VENTI,
+    Quindici: Phase.QUINDICI,
+    Call: Phase.CALL,
+    Play: Phase.PLAY,
+}
+
+
+def encode(action: Action) -> dict[str, JSON]:
+    if isinstance(action, Bid):
+        out: dict[str, JSON] = {"bid": action.kind}
+        if action.kind == "offro":
+            out["points"] = action.points
+        if action.kind == "piglio":
+            out["of"] = action.of
+        return out
+    if isinstance(action, Declare):
+        return {"solo": action.solo}
+    if isinstance(action, Discard):
+        return {"discard": C.codes(action.cards)}
+    if isinstance(action, Venti):
+        return {"venti": action.yes}
+    if isinstance(action, Quindici):
+        return {"quindici": action.yes}
+    if isinstance(action, Call):
+        return {"call": C.CODES[action.card]}
+    out = {"play": C.CODES[action.card]}
+    if action.signal is not None:
+        out["signal"] = action.signal
+    return out
+
+
+def _v(rule: str, en: str, it: str, *, seat: int | None = None, **where: JSON) -> Violation:
+    return make_violation(BOOK, rule, Text(it, en), seat=seat, **where)
+
+
+# --- the state ------------------------------------------------------------------------------
+
+
+class TaroccoState(State):
+    ruleset: TaroccoRuleset
+
+    def __init__(self, ruleset: TaroccoRuleset, dealer: int, deck: Sequence[int]) -> None:
+        self.ruleset = ruleset
+        self.dealer = dealer
+        self.deck = list(deck)
+        self.order = [(dealer + 1 + i) % SEATS for i in range(SEATS)]  # from dealer's right
+        self.hands: list[list[int]] = [[] for _ in range(SEATS)]
+        for round_ in range(2):
+            for i, seat in enumerate(self.order):
+                start = round_ * 20 + i * 5
+                self.hands[seat].extend(self.deck[start : start + 5])
+        self.phase = Phase.BARGAIN
+        self.actions: list[tuple[int, Action]] = []
+        # bargaining
+        self.spoken: list[Bid | None] = [None] * SEATS
+        self.offers: dict[int, int] = {}  # offerer -> points
+        self.taken: dict[int, int] = {}  # offerer -> taker
+        self.tengo: int | None = None
+        # declarations
+        self.cursor = 0  # index into the speaking order of the current ordered phase
+        self.soloist: int | None = None
+        self.monte = self.deck[60:63]
+        self.monte_shown = False
+        self.monte_taker: int | None = None
+        self.discard: list[int] = []
+        self.venti: int | None = None
+        self.venti_said: list[int] = []  # seats that said zero before venti
+        self.quindici: int | None = None
+        self.called: int | None = None
+        self.partner: int | None = None
+        self.partner_open = False
+        self.partner_known = False
+        # play
+        self.leader = -1
+        self.trick: list[tuple[int, int]] = []
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []  # leader, cards, winner
+        self.won: list[list[int]] = [[] for _ in range(SEATS)]
+        self.fool_owed: list[tuple[int, int]] = []  # (owner, trick winner): a card is due
+        self.led_once: list[bool] = [False] * SEATS
+        self.signals: list[tuple[int, int, str]] = []  # trick, seat, signal
+        self.termination: Termination | None = None
+        self._outcome: Outcome | None = None
+
+    # --- whose turn ---------------------------------------------------------------------
+    def _quindici_order(self) -> list[int]:
+        assert self.venti is not None
+        return [(self.venti + 1 + i) % SEATS for i in range(SEATS - 1)]
+
+    def _solo_order(self) -> list[int]:
+        return self.order if self.ruleset.dealer_may_solo else self.order[:3]
+
+    def to_act(self) -> int | None:
+        p = self.phase
+        if p is Phase.BARGAIN:
+            return next(s for s in self.order if self.spoken[s] is None)
+        if p is Phase.SOLO:
+            return self._solo_order()[self.cursor]
+        if p is Phase.DISCARD:
+            return self.monte_taker
+        if p is Phase.VENTI:
+            return self.order[self.cursor]
+        if p is Phase.QUINDICI:
+            return self._quindici_order()[self.cursor]
+        if p is Phase.CALL:
+            return self.venti
+        if p is Phase.PLAY:
+            return (self.leader + len(self.trick)) % SEATS
+        return None
+
+    def _may_speak(self, seat: int) -> bool:
+        if self.phase is Phase.BARGAIN:
+            return 0 <= seat < SEATS and self.spoken[seat] is None
+        return seat == self.to_act()
+
+    # --- legal actions ------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Any]:
+        if self.phase is Phase.OVER or not self._may_speak(seat):
+            return []
+        p = self.phase
+        if p is Phase.BARGAIN:
+            out: list[Any] = [Bid("vado"), Bid("tengo")]
+            out += [Bid("offro", x) for x in range(1, self.ruleset.max_offer + 1)]
+            out += [Bid("piglio", of=o) for o in sorted(self.offers) if o not in self.taken]
+            return out
+        if p is Phase.SOLO:
+            return [Declare(False), Declare(True)]
+        if p is Phase.DISCARD:
+            allowed = self.discardable(seat)
+            return [Discard(t) for t in combinations(allowed, 3)]
+        if p is Phase.VENTI:
+            return [Venti(True), Venti(False)] if self.can_say_venti(seat) else [Venti(False)]
+        if p is Phase.QUINDICI:
+            if C.honours(self.hands[seat]) == 15:
+                return [Quindici(True), Quindici(False)]
+            return [Quindici(False)]
+        if p is Phase.CALL:
+            return [Call(c) for c in self.required_calls()]
+        return self.legal_plays(seat)
+
+    def can_say_venti(self, seat: int) -> bool:
+        return C.honours(self.hands[seat]) >= 20
+
+    def required_calls(self) -> list[int]:
+        assert self.venti is not None
+        rs = self.ruleset
+        own = self.discard if self.monte_taker == self.venti else []
+        return required_calls(
+            self.hands[self.venti],
+            own,
+            void_counts_as_shortest=rs.void_suit_callable,
+            oro_breaks_ties=rs.oro_breaks_ties,
+            skip_bare_king=rs.queen_skips_bare_king,
+        )
+
+    def forbidden_in_discard(self, card: int) -> bool:
+        limit = self.ruleset.discard_forbidden
+        if limit == "none":
+            return False
+        if card in C.KINGS:
+            return True
+        if limit == "kings_trumps":
+            return C.IS_TRUMP[card] or card == C.FUGGITIVO
+        if limit == "counting":
+            return C.COUNTING[card]
+        return False
+
+    def discardable(self, seat: int) -> list[int]:
+        hand = sorted(self.hands[seat])
+        allowed = [c for c in hand if not self.forbidden_in_discard(c)]
+        return allowed if len(allowed) >= 3 else hand
+
+    def led_suit(self) -> int | None:
+        for _, card in self.trick:
+            if card != C.FUGGITIVO:
+                return C.SUIT[card]
+        return None
+
+    def playable_cards(self, seat: int) -> list[int]:
+        """The cards this seat may play to the current trick (signals aside)."""
+        hand = self.hands[seat]
+        rs = self.ruleset
+        if self._fool_due(seat):
+            return [C.FUGGITIVO]
+        if not self.trick:
+            cards = list(hand)
+            if not rs.fuggitivo_may_lead and len(cards) > 1 and C.FUGGITIVO in cards:
+                cards.remove(C.FUGGITIVO)
+            if self._must_lead_called_suit(seat):
+                assert self.called is not None
+                suit = C.SUIT[self.called]
+                cards = [c for c in cards if C.SUIT[c] == suit]
+            return cards
+        led = self.led_suit()
+        if led is None:  # only the Fool so far: the next card is free
+            return list(hand)
+        same = [c for c in hand if C.SUIT[c] == led]
+        if not same and led != C.TRUMP:
+            same = [c for c in hand if C.IS_TRUMP[c]]
+        if not same:
+            return list(hand)
+        if rs.must_overtrump and C.IS_TRUMP[same[0]]:
+            top = self._top_trump()
+            if top is not None:
+                higher = [c for c in same if C.RANK[c] > top]
+                same = higher or same
+        if C.FUGGITIVO in hand:
+            same.append(C.FUGGITIVO)
+        return same
+
+    def _top_trump(self) -> int | None:
+        ranks = [C.RANK[c] for _, c in self.trick if C.IS_TRUMP[c]]
+        return max(ranks) if ranks else None
+
+    def _must_lead_called_suit(self, seat: int) -> bool:
+        if not self.ruleset.called_leads_suit or self.called is None:
+            return False
+        if seat != self.partner or self.led_once[seat]:
+            return False
+        suit = C.SUIT[self.called]
+        return any(C.SUIT[c] == suit for c in self.hands[seat])
+
+    def allowed_signals(self, seat: int) -> list[str | None]:
+        hand = self.hands[seat]
+        giove, palla = C.GIOVE in hand, C.PALLA in hand
+        out: list[str | None] = [None]
+        if giove or palla:
+            out.append("knock")
+        if giove:
+            out.append("giove")
+        if palla:
+            out.append("palla")
+        if giove and palla and self.ruleset.signal_both_together:
+            out.append("both")
+        return out
+
+    def legal_plays(self, seat: int) -> list[Play]:
+        cards = self.playable_cards(seat)
+        if self.trick:
+            return [Play(c) for c in cards]
+        return [Play(c, s) for c in cards for s in self.allowed_signals(seat)]
+
+    # --- checking -----------------------------------------------------------------------
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        if self.phase is Phase.OVER:
+            return [make_violation(BOOK, "tarocco.record.game_over", seat=seat)]
+        if (
+            isinstance(action, Declare)
+            and action.solo
+            and seat == self.dealer
+            and not self.ruleset.dealer_may_solo
+        ):
+            return [make_violation(BOOK, "tarocco.solo.dealer", seat=seat)]
+        want = PHASE_OF.get(type(action))
+        if want != self.phase:
+            return [
+                _v(
+                    "tarocco.turn.phase",
+                    f"Now is the {self.phase.value} phase.",
+                    f"Ora è la fase {self.phase.value}.",
+                    seat=seat,
+                )
+            ]
+        if not self._may_speak(seat):
+            if self.phase is Phase.BARGAIN:
+                return [
+                    _v(
+                        "tarocco.bargain.once",
+                        f"Seat {seat} has already spoken.",
+                        f"Il posto {seat} ha già parlato.",
+                        seat=seat,
+                    )
+                ]
+            due = self.to_act()
+            return [
+                _v(
+                    "tarocco.turn.order",
+                    f"Seat {due} is to act, not seat {seat}.",
+                    f"Tocca al posto {due}, non al posto {seat}.",
+                    seat=seat,
+                    **self._where(),
+                )
+            ]
+        if isinstance(action, Bid):
+            return self._check_bid(seat, action)
+        if isinstance(action, Declare):
+            return []
+        if isinstance(action, Discard):
+            return self._check_discard(seat, action)
+        if isinstance(action, Venti):
+            if action.yes and not self.can_say_venti(seat):
+                h = C.honours(self.hands[seat])
+                return [
+                    _v(
+                        "tarocco.venti.false",
+                        f"Seat {seat} holds {h} in tens and fives.",
+                        f"Il posto {seat} ha {h} in decine e cinquine.",
+                        seat=seat,
+                    )
+                ]
+            return []
+        if isinstance(action, Quindici):
+            h = C.honours(self.hands[seat])
+            if action.yes and h != 15:
+                return [
+                    _v(
+                        "tarocco.quindici.false",
+                        f"Seat {seat} holds {h} in tens and fives.",
+                        f"Il posto {seat} ha {h} in decine e cinquine.",
+                        seat=seat,
+                    )
+                ]
+            return []
+        if isinstance(action, Call):
+            return self._check_call(seat, action)
+        assert isinstance(action, Play)
+        return self._check_play(seat, action)
+
+    def _where(self) -> dict[str, JSON]:
+        if self.phase is Phase.PLAY:
+            return {"trick": len(self.tricks) + 1}
+        return {"phase": self.phase.value}
+
+    def _check_bid(self, seat: int, bid: Bid) -> list[Violation]:
+        if bid.kind not in BIDS:
+            return [_v("tarocco.bargain.once", f"Unknown word {bid.kind!r}.", "Parola ignota.")]
+        if bid.kind == "offro" and not 1 <= bid.points <= self.ruleset.max_offer:
+            return [
+                _v(
+                    "tarocco.bargain.offer_range",
+                    f"Offered {bid.points}; allowed 1..{self.ruleset.max_offer}.",
+                    f"Offerti {bid.points}; ammessi 1..{self.ruleset.max_offer}.",
+                    seat=seat,
+                )
+            ]
+        if bid.kind == "piglio" and (bid.of not in self.offers or bid.of in self.taken):
+            return [
+                _v(
+                    "tarocco.bargain.piglio",
+                    f"Seat {bid.of} has no offer standing.",
+                    f"Il posto {bid.of} non ha un'offerta aperta.",
+                    seat=seat,
+                )
+            ]
+        return []
+
+    def _check_discard(self, seat: int, action: Discard) -> list[Violation]:
+        cards = action.cards
+        hand = self.hands[seat]
+        if len(cards) != 3 or len(set(cards)) != 3:
+            return [
+                _v(
+                    "tarocco.monte.discard",
+                    f"Discarded {len(cards)} cards.",
+                    f"Scartate {len(cards)} carte.",
+                    seat=seat,
+                )
+            ]
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            names = ", ".join(C.codes(missing))
+            return [
+                _v(
+                    "tarocco.monte.discard",
+                    f"Not in hand: {names}.",
+                    f"Non in mano: {names}.",
+                    seat=seat,
+                )
+            ]
+        allowed = set(self.discardable(seat))
+        bad = [c for c in cards if c not in allowed]
+        if bad:
+            names = ", ".join(C.codes(bad))
+            return [
+                _v(
+                    "tarocco.monte.discard_forbidden",
+                    f"Forbidden here: {names}.",
+                    f"Vietate qui: {names}.",
+                    seat=seat,
+                )
+            ]
+        return []
+
+    def _check_call(self, seat: int, action: Call) -> list[Violation]:
+        rs = self.ruleset
+        own = self.discard if self.monte_taker == seat else []
+        fault = call_fault(
+            self.hands[seat],
+            own,
+            action.card,
+            void_counts_as_shortest=rs.void_suit_callable,
+            oro_breaks_ties=rs.oro_breaks_ties,
+            skip_bare_king=rs.queen_skips_bare_king,
+        )
+        if fault is None:
+            return []
+        rule, allowed = fault
+        names = ", ".join(C.codes(allowed))
+        return [
+            _v(
+                rule,
+                f"Called {C.CODES[action.card]}; the rules allow {names}.",
+                f"Chiamato {C.CODES[action.card]}; le regole ammettono {names}.",
+                seat=seat,
+            )
+        ]
+
+    def _check_play(self, seat: int, action: Play) -> list[Violation]:
+        where = self._where()
+        card = action.card
+        hand = self.hands[seat]
+        found: list[Violation] = []
+        if card not in hand:
+            return [
+                _v(
+                    "tarocco.play.not_held",
+                    f"Seat {seat} does not hold {C.CODES[card]}.",
+                    f"Il posto {seat} non ha {C.CODES[card]}.",
+                    seat=seat,
+                    **where,
+                )
+            ]
+        if card not in self.playable_cards(seat):
+            found.append(self._play_fault(seat, card, where))
+        if action.signal is not None:
+            found += self._check_signal(seat, action.signal, where)
+        return found
+
+    def _fool_due(self, seat: int) -> bool:
+        """``forbidden``: the Fool may not be kept for the last trick, so it goes now."""
+        return (
+            self.ruleset.fuggitivo_last_trick == "forbidden"
+            and len(self.tricks) == TRICKS - 2
+            and C.FUGGITIVO in self.hands[seat]
+        )
+
+    def _play_fault(self, seat: int, card: int, where: dict[str, JSON]) -> Violation:
+        hand = self.hands[seat]
+        name = C.CODES[card]
+        if self._fool_due(seat):
+            return _v(
+                "tarocco.play.fuggitivo_last_trick",
+                f"Played {name} keeping the Fool for the last trick.",
+                f"Giocato {name} tenendo il Fuggitivo per l'ultima presa.",
+                seat=seat,
+                **where,
+            )
+        if not self.trick:
+            if card == C.FUGGITIVO and not self.ruleset.fuggitivo_may_lead:
+                return _v(
+                    "tarocco.play.fuggitivo_lead",
+                    "The Fool was led.",
+                    "Il Fuggitivo è uscito di mano.",
+                    seat=seat,
+                    **where,
+                )
+            assert self.called is not None
+            suit = C.SUITS[C.SUIT[self.called]]
+            return _v(
+                "tarocco.play.called_suit_lead",
+                f"First lead {name}, but seat {seat} holds the called suit {suit}.",
+                f"Prima uscita {name}, ma il posto {seat} ha il seme chiamato {suit}.",
+                seat=seat,
+                **where,
+            )
+        led = self.led_suit()
+        assert led is not None
+        if any(C.SUIT[c] == led for c in hand) and C.SUIT[card] != led:
+            rule = "tarocco.play.answer_trump" if led == C.TRUMP else "tarocco.play.follow_suit"
+            return _v(
+                rule,
+                f"Played {name} while holding the suit led.",
+                f"Giocato {name} avendo il seme di uscita.",
+                seat=seat,
+                **where,
+            )
+        if not C.IS_TRUMP[card] and any(C.IS_TRUMP[c] for c in hand):
+            return _v(
+                "tarocco.play.trump_when_void",
+                f"Played {name} while void in the suit led and holding trumps.",
+                f"Giocato {name} senza il seme di uscita e con trionfi in mano.",
+                seat=seat,
+                **where,
+            )
+        return _v(
+            "tarocco.play.overtrump",
+            f"Played {name} while holding a higher trump.",
+            f"Giocato {name} avendo un trionfo più alto.",
+            seat=seat,
+            **where,
+        )
+
+    def _check_signal(self, seat: int, signal: str, where: dict[str, JSON]) -> list[Violation]:
+        if self.trick:
+            return [
+                _v(
+                    "tarocco.signal.leading_only",
+                    f"Signal {signal!r} when not leading.",
+                    f"Segnale {signal!r} senza essere primo di mano.",
+                    seat=seat,
+                    **where,
+                )
+            ]
+        if signal not in SIGNALS:
+            return [
+                _v(
+                    "tarocco.signal.false",
+                    f"Unknown signal {signal!r}.",
+                    f"Segnale sconosciuto {signal!r}.",
+                    seat=seat,
+                    **where,
+                )
+            ]
+        if signal == "both" and not self.ruleset.signal_both_together:
+            return [make_violation(BOOK, "tarocco.signal.together", seat=seat, **where)]
+        if signal not in self.allowed_signals(seat):
+            return [
+                _v(
+                    "tarocco.signal.false",
+                    f"Signal {signal!r} without the card.",
+                    f"Segnale {signal!r} senza la carta.",
+                    seat=seat,
+                    **where,
+                )
+            ]
+        return []
+
+    # --- applying -----------------------------------------------------------------------
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        want = PHASE_OF.get(type(action))
+        if self.phase is Phase.OVER:
+            raise RecordError("the hand is over")
+        if want != self.phase:
+            raise RecordError(f"a {want} action cannot happen in the {self.phase.value} phase")
+        if not self._may_speak(seat):
+            raise RecordError(f"seat {seat} cannot act now (seat {self.to_act()} is due)")
+        self.actions.append((seat, action))
+        if isinstance(action, Bid):
+            self._apply_bid(seat, action)
+        elif isinstance(action, Declare):
+            self._apply_declare(seat, action)
+        elif isinstance(action, Discard):
+            self._apply_discard(seat, action)
+        elif isinstance(action, Venti):
+            self._apply_venti(seat, action)
+        elif isinstance(action, Quindici):
+            self._apply_quindici(seat, action)
+        elif isinstance(action, Call):
+            self._apply_call(seat, action)
+        else:
+            self._apply_play(seat, action)
+
+    def _apply_bid(self, seat: int, bid: Bid) -> None:
+        self.spoken[seat] = bid
+        if bid.kind == "offro":
+            self.offers[seat] = bid.points
+        elif bid.kind == "piglio" and bid.of in self.offers and bid.of not in self.taken:
+            self.taken[bid.of] = seat
+        elif bid.kind == "tengo" and self.tengo is None:
+            self.tengo = seat
+        closed = self.tengo is not None and self.ruleset.tengo_closes
+        if not closed and any(b is None for b in self.spoken):
+            return
+        if self.tengo is not None:
+            self._second_deal()
+        elif self.taken:
+            self._finish(Termination.OFFER)
+        else:
+            self._finish(Termination.ABANDONED)
+
+    def _second_deal(self) -> None:
+        for i, seat in enumerate(self.order):
+            self.hands[seat].extend(self.deck[40 + i * 5 : 45 + i * 5])
+        self.phase = Phase.SOLO
+        self.cursor = 0
+
+    def _apply_declare(self, seat: int, action: Declare) -> None:
+        if action.solo:
+            self.soloist = seat
+            self._take_monte(seat, shown=self.ruleset.soloist_shows_monte and seat != self.dealer)
+            return
+        self.cursor += 1
+        if self.cursor >= len(self._solo_order()):
+            self._take_monte(self.dealer, shown=False)
+
+    def _take_monte(self, seat: int, *, shown: bool) -> None:
+        self.monte_taker = seat
+        self.monte_shown = shown
+        self.hands[seat].extend(self.monte)
+        self.phase = Phase.DISCARD
+
+    def _apply_discard(self, seat: int, action: Discard) -> None:
+        hand = self.hands[seat]
+        if len(set(action.cards)) != len(action.cards) or any(c not in hand for c in action.cards):
+            raise RecordError(f"seat {seat} cannot discard {C.codes(action.cards)}")
+        for c in action.cards:
+            hand.remove(c)
+        self.discard = list(action.cards)
+        if self.soloist is not None:
+            lead = self.soloist if self.ruleset.soloist_leads else (self.soloist + 1) % SEATS
+            self._start_play(lead)
+        else:
+            self.phase = Phase.VENTI
+            self.cursor = 0
+
+    def _apply_venti(self, seat: int, action: Venti) -> None:
+        if action.yes:
+            self.venti = seat
+            self.phase = Phase.QUINDICI
+            self.cursor = 0
+            return
+        self.venti_said.append(seat)
+        self.cursor += 1
+        if self.cursor >= SEATS:
+            self._finish(Termination.ALL_ZERO)
+
+    def _apply_quindici(self, seat: int, action: Quindici) -> None:
+        assert self.venti is not None
+        if action.yes:
+            self.quindici = seat
+            self.partner = seat
+            self.partner_open = self.partner_known = True
+            self._start_play((self.venti + 1) % SEATS)
+            return
+        self.cursor += 1
+        if self.cursor >= SEATS - 1:
+            self.phase = Phase.CALL
+
+    def _apply_call(self, seat: int, action: Call) -> None:
+        assert self.venti is not None
+        self.called = action.card
+        holder = next((s for s in range(SEATS) if action.card in self.hands[s]), None)
+        if holder == seat:
+            holder = None
+        if holder is None and action.card in self.discard and self.monte_taker != seat:
+            # V7: the dealer discarded the called card: he is the partner
+            holder = self.monte_taker
+            if self.ruleset.discard_call_declared:
+                self.partner_open = self.partner_known = True
+        self.partner = holder
+        self._start_play((self.venti + 1) % SEATS)
+
+    def _start_play(self, leader: int) -> None:
+        self.phase = Phase.PLAY
+        self.leader = leader
+        self.trick = []
+
+    def _apply_play(self, seat: int, action: Play) -> None:
+        hand = self.hands[seat]
+        if action.card not in hand:
+            raise RecordError(f"seat {seat} does not hold {C.CODES[action.card]}")
+        if not self.trick:
+            self.led_once[seat] = True
+            if action.signal is not None:
+                self.signals.append((len(self.tricks) + 1, seat, action.signal))
+        hand.remove(action.card)
+        self.trick.append((seat, action.card))
+        if action.card == self.called:
+            self.partner_known = True
+        if len(self.trick) == SEATS:
+            self._close_trick()
+
+    def trick_winner(self, trick: Sequence[tuple[int, int]]) -> int:
+        best_seat, best = -1, -1
+        for seat, card in trick:
+            if card == C.FUGGITIVO:
+                continue
+            if best < 0:
+                best_seat, best = seat, card
+            elif C.IS_TRUMP[card]:
+                if not C.IS_TRUMP[best] or C.RANK[card] > C.RANK[best]:
+                    best_seat, best = seat, card
+            elif C.SUIT[card] == C.SUIT[best] and C.RANK[card] > C.RANK[best]:
+                best_seat, best = seat, card
+        return best_seat
+
+    def _close_trick(self) -> None:
+        winner = self.trick_winner(self.trick)
+        last = len(self.tricks) == TRICKS - 1
+        for seat, card in self.trick:
+            if card == C.FUGGITIVO and seat != winner:
+                if last and self.ruleset.fuggitivo_last_trick == "lost":
+                    self.won[winner].append(card)
+                else:
+                    self.won[seat].append(card)
+                    if self.ruleset.fuggitivo_exchange:
+                        self.fool_owed.append((seat, winner))
+            else:
+                self.won[winner].append(card)
+        self.tricks.append((self.leader, self.trick, winner))
+        self.trick = []
+        self.leader = winner
+        if last:
+            self._finish(Termination.SOLO if self.soloist is not None else Termination.PAIRS)
+
+    # --- the end ------------------------------------------------------------------------
+    def sides(self) -> tuple[list[int], list[int]]:
+        """The declarer's side (soloist, or venti player and partner) and the other side."""
+        if self.soloist is not None:
+            first = [self.soloist]
+        else:
+            assert self.venti is not None
+            first = [self.venti] if self.partner is None else sorted([self.venti, self.partner])
+        return first, [s for s in range(SEATS) if s not in first]
+
+    def piles(self) -> tuple[list[int], list[int]]:
+        """The cards each side counts: tricks, the monte to its taker, the Fool exchanged."""
+        a, _ = self.sides()
+        side = [0 if s in a else 1 for s in range(SEATS)]
+        piles: tuple[list[int], list[int]] = ([], [])
+        for s in range(SEATS):
+            piles[side[s]].extend(self.won[s])
+        assert self.monte_taker is not None
+        piles[side[self.monte_taker]].extend(self.discard)
+        for owner, winner in self.fool_owed:
+            give, get = piles[side[owner]], piles[side[winner]]
+            if give is get:
+                continue
+            scartine = [c for c in give if not C.COUNTING[c]]
+            if scartine:  # with nothing worthless to give, nothing is given
+                card = min(scartine)
+                give.remove(card)
+                get.append(card)
+        return piles
+
+    def card_points(self) -> tuple[int, int]:
+        a, _ = self.sides()
+        piles = self.piles()
+        points = [C.count(piles[0]), C.count(piles[1])]
+        last_winner = self.tricks[-1][2]
+        points[0 if last_winner in a else 1] += C.LAST_TRICK_BONUS
+        return points[0], points[1]
+
+    def next_dealer(self) -> int:
+        played = self.termination in (Termination.SOLO, Termination.PAIRS)
+        if not played and self.ruleset.abandon_same_dealer:
+            return self.dealer
+        return (self.dealer + 1) % SEATS
+
+    def summary(self) -> dict[str, JSON]:
+        """What a scorekeeper writes for this hand (docs/notation/tarocco.md)."""
+        t = self.termination
+        out: dict[str, JSON] = {"outcome": "abandoned", "dealer": self.dealer}
+        if t == Termination.OFFER:
+            pairs = sorted(self.taken.items())
+            o, k = pairs[0]
+            out.update(outcome="offer", offerer=o, taker=k, points=self.offers[o])
+            if len(pairs) > 1:
+                out["offers"] = [
+                    {"offerer": o, "taker": k, "points": self.offers[o]} for o, k in pairs
+                ]
+        elif t in (Termination.SOLO, Termination.PAIRS):
+            first, _ = self.sides()
+            points = self.card_points()[0]
+            if len(first) == 1:
+                out.update(outcome="solo", declarer=first[0], card_points=points)
+            else:
+                out.update(outcome="pairs", pair=first, card_points=points)
+        return out
+
+    def _finish(self, how: Termination) -> None:
+        from games.tarocco.scoring import score_hand
+
+        self.phase = Phase.OVER
+        self.termination = how
+        summary = self.summary()
+        scores = score_hand(summary)
+        detail: dict[str, JSON] = {
+            "summary": summary,
+            "next_dealer": self.next_dealer(),
+        }
+        if how in (Termination.SOLO, Termination.PAIRS):
+            first, second = self.sides()
+            pa, pb = self.card_points()
+            detail.update(
+                sides=[first, second],
+                card_points=[pa, pb],
+                tricks_won=[sum(1 for t in self.tricks if t[2] == s) for s in range(SEATS)],
+                called=C.CODES[self.called] if self.called is not None else None,
+                partner=self.partner,
+            )
+        winners = tuple(s for s in range(SEATS) if scores[s] > 0)
+        self._outcome = Outcome(tuple(scores), how.value, winners, detail)
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def outcome(self) -> Outcome:
+        if self._outcome is None:
+            raise ValueError("the hand is not over")
+        return self._outcome
+
+    # --- views and records --------------------------------------------------------------
+    def cards_in_play(self) -> list[int]:
+        """Every card once: hands, the monte (or discard), the trick and the tricks won."""
+        out = [c for h in self.hands for c in h]
+        if self.phase is Phase.BARGAIN or (self.is_over() and self.monte_taker is None):
+            out += self.deck[40:]
+        elif self.monte_taker is None:
+            out += self.monte
+        else:
+            out += self.discard
+        out += [c for _, c in self.trick]
+        out += [c for w in self.won for c in w]
+        return out
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        rs = self.ruleset
+        out: dict[str, JSON] = {
+            "game": SLUG,
+            "ruleset": rs.name,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_act": self.to_act(),
+            "hand_sizes": [len(h) for h in self.hands],
+            "bids": [{"seat": s, **encode(a)} for s, a in self.actions if isinstance(a, Bid)],
+            "unspoken": [s for s in self.order if self.spoken[s] is None]
+            if self.phase is Phase.BARGAIN
+            else [],
+            "soloist": self.soloist,
+            "monte_taker": self.monte_taker,
+            "venti": self.venti,
+            "quindici": self.quindici,
+            "called": C.CODES[self.called] if self.called is not None else None,
+            "partner": self.partner if self.partner_known else None,
+            "tricks": [
+                {"leader": lead, "cards": C.codes(c for _, c in cards), "winner": w}
+                for lead, cards, w in self.tricks
+            ],
+            "trick": [{"seat": s, "card": C.CODES[c]} for s, c in self.trick],
+            "signals": [{"trick": t, "seat": s, "signal": g} for t, s, g in self.signals],
+        }
+        if self.monte_shown:
+            out["monte"] = C.codes(self.monte)
+        if seat is not None and 0 <= seat < SEATS:
+            out["seat"] = seat
+            out["hand"] = C.codes(sorted(self.hands[seat], key=C.sort_key))
+            if seat == self.dealer and rs.dealer_sees_bottom:
+                out["bottom_card"] = C.CODES[self.deck[-1]]
+            if seat == self.monte_taker and self.phase is not Phase.DISCARD:
+                out["discard"] = C.codes(self.discard)
+            if seat == self.partner:
+                out["partner"] = seat
+        if self.is_over():
+            out["result"] = self.outcome().to_json()
+        return out
+
+    def to_record(self) -> dict[str, JSON]:
+        return {
+            "game": SLUG,
+            "version": NOTATION_VERSION,
+            "ruleset": self.ruleset.to_json(),
+            "deal": {"dealer": self.dealer, "deck": C.codes(self.deck)},
+            "actions": [{"seat": s, **encode(a)} for s, a in self.actions],
+        }

@@ -1,0 +1,5 @@
+"""The club ledger service."""
+
+from ledger.celery import app as celery_app
+
+__all__ = ["celery_app"]

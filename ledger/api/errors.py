@@ -1,0 +1,70 @@
+"""Every API error is JSON of one shape, with a sentence that says what to fix:
+
+{"error": {"code": "invalid", "message": "...", "fields": {...}, "violations": [...]}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_handler
+
+from ledger.clubs.errors import LedgerError
+
+
+def error_body(
+    code: str,
+    message: str,
+    fields: Any = None,
+    violations: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        body["fields"] = fields
+    if violations:
+        body["violations"] = violations
+    return {"error": body}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, LedgerError):
+        return Response(
+            error_body(exc.code, exc.message, exc.fields, exc.violations), status=exc.status
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail
+        if isinstance(detail, dict):
+            names = ", ".join(str(k) for k in detail)
+            message = _("Some fields need fixing: %(names)s.") % {"names": names}
+            fields = detail
+        else:
+            message = " ".join(str(d) for d in (detail if isinstance(detail, list) else [detail]))
+            fields = None
+        response.data = error_body("invalid", message, fields)
+    elif isinstance(exc, exceptions.ParseError):
+        response.data = error_body(
+            "malformed",
+            _("The request body is not valid JSON (%(detail)s). Send one JSON object.")
+            % {"detail": exc.detail},
+        )
+    elif isinstance(exc, exceptions.APIException):
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "error"
+        message = str(exc.detail)
+        if response.status_code == status.HTTP_401_UNAUTHORIZED or (
+            response.status_code == status.HTTP_403_FORBIDDEN and code == "not_authenticated"
+        ):
+            message = _("Log in, or send 'Authorization: Token <your token>'.")
+        response.data = error_body(str(code), message)
+    return response

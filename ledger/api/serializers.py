@@ -1,0 +1,232 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Entry,
+    ImportJob,
+    Player,
+    Rating,
+    Result,
+    Role,
+    Season,
+    Table,
+)
+from ledger.clubs.scoring import check_ruleset
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "city", "created_at", "journal_length"]
+        read_only_fields = ["created_at", "journal_length"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "clubs"]
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
+
+
+class CompetitionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Competition
+        fields = [
+            "id",
+            "club",
+            "season",
+            "name",
+            "slug",
+            "game",
+            "ruleset",
+            "format",
+            "confirmation",
+            "created_at",
+        ]
+        read_only_fields = ["created_at"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        season: Season | None = attrs.get("season")
+        if season is not None and season.club_id != attrs["club"].pk:
+            raise serializers.ValidationError(
+                {"season": [_("The season belongs to another club.")]}
+            )
+        problem = check_ruleset(attrs["game"], attrs.get("ruleset") or {})
+        if problem:
+            raise serializers.ValidationError({"ruleset": [problem]})
+        return attrs
+
+
+class SeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+
+
+class TableSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "competition", "round", "label", "seats", "created_at"]
+
+
+class TableCreateSerializer(serializers.Serializer):
+    competition = serializers.PrimaryKeyRelatedField(queryset=Competition.objects.all())
+    label = serializers.CharField(max_length=40)
+    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "competition",
+            "result",
+            "table",
+            "player",
+            "seat",
+            "points",
+            "kind",
+            "source",
+            "entered_by",
+            "created_at",
+            "sequence",
+            "prev_hash",
+            "hash",
+        ]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    entries = EntrySerializer(many=True, read_only=True)
+    superseded_by = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = Result
+        fields = [
+            "id",
+            "club",
+            "competition",
+            "table",
+            "source",
+            "status",
+            "record",
+            "scores",
+            "verdict",
+            "entered_by",
+            "entered_at",
+            "confirmed_by",
+            "confirmed_at",
+            "supersedes",
+            "superseded_by",
+            "entries",
+        ]
+
+
+class ResultCreateSerializer(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(
+        queryset=Table.objects.select_related("competition__club")
+    )
+    source = serializers.ChoiceField(choices=Result.Source.choices, default=Result.Source.SUMMARY)
+    record = serializers.JSONField(required=False, default=dict)
+    scores = serializers.ListField(
+        child=serializers.DecimalField(max_digits=12, decimal_places=2),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("Points per seat, seat 0 first. Required for games without an engine."),
+    )
+    players = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("Optional check: the player id in each seat, seat 0 first."),
+    )
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.DecimalField(max_digits=14, decimal_places=2)
+    played = serializers.IntegerField()
+    movement = serializers.IntegerField(
+        allow_null=True, help_text="Places gained since the previous round."
+    )
+    pending = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        help_text="Points from results awaiting confirmation (not yet counted).",
+    )
+
+
+class StandingsSerializer(serializers.Serializer):
+    competition = serializers.IntegerField()
+    as_of_round = serializers.IntegerField(allow_null=True)
+    last_round = serializers.IntegerField(allow_null=True)
+    rows = StandingRowSerializer(many=True)
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    conservative = serializers.FloatField(
+        read_only=True, help_text="mu - 3 sigma: the rating the player is very likely above."
+    )
+
+    class Meta:
+        model = Rating
+        fields = [
+            "club",
+            "game",
+            "player",
+            "player_name",
+            "mu",
+            "sigma",
+            "conservative",
+            "results",
+            "updated_at",
+        ]
+
+
+class ImportJobSerializer(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = ImportJob
+        fields = [
+            "id",
+            "club",
+            "filename",
+            "format",
+            "status",
+            "total",
+            "processed",
+            "percent",
+            "imported",
+            "replayed",
+            "errors",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class ImportCreateSerializer(serializers.Serializer):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    file = serializers.FileField(help_text="CSV or JSONL, UTF-8 (docs/imports.md).")
+    format = serializers.ChoiceField(choices=["csv", "jsonl"], required=False)

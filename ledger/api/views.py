@@ -1,0 +1,293 @@
+"""API v1. Views check the shape of what arrives and call the services; nothing more."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ledger.api import serializers as s
+from ledger.clubs import imports, services, tasks
+from ledger.clubs.errors import Invalid
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Entry,
+    ImportJob,
+    Membership,
+    Player,
+    Rating,
+    Result,
+    Role,
+    Table,
+)
+from ledger.clubs.standings import last_round, standings
+
+
+def _filter(queryset: Any, request: Request, **params: str) -> Any:
+    """Apply ?club=, ?competition=... filters, refusing values that are not ids."""
+    for param, lookup in params.items():
+        value = request.query_params.get(param)
+        if value is None:
+            continue
+        if not value.isdigit():
+            raise Invalid(f"?{param}= takes a numeric id, not {value!r}.", fields={param: ["?"]})
+        queryset = queryset.filter(**{lookup: int(value)})
+    return queryset
+
+
+class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Club.objects.all()
+    serializer_class = s.ClubSerializer
+
+
+class PlayerViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = s.PlayerSerializer
+
+    def get_queryset(self) -> Any:
+        qs = Player.objects.prefetch_related("clubs")
+        return _filter(qs, self.request, club="memberships__club_id").distinct()
+
+    def get_serializer_class(self) -> Any:
+        return s.PlayerCreateSerializer if self.action == "create" else s.PlayerSerializer
+
+    @extend_schema(request=s.PlayerCreateSerializer, responses={201: s.PlayerSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.PlayerCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        club = data.validated_data["club"]
+        services.require_role(request.user, club, Role.ORGANISER)
+        with transaction.atomic():
+            player = Player.objects.create(name=data.validated_data["name"])
+            Membership.objects.create(club=club, player=player, role=data.validated_data["role"])
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class CompetitionViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = s.CompetitionSerializer
+
+    def get_queryset(self) -> Any:
+        return _filter(Competition.objects.all(), self.request, club="club_id", season="season_id")
+
+    def perform_create(self, serializer: Any) -> None:
+        services.require_role(self.request.user, serializer.validated_data["club"], Role.ORGANISER)
+        serializer.save()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "round", OpenApiTypes.INT, description="Standings as they stood after this round."
+            )
+        ],
+        responses={200: s.StandingsSerializer},
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        """The standings now (from the projection) or after round N (from the journal)."""
+        competition = self.get_object()
+        latest = last_round(competition)
+        value = request.query_params.get("round")
+        as_of = None
+        if value:
+            if not value.isdigit() or latest is None or not 1 <= int(value) <= latest:
+                raise Invalid(
+                    f"?round= takes a round number from 1 to {latest or 0}, not {value!r}.",
+                    fields={"round": ["No such round."]},
+                )
+            as_of = int(value)
+        rows = standings(competition, as_of_round=as_of)
+        return Response(
+            {
+                "competition": competition.pk,
+                "as_of_round": as_of,
+                "last_round": latest,
+                "rows": [r.as_json() for r in rows],
+            }
+        )
+
+
+class TableViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = s.TableSerializer
+
+    def get_queryset(self) -> Any:
+        qs = Table.objects.prefetch_related("seats__player")
+        return _filter(qs, self.request, competition="competition_id", round="round_id")
+
+    @extend_schema(request=s.TableCreateSerializer, responses={201: s.TableSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.TableCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.create_table(
+            user=request.user,
+            competition=data.validated_data["competition"],
+            label=data.validated_data["label"],
+            players=data.validated_data["players"],
+        )
+        return Response(s.TableSerializer(table).data, status=status.HTTP_201_CREATED)
+
+
+def fingerprint(data: Any) -> str:
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class ResultViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = s.ResultSerializer
+
+    def get_queryset(self) -> Any:
+        qs = Result.objects.prefetch_related("entries").select_related("superseded_by")
+        return _filter(
+            qs, self.request, club="club_id", competition="competition_id", table="table_id"
+        )
+
+    @extend_schema(
+        request=s.ResultCreateSerializer,
+        responses={201: s.ResultSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="Send the same key when retrying: the first answer comes back and "
+                "nothing is recorded twice. Reusing a key with another body is a 409.",
+            )
+        ],
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not isinstance(request.data, dict):
+            raise Invalid("Send one JSON object with table, source and record or scores.")
+        data = s.ResultCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 128:
+            raise Invalid(
+                "An Idempotency-Key has at most 128 characters.",
+                fields={"Idempotency-Key": ["Too long."]},
+            )
+        v = data.validated_data
+        result, created = services.record_result(
+            user=request.user,
+            table=v["table"],
+            source=v["source"],
+            record=v["record"],
+            scores=v["scores"],
+            players=v["players"],
+            idempotency_key=key,
+            fingerprint=fingerprint(request.data),
+        )
+        headers = {} if created else {"Idempotent-Replayed": "true"}
+        result = self.get_queryset().get(pk=result.pk)
+        return Response(
+            s.ResultSerializer(result).data, status=status.HTTP_201_CREATED, headers=headers
+        )
+
+
+class RatingViewSet(viewsets.ReadOnlyModelViewSet):
+    """Ratings per club and game (openskill), best cautious rating first."""
+
+    serializer_class = s.RatingSerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("club", OpenApiTypes.INT),
+            OpenApiParameter("player", OpenApiTypes.INT),
+            OpenApiParameter("game", OpenApiTypes.STR),
+        ]
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        qs = _filter(
+            Rating.objects.select_related("player"),
+            self.request,
+            club="club_id",
+            player="player_id",
+        )
+        game = self.request.query_params.get("game")
+        if game:
+            qs = qs.filter(game=game)
+        return qs.order_by("club", "game", "-mu", "player__name")
+
+
+class ImportViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Bulk imports of results: upload a file, then poll the job for its progress."""
+
+    serializer_class = s.ImportJobSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    def get_queryset(self) -> Any:
+        user = self.request.user
+        if not user.is_authenticated:
+            return ImportJob.objects.none()
+        clubs = [m.club_id for m in Membership.objects.filter(player__user=user)]
+        qs = ImportJob.objects.defer("content")
+        if not user.is_superuser:
+            qs = qs.filter(club_id__in=clubs)
+        return _filter(qs, self.request, club="club_id")
+
+    @extend_schema(request=s.ImportCreateSerializer, responses={202: s.ImportJobSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.ImportCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        job = imports.create_job(
+            user=request.user,
+            club=data.validated_data["club"],
+            filename=upload.name or "upload",
+            raw=upload.read(),
+            fmt=data.validated_data.get("format"),
+        )
+        transaction.on_commit(lambda: tasks.run_import.delay(job.pk))
+        return Response(
+            s.ImportJobSerializer(job).data,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": f"/api/v1/imports/{job.pk}/"},
+        )
+
+
+class EntryViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.EntrySerializer
+
+    def get_queryset(self) -> Any:
+        return _filter(
+            Entry.objects.all(),
+            self.request,
+            competition="competition_id",
+            player="player_id",
+            result="result_id",
+        )

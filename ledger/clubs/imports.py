@@ -1,0 +1,269 @@
+"""Bulk import of results (docs/imports.md).
+
+Every row is checked by the game's engine exactly as a result typed on the page. Rows are
+imported in batches, one transaction per batch, each row inside its own savepoint: a bad row
+is rolled back whole and reported with its line number and reason; the good rows of the
+batch are committed together. A row with an idempotency key that was already imported is a
+replay, not a duplicate, so re-running an import file is safe.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from ledger.clubs import services
+from ledger.clubs.errors import Invalid, LedgerError
+from ledger.clubs.models import Club, Competition, ImportJob, Player, Role, Table
+
+BATCH = 200
+MAX_BYTES = 20 * 1024 * 1024
+MAX_ROW_CHARS = 20_000
+CSV_COLUMNS = ["competition", "table", "players", "source", "record", "scores", "key"]
+
+
+@dataclass
+class Row:
+    line: int
+    data: dict[str, Any]
+
+
+def parse(content: str, fmt: str) -> Iterator[Row | tuple[int, str]]:
+    """Rows of the file, or (line, problem) for a line that cannot be read at all."""
+    if fmt == "jsonl":
+        for number, text in enumerate(content.splitlines(), start=1):
+            if not text.strip():
+                continue
+            if len(text) > MAX_ROW_CHARS:
+                yield number, _("The line is longer than %(n)d characters.") % {"n": MAX_ROW_CHARS}
+                continue
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield number, _("Not valid JSON: %(e)s") % {"e": exc.msg}
+                continue
+            if not isinstance(data, dict):
+                yield number, _("Each line must be one JSON object.")
+                continue
+            yield Row(number, data)
+        return
+    reader = csv.DictReader(io.StringIO(content))
+    missing = {"competition"} - set(reader.fieldnames or [])
+    if missing:
+        yield 1, _("The header must name the columns: %(c)s.") % {"c": ", ".join(CSV_COLUMNS)}
+        return
+    for data in reader:
+        line = reader.line_num
+        if any(len(v or "") > MAX_ROW_CHARS for v in data.values() if isinstance(v, str)):
+            yield line, _("A cell is longer than %(n)d characters.") % {"n": MAX_ROW_CHARS}
+            continue
+        row: dict[str, Any] = {k: v for k, v in data.items() if k and v not in (None, "")}
+        try:
+            if "record" in row:
+                row["record"] = json.loads(row["record"])
+            if "scores" in row:
+                row["scores"] = [s.strip() for s in row["scores"].split("|")]
+            if "players" in row:
+                row["players"] = [p.strip() for p in row["players"].split("|")]
+        except json.JSONDecodeError as exc:
+            yield line, _("The record column is not valid JSON: %(e)s") % {"e": exc.msg}
+            continue
+        yield Row(line, row)
+
+
+def decode(raw: bytes) -> str:
+    """The file's text, refusing what is not UTF-8 (with or without a BOM) with a clear reason."""
+    if len(raw) > MAX_BYTES:
+        raise Invalid(_("The file is larger than 20 MB; split it."))
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Invalid(
+            _("The file is not UTF-8 text (byte %(at)d); save it as UTF-8 and try again.")
+            % {"at": exc.start}
+        ) from exc
+
+
+class _Importer:
+    def __init__(self, job: ImportJob) -> None:
+        self.job = job
+        self.club: Club = job.club
+        self.competitions: dict[str, Competition] = {}
+        self.players: dict[str, Player] = {}
+        self.tables: dict[tuple[int, str], Table] = {}
+
+    def competition(self, value: Any) -> Competition:
+        key = str(value)
+        if key not in self.competitions:
+            found = Competition.objects.filter(club=self.club, slug=key).first()
+            if found is None and key.isdigit():
+                found = Competition.objects.filter(club=self.club, pk=int(key)).first()
+            if found is None:
+                raise Invalid(_("No competition %(c)r in this club.") % {"c": key})
+            self.competitions[key] = found
+        return self.competitions[key]
+
+    def player(self, value: Any) -> Player:
+        key = str(value).strip()
+        if key not in self.players:
+            members = Player.objects.filter(memberships__club=self.club)
+            found = (
+                members.filter(pk=int(key)).first() if key.isdigit() else None
+            ) or members.filter(name__iexact=key).first()
+            if found is None:
+                raise Invalid(_("No member of this club called %(p)r.") % {"p": key})
+            self.players[key] = found
+        return self.players[key]
+
+    def table(self, competition: Competition, row: dict[str, Any], line: int) -> Table:
+        if "players" in row:
+            if not isinstance(row["players"], list):
+                raise Invalid(_("players is a list of names or ids in seat order."))
+            players = [self.player(p) for p in row["players"]]
+            label = str(row.get("table") or _("Import, line %(n)d") % {"n": line})
+            key = (competition.pk, label + "|" + ",".join(str(p.pk) for p in players))
+            if key not in self.tables:
+                existing = (
+                    Table.objects.filter(competition=competition, label=label)
+                    .prefetch_related("seats")
+                    .order_by("-pk")
+                )
+                ids = [p.pk for p in players]
+                match = next(
+                    (
+                        t
+                        for t in existing
+                        if [s.player_id for s in sorted(t.seats.all(), key=lambda s: s.index)]
+                        == ids
+                    ),
+                    None,
+                )
+                self.tables[key] = match or services.create_table(
+                    user=self.job.user, competition=competition, label=label, players=players
+                )
+            return self.tables[key]
+        if "table" in row and str(row["table"]).isdigit():
+            table = Table.objects.filter(competition=competition, pk=int(row["table"])).first()
+            if table is not None:
+                return table
+        raise Invalid(_("Give the players in seat order, or the id of an existing table."))
+
+    def one(self, row: Row) -> bool:
+        """Import one row; True when it was new, False for a replay of an earlier import."""
+        data = row.data
+        if "competition" not in data:
+            raise Invalid(_("The competition is missing."))
+        competition = self.competition(data["competition"])
+        table = self.table(competition, data, row.line)
+        source = str(data.get("source") or ("summary" if "record" in data else "manual"))
+        if source not in ("summary", "full_record", "manual"):
+            raise Invalid(_("source is summary, full_record or manual, not %(s)r.") % {"s": source})
+        key = data.get("key")
+        body = hashlib.sha256(
+            json.dumps(
+                {k: data.get(k) for k in ("record", "scores", "source")},
+                sort_keys=True,
+                default=str,
+            ).encode()
+        ).hexdigest()
+        _result, created = services.record_result(
+            user=self.job.user,
+            table=table,
+            source=source,
+            origin="import",
+            record=data.get("record"),
+            scores=data.get("scores"),
+            idempotency_key=f"import-{key}" if key else None,
+            fingerprint=body,
+        )
+        return created
+
+    def run(self) -> None:
+        job = self.job
+        rows = list(parse(job.content, job.format))
+        job.total = len(rows)
+        job.status = ImportJob.Status.RUNNING
+        job.save(update_fields=["total", "status"])
+        errors: list[dict[str, Any]] = []
+        for start in range(0, len(rows), BATCH):
+            batch = rows[start : start + BATCH]
+            imported = replayed = 0
+            with transaction.atomic():
+                for item in batch:
+                    if isinstance(item, tuple):
+                        errors.append({"line": item[0], "message": item[1]})
+                        continue
+                    try:
+                        with transaction.atomic():
+                            if self.one(item):
+                                imported += 1
+                            else:
+                                replayed += 1
+                    except LedgerError as exc:
+                        entry: dict[str, Any] = {"line": item.line, "message": exc.message}
+                        if exc.violations:
+                            entry["rules"] = [v.get("rule") for v in exc.violations]
+                        errors.append(entry)
+                    except (TypeError, ValueError, KeyError) as exc:
+                        errors.append({"line": item.line, "message": str(exc)})
+            self.tables.clear()  # tables created in a rolled-back savepoint may be gone
+            ImportJob.objects.filter(pk=job.pk).update(
+                processed=start + len(batch),
+                imported=job.imported + imported,
+                replayed=job.replayed + replayed,
+                errors=errors[:1000],
+            )
+            job.refresh_from_db()
+        job.status = ImportJob.Status.DONE
+        job.finished_at = timezone.now()
+        job.save(update_fields=["status", "finished_at"])
+
+
+def create_job(
+    *,
+    user: Any,
+    club: Club,
+    filename: str,
+    raw: bytes,
+    fmt: str | None,
+    language: str | None = None,
+) -> ImportJob:
+    services.require_role(user, club, Role.SCOREKEEPER)
+    fmt = (fmt or ("jsonl" if filename.lower().endswith((".jsonl", ".ndjson")) else "csv")).lower()
+    if fmt not in ("csv", "jsonl"):
+        raise Invalid(_("The format is csv or jsonl."), fields={"format": [_("csv or jsonl")]})
+    content = decode(raw)
+    return ImportJob.objects.create(
+        club=club,
+        user=user,
+        filename=filename[:200],
+        format=fmt,
+        content=content,
+        language=(language or get_language() or "it")[:8],
+    )
+
+
+def run_job(job_id: int) -> ImportJob:
+    job = ImportJob.objects.select_related("club", "user").get(pk=job_id)
+    try:
+        with translation.override(job.language):
+            _Importer(job).run()
+    except Exception as exc:
+        ImportJob.objects.filter(pk=job.pk).update(
+            status=ImportJob.Status.FAILED,
+            finished_at=timezone.now(),
+            errors=[*job.errors, {"line": 0, "message": f"{type(exc).__name__}: {exc}"}],
+        )
+        raise
+    job.refresh_from_db()
+    return job

@@ -1,0 +1,136 @@
+"""Load a demo club once: a Pisan club with players, a season, one competition per game
+and some recorded results. Running it again changes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games.core import RandomBot, play, registry
+from ledger.clubs import services
+from ledger.clubs.games import engine_available, meta
+from ledger.clubs.models import Club, Competition, Membership, Player, Result, Role, Season, Table
+
+DEMO_USER, DEMO_PASSWORD = "demo", "pisa-demo-2026"
+
+PLAYERS = [
+    ("Lucia Gambacorti", Role.ORGANISER),
+    ("Ranieri Sismondi", Role.REFEREE),
+    ("Bianca Lanfranchi", Role.SCOREKEEPER),
+    ("Gherardo Upezzinghi", Role.MEMBER),
+    ("Caterina Gualandi", Role.MEMBER),
+    ("Bonaccorso Dell'Agnello", Role.MEMBER),
+    ("Simonetta Orlandi", Role.MEMBER),
+    ("Pietro Buonconti", Role.MEMBER),
+    ("Giovanna Vernagalli", Role.MEMBER),
+    ("Tommaso Roncioni", Role.MEMBER),
+    ("Ilaria Casapieri", Role.MEMBER),
+    ("Federigo Lanfreducci", Role.MEMBER),
+    ("Marta Agostini Venerosi", Role.MEMBER),
+    ("Niccolò Della Gherardesca", Role.MEMBER),
+]
+
+COMPETITIONS = [
+    ("tarocco", "Campionato sociale di Tarocco", "tarocco-2026", Competition.Format.LEAGUE),
+    ("ergio", "Torneo di Er Giò", "ergio-2026", Competition.Format.ROUND_ROBIN),
+    ("ponte", "Sfida del Ponte", "ponte-2026", Competition.Format.KNOCKOUT),
+    ("sanmarco", "Coppa San Marco a due", "sanmarco-2026", Competition.Format.SWISS),
+    ("cardchess", "Serate di 3D cardChess", "cardchess-2026", Competition.Format.LEAGUE),
+]
+
+TABLES_PER_COMPETITION = 3
+RESULTS_PER_TABLE = 2
+
+
+class Command(BaseCommand):
+    help = "Load the demo club (idempotent: a second run changes nothing)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        created = self.seed()
+        if created:
+            self.stdout.write(self.style.SUCCESS(f"Demo data loaded: {created} new results."))
+        else:
+            self.stdout.write("Demo data already present: nothing changed.")
+        self.stdout.write(f"Demo login: {DEMO_USER} / {DEMO_PASSWORD}")
+
+    @transaction.atomic
+    def seed(self) -> int:
+        User = get_user_model()
+        user, made = User.objects.get_or_create(
+            username=DEMO_USER, defaults={"is_staff": True, "is_superuser": True}
+        )
+        if made:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        club, _ = Club.objects.get_or_create(
+            slug="circolo-pisano",
+            defaults={"name": "Circolo dei Giochi Pisani", "city": "Pisa"},
+        )
+        players = []
+        for i, (name, role) in enumerate(PLAYERS):
+            player, _ = Player.objects.get_or_create(name=name)
+            if i == 0 and player.user_id is None:
+                player.user = user
+                player.save(update_fields=["user"])
+            Membership.objects.get_or_create(club=club, player=player, defaults={"role": role})
+            players.append(player)
+        season, _ = Season.objects.get_or_create(
+            club=club,
+            name="2026–27",
+            defaults={"starts_on": dt.date(2026, 9, 1), "ends_on": dt.date(2027, 6, 30)},
+        )
+        new_results = 0
+        for c_index, (game, name, slug, fmt) in enumerate(COMPETITIONS):
+            competition, _ = Competition.objects.get_or_create(
+                club=club,
+                slug=slug,
+                defaults={"name": name, "game": game, "format": fmt, "season": season},
+            )
+            seats = self._seats(game)
+            for t in range(TABLES_PER_COMPETITION):
+                label = f"Tavolo {t + 1}"
+                table = Table.objects.filter(competition=competition, label=label).first()
+                if table is None:
+                    start = (c_index * 3 + t * seats) % len(players)
+                    sitting = [players[(start + k) % len(players)] for k in range(seats)]
+                    table = services.create_table(
+                        user=user, competition=competition, label=label, players=sitting
+                    )
+                for n in range(RESULTS_PER_TABLE):
+                    key = f"demo-{slug}-{t}-{n}"
+                    if Result.objects.filter(club=club, idempotency_key=key).exists():
+                        continue
+                    source, record, scores = self._result(game, seats, c_index * 100 + t * 10 + n)
+                    services.record_result(
+                        user=user,
+                        table=table,
+                        source=source,
+                        record=record,
+                        scores=scores,
+                        idempotency_key=key,
+                        fingerprint=key,
+                    )
+                    new_results += 1
+        return new_results
+
+    def _seats(self, game: str) -> int:
+        if engine_available(game):
+            seats: int = registry.get(game).ruleset().seats
+            return seats
+        return meta(game).seat_counts[0]
+
+    def _result(self, game: str, seats: int, seed: int) -> tuple[str, Any, Any]:
+        """A plausible game: played by the engine's bots where the engine exists."""
+        if engine_available(game):
+            engine = registry.get(game)
+            ruleset = engine.ruleset()
+            factory = engine.bots.get("heuristic")
+            bots = [factory(seed + i) if factory else RandomBot(seed + i) for i in range(seats)]
+            state = play(engine, engine.new_game(ruleset, seed), bots)
+            return Result.Source.FULL_RECORD, state.to_record(), None
+        points = [((seed * 7 + i * 13) % 11) - 3 for i in range(seats)]
+        return Result.Source.MANUAL, {}, points

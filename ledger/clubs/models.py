@@ -1,0 +1,604 @@
+"""The ledger's core: clubs, people, competitions, tables, results and the journal.
+
+The journal (``Entry``) is append-only: one row per seat of an accepted result, chained by
+hash within its competition. Corrections never edit a row; they add reversing entries and
+new ones (see services.supersede_result). The model layer refuses updates and deletes, and
+a database trigger refuses them too (migration 0002), so even raw SQL cannot rewrite history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.clubs.games import GAME_CHOICES
+
+
+class Role(models.TextChoices):
+    MEMBER = "member", _("Member")
+    SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+    REFEREE = "referee", _("Referee")
+    ORGANISER = "organiser", _("Organiser")
+
+
+# Each role can do what the ones before it can: a referee also keeps score, an organiser
+# also referees. One membership per person and club keeps the question "who may" simple.
+ROLE_RANK = {Role.MEMBER: 0, Role.SCOREKEEPER: 1, Role.REFEREE: 2, Role.ORGANISER: 3}
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("short name"), unique=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # The head of this club's hash chain; the row is locked while entries are appended.
+    journal_length = models.PositiveBigIntegerField(default=0, editable=False)
+    journal_head = models.CharField(max_length=64, default="", editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def role_of(self, user: Any) -> str | None:
+        """The role this user holds here (None for strangers and anonymous visitors)."""
+        if not getattr(user, "is_authenticated", False):
+            return None
+        if user.is_superuser:
+            return Role.ORGANISER
+        membership = Membership.objects.filter(club=self, player__user=user).first()
+        return membership.role if membership else None
+
+    def allows(self, user: Any, role: str) -> bool:
+        held = self.role_of(user)
+        return held is not None and ROLE_RANK[Role(held)] >= ROLE_RANK[Role(role)]
+
+
+class Player(models.Model):
+    """A person who plays. May belong to several clubs; may have a login."""
+
+    name = models.CharField(_("name"), max_length=120)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("login"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club} ({self.get_role_display()})"
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    starts_on = models.DateField(_("starts"))
+    ends_on = models.DateField(_("ends"))
+
+    class Meta:
+        ordering = ["-starts_on"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club.slug} {self.name}"
+
+    def clean(self) -> None:
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+
+
+class Competition(models.Model):
+    class Format(models.TextChoices):
+        LEAGUE = "league", _("League")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        KNOCKOUT = "knockout", _("Knockout")
+        TEAM = "team", _("Team event")
+
+    class Confirmation(models.TextChoices):
+        NONE = "none", _("None: results count at once")
+        SECOND_PERSON = "second_person", _("A second person confirms")
+        BLIND = "blind", _("Blind re-entry")
+        OPPONENTS = "opponents", _("Opponents sign off at the table")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="competitions")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="competitions"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("short name"))
+    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    ruleset = models.JSONField(
+        _("ruleset"), default=dict, blank=True, help_text=_("A ruleset name and its options.")
+    )
+    format = models.CharField(
+        _("format"), max_length=16, choices=Format.choices, default=Format.LEAGUE
+    )
+    confirmation = models.CharField(
+        _("confirmation"), max_length=16, choices=Confirmation.choices, default=Confirmation.NONE
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "name"]
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="competition_slug_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        from ledger.clubs.scoring import check_ruleset
+
+        if self.season_id and self.season.club_id != self.club_id:
+            raise ValidationError({"season": _("The season belongs to another club.")})
+        if self.game:
+            message = check_ruleset(self.game, self.ruleset)
+            if message:
+                raise ValidationError({"ruleset": message})
+
+
+class Round(models.Model):
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    played_on = models.DateField(_("played on"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["competition", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.competition} #{self.number}"
+
+
+class Table(models.Model):
+    """A sitting: which players sit in which seats, for one or more hands."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
+    label = models.CharField(_("label"), max_length=40)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return f"{self.competition} – {self.label}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "index"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_index_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.index}: {self.player}"
+
+
+class Result(models.Model):
+    """What a table reports for one hand or game, with every version kept."""
+
+    class Source(models.TextChoices):
+        SUMMARY = "summary", _("Summary")
+        FULL_RECORD = "full_record", _("Full record")
+        DIGITAL = "digital", _("Digital game")
+        IMPORT = "import", _("Import")
+        MANUAL = "manual", _("Per-seat scores")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending confirmation")
+        ACCEPTED = "accepted", _("Accepted")
+        DISPUTED = "disputed", _("Disputed")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="results")
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="results")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="results")
+    record = models.JSONField(_("record"), default=dict, blank=True)
+    source = models.CharField(_("source"), max_length=16, choices=Source.choices)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    scores = models.JSONField(_("scores per seat"), default=list)
+    verdict = models.JSONField(_("engine verdict"), null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="results_entered"
+    )
+    entered_at = models.DateTimeField(_("entered"), default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="results_confirmed",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    reason = models.TextField(
+        _("reason for the correction"), blank=True, help_text=_("Why this version replaced one.")
+    )
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    # NULL, not "", for "no key": the uniqueness constraint must ignore keyless results.
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
+    # sha256 of the request body, so a retry can be told apart from a different request
+    # that reuses a key.
+    fingerprint = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-entered_at", "-id"]
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "idempotency_key"],
+                name="idempotency_key_unique_in_club",
+                condition=models.Q(idempotency_key__isnull=False),
+            )
+        ]
+        indexes = [
+            models.Index(fields=["competition", "status"]),
+            models.Index(fields=["competition", "-entered_at", "-id"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.table} ({self.get_status_display()})"
+
+
+class EntryQuerySet(models.QuerySet["Entry"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("ledger entries are append-only: record a correction instead")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("ledger entries are append-only: record a correction instead")
+
+
+class Entry(models.Model):
+    """One immutable journal line: the points one seat got from one accepted result."""
+
+    class Kind(models.TextChoices):
+        CREDIT = "credit", _("Result")
+        REVERSAL = "reversal", _("Reversal")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="entries")
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="entries")
+    result = models.ForeignKey(Result, on_delete=models.PROTECT, related_name="entries")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    points = models.DecimalField(_("points"), max_digits=12, decimal_places=2)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CREDIT)
+    source = models.CharField(max_length=16, choices=Result.Source.choices)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    sequence = models.PositiveBigIntegerField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["club", "sequence"]
+        verbose_name = _("journal entry")
+        verbose_name_plural = _("journal entries")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "sequence"], name="journal_sequence_unique"),
+            models.UniqueConstraint(
+                fields=["result", "seat", "kind"], name="one_entry_per_seat_and_kind"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "competition"]),
+            models.Index(fields=["competition", "sequence"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}#{self.sequence} {self.player} {self.points}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("ledger entries are append-only: record a correction instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("ledger entries are append-only: record a correction instead")
+
+    def compute_hash(self) -> str:
+        return entry_hash(
+            prev_hash=self.prev_hash,
+            club_id=self.club_id,
+            competition_id=self.competition_id,
+            sequence=self.sequence,
+            result_id=self.result_id,
+            seat=self.seat,
+            player_id=self.player_id,
+            points=Decimal(self.points),
+            kind=self.kind,
+        )
+
+
+def entry_hash(
+    *,
+    prev_hash: str,
+    club_id: int,
+    competition_id: int,
+    sequence: int,
+    result_id: int,
+    seat: int,
+    player_id: int,
+    points: Decimal,
+    kind: str,
+) -> str:
+    payload = "|".join(
+        [
+            prev_hash,
+            str(club_id),
+            str(competition_id),
+            str(sequence),
+            str(result_id),
+            str(seat),
+            str(player_id),
+            f"{Decimal(points):.2f}",
+            kind,
+        ]
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class Standing(models.Model):
+    """A projection of the journal: one row per player and competition, kept current in
+    the same transaction as the entries that change it, so a standings read never scans
+    the journal."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    points = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal(0))
+    played = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["competition", "-points", "player__name"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="one_standing_row")
+        ]
+        indexes = [models.Index(fields=["competition", "-points"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.points}"
+
+
+class Rating(models.Model):
+    """A player's skill at one game in one club (openskill's Plackett-Luce model).
+
+    Derived data: kept current as results are accepted and recomputed from the journal
+    when an old result is corrected. ``mu`` is the estimate, ``sigma`` its uncertainty.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(_("game"), max_length=16)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    results = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "game", "-mu"]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "game", "player"], name="one_rating_row")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game}: {self.mu:.1f} ± {self.sigma:.1f}"
+
+    @property
+    def conservative(self) -> float:
+        """The rating the player is very likely above: mu minus three sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """The rating after one result, for the history chart. Derived, like Rating."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_changes")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["player", "game", "at", "id"]
+        indexes = [models.Index(fields=["player", "game", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.game} @{self.result_id}: {self.mu:.1f}"
+
+
+class Dispute(models.Model):
+    """Two versions of one result that disagree, waiting for a referee's ruling.
+
+    Version A is the result as first entered; version B is what the confirmer typed (blind
+    re-entry) or nothing when a player simply contests it. Rows are never deleted.
+    """
+
+    class Ruling(models.TextChoices):
+        OPEN = "open", _("Open")
+        FIRST = "first", _("First version stands")
+        SECOND = "second", _("Second version stands")
+        NEW = "new", _("Referee's own version")
+
+    result = models.OneToOneField(Result, on_delete=models.PROTECT, related_name="dispute")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+    reason = models.TextField(_("reason"), blank=True)
+    other_record = models.JSONField(null=True, blank=True)
+    other_scores = models.JSONField(null=True, blank=True)
+    other_source = models.CharField(max_length=16, blank=True)
+    ruling = models.CharField(max_length=8, choices=Ruling.choices, default=Ruling.OPEN)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(_("referee's note"), blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+
+    def __str__(self) -> str:
+        return f"dispute on #{self.result_id} ({self.get_ruling_display()})"
+
+
+class ImportJob(models.Model):
+    """A bulk import of results from a CSV or JSONL file, with its progress and bad rows."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="imports")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    filename = models.CharField(_("file"), max_length=200)
+    format = models.CharField(_("format"), max_length=8)
+    language = models.CharField(max_length=8, default="it")
+    content = models.TextField(editable=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    processed = models.PositiveIntegerField(default=0)
+    imported = models.PositiveIntegerField(default=0)
+    replayed = models.PositiveIntegerField(default=0)
+    errors = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("import")
+        verbose_name_plural = _("imports")
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.get_status_display()})"
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else int(100 * self.processed / self.total)
+
+
+class Webhook(models.Model):
+    """Another program that wants to hear about a club's results. Each delivery is a POST
+    of JSON signed with HMAC-SHA256 of the body under the webhook's secret."""
+
+    EVENTS = ("result.accepted", "result.corrected", "result.ruled")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(_("address"), max_length=400)
+    secret = models.CharField(_("signing secret"), max_length=128)
+    events = models.JSONField(_("events"), default=list, blank=True, help_text=_("Empty: all."))
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+
+    def __str__(self) -> str:
+        return self.url
+
+    def wants(self, event: str) -> bool:
+        return self.active and (not self.events or event in self.events)
+
+
+class WebhookDelivery(models.Model):
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=40)
+    payload = models.JSONField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.webhook_id} ({self.status_code})"

@@ -1,0 +1,117 @@
+"""Ratings with openskill's Plackett-Luce model (Weng & Lin).
+
+Every accepted result is one rated match in which each seat is ranked by the points the
+journal gave it: seats with equal points tie. That is the natural reading for Er Giò, the
+Bridge's Game, San Marco and 3D cardChess (two sides, or a free-for-all of three or four).
+For Tarocco it is the four-way treatment: a soloist who wins 18 while the others lose 6 each
+ranks first against three tied players, instead of being fed to the model as a team of one
+against a team of three (openskill adds a team's ratings, so a lone soloist would look far
+weaker than he is and every win would be overrated). A pair that wins ties for first. See
+docs/ratings.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Min
+from openskill.models import PlackettLuce
+
+from ledger.clubs.models import Entry, Rating, RatingChange, Result
+
+MODEL = PlackettLuce()
+
+
+def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
+    """Fold one accepted result into its club's ratings for the game (inside the caller's
+    transaction, so ratings never disagree with the journal that produced them)."""
+    game = result.competition.game
+    players = [seats[i] for i in sorted(seats)]
+    points = [float(Decimal(p)) for p in result.scores]
+    if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
+        # A hand where everybody scored the same tells nothing about skill.
+        return
+    current = {
+        r.player_id: r
+        for r in Rating.objects.select_for_update().filter(
+            club_id=result.club_id, game=game, player_id__in=players
+        )
+    }
+    teams = [
+        [MODEL.create_rating([current[p].mu, current[p].sigma]) if p in current else MODEL.rating()]
+        for p in players
+    ]
+    rated = MODEL.rate(teams, scores=points)
+    changes, changed, new = [], [], []
+    for player_id, team in zip(players, rated, strict=True):
+        estimate = team[0]
+        row = current.get(player_id)
+        if row is None:
+            new.append(
+                Rating(
+                    club_id=result.club_id,
+                    game=game,
+                    player_id=player_id,
+                    mu=estimate.mu,
+                    sigma=estimate.sigma,
+                    results=1,
+                    updated_at=at,
+                )
+            )
+        else:
+            row.mu, row.sigma, row.results, row.updated_at = (
+                estimate.mu,
+                estimate.sigma,
+                row.results + 1,
+                at,
+            )
+            changed.append(row)
+        changes.append(
+            RatingChange(
+                club_id=result.club_id,
+                game=game,
+                player_id=player_id,
+                result=result,
+                mu=estimate.mu,
+                sigma=estimate.sigma,
+                at=at,
+            )
+        )
+    if changed:
+        Rating.objects.bulk_update(changed, ["mu", "sigma", "results", "updated_at"])
+    if new:
+        Rating.objects.bulk_create(new)
+    RatingChange.objects.bulk_create(changes)
+
+
+def counting_results(club_id: int, game: str) -> Iterable[tuple[Result, Any]]:
+    """The results that count now (accepted, not corrected), in journal order."""
+    firsts = (
+        Entry.objects.filter(club_id=club_id, competition__game=game, kind=Entry.Kind.CREDIT)
+        .values("result_id")
+        .annotate(first=Min("sequence"), at=Min("created_at"))
+        .order_by("first")
+    )
+    ids = [(row["result_id"], row["at"]) for row in firsts]
+    results = Result.objects.select_related("competition").in_bulk([i for i, _ in ids])
+    for result_id, at in ids:
+        result = results[result_id]
+        if result.status == Result.Status.ACCEPTED:
+            yield result, at
+
+
+@transaction.atomic
+def recompute(club_id: int, game: str) -> int:
+    """Throw the ratings of one game in one club away and replay the journal. Returns the
+    number of results rated."""
+    Rating.objects.filter(club_id=club_id, game=game).delete()
+    RatingChange.objects.filter(club_id=club_id, game=game).delete()
+    count = 0
+    for result, at in counting_results(club_id, game):
+        seats = dict(result.table.seats.values_list("index", "player_id"))
+        rate_result(result, seats, at)
+        count += 1
+    return count

@@ -1,0 +1,154 @@
+"""The bridge between the ledger and the rules engines.
+
+A result arrives as a summary (what a scorekeeper types), a full record (every action), a
+finished digital game, or plain per-seat scores. Where the game's engine exists, it decides
+the per-seat points and refuses what the rules say cannot be; plain scores are accepted
+only for games that have no engine yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games.core import RecordError, registry
+from ledger.clubs.errors import Invalid, RuleViolation
+from ledger.clubs.games import engine_available
+
+
+@dataclass(frozen=True)
+class Scored:
+    scores: list[Decimal]
+    verdict: dict[str, Any] | None
+
+
+def check_ruleset(game: str, spec: Any) -> str | None:
+    """None when the engine accepts this ruleset spec, else what to fix."""
+    if not engine_available(game):
+        return None
+    try:
+        registry.get(game).ruleset(spec or None)
+    except RecordError as exc:
+        return str(exc)
+    return None
+
+
+def _message(violations: Sequence[Mapping[str, Any]]) -> str:
+    language = "it" if (get_language() or "it").startswith("it") else "en"
+    first = violations[0]
+    text = first["message"].get(language) or first["message"].get("en", "")
+    more = len(violations) - 1
+    suffix = _(" (and %(n)d more)") % {"n": more} if more > 0 else ""
+    return f"{first['rule']}: {text}{suffix}"
+
+
+def _as_points(values: Sequence[Any], seats: int, field: str) -> list[Decimal]:
+    if len(values) != seats:
+        raise Invalid(
+            _("Give one score per seat: this table has %(n)d seats.") % {"n": seats},
+            fields={
+                field: [_("Expected %(n)d scores, got %(got)d.") % {"n": seats, "got": len(values)}]
+            },
+        )
+    out = []
+    for i, value in enumerate(values):
+        if isinstance(value, bool):
+            value = None
+        try:
+            point = Decimal(str(value))
+        except (InvalidOperation, ValueError):
+            point = None
+        if point is None or not point.is_finite() or point != point.quantize(Decimal("0.01")):
+            raise Invalid(
+                _("Seat %(seat)d: a score is a number with at most two decimals.") % {"seat": i},
+                fields={field: {str(i): [_("Not a valid score: %(v)r.") % {"v": value}]}},
+            )
+        out.append(point)
+    return out
+
+
+def score_result(
+    *,
+    game: str,
+    ruleset: Any,
+    seats: int,
+    source: str,
+    record: Any,
+    explicit: Sequence[Any] | None,
+) -> Scored:
+    """Per-seat points for a result, or an error that says what to fix."""
+    written = _as_points(explicit, seats, "scores") if explicit is not None else None
+    if not engine_available(game) or source == "manual":
+        if engine_available(game):
+            raise Invalid(
+                _(
+                    "Results of this game are checked by its rules engine: "
+                    "send a summary or a full record."
+                ),
+                fields={"source": [_("Use 'summary' or 'full_record'.")]},
+            )
+        if written is None:
+            raise Invalid(
+                _("Give the points of every seat in 'scores'."),
+                fields={"scores": [_("This field is required for this game.")]},
+            )
+        return Scored(written, None)
+
+    engine = registry.get(game)
+    if not isinstance(record, Mapping) or not record:
+        raise Invalid(
+            _("Send the game's record: a JSON object (see the game's notation)."),
+            fields={"record": [_("Expected a JSON object.")]},
+        )
+    verdict: dict[str, Any] | None
+    try:
+        if source == "summary":
+            report = engine.score(_with_ruleset(record, ruleset))
+            verdict = report.to_json()
+            if report.violations:
+                found = [v.to_json() for v in report.violations]
+                raise RuleViolation(
+                    _message(found), fields={"record": [_message(found)]}, violations=found
+                )
+            assert report.result is not None
+            computed = list(report.result["scores"])
+        else:
+            checked = engine.validate(_with_ruleset(record, ruleset))
+            verdict = checked.to_json()
+            if checked.violations:
+                found = [v.to_json() for v in checked.violations]
+                raise RuleViolation(
+                    _message(found), fields={"record": [_message(found)]}, violations=found
+                )
+            if checked.outcome is None:
+                raise Invalid(
+                    _("The record stops before the game is over: give every action to the end."),
+                    fields={"record": [_("Incomplete game.")]},
+                )
+            computed = list(checked.outcome.scores)
+    except RecordError as exc:
+        raise Invalid(
+            _("The record cannot be read: %(error)s") % {"error": exc},
+            fields={"record": [str(exc)]},
+        ) from exc
+    scores = _as_points(computed, seats, "record")
+    if written is not None and written != scores:
+        shown = [f"{s.normalize():f}" for s in scores]
+        raise RuleViolation(
+            _("The scores written do not match the rules: they should be %(due)s.")
+            % {"due": shown},
+            fields={"scores": [_("Should be %(due)s.") % {"due": shown}]},
+        )
+    return Scored(scores, verdict)
+
+
+def _with_ruleset(record: Mapping[str, Any], ruleset: Any) -> Mapping[str, Any]:
+    """The competition's ruleset applies unless the record names its own."""
+    if ruleset and "ruleset" not in record:
+        return {**record, "ruleset": ruleset}
+    return record

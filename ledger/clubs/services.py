@@ -1,0 +1,612 @@
+"""Writes. Every function here is one atomic transaction: it all happens or nothing does.
+
+Views and API endpoints validate their input's shape and call these; the rules about who
+may do what, and what the journal must look like, live here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.clubs import ratings, tasks, webhooks
+from ledger.clubs.errors import Conflict, Invalid, NotAllowed
+from ledger.clubs.games import meta
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Dispute,
+    Entry,
+    Player,
+    Result,
+    Role,
+    Round,
+    Seat,
+    Standing,
+    Table,
+    entry_hash,
+)
+from ledger.clubs.scoring import score_result
+
+
+def require_role(user: Any, club: Any, role: str) -> None:
+    if not club.allows(user, role):
+        raise NotAllowed(
+            _("You need the role '%(role)s' in %(club)s to do this.")
+            % {"role": Role(role).label, "club": club.name}
+        )
+
+
+@transaction.atomic
+def create_table(
+    *,
+    user: Any,
+    competition: Competition,
+    label: str,
+    players: Sequence[Player],
+    round: Round | None = None,
+) -> Table:
+    """A table of the competition with its players in seat order (seat 0 first)."""
+    require_role(user, competition.club, Role.SCOREKEEPER)
+    seat_counts = meta(competition.game).seat_counts
+    if len(players) not in seat_counts:
+        allowed = ", ".join(str(n) for n in seat_counts)
+        raise Invalid(
+            _("%(game)s is played by %(allowed)s players; this table has %(n)d.")
+            % {"game": meta(competition.game).label, "allowed": allowed, "n": len(players)},
+            fields={"players": [_("Give %(allowed)s players.") % {"allowed": allowed}]},
+        )
+    if len({p.pk for p in players}) != len(players):
+        raise Invalid(
+            _("A player can sit in only one seat of a table."),
+            fields={"players": [_("A player appears twice.")]},
+        )
+    members = set(
+        competition.club.memberships.filter(player__in=players).values_list("player_id", flat=True)
+    )
+    strangers = [p.name for p in players if p.pk not in members]
+    if strangers:
+        raise Invalid(
+            _("Not members of %(club)s: %(names)s. Add them to the club first.")
+            % {"club": competition.club.name, "names": ", ".join(strangers)},
+            fields={"players": [_("Not a member: %(n)s") % {"n": n} for n in strangers]},
+        )
+    if round is not None and round.competition_id != competition.pk:
+        raise Invalid(_("That round belongs to another competition."), fields={"round": ["?"]})
+    table = Table.objects.create(competition=competition, round=round, label=label, created_by=user)
+    Seat.objects.bulk_create([Seat(table=table, index=i, player=p) for i, p in enumerate(players)])
+    return table
+
+
+def _check_players(table: Table, players: Sequence[Any] | None) -> None:
+    """When the sender names who sat where, it must match the table."""
+    if players is None:
+        return
+    seated = dict(table.seats.values_list("index", "player_id"))
+    for i, player_id in enumerate(players):
+        if i not in seated:
+            raise Invalid(
+                _("Table %(t)s has no seat %(i)d (seats are 0 to %(last)d).")
+                % {"t": table.label, "i": i, "last": len(seated) - 1},
+                fields={"players": {str(i): [_("Unknown seat.")]}},
+            )
+        if player_id is not None and seated[i] != player_id:
+            raise Invalid(
+                _("Player %(p)s is not in seat %(i)d of table %(t)s.")
+                % {"p": player_id, "i": i, "t": table.label},
+                fields={"players": {str(i): [_("Not the player in this seat.")]}},
+            )
+
+
+def record_result(
+    *,
+    user: Any,
+    table: Table,
+    source: str,
+    record: Any = None,
+    scores: Sequence[Any] | None = None,
+    players: Sequence[Any] | None = None,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+    origin: str | None = None,
+) -> tuple[Result, bool]:
+    """Record what a table reports. Returns (result, created).
+
+    A retry with the same idempotency key and the same body returns the first result;
+    the same key with another body is a conflict. The engine decides the points.
+    """
+    club = table.competition.club
+    require_role(user, club, Role.SCOREKEEPER)
+    if idempotency_key:
+        earlier = _replay(club.pk, idempotency_key, fingerprint)
+        if earlier is not None:
+            return earlier, False
+    try:
+        with transaction.atomic():
+            return _record(
+                user,
+                table,
+                source,
+                record,
+                scores,
+                players,
+                idempotency_key,
+                fingerprint,
+                origin=origin,
+            ), True
+    except IntegrityError:
+        # Another request with the same key won the race; answer as a retry would.
+        if idempotency_key:
+            earlier = _replay(club.pk, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier, False
+        raise
+
+
+def _replay(club_id: int, key: str, fingerprint: str) -> Result | None:
+    earlier = Result.objects.filter(club_id=club_id, idempotency_key=key).first()
+    if earlier is None:
+        return None
+    if earlier.fingerprint != fingerprint:
+        raise Conflict(
+            _(
+                "This Idempotency-Key was already used for a different result (#%(id)d). "
+                "Use a new key for a new result."
+            )
+            % {"id": earlier.pk},
+            fields={"Idempotency-Key": [_("Already used with another body.")]},
+        )
+    return earlier
+
+
+def _record(
+    user: Any,
+    table: Table,
+    source: str,
+    record: Any,
+    scores: Sequence[Any] | None,
+    players: Sequence[Any] | None,
+    idempotency_key: str | None,
+    fingerprint: str,
+    force: bool = False,
+    origin: str | None = None,
+) -> Result:
+    competition = table.competition
+    _check_players(table, players)
+    seats = table.seats.count()
+    scored = score_result(
+        game=competition.game,
+        ruleset=competition.ruleset,
+        seats=seats,
+        source=source,
+        record=record,
+        explicit=scores,
+    )
+    result = Result.objects.create(
+        club=competition.club,
+        competition=competition,
+        table=table,
+        record=record if record is not None else {},
+        source=origin or source,
+        scores=[f"{s:f}" for s in scored.scores],
+        verdict=scored.verdict,
+        entered_by=user,
+        idempotency_key=idempotency_key or None,
+        fingerprint=fingerprint,
+    )
+    if force or competition.confirmation == Competition.Confirmation.NONE:
+        _accept(result, confirmed_by=user if force else None)
+    return result
+
+
+def _accept(result: Result, *, confirmed_by: Any) -> None:
+    result.status = Result.Status.ACCEPTED
+    result.confirmed_by = confirmed_by
+    result.confirmed_at = timezone.now() if confirmed_by else None
+    result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    seats = dict(result.table.seats.values_list("index", "player_id"))
+    entries = append_entries(
+        result,
+        [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)],
+        Entry.Kind.CREDIT,
+    )
+    ratings.rate_result(result, seats, entries[0].created_at)
+    webhooks.announce("result.accepted", result)
+
+
+def _may_confirm(user: Any, result: Result) -> None:
+    """Scorekeepers confirm; with sign-off at the table, the players seated there may too.
+    Never the person who entered the result."""
+    if result.entered_by_id == user.pk:
+        raise NotAllowed(_("Someone other than the person who entered a result must confirm it."))
+    seated = result.table.seats.filter(player__user=user).exists()
+    opponents = result.competition.confirmation == Competition.Confirmation.OPPONENTS
+    if not (opponents and seated):
+        require_role(user, result.club, Role.SCOREKEEPER)
+
+
+def _pending(result: Result) -> Result:
+    locked = Result.objects.select_for_update().select_related("competition").get(pk=result.pk)
+    if locked.status != Result.Status.PENDING:
+        raise Conflict(
+            _("Only a pending result can be confirmed or contested; this one is %(s)s.")
+            % {"s": locked.get_status_display()}
+        )
+    return locked
+
+
+@transaction.atomic
+def confirm_result(*, user: Any, result: Result) -> Result:
+    """A second person (or, with sign-off at the table, a player seated there) confirms a
+    pending result; never the one who entered it. Blind re-entry uses ``reenter_result``."""
+    result = _pending(result)
+    _may_confirm(user, result)
+    if result.competition.confirmation == Competition.Confirmation.BLIND:
+        raise Conflict(
+            _("This competition confirms by blind re-entry: type the result again instead.")
+        )
+    _accept(result, confirmed_by=user)
+    return result
+
+
+@transaction.atomic
+def reenter_result(
+    *, user: Any, result: Result, source: str, record: Any = None, scores: Any = None
+) -> tuple[Result, Dispute | None]:
+    """Blind re-entry: the confirmer types the result again without seeing it. Equal scores
+    accept it; different ones open a dispute holding both versions."""
+    result = _pending(result)
+    _may_confirm(user, result)
+    competition = result.competition
+    scored = score_result(
+        game=competition.game,
+        ruleset=competition.ruleset,
+        seats=result.table.seats.count(),
+        source=source,
+        record=record,
+        explicit=scores,
+    )
+    again = [f"{x:f}" for x in scored.scores]
+    if [Decimal(x) for x in again] == [Decimal(x) for x in result.scores]:
+        _accept(result, confirmed_by=user)
+        return result, None
+    dispute = _open_dispute(
+        result,
+        user,
+        _("The blind re-entry gave different scores."),
+        {"record": record, "scores": again, "source": source},
+    )
+    return result, dispute
+
+
+@transaction.atomic
+def dispute_result(*, user: Any, result: Result, reason: str) -> Dispute:
+    """A player at the table or a scorekeeper contests a pending result."""
+    result = _pending(result)
+    seated = result.table.seats.filter(player__user=user).exists()
+    if not seated:
+        require_role(user, result.club, Role.SCOREKEEPER)
+    if not reason.strip():
+        raise Invalid(
+            _("Say what is wrong with the result, for the referee."),
+            fields={"reason": [_("Required.")]},
+        )
+    return _open_dispute(result, user, reason.strip(), None)
+
+
+def _open_dispute(result: Result, user: Any, reason: str, other: dict[str, Any] | None) -> Dispute:
+    result.status = Result.Status.DISPUTED
+    result.save(update_fields=["status"])
+    return Dispute.objects.create(
+        result=result,
+        opened_by=user,
+        reason=reason,
+        other_record=other["record"] if other else None,
+        other_scores=other["scores"] if other else None,
+        other_source=other["source"] if other else "",
+    )
+
+
+@transaction.atomic
+def rule_dispute(
+    *,
+    user: Any,
+    dispute: Dispute,
+    ruling: str,
+    note: str = "",
+    source: str = "",
+    record: Any = None,
+    scores: Any = None,
+) -> Result:
+    """A referee settles a dispute: the first version stands, the second does, or the
+    referee's own. Returns the result that now counts."""
+    dispute = Dispute.objects.select_for_update().select_related("result").get(pk=dispute.pk)
+    require_role(user, dispute.result.club, Role.REFEREE)
+    if dispute.ruling != Dispute.Ruling.OPEN:
+        raise Conflict(_("This dispute was already ruled on."))
+    result = Result.objects.select_for_update().get(pk=dispute.result_id)
+    if ruling == Dispute.Ruling.FIRST:
+        _accept(result, confirmed_by=user)
+        counting = result
+    elif ruling in (Dispute.Ruling.SECOND, Dispute.Ruling.NEW):
+        if ruling == Dispute.Ruling.SECOND:
+            if dispute.other_scores is None:
+                raise Invalid(_("This dispute has no second version; give the referee's own."))
+            source, record, scores = (
+                dispute.other_source,
+                dispute.other_record,
+                None if dispute.other_record else dispute.other_scores,
+            )
+        result.status = Result.Status.SUPERSEDED
+        result.save(update_fields=["status"])
+        counting = _record(user, result.table, source, record, scores, None, None, "", force=True)
+        counting.supersedes = result
+        counting.reason = note or dispute.reason
+        counting.confirmed_by = user
+        counting.save(update_fields=["supersedes", "reason", "confirmed_by"])
+    else:
+        raise Invalid(_("Unknown ruling %(r)r.") % {"r": ruling}, fields={"ruling": ["?"]})
+    dispute.ruling = ruling
+    dispute.ruled_by = user
+    dispute.ruled_at = timezone.now()
+    dispute.note = note
+    dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
+    webhooks.announce("result.ruled", counting)
+    return counting
+
+
+@transaction.atomic
+def supersede_result(
+    *,
+    user: Any,
+    result: Result,
+    source: str,
+    record: Any = None,
+    scores: Sequence[Any] | None = None,
+    reason: str = "",
+) -> Result:
+    """A correction: the old result stays, reversed in the journal; the new one counts
+    at once (a referee's or organiser's correction needs no further confirmation)."""
+    old = Result.objects.select_for_update().get(pk=result.pk)
+    require_role(user, old.club, Role.REFEREE)
+    if old.status == Result.Status.SUPERSEDED:
+        raise Conflict(_("This result was already corrected; correct the newest version."))
+    if old.status == Result.Status.ACCEPTED:
+        credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
+        append_entries(
+            old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL
+        )
+    old.status = Result.Status.SUPERSEDED
+    old.save(update_fields=["status"])
+    new = _record(user, old.table, source, record, scores, None, None, "", force=True)
+    new.supersedes = old
+    new.reason = reason
+    new.save(update_fields=["supersedes", "reason"])
+    webhooks.announce("result.corrected", new)
+    # Ratings depend on the order of every later result: replay the game's history.
+    club_id, game = old.club_id, old.competition.game
+    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    return new
+
+
+def append_entries(
+    result: Result, rows: Sequence[tuple[int, int, Decimal]], kind: str
+) -> list[Entry]:
+    """Append journal lines for a result, extending its club's hash chain.
+
+    The club row is locked for the length of the transaction, so concurrent writers to one
+    club take turns and the chain never forks; other clubs go on.
+    """
+    club = (
+        Club.objects.select_for_update()
+        .only("journal_length", "journal_head")
+        .get(pk=result.club_id)
+    )
+    sequence, head = club.journal_length, club.journal_head
+    now = timezone.now()
+    entries = []
+    for seat, player_id, points in rows:
+        sequence += 1
+        digest = entry_hash(
+            prev_hash=head,
+            club_id=club.pk,
+            competition_id=result.competition_id,
+            sequence=sequence,
+            result_id=result.pk,
+            seat=seat,
+            player_id=player_id,
+            points=points,
+            kind=kind,
+        )
+        entries.append(
+            Entry(
+                club_id=club.pk,
+                competition_id=result.competition_id,
+                result=result,
+                table_id=result.table_id,
+                player_id=player_id,
+                seat=seat,
+                points=points,
+                kind=kind,
+                source=result.source,
+                entered_by_id=result.entered_by_id,
+                created_at=now,
+                sequence=sequence,
+                prev_hash=head,
+                hash=digest,
+            )
+        )
+        head = digest
+    Entry.objects.bulk_create(entries)
+    Club.objects.filter(pk=club.pk).update(journal_length=sequence, journal_head=head)
+    _project(result.competition_id, entries, now)
+    return entries
+
+
+def _project(competition_id: int, entries: Sequence[Entry], now: Any) -> None:
+    """Fold new entries into the standings rows (under the club lock): one read, then one
+    batched update and one batched insert, whatever the number of seats."""
+    delta: dict[int, tuple[Decimal, int]] = {}
+    for entry in entries:
+        points, played = delta.get(entry.player_id, (Decimal(0), 0))
+        step = 1 if entry.kind == Entry.Kind.CREDIT else -1
+        delta[entry.player_id] = (points + Decimal(entry.points), played + step)
+    rows = {
+        row.player_id: row
+        for row in Standing.objects.filter(competition_id=competition_id, player_id__in=delta)
+    }
+    changed, new = [], []
+    for player_id, (points, played) in delta.items():
+        row = rows.get(player_id)
+        if row is None:
+            new.append(
+                Standing(
+                    competition_id=competition_id,
+                    player_id=player_id,
+                    points=points,
+                    played=max(played, 0),
+                    updated_at=now,
+                )
+            )
+        else:
+            row.points = row.points + points
+            row.played = row.played + played
+            row.updated_at = now
+            changed.append(row)
+    if changed:
+        Standing.objects.bulk_update(changed, ["points", "played", "updated_at"])
+    if new:
+        Standing.objects.bulk_create(new)
+
+
+def rebuild_standings(competition: Competition) -> None:
+    """Recompute a competition's standings from its journal (after a restore, say)."""
+    with transaction.atomic():
+        Competition.objects.select_for_update().get(pk=competition.pk)
+        Standing.objects.filter(competition=competition).delete()
+        totals = (
+            Entry.objects.filter(competition=competition)
+            .values("player_id")
+            .annotate(
+                points=Sum("points"),
+                credits=Count("id", filter=Q(kind=Entry.Kind.CREDIT)),
+                reversals=Count("id", filter=Q(kind=Entry.Kind.REVERSAL)),
+            )
+        )
+        Standing.objects.bulk_create(
+            [
+                Standing(
+                    competition=competition,
+                    player_id=row["player_id"],
+                    points=row["points"],
+                    played=row["credits"] - row["reversals"],
+                )
+                for row in totals
+            ]
+        )
+
+
+def verify_chain(club: Club) -> list[str]:
+    """Every break in a club's hash chain, as sentences naming the first bad link; empty
+    when the chain is intact."""
+    problems = []
+    head, expected = "", 0
+    for entry in Entry.objects.filter(club=club).order_by("sequence").iterator():
+        expected += 1
+        if entry.sequence != expected:
+            problems.append(
+                _("%(club)s: entry %(n)d is missing") % {"club": club.slug, "n": expected}
+            )
+            expected = entry.sequence
+        if entry.prev_hash != head:
+            problems.append(
+                _("%(club)s#%(n)d: the chain is broken before this entry")
+                % {"club": club.slug, "n": entry.sequence}
+            )
+        if entry.compute_hash() != entry.hash:
+            problems.append(
+                _("%(club)s#%(n)d: altered after it was written")
+                % {"club": club.slug, "n": entry.sequence}
+            )
+        head = entry.hash
+    club.refresh_from_db(fields=["journal_length", "journal_head"])
+    if (club.journal_length, club.journal_head) != (expected, head):
+        problems.append(
+            _("%(club)s: the journal's end does not match its recorded head") % {"club": club.slug}
+        )
+    return problems
+
+
+def preview_correction(
+    *,
+    user: Any,
+    result: Result,
+    source: str,
+    record: Any = None,
+    scores: Sequence[Any] | None = None,
+) -> dict[str, Any]:
+    """What a correction would change downstream, without changing anything: it is applied
+    inside a transaction that is always rolled back, and the standings and ratings are
+    read before and after."""
+    from ledger.clubs import ratings as rating_module
+    from ledger.clubs.models import Rating
+    from ledger.clubs.standings import standings
+
+    competition = result.competition
+
+    def snapshot() -> tuple[dict[int, Any], dict[int, tuple[float, float]]]:
+        rows = {r.player_id: r for r in standings(competition)}
+        rated = {
+            r.player_id: (r.mu, r.sigma)
+            for r in Rating.objects.filter(club_id=result.club_id, game=competition.game)
+        }
+        return rows, rated
+
+    class _Rollback(Exception):
+        pass
+
+    before_rows, before_ratings = snapshot()
+    changes: dict[str, Any] = {}
+    try:
+        with transaction.atomic():
+            new = supersede_result(
+                user=user, result=result, source=source, record=record, scores=scores
+            )
+            rating_module.recompute(result.club_id, competition.game)
+            after_rows, after_ratings = snapshot()
+            changes["scores"] = list(new.scores)
+            raise _Rollback
+    except _Rollback:
+        pass
+    names = dict(
+        Player.objects.filter(pk__in=set(before_rows) | set(after_rows)).values_list("pk", "name")
+    )
+    table = []
+    for player_id in set(before_rows) | set(after_rows):
+        b, a = before_rows.get(player_id), after_rows.get(player_id)
+        rb, ra = before_ratings.get(player_id), after_ratings.get(player_id)
+        row = {
+            "player": player_id,
+            "name": names.get(player_id, ""),
+            "rank_before": b.rank if b else None,
+            "rank_after": a.rank if a else None,
+            "points_before": b.points if b else Decimal(0),
+            "points_after": a.points if a else Decimal(0),
+            "rating_before": rb[0] if rb else None,
+            "rating_after": ra[0] if ra else None,
+        }
+        if (
+            row["rank_before"] != row["rank_after"]
+            or row["points_before"] != row["points_after"]
+            or (rb and ra and abs(rb[0] - ra[0]) > 1e-9)
+        ):
+            table.append(row)
+    table.sort(key=lambda r: (r["rank_after"] or 10**9, r["name"]))
+    later = Result.objects.filter(competition=competition, entered_at__gt=result.entered_at).count()
+    return {"scores": changes.get("scores", []), "rows": table, "later_results": later}

@@ -1,0 +1,491 @@
+"""API of competition formats, under /api/v1/formats/competitions/<id>/: settings, entrants,
+absences, forbidden pairs, teams, rounds (draft, adjust, publish), tiebreaks and TRF.
+Views check the shape of what arrives and call ledger.formats.services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger.clubs.errors import Invalid, NotAllowed
+from ledger.clubs.models import Competition, Player, Role
+from ledger.formats import services
+from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
+
+TAG = ["formats"]
+
+
+class SettingsSerializer(serializers.Serializer):
+    format = serializers.CharField(read_only=True)
+    seats_per_table = serializers.IntegerField(
+        min_value=0, max_value=6, required=False, help_text="0: the game's usual table size."
+    )
+    hands_per_table = serializers.IntegerField(min_value=1, max_value=99, required=False)
+    rounds = serializers.IntegerField(
+        min_value=0, max_value=99, required=False, help_text="Swiss rounds planned."
+    )
+    cycles = serializers.IntegerField(min_value=1, max_value=2, required=False)
+    bye_points = serializers.DecimalField(
+        max_digits=4, decimal_places=2, min_value=0, required=False
+    )
+    best_of = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    exact_limit = serializers.IntegerField(
+        min_value=0,
+        max_value=200,
+        required=False,
+        help_text="Swiss fields up to this size use the exact FIDE Dutch engine.",
+    )
+    table_size = serializers.IntegerField(read_only=True)
+
+
+class EntrantSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+    rating = serializers.IntegerField(required=False, default=0)
+    joined_round = serializers.IntegerField(read_only=True)
+    withdrawn_after = serializers.IntegerField(read_only=True, allow_null=True)
+
+
+class AbsenceSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField()
+    absent = serializers.BooleanField(default=True)
+
+
+class ForbiddenSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    first = serializers.IntegerField()
+    second = serializers.IntegerField()
+    hard = serializers.BooleanField(
+        default=False, help_text="true: never paired; false: avoided when possible."
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=120)
+
+
+class TeamSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    members = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=3)
+
+
+class SeatOut(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0 is Tramontana in two-sided games.")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.CharField(allow_null=True, help_text="Accepted points so far.")
+
+
+class TableOut(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True, help_text="The ledger table, once published.")
+    label = serializers.CharField()
+    seats = SeatOut(many=True)
+    hands = serializers.IntegerField(help_text="Accepted results so far.")
+    pending = serializers.IntegerField(help_text="Results awaiting confirmation.")
+    totals = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="Accepted points per seat."
+    )
+
+
+class PlayerRef(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class WarningOut(serializers.Serializer):
+    code = serializers.CharField(help_text="repeat, forbidden, avoid, sides, seats, bye, unseated")
+    message = serializers.CharField()
+    table = serializers.CharField(allow_null=True)
+
+
+class RoundOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text="draft or published")
+    engine = serializers.CharField()
+    tables = TableOut(many=True)
+    byes = PlayerRef(many=True)
+    sitting_out = PlayerRef(many=True)
+    warnings = WarningOut(many=True, required=False)
+
+
+class DrawIn(serializers.Serializer):
+    tables = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=1),
+        help_text="Player ids per table in seat order.",
+    )
+    byes = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    sitting_out = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list
+    )
+
+
+class TiebreakRow(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.FloatField()
+    buchholz = serializers.FloatField()
+    median_buchholz = serializers.FloatField()
+    sonneborn_berger = serializers.FloatField()
+    byes = serializers.IntegerField()
+
+
+def _competition(pk: int) -> Competition:
+    return get_object_or_404(Competition.objects.select_related("club"), pk=pk)
+
+
+def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
+    ser = serializer_class(data=data)
+    ser.is_valid(raise_exception=True)
+    return dict(ser.validated_data)
+
+
+def _player(competition: Competition, pk: int, field: str = "player") -> Player:
+    player = Player.objects.filter(pk=pk, memberships__club=competition.club).first()
+    if player is None:
+        raise Invalid(
+            _("No member of %(club)s has id %(id)s.") % {"club": competition.club.name, "id": pk},
+            fields={field: [_("Not a member of this club.")]},
+        )
+    return player
+
+
+def _settings_body(competition: Competition) -> dict[str, Any]:
+    fs = services.settings_for(competition)
+    return {
+        "format": competition.format,
+        **{name: getattr(fs, name) for name in services.SETTING_FIELDS},
+        "table_size": services.table_size(competition, fs),
+    }
+
+
+def _round_body(competition: Competition, number: int, user: Any) -> dict[str, Any]:
+    view = services.round_view(competition, number)
+    if view is None or (
+        view["status"] == Draw.Status.DRAFT and not competition.club.allows(user, Role.ORGANISER)
+    ):
+        raise Invalid(_("Round %(n)d has no published draw.") % {"n": number})
+    body = {k: view[k] for k in ("number", "status", "engine", "tables", "byes", "sitting_out")}
+    if view["status"] == Draw.Status.DRAFT:
+        body["warnings"] = [w.__dict__ for w in services.check_draw(competition, view["draw"])]
+    return body
+
+
+class SettingsView(APIView):
+    @extend_schema(
+        tags=TAG, responses=SettingsSerializer, summary="A competition's format settings"
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_settings_body(_competition(pk)))
+
+    @extend_schema(
+        tags=TAG,
+        request=SettingsSerializer,
+        responses=SettingsSerializer,
+        summary="Change format settings (organiser)",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        values = _valid(SettingsSerializer, request.data)
+        services.update_settings(user=request.user, competition=competition, **values)
+        return Response(_settings_body(competition))
+
+
+class EntrantsView(APIView):
+    @extend_schema(tags=TAG, responses=EntrantSerializer(many=True), summary="Entrants")
+    def get(self, request: Request, pk: int) -> Response:
+        rows = Entrant.objects.filter(competition_id=pk).select_related("player")
+        return Response(
+            [
+                {
+                    "player": e.player_id,
+                    "name": e.player.name,
+                    "number": e.number,
+                    "rating": e.rating,
+                    "joined_round": e.joined_round,
+                    "withdrawn_after": e.withdrawn_after,
+                }
+                for e in rows
+            ]
+        )
+
+    @extend_schema(
+        tags=TAG,
+        request=EntrantSerializer,
+        responses={201: EntrantSerializer},
+        summary="Enter a player (a late entry once play has started)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        data = _valid(EntrantSerializer, request.data)
+        e = services.enter_player(
+            user=request.user,
+            competition=competition,
+            player=_player(competition, data["player"]),
+            rating=data.get("rating", 0),
+        )
+        body = {
+            "player": e.player_id,
+            "name": e.player.name,
+            "number": e.number,
+            "rating": e.rating,
+            "joined_round": e.joined_round,
+            "withdrawn_after": e.withdrawn_after,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class WithdrawView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=None,
+        responses=EntrantSerializer,
+        summary="Withdraw a player after the last published round",
+    )
+    def post(self, request: Request, pk: int, player: int) -> Response:
+        competition = _competition(pk)
+        e = services.withdraw_player(
+            user=request.user, competition=competition, player=_player(competition, player)
+        )
+        return Response(
+            {
+                "player": e.player_id,
+                "name": e.player.name,
+                "number": e.number,
+                "rating": e.rating,
+                "joined_round": e.joined_round,
+                "withdrawn_after": e.withdrawn_after,
+            }
+        )
+
+
+class AbsenceView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=AbsenceSerializer,
+        responses=AbsenceSerializer,
+        summary="Mark a player absent (or present again) for a round not yet published",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        data = _valid(AbsenceSerializer, request.data)
+        services.mark_absent(
+            user=request.user,
+            competition=competition,
+            round_number=data["round"],
+            player=_player(competition, data["player"]),
+            absent=data["absent"],
+        )
+        return Response(data)
+
+
+class ForbiddenView(APIView):
+    @extend_schema(tags=TAG, responses=ForbiddenSerializer(many=True), summary="Forbidden pairs")
+    def get(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        if not competition.club.allows(request.user, Role.ORGANISER):
+            raise NotAllowed(_("Only organisers see the forbidden pairings."))
+        rows = ForbiddenPair.objects.filter(competition=competition)
+        return Response(
+            [
+                {
+                    "id": f.pk,
+                    "first": f.first_id,
+                    "second": f.second_id,
+                    "hard": f.hard,
+                    "reason": f.reason,
+                }
+                for f in rows
+            ]
+        )
+
+    @extend_schema(
+        tags=TAG,
+        request=ForbiddenSerializer,
+        responses={201: ForbiddenSerializer},
+        summary="Forbid a pairing (clubmates, family): hard never, soft when possible",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        data = _valid(ForbiddenSerializer, request.data)
+        f = services.forbid_pair(
+            user=request.user,
+            competition=competition,
+            first=_player(competition, data["first"], "first"),
+            second=_player(competition, data["second"], "second"),
+            hard=data["hard"],
+            reason=data.get("reason", ""),
+        )
+        body = {
+            "id": f.pk,
+            "first": f.first_id,
+            "second": f.second_id,
+            "hard": f.hard,
+            "reason": f.reason,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TeamsView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=TeamSerializer,
+        responses={201: TeamSerializer},
+        summary="Create a team (team events)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        data = _valid(TeamSerializer, request.data)
+        members = [_player(competition, m, "members") for m in data["members"]]
+        team = services.create_team(
+            user=request.user, competition=competition, name=data["name"], members=members
+        )
+        return Response(
+            {"name": team.name, "members": [m.pk for m in members]},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class GenerateView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=None,
+        responses={201: RoundOut},
+        summary="Draft the next round's pairings or seatings (organiser)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        draw = services.generate_round(user=request.user, competition=competition)
+        return Response(
+            _round_body(competition, draw.round.number, request.user),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class RoundView(APIView):
+    @extend_schema(
+        tags=TAG,
+        responses=RoundOut,
+        summary="A round: tables, seats, byes and results so far (drafts for organisers)",
+    )
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(_round_body(_competition(pk), number, request.user))
+
+    @extend_schema(
+        tags=TAG,
+        request=DrawIn,
+        responses=RoundOut,
+        summary="Replace a draft by hand; the answer carries the warnings",
+    )
+    def put(self, request: Request, pk: int, number: int) -> Response:
+        competition = _competition(pk)
+        draw = get_object_or_404(Draw, round__competition=competition, round__number=number)
+        data = _valid(DrawIn, request.data)
+        services.adjust_draw(
+            user=request.user,
+            draw=draw,
+            tables=data["tables"],
+            byes=data["byes"],
+            sitting_out=data["sitting_out"],
+        )
+        return Response(_round_body(competition, number, request.user))
+
+
+class PublishView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=None,
+        responses=RoundOut,
+        summary="Publish a draft: its tables are created in the ledger",
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        competition = _competition(pk)
+        draw = get_object_or_404(Draw, round__competition=competition, round__number=number)
+        services.publish_draw(user=request.user, draw=draw)
+        return Response(_round_body(competition, number, request.user))
+
+
+class TiebreaksView(APIView):
+    @extend_schema(
+        tags=TAG,
+        responses=TiebreakRow(many=True),
+        summary="Match points with Buchholz, median Buchholz and Sonneborn-Berger",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(services.swiss_standings(_competition(pk)))
+
+
+class TrfView(APIView):
+    @extend_schema(
+        tags=TAG,
+        responses={(200, "text/plain"): OpenApiTypes.STR},
+        summary="The event as a FIDE TRF16 file, for other pairing programs to check",
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        competition = _competition(pk)
+        response = HttpResponse(
+            services.trf_export(competition), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{competition.slug}.trf"'
+        return response
+
+
+class MatchOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage = serializers.IntegerField(help_text="1 is the first round.")
+    slot = serializers.IntegerField()
+    first = serializers.IntegerField(allow_null=True)
+    second = serializers.IntegerField(allow_null=True, help_text="null: a bye.")
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="From the results (best of N) or a referee's decision."
+    )
+    tables = serializers.ListField(child=serializers.IntegerField())
+
+
+class WinnerIn(serializers.Serializer):
+    player = serializers.IntegerField()
+
+
+def _match_body(competition: Competition, m: KnockoutMatch) -> dict[str, Any]:
+    return {
+        "id": m.pk,
+        "stage": m.stage,
+        "slot": m.slot,
+        "first": m.first_id,
+        "second": m.second_id,
+        "winner": services._match_winner(competition, m),
+        "tables": [t.pk for t in m.tables.all()],
+    }
+
+
+class BracketView(APIView):
+    @extend_schema(tags=TAG, responses=MatchOut(many=True), summary="The knockout bracket")
+    def get(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        matches = KnockoutMatch.objects.filter(competition=competition).prefetch_related("tables")
+        return Response([_match_body(competition, m) for m in matches])
+
+
+class MatchWinnerView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=WinnerIn,
+        responses=MatchOut,
+        summary="A referee decides a match (a forfeit, a play-off off the books)",
+    )
+    def post(self, request: Request, pk: int, match: int) -> Response:
+        competition = _competition(pk)
+        found = get_object_or_404(KnockoutMatch, pk=match, competition=competition)
+        data = _valid(WinnerIn, request.data)
+        services.set_match_winner(
+            user=request.user, match=found, winner=_player(competition, data["player"])
+        )
+        return Response(_match_body(competition, found))

@@ -1,0 +1,223 @@
+"""What a competition's format needs beyond the ledger core: settings, who is entered,
+who sits out, forbidden pairings, byes, draft draws, teams and knockout matches.
+
+Rounds, tables and seats stay the core's (ledger.clubs); a draw is drafted here, edited by
+the organiser, and on publishing becomes the core's tables through clubs.services.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.clubs.models import Competition, Player, Round, Table
+
+
+class FormatSettings(models.Model):
+    competition = models.OneToOneField(
+        Competition, on_delete=models.CASCADE, related_name="format_settings"
+    )
+    seats_per_table = models.PositiveSmallIntegerField(
+        _("seats per table"), default=0, help_text=_("0: the game's usual table size.")
+    )
+    hands_per_table = models.PositiveSmallIntegerField(
+        _("hands per table"),
+        default=1,
+        help_text=_("How many hands (smazzate at Tarocco) each table plays in a round."),
+    )
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=0, help_text=_("Rounds planned (Swiss); 0 when open-ended.")
+    )
+    cycles = models.PositiveSmallIntegerField(
+        _("cycles"), default=1, help_text=_("Round robin: 1 single, 2 double.")
+    )
+    bye_points = models.DecimalField(
+        _("points for a bye"), max_digits=4, decimal_places=2, default=Decimal(1)
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("best of"), default=1, help_text=_("Knockout: games per match (odd).")
+    )
+    exact_limit = models.PositiveSmallIntegerField(
+        _("exact FIDE Dutch up to"),
+        default=40,
+        help_text=_("Swiss fields up to this size use the exact FIDE Dutch engine."),
+    )
+
+    class Meta:
+        verbose_name = _("format settings")
+        verbose_name_plural = _("format settings")
+
+    def __str__(self) -> str:
+        return f"{self.competition} settings"
+
+
+class Entrant(models.Model):
+    """A player entered in a competition. Late entries join at a round; withdrawals leave
+    after one. The number is the league number (the movement's order, the Swiss seed)."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries_in")
+    number = models.PositiveIntegerField(_("number"))
+    rating = models.IntegerField(_("rating for seeding"), default=0)
+    joined_round = models.PositiveIntegerField(_("plays from round"), default=1)
+    withdrawn_after = models.PositiveIntegerField(_("withdrew after round"), null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["competition", "number"]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="one_entry_per_player"),
+            models.UniqueConstraint(fields=["competition", "number"], name="entrant_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+    def plays_in(self, round_number: int) -> bool:
+        if round_number < self.joined_round:
+            return False
+        return self.withdrawn_after is None or round_number <= self.withdrawn_after
+
+
+class Absence(models.Model):
+    """A player who will not play one round (a no-show or an announced absence)."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="absences")
+    round_number = models.PositiveIntegerField(_("round"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "round_number", "player"], name="one_absence_per_round"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} absent in round {self.round_number}"
+
+
+class ForbiddenPair(models.Model):
+    """Two players who should not (soft) or must not (hard) be paired or seated together."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    hard = models.BooleanField(_("never"), default=False)
+    reason = models.CharField(_("reason"), max_length=120, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "first", "second"], name="forbidden_pair_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
+
+
+class Draw(models.Model):
+    """The pairings or seatings of one round: a draft until published, then frozen; the
+    published draw's tables are the core's Table rows."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="draw")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    # [{"label": "1", "players": [ids in seat order], "match": id or null}]
+    tables = models.JSONField(default=list)
+    byes = models.JSONField(default=list)  # player ids given a bye (points in Bye)
+    sitting_out = models.JSONField(default=list)  # ids who do not play (absent, no table)
+    engine = models.CharField(max_length=20, blank=True)
+    generated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    generated_at = models.DateTimeField(default=timezone.now)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("draw")
+        verbose_name_plural = _("draws")
+
+    def __str__(self) -> str:
+        return f"{self.round} ({self.get_status_display()})"
+
+
+class Bye(models.Model):
+    """A bye given in a published round, with the points it is worth."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="byes")
+    round_number = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    points = models.DecimalField(max_digits=4, decimal_places=2)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "round_number", "player"], name="one_bye_per_round"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"bye {self.player} r{self.round_number}"
+
+
+class Team(models.Model):
+    """A side in a team event (Er Giò 2v2/3v3, the Bridge's Game for 4 or 6): teams are
+    paired; each member keeps individual stats through the seats they take."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=80)
+    members = models.ManyToManyField(Player, related_name="teams")
+    number = models.PositiveIntegerField(_("number"))
+
+    class Meta:
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "name"], name="team_name_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class KnockoutMatch(models.Model):
+    """One match of a single-elimination bracket: best of N games at its tables."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="knockout_matches"
+    )
+    stage = models.PositiveSmallIntegerField()  # 1 = first round
+    slot = models.PositiveSmallIntegerField()  # position in the stage, 0-based
+    first = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    second = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    tables = models.ManyToManyField(Table, blank=True, related_name="knockout_matches")
+
+    class Meta:
+        ordering = ["competition", "stage", "slot"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "stage", "slot"], name="knockout_slot_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition} {self.stage}.{self.slot}"

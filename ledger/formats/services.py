@@ -1,0 +1,1048 @@
+"""Writes and reads of competition formats. Writes are atomic and check roles; tables are
+created only through clubs.services.create_table when a draw is published.
+
+Rounds: the core has no service that creates a Round, so this app creates the Round row
+when it drafts a round's draw (a round is not part of the journal).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.clubs import services as core
+from ledger.clubs.errors import Conflict, Invalid
+from ledger.clubs.games import meta
+from ledger.clubs.models import Competition, Player, Result, Role, Round, Seat, Table
+from ledger.formats.models import (
+    Absence,
+    Bye,
+    Draw,
+    Entrant,
+    ForbiddenPair,
+    FormatSettings,
+    KnockoutMatch,
+    Team,
+)
+from ledger.formats.pairing import groups, knockout, rotation, swiss, tiebreaks, trf
+from ledger.formats.pairing.swiss import key
+
+Format = Competition.Format
+
+
+def settings_for(competition: Competition) -> FormatSettings:
+    found, _created = FormatSettings.objects.get_or_create(competition=competition)
+    return found
+
+
+def table_size(competition: Competition, fs: FormatSettings | None = None) -> int:
+    fs = fs or settings_for(competition)
+    if fs.seats_per_table:
+        return int(fs.seats_per_table)
+    if competition.format == Format.TEAM:
+        sizes = [t.members.count() for t in competition.teams.all()[:1]]
+        return 2 * (sizes[0] if sizes else 1)
+    counts = meta(competition.game).seat_counts
+    return 4 if 4 in counts and competition.game == "tarocco" else min(counts)
+
+
+def two_sided(competition: Competition) -> bool:
+    return table_size(competition) == 2 or competition.format == Format.TEAM
+
+
+# --- settings, entries, absences, forbidden pairs, teams -------------------------------
+
+SETTING_FIELDS = (
+    "seats_per_table",
+    "hands_per_table",
+    "rounds",
+    "cycles",
+    "bye_points",
+    "best_of",
+    "exact_limit",
+)
+
+
+@transaction.atomic
+def update_settings(*, user: Any, competition: Competition, **values: Any) -> FormatSettings:
+    core.require_role(user, competition.club, Role.ORGANISER)
+    fs = settings_for(competition)
+    unknown = set(values) - set(SETTING_FIELDS)
+    if unknown:
+        raise Invalid(
+            _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(unknown))},
+            fields={n: [_("Unknown setting.")] for n in unknown},
+        )
+    for name, value in values.items():
+        setattr(fs, name, value)
+    seats = int(fs.seats_per_table)
+    if (
+        seats
+        and seats not in meta(competition.game).seat_counts
+        and competition.format != (Format.TEAM)
+    ):
+        allowed = ", ".join(str(n) for n in meta(competition.game).seat_counts)
+        raise Invalid(
+            _("%(game)s is played by %(allowed)s players.")
+            % {"game": meta(competition.game).label, "allowed": allowed},
+            fields={"seats_per_table": [_("Choose one of %(a)s.") % {"a": allowed}]},
+        )
+    if int(fs.best_of) % 2 == 0:
+        raise Invalid(
+            _("A knockout match is best of an odd number of games."),
+            fields={"best_of": [_("Give an odd number.")]},
+        )
+    if int(fs.cycles) not in (1, 2):
+        raise Invalid(_("A round robin has 1 or 2 cycles."), fields={"cycles": ["1, 2"]})
+    if int(fs.hands_per_table) < 1:
+        raise Invalid(_("A table plays at least one hand."), fields={"hands_per_table": [">= 1"]})
+    fs.save()
+    return fs
+
+
+def _published_rounds(competition: Competition) -> int:
+    top = Draw.objects.filter(
+        round__competition=competition, status=Draw.Status.PUBLISHED
+    ).aggregate(n=Max("round__number"))["n"]
+    return int(top or 0)
+
+
+@transaction.atomic
+def enter_player(
+    *, user: Any, competition: Competition, player: Player, rating: int = 0
+) -> Entrant:
+    """Enter a player; after round 1 is published this is a late entry from the next round."""
+    core.require_role(user, competition.club, Role.ORGANISER)
+    if not competition.club.memberships.filter(player=player).exists():
+        raise Invalid(
+            _("%(name)s is not a member of %(club)s.")
+            % {"name": player.name, "club": competition.club.name},
+            fields={"player": [_("Not a member.")]},
+        )
+    done = _published_rounds(competition)
+    if done and competition.format in (Format.ROUND_ROBIN, Format.KNOCKOUT):
+        raise Conflict(
+            _("The schedule of this %(f)s is fixed once play starts: no late entries.")
+            % {"f": competition.get_format_display()}
+        )
+    existing = Entrant.objects.filter(competition=competition, player=player).first()
+    if existing:
+        if existing.withdrawn_after is not None:
+            raise Conflict(_("%(name)s withdrew and cannot re-enter.") % {"name": player.name})
+        return existing
+    number = (
+        Entrant.objects.filter(competition=competition).aggregate(n=Max("number"))["n"] or 0
+    ) + 1
+    return Entrant.objects.create(
+        competition=competition,
+        player=player,
+        number=number,
+        rating=rating,
+        joined_round=done + 1,
+    )
+
+
+@transaction.atomic
+def withdraw_player(*, user: Any, competition: Competition, player: Player) -> Entrant:
+    """The player plays no round after the last published one."""
+    core.require_role(user, competition.club, Role.ORGANISER)
+    entrant = Entrant.objects.select_for_update().filter(competition=competition, player=player)
+    found = entrant.first()
+    if found is None:
+        raise Invalid(_("%(name)s is not entered.") % {"name": player.name})
+    if found.withdrawn_after is None:
+        found.withdrawn_after = _published_rounds(competition)
+        found.save(update_fields=["withdrawn_after"])
+    return found
+
+
+@transaction.atomic
+def mark_absent(
+    *, user: Any, competition: Competition, round_number: int, player: Player, absent: bool = True
+) -> None:
+    """A no-show or an announced absence for one round not yet published."""
+    core.require_role(user, competition.club, Role.ORGANISER)
+    if round_number <= _published_rounds(competition):
+        raise Conflict(_("Round %(n)d is already published.") % {"n": round_number})
+    if absent:
+        Absence.objects.get_or_create(
+            competition=competition, round_number=round_number, player=player
+        )
+    else:
+        Absence.objects.filter(
+            competition=competition, round_number=round_number, player=player
+        ).delete()
+
+
+@transaction.atomic
+def forbid_pair(
+    *,
+    user: Any,
+    competition: Competition,
+    first: Player,
+    second: Player,
+    hard: bool = False,
+    reason: str = "",
+) -> ForbiddenPair:
+    core.require_role(user, competition.club, Role.ORGANISER)
+    if first.pk == second.pk:
+        raise Invalid(_("Choose two different players."), fields={"second": [_("Same player.")]})
+    a, b = sorted([first, second], key=lambda p: p.pk)
+    pair, _created = ForbiddenPair.objects.update_or_create(
+        competition=competition, first=a, second=b, defaults={"hard": hard, "reason": reason}
+    )
+    return pair
+
+
+@transaction.atomic
+def allow_pair(*, user: Any, pair: ForbiddenPair) -> None:
+    core.require_role(user, pair.competition.club, Role.ORGANISER)
+    pair.delete()
+
+
+@transaction.atomic
+def create_team(
+    *, user: Any, competition: Competition, name: str, members: Sequence[Player]
+) -> Team:
+    core.require_role(user, competition.club, Role.ORGANISER)
+    if competition.format != Format.TEAM:
+        raise Invalid(_("Teams belong to team events."))
+    if not name.strip():
+        raise Invalid(_("Give the team a name."), fields={"name": [_("Required.")]})
+    if len(members) not in (1, 2, 3):
+        raise Invalid(
+            _("A side has 1, 2 or 3 players."), fields={"members": [_("Give 1 to 3 players.")]}
+        )
+    sizes = {t.members.count() for t in competition.teams.all()}
+    if sizes and len(members) not in sizes:
+        raise Invalid(
+            _("Every team in this event has %(n)d players.") % {"n": sizes.pop()},
+            fields={"members": [_("Wrong number of players.")]},
+        )
+    if len(members) * 2 not in meta(competition.game).seat_counts:
+        raise Invalid(
+            _("%(game)s has no table for two sides of %(n)d.")
+            % {"game": meta(competition.game).label, "n": len(members)},
+            fields={"members": [_("Wrong number of players.")]},
+        )
+    taken = Team.members.through.objects.filter(
+        team__competition=competition, player__in=members
+    ).exists()
+    if taken:
+        raise Invalid(_("A player can be in only one team."), fields={"members": ["?"]})
+    number = (competition.teams.aggregate(n=Max("number"))["n"] or 0) + 1
+    team = Team.objects.create(competition=competition, name=name.strip(), number=number)
+    team.members.set(members)
+    for p in members:
+        if not Entrant.objects.filter(competition=competition, player=p).exists():
+            enter_player(user=user, competition=competition, player=p)
+    return team
+
+
+# --- history ----------------------------------------------------------------------------
+
+
+@dataclass
+class History:
+    met: Counter[tuple[int, int]] = field(default_factory=Counter)
+    seat_counts: Counter[tuple[int, int]] = field(default_factory=Counter)
+    sides: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    opponents_by_round: dict[tuple[int, int], int] = field(default_factory=dict)
+    byes: Counter[int] = field(default_factory=Counter)
+    sat_out: Counter[int] = field(default_factory=Counter)
+    games: list[tiebreaks.Game] = field(default_factory=list)
+    points: dict[int, Decimal] = field(default_factory=dict)  # summed ledger points
+
+
+def history(competition: Competition, before_round: int | None = None) -> History:
+    """Who met whom, seats taken, byes, and the match results of published rounds.
+
+    A few queries whatever the size: seats, accepted results and byes are each read once."""
+    h = History()
+    draws = Draw.objects.filter(round__competition=competition, status=Draw.Status.PUBLISHED)
+    if before_round is not None:
+        draws = draws.filter(round__number__lt=before_round)
+    for _number, out in draws.values_list("round__number", "sitting_out"):
+        for p in out:
+            h.sat_out[p] += 1
+    seats = Seat.objects.filter(
+        table__competition=competition, table__round__draw__status=Draw.Status.PUBLISHED
+    )
+    if before_round is not None:
+        seats = seats.filter(table__round__number__lt=before_round)
+    tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    table_round: dict[int, int] = {}
+    for table_id, rnd, index, player in seats.values_list(
+        "table_id", "table__round__number", "index", "player_id"
+    ).order_by("table__round__number", "table_id", "index"):
+        tables[table_id].append((index, player))
+        table_round[table_id] = rnd
+    sums: dict[int, list[Decimal]] = {}
+    results = Result.objects.filter(
+        competition=competition, status=Result.Status.ACCEPTED, table_id__in=list(tables)
+    ).values_list("table_id", "scores")
+    for table_id, scores in results:
+        acc = sums.setdefault(table_id, [Decimal(0)] * len(scores))
+        for i, s in enumerate(scores):
+            if i < len(acc):
+                acc[i] += Decimal(s)
+    team_event = competition.format == Format.TEAM
+    for table_id, seated in tables.items():
+        players = [p for _i, p in seated]
+        rnd = table_round[table_id]
+        for index, p in seated:
+            h.seat_counts[(p, index)] += 1
+            h.points[p] = h.points.get(p, Decimal(0)) + (
+                sums[table_id][index] if table_id in sums and index < len(sums[table_id]) else 0
+            )
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                h.met[key(a, b)] += 1
+        if len(players) == 2 or team_event:
+            a, b = players[0], players[1]
+            h.sides[a].append(0)
+            h.sides[b].append(1)
+            h.opponents_by_round[(a, rnd)] = b
+            h.opponents_by_round[(b, rnd)] = a
+            if table_id in sums:
+                s = sums[table_id]
+                side_a = sum(s[0::2]) if team_event else s[0]
+                side_b = sum(s[1::2]) if team_event else s[1]
+                score_a = 1.0 if side_a > side_b else 0.0 if side_a < side_b else 0.5
+                h.games.append(tiebreaks.Game(rnd, a, b, score_a, 1.0 - score_a))
+    byes = Bye.objects.filter(competition=competition)
+    if before_round is not None:
+        byes = byes.filter(round_number__lt=before_round)
+    for player_id, rnd, points in byes.values_list("player_id", "round_number", "points"):
+        h.byes[player_id] += 1
+        h.games.append(tiebreaks.Game(rnd, player_id, None, float(points)))
+    return h
+
+
+def _team_of(competition: Competition) -> dict[int, int]:
+    """Player id -> the id of the first member of their team (a team is paired as that
+    player: its first member's seat decides its side)."""
+    out: dict[int, int] = {}
+    for team in competition.teams.prefetch_related("members"):
+        members = sorted(m.pk for m in team.members.all())
+        for m in members:
+            out[m] = members[0]
+    return out
+
+
+# --- drafting a round --------------------------------------------------------------------
+
+
+def next_round_number(competition: Competition) -> int:
+    draft = Draw.objects.filter(round__competition=competition, status=Draw.Status.DRAFT).first()
+    if draft:
+        return int(draft.round.number)
+    top = Round.objects.filter(competition=competition).aggregate(n=Max("number"))["n"] or 0
+    return int(top) + 1
+
+
+def present_players(competition: Competition, round_number: int) -> list[Entrant]:
+    absent = set(
+        Absence.objects.filter(competition=competition, round_number=round_number).values_list(
+            "player_id", flat=True
+        )
+    )
+    return [
+        e
+        for e in Entrant.objects.filter(competition=competition).select_related("player")
+        if e.plays_in(round_number) and e.player_id not in absent
+    ]
+
+
+@dataclass
+class Drafted:
+    tables: list[list[int]]
+    byes: list[int] = field(default_factory=list)
+    sitting_out: list[int] = field(default_factory=list)
+    engine: str = ""
+    matches: list[int | None] = field(default_factory=list)
+
+
+@transaction.atomic
+def generate_round(*, user: Any, competition: Competition) -> Draw:
+    """Draft the next round's pairings or seatings (or redraft the current draft)."""
+    core.require_role(user, competition.club, Role.ORGANISER)
+    Competition.objects.select_for_update().get(pk=competition.pk)  # one drafter at a time
+    number = next_round_number(competition)
+    fs = settings_for(competition)
+    if competition.format == Format.SWISS and fs.rounds and number > fs.rounds:
+        raise Conflict(_("All %(n)d planned rounds are drafted.") % {"n": fs.rounds})
+    entrants = present_players(competition, number)
+    if competition.format == Format.TEAM:
+        drafted = _draft_team(competition, fs, number, entrants)
+    elif competition.format == Format.KNOCKOUT:
+        drafted = _draft_knockout(competition, number, entrants)
+    else:
+        if len(entrants) < min(meta(competition.game).seat_counts):
+            raise Invalid(
+                _("Only %(n)d players are entered and present: not enough for a table.")
+                % {"n": len(entrants)}
+            )
+        if competition.format == Format.ROUND_ROBIN:
+            drafted = _draft_round_robin(competition, fs, number)
+        elif competition.format == Format.SWISS:
+            drafted = _draft_swiss(competition, fs, number, entrants)
+        else:
+            drafted = _draft_league(competition, fs, number, entrants)
+    rnd, _created = Round.objects.get_or_create(competition=competition, number=number)
+    draw, _created = Draw.objects.get_or_create(round=rnd)
+    if draw.status == Draw.Status.PUBLISHED:
+        raise Conflict(_("Round %(n)d is already published.") % {"n": number})
+    draw.tables = [
+        {
+            "label": str(i),
+            "players": t,
+            "match": drafted.matches[i - 1] if drafted.matches else None,
+        }
+        for i, t in enumerate(drafted.tables, start=1)
+    ]
+    draw.byes = drafted.byes
+    draw.sitting_out = drafted.sitting_out
+    draw.engine = drafted.engine
+    draw.generated_by = user
+    draw.generated_at = timezone.now()
+    draw.save()
+    return draw
+
+
+def _forbidden(competition: Competition) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    hard: set[tuple[int, int]] = set()
+    soft: set[tuple[int, int]] = set()
+    for a, b, is_hard in ForbiddenPair.objects.filter(competition=competition).values_list(
+        "first_id", "second_id", "hard"
+    ):
+        (hard if is_hard else soft).add(key(a, b))
+    return hard, soft
+
+
+def _draft_league(
+    competition: Competition, fs: FormatSettings, number: int, entrants: list[Entrant]
+) -> Drafted:
+    h = history(competition, before_round=number)
+    hard, soft = _forbidden(competition)
+    met: Counter[tuple[int, int]] = Counter(h.met)
+    # Forbidden pairs look like pairs that met very often: the search keeps them apart.
+    for pair in hard:
+        met[pair] += 50
+    for pair in soft:
+        met[pair] += 3
+    seating = rotation.league_night(
+        [e.player_id for e in entrants],
+        size=table_size(competition, fs),
+        allowed=meta(competition.game).seat_counts,
+        met=met,
+        seat_counts=h.seat_counts,
+        sat_out=h.sat_out,
+        seed=number,
+    )
+    return Drafted(seating.tables, sitting_out=seating.sitting_out, engine=seating.source)
+
+
+def _draft_round_robin(competition: Competition, fs: FormatSettings, number: int) -> Drafted:
+    from caissify_pairings.engines.round_robin import (  # type: ignore[import-untyped]
+        RoundRobinEngine,
+    )
+
+    if table_size(competition, fs) != 2:
+        raise Invalid(_("A round robin is for two-sided games (tables of two)."))
+    # The schedule is fixed for the players entered before round 1, absent or not.
+    entrants = list(Entrant.objects.filter(competition=competition, joined_round=1))
+    n = len(entrants)
+    total = (n - 1 + n % 2) * fs.cycles
+    if number > total:
+        raise Conflict(_("The round robin is complete after %(n)d rounds.") % {"n": total})
+    players = [
+        {"id": e.player_id, "starting_number": e.number, "name": str(e.player_id)} for e in entrants
+    ]
+    out = RoundRobinEngine(
+        players=players,
+        previous_pairings=set(),
+        round_number=number,
+        total_rounds=total,
+        cycles=fs.cycles,
+    ).generate_pairings()
+    tables = [[r["white_id"], r["black_id"]] for r in out if r.get("black_id") is not None]
+    resting = [r["white_id"] for r in out if r.get("black_id") is None]
+    return Drafted(tables, sitting_out=resting, engine="berger")
+
+
+def _swiss_players(
+    ids_numbers: list[tuple[int, int, int]], h: History, number: int
+) -> list[swiss.SwissPlayer]:
+    scores: dict[int, float] = defaultdict(float)
+    before: dict[tuple[int, int], float] = {}
+    rounds = sorted({g.round for g in h.games})
+    for r in rounds:
+        for g in h.games:
+            if g.round == r:
+                before[(g.a, r)] = scores[g.a]
+                if g.b is not None:
+                    before[(g.b, r)] = scores[g.b]
+        for g in h.games:
+            if g.round == r:
+                scores[g.a] += g.score_a
+                if g.b is not None:
+                    scores[g.b] += g.score_b
+    floats: dict[int, list[str]] = defaultdict(list)
+    for r in rounds:
+        for g in h.games:
+            if g.round != r:
+                continue
+            if g.b is None:
+                floats[g.a].append("down")
+                continue
+            sa, sb = before[(g.a, r)], before[(g.b, r)]
+            floats[g.a].append("down" if sa > sb else "up" if sa < sb else "none")
+            floats[g.b].append("down" if sb > sa else "up" if sb < sa else "none")
+    return [
+        swiss.SwissPlayer(
+            id=pid,
+            score=scores[pid],
+            rating=rating,
+            number=num,
+            sides=list(h.sides.get(pid, [])),
+            floats=floats[pid],
+            byes=h.byes[pid],
+        )
+        for pid, num, rating in ids_numbers
+    ]
+
+
+def _draft_swiss(
+    competition: Competition, fs: FormatSettings, number: int, entrants: list[Entrant]
+) -> Drafted:
+    h = history(competition, before_round=number)
+    hard, soft = _forbidden(competition)
+    size = table_size(competition, fs)
+    if size != 2:
+        points = {p: float(v) for p, v in h.points.items()}
+        met: Counter[tuple[int, int]] = Counter(h.met)
+        for pair in hard:
+            met[pair] += 50
+        for pair in soft:
+            met[pair] += 3
+        grouping = groups.group_swiss(
+            [(e.player_id, points.get(e.player_id, 0.0)) for e in entrants],
+            size=size,
+            allowed=meta(competition.game).seat_counts,
+            met=met,
+            seat_counts=h.seat_counts,
+            sat_out=h.sat_out,
+        )
+        return Drafted(grouping.tables, sitting_out=grouping.sitting_out, engine="groups")
+    players = _swiss_players([(e.player_id, e.number, e.rating) for e in entrants], h, number)
+    result = swiss.pair_swiss(
+        players,
+        met=h.met.keys(),
+        round_number=number,
+        total_rounds=fs.rounds or number,
+        hard_forbidden=hard,
+        soft_forbidden=soft,
+        exact_limit=fs.exact_limit,
+    )
+    return Drafted(
+        [list(p) for p in result.pairs],
+        byes=[result.bye] if result.bye is not None else [],
+        engine=result.engine + (" (repaired)" if result.repaired else ""),
+    )
+
+
+def _draft_team(
+    competition: Competition, fs: FormatSettings, number: int, entrants: list[Entrant]
+) -> Drafted:
+    """Teams are paired as Swiss sides; team A takes the even seats, team B the odd ones
+    (seat parity is the side at Er Giò and the Bridge's Game)."""
+    teams = list(competition.teams.prefetch_related("members"))
+    if len(teams) < 2:
+        raise Invalid(_("A team event needs at least two teams."))
+    present = {e.player_id for e in entrants}
+    members = {t.pk: sorted(m.pk for m in t.members.all()) for t in teams}
+    playing = [t for t in teams if all(m in present for m in members[t.pk])]
+    lead = {t.pk: members[t.pk][0] for t in teams}
+    team_of_lead = {lead[t.pk]: t for t in teams}
+    h = history(competition, before_round=number)
+    players = _swiss_players([(lead[t.pk], t.number, 0) for t in playing], h, number)
+    met = {key(a, b) for a, b in h.met if a in team_of_lead and b in team_of_lead}
+    result = swiss.pair_swiss(
+        players,
+        met=met,
+        round_number=number,
+        total_rounds=fs.rounds or number,
+        exact_limit=fs.exact_limit,
+    )
+    tables = []
+    for a, b in result.pairs:
+        ma, mb = members[team_of_lead[a].pk], members[team_of_lead[b].pk]
+        seats = [p for pair in zip(ma, mb, strict=True) for p in pair]
+        tables.append(seats)
+    byes = []
+    if result.bye is not None:
+        byes = [result.bye]
+    out = [p for t in teams if t not in playing for p in members[t.pk] if p in present]
+    return Drafted(tables, byes=byes, sitting_out=out, engine="team " + result.engine)
+
+
+def _draft_knockout(competition: Competition, number: int, entrants: list[Entrant]) -> Drafted:
+    matches = KnockoutMatch.objects.filter(competition=competition)
+    if number == 1:
+        if len(entrants) < 2:
+            raise Invalid(_("A knockout needs at least two players."))
+        seeded = [e.player_id for e in sorted(entrants, key=lambda e: (-e.rating, e.number))]
+        slots = knockout.first_round(seeded)
+        pairs = [(s.a, s.b) for s in slots]
+    else:
+        previous = list(matches.filter(stage=number - 1).order_by("slot"))
+        undecided = [m for m in previous if _match_winner(competition, m) is None]
+        if undecided:
+            raise Conflict(
+                _("%(n)d matches of the previous round have no winner yet.") % {"n": len(undecided)}
+            )
+        if len(previous) <= 1:
+            raise Conflict(_("The knockout is over."))
+        winners = [_match_winner(competition, m) for m in previous]
+        pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+    tables: list[list[int]] = []
+    byes: list[int] = []
+    slots_out: list[int | None] = []
+    for slot, (a, b) in enumerate(pairs):
+        if a is None or b is None:
+            if a is not None or b is not None:
+                byes.append(a if a is not None else b)  # type: ignore[arg-type]
+            continue
+        tables.append([a, b])
+        slots_out.append(slot)
+    # The "match" of a table is its slot; byes advance as walkovers at publication.
+    return Drafted(tables, byes=byes, engine="knockout", matches=slots_out)
+
+
+def _match_winner(competition: Competition, match: KnockoutMatch) -> int | None:
+    if match.winner_id:
+        return int(match.winner_id)
+    if match.second_id is None:
+        return int(match.first_id) if match.first_id else None
+    if match.first_id is None:
+        return int(match.second_id)
+    games: list[tuple[float, float]] = []
+    for table in match.tables.all():
+        seat_of = dict(table.seats.values_list("player_id", "index"))
+        for scores in Result.objects.filter(table=table, status=Result.Status.ACCEPTED).values_list(
+            "scores", flat=True
+        ):
+            fa = float(scores[seat_of[match.first_id]])
+            fb = float(scores[seat_of[match.second_id]])
+            games.append((fa, fb))
+    side = knockout.match_winner(games, settings_for(competition).best_of)
+    if side is None:
+        return None
+    return int(match.first_id if side == 0 else match.second_id)
+
+
+# --- editing and publishing ---------------------------------------------------------------
+
+
+@dataclass
+class Warning:
+    code: str
+    message: str
+    table: str | None = None
+
+
+def check_draw(competition: Competition, draw: Draw) -> list[Warning]:
+    """What an organiser should know before publishing: repeats, forbidden pairs, side
+    imbalance, unseated players. Errors that cannot be published are refused by
+    ``adjust_draw``; these are warnings."""
+    number = draw.round.number
+    h = history(competition, before_round=number)
+    hard, soft = _forbidden(competition)
+    names = dict(
+        Player.objects.filter(entries_in__competition=competition).values_list("pk", "name")
+    )
+    out: list[Warning] = []
+    for t in draw.tables:
+        ps = t["players"]
+        for i, a in enumerate(ps):
+            for b in ps[i + 1 :]:
+                k = key(a, b)
+                if h.met.get(k):
+                    out.append(
+                        Warning(
+                            "repeat",
+                            _("%(a)s and %(b)s have already met %(n)d times.")
+                            % {"a": names.get(a, a), "b": names.get(b, b), "n": h.met[k]}
+                            if h.met[k] > 1
+                            else _("%(a)s and %(b)s have already met.")
+                            % {"a": names.get(a, a), "b": names.get(b, b)},
+                            t["label"],
+                        )
+                    )
+                if k in hard:
+                    out.append(
+                        Warning(
+                            "forbidden",
+                            _("%(a)s and %(b)s must never be paired.")
+                            % {"a": names.get(a, a), "b": names.get(b, b)},
+                            t["label"],
+                        )
+                    )
+                elif k in soft:
+                    out.append(
+                        Warning(
+                            "avoid",
+                            _("%(a)s and %(b)s should not be paired.")
+                            % {"a": names.get(a, a), "b": names.get(b, b)},
+                            t["label"],
+                        )
+                    )
+        if len(ps) == 2:
+            for seat, p in enumerate(ps):
+                sides = [*h.sides.get(p, []), seat]
+                diff = sides.count(0) - sides.count(1)
+                if abs(diff) > 1:
+                    out.append(
+                        Warning(
+                            "sides",
+                            _("%(p)s would have %(n)d more games as %(side)s than as %(other)s.")
+                            % {
+                                "p": names.get(p, p),
+                                "n": abs(diff),
+                                "side": _("Tramontana") if diff > 0 else _("Mezzogiorno"),
+                                "other": _("Mezzogiorno") if diff > 0 else _("Tramontana"),
+                            },
+                            t["label"],
+                        )
+                    )
+                elif len(sides) >= 3 and sides[-1] == sides[-2] == sides[-3]:
+                    out.append(
+                        Warning(
+                            "sides",
+                            _("%(p)s would sit as %(side)s three rounds running.")
+                            % {
+                                "p": names.get(p, p),
+                                "side": _("Tramontana") if seat == 0 else _("Mezzogiorno"),
+                            },
+                            t["label"],
+                        )
+                    )
+        else:
+            for seat, p in enumerate(ps):
+                here = h.seat_counts.get((p, seat), 0)
+                least = min(h.seat_counts.get((p, s), 0) for s in range(len(ps)))
+                if here - least >= 2:
+                    out.append(
+                        Warning(
+                            "seats",
+                            _("%(p)s has sat in seat %(s)d %(n)d times more than in another.")
+                            % {"p": names.get(p, p), "s": seat + 1, "n": here - least},
+                            t["label"],
+                        )
+                    )
+    for p in draw.byes:
+        if h.byes.get(p):
+            out.append(Warning("bye", _("%(p)s already had a bye.") % {"p": names.get(p, p)}))
+    seated = {p for t in draw.tables for p in t["players"]} | set(draw.byes) | set(draw.sitting_out)
+    if competition.format != Format.ROUND_ROBIN:
+        for e in present_players(competition, number):
+            if e.player_id not in seated:
+                out.append(
+                    Warning(
+                        "unseated",
+                        _("%(p)s is present but has no table.") % {"p": e.player.name},
+                    )
+                )
+    return out
+
+
+@transaction.atomic
+def adjust_draw(
+    *,
+    user: Any,
+    draw: Draw,
+    tables: Sequence[Sequence[int]],
+    byes: Iterable[int] = (),
+    sitting_out: Iterable[int] = (),
+) -> list[Warning]:
+    """Replace a draft by hand. Refuses what cannot be played (a player twice, a table of
+    the wrong size, someone not entered); returns the warnings for the rest."""
+    draw = Draw.objects.select_for_update().select_related("round__competition").get(pk=draw.pk)
+    competition = draw.round.competition
+    core.require_role(user, competition.club, Role.ORGANISER)
+    if draw.status != Draw.Status.DRAFT:
+        raise Conflict(_("A published round cannot be changed; correct its results instead."))
+    byes, sitting_out = list(byes), list(sitting_out)
+    entered = set(
+        Entrant.objects.filter(competition=competition).values_list("player_id", flat=True)
+    )
+    everyone = [p for t in tables for p in t] + byes + sitting_out
+    twice = sorted({p for p in everyone if everyone.count(p) > 1})
+    if twice:
+        names = ", ".join(Player.objects.filter(pk__in=twice).values_list("name", flat=True))
+        raise Invalid(
+            _("A player can have only one place in a round: %(names)s.") % {"names": names},
+            fields={"tables": [_("Seated twice: %(n)s") % {"n": names}]},
+        )
+    strangers = sorted(set(everyone) - entered)
+    if strangers:
+        raise Invalid(
+            _("Not entered in this competition: %(ids)s.")
+            % {"ids": ", ".join(str(s) for s in strangers)},
+            fields={"tables": [_("Enter them first.")]},
+        )
+    allowed = meta(competition.game).seat_counts
+    for i, t in enumerate(tables, start=1):
+        if len(t) not in allowed:
+            raise Invalid(
+                _("Table %(t)d has %(n)d players; %(game)s is played by %(allowed)s.")
+                % {
+                    "t": i,
+                    "n": len(t),
+                    "game": meta(competition.game).label,
+                    "allowed": ", ".join(str(a) for a in allowed),
+                },
+                fields={"tables": {str(i): [_("Wrong number of players.")]}},
+            )
+    old = {tuple(t["players"]): t.get("match") for t in draw.tables}
+    draw.tables = [
+        {"label": str(i), "players": list(t), "match": old.get(tuple(t))}
+        for i, t in enumerate(tables, start=1)
+    ]
+    draw.byes = byes
+    draw.sitting_out = sitting_out
+    draw.engine = (draw.engine.split(" + ")[0] + " + by hand") if draw.engine else "by hand"
+    draw.save()
+    return check_draw(competition, draw)
+
+
+@transaction.atomic
+def swap_players(*, user: Any, draw: Draw, first: int, second: int) -> list[Warning]:
+    """Swap two players' places in a draft (tables, byes or sitting out)."""
+
+    def swap(x: int) -> int:
+        return second if x == first else first if x == second else x
+
+    tables = [[swap(p) for p in t["players"]] for t in draw.tables]
+    return adjust_draw(
+        user=user,
+        draw=draw,
+        tables=tables,
+        byes=[swap(p) for p in draw.byes],
+        sitting_out=[swap(p) for p in draw.sitting_out],
+    )
+
+
+@transaction.atomic
+def publish_draw(*, user: Any, draw: Draw) -> Draw:
+    """Create the round's tables through the core and freeze the draw."""
+    draw = Draw.objects.select_for_update().select_related("round__competition").get(pk=draw.pk)
+    competition = draw.round.competition
+    core.require_role(user, competition.club, Role.ORGANISER)
+    if draw.status != Draw.Status.DRAFT:
+        raise Conflict(_("Round %(n)d is already published.") % {"n": draw.round.number})
+    number = draw.round.number
+    players = Player.objects.in_bulk([p for t in draw.tables for p in t["players"]])
+    fs = settings_for(competition)
+    created: list[Table] = []
+    for t in draw.tables:
+        created.append(
+            core.create_table(
+                user=user,
+                competition=competition,
+                label=_("R%(r)d · table %(t)s") % {"r": number, "t": t["label"]},
+                players=[players[p] for p in t["players"]],
+                round=draw.round,
+            )
+        )
+    points = Decimal(fs.bye_points) if competition.format in (Format.SWISS, Format.TEAM) else 0
+    for p in draw.byes:
+        if competition.format != Format.KNOCKOUT:
+            Bye.objects.create(
+                competition=competition, round_number=number, player_id=p, points=points
+            )
+    if competition.format == Format.KNOCKOUT:
+        _publish_knockout(competition, draw, created)
+    draw.status = Draw.Status.PUBLISHED
+    draw.published_at = timezone.now()
+    draw.save(update_fields=["status", "published_at"])
+    if draw.round.played_on is None:
+        draw.round.played_on = timezone.localdate()
+        draw.round.save(update_fields=["played_on"])
+    return draw
+
+
+def _publish_knockout(competition: Competition, draw: Draw, created: list[Table]) -> None:
+    number = draw.round.number
+    slot = 0
+    by_table = iter(created)
+    for t in draw.tables:
+        a, b = t["players"]
+        match = KnockoutMatch.objects.create(
+            competition=competition, stage=number, slot=slot, first_id=a, second_id=b
+        )
+        match.tables.add(next(by_table))
+        slot += 1
+    for p in draw.byes:
+        KnockoutMatch.objects.create(
+            competition=competition, stage=number, slot=slot, first_id=p, winner_id=p
+        )
+        slot += 1
+
+
+@transaction.atomic
+def set_match_winner(*, user: Any, match: KnockoutMatch, winner: Player) -> KnockoutMatch:
+    """A referee's decision (a forfeit, a tie-break game played off the books)."""
+    core.require_role(user, match.competition.club, Role.REFEREE)
+    if winner.pk not in (match.first_id, match.second_id):
+        raise Invalid(_("The winner must be one of the two players of the match."))
+    match.winner = winner
+    match.save(update_fields=["winner"])
+    return match
+
+
+# --- reads ----------------------------------------------------------------------------------
+
+
+def swiss_standings(competition: Competition) -> list[dict[str, Any]]:
+    """Match points with Buchholz, median Buchholz and Sonneborn-Berger."""
+    h = history(competition)
+    rounds = _published_rounds(competition)
+    if competition.format == Format.TEAM:
+        # A team is scored as its first member, who takes its first seat at every table.
+        names = {}
+        for team in competition.teams.prefetch_related("members"):
+            members = sorted(m.pk for m in team.members.all())
+            if members:
+                names[members[0]] = team.name
+    else:
+        entrants = Entrant.objects.filter(competition=competition).select_related("player")
+        names = {e.player_id: e.player.name for e in entrants}
+    lines = tiebreaks.ranked(tiebreaks.table(h.games, list(names), rounds))
+    out = []
+    for rank, line in enumerate(lines, start=1):
+        out.append(
+            {
+                "rank": rank,
+                "player": line.player,
+                "name": names.get(line.player, str(line.player)),
+                "score": line.score,
+                "buchholz": line.buchholz,
+                "median_buchholz": line.median_buchholz,
+                "sonneborn_berger": line.sonneborn_berger,
+                "byes": h.byes.get(line.player, 0),
+            }
+        )
+    return out
+
+
+def trf_export(competition: Competition) -> str:
+    h = history(competition)
+    entrants = list(
+        Entrant.objects.filter(competition=competition).select_related("player").order_by("number")
+    )
+    players = [trf.TrfPlayer(e.player_id, e.player.name, max(e.rating, 0)) for e in entrants]
+    known = {p.id for p in players}
+    games = [g for g in h.games if g.a in known and (g.b is None or g.b in known)]
+    return trf.export(competition.name, players, games, max(_published_rounds(competition), 1))
+
+
+def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
+    """A round as the public and organiser pages show it. Three queries for a published
+    round whatever its size: the draw, its tables with seats, their results."""
+    draw = (
+        Draw.objects.select_related("round")
+        .filter(round__competition=competition, round__number=number)
+        .first()
+    )
+    if draw is None:
+        return None
+    ids = {p for t in draw.tables for p in t["players"]} | set(draw.byes) | set(draw.sitting_out)
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    tables: list[dict[str, Any]] = []
+    if draw.status == Draw.Status.PUBLISHED:
+        rows = (
+            Table.objects.filter(round=draw.round).prefetch_related("seats__player").order_by("id")
+        )
+        results: dict[int, list[Result]] = defaultdict(list)
+        for r in Result.objects.filter(table__round=draw.round).exclude(
+            status=Result.Status.SUPERSEDED
+        ):
+            results[r.table_id].append(r)
+        for table in rows:
+            seats = list(table.seats.all())
+            rs = results.get(table.pk, [])
+            totals = [Decimal(0)] * len(seats)
+            accepted = 0
+            pending = 0
+            for r in rs:
+                if r.status == Result.Status.ACCEPTED:
+                    accepted += 1
+                    for i, s in enumerate(r.scores[: len(seats)]):
+                        totals[i] += Decimal(s)
+                else:
+                    pending += 1
+            tables.append(
+                {
+                    "id": table.pk,
+                    "label": table.label,
+                    "seats": [
+                        {
+                            "index": s.index,
+                            "player": s.player_id,
+                            "name": s.player.name,
+                            "points": f"{totals[i]:f}" if accepted else None,
+                        }
+                        for i, s in enumerate(seats)
+                    ],
+                    "hands": accepted,
+                    "pending": pending,
+                    "totals": [f"{t:f}" for t in totals] if accepted else None,
+                }
+            )
+    else:
+        for t in draw.tables:
+            tables.append(
+                {
+                    "id": None,
+                    "label": t["label"],
+                    "seats": [
+                        {"index": i, "player": p, "name": names.get(p, str(p)), "points": None}
+                        for i, p in enumerate(t["players"])
+                    ],
+                    "hands": 0,
+                    "pending": 0,
+                    "totals": None,
+                }
+            )
+    return {
+        "draw": draw,
+        "number": number,
+        "status": draw.status,
+        "engine": draw.engine,
+        "tables": tables,
+        "byes": [{"player": p, "name": names.get(p, str(p))} for p in draw.byes],
+        "sitting_out": [{"player": p, "name": names.get(p, str(p))} for p in draw.sitting_out],
+    }
+
+
+def published_numbers(competition: Competition) -> list[int]:
+    return list(
+        Draw.objects.filter(round__competition=competition, status=Draw.Status.PUBLISHED)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+    )
+
+
+def current_round(competition: Competition) -> int | None:
+    numbers = published_numbers(competition)
+    return numbers[-1] if numbers else None

@@ -1,0 +1,16 @@
+"""Pages of ledger.formats (mounted at the site root by ledger/urls.py)."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from ledger.formats import views
+
+C = "c/<slug:club>/<slug:slug>/"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path(C + "rounds/manage/", views.manage, name="formats-manage"),
+    path(C + "rounds/", views.round_page, name="formats-round-latest"),
+    path(C + "rounds/<int:number>/", views.round_page, name="formats-round"),
+    path(C + "tiebreaks/", views.tiebreaks_page, name="formats-tiebreaks"),
+    path(C + "export.trf", views.trf_file, name="formats-trf"),
+    path(C + "bracket/", views.bracket_page, name="formats-bracket"),
+]

@@ -1,0 +1,273 @@
+"""Pages of competition formats: the organiser's round page, public round pages, a screen
+view, Swiss tiebreaks, the TRF file and the knockout bracket. Thin: reads through
+services' selectors, writes through services."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ledger.clubs.errors import LedgerError
+from ledger.clubs.models import Competition, Player, Role
+from ledger.formats import services
+from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
+
+
+def _competition(club: str, slug: str) -> Competition:
+    return get_object_or_404(Competition.objects.select_related("club"), club__slug=club, slug=slug)
+
+
+def _int(value: Any, name: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise LedgerError(
+            _("%(name)s must be a whole number.") % {"name": name}, fields={name: ["?"]}
+        ) from None
+
+
+def _player(competition: Competition, value: Any, name: str = "player") -> Player:
+    pk = _int(value, name)
+    player = Player.objects.filter(pk=pk, memberships__club=competition.club).first()
+    if player is None:
+        raise LedgerError(_("Choose a member of the club."), fields={name: ["?"]})
+    return player
+
+
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    competition = _competition(club, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not competition.club.allows(request.user, Role.ORGANISER):
+        return render(
+            request,
+            "formats/forbidden.html",
+            {"competition": competition},
+            status=403,
+        )
+    if request.method == "POST":
+        try:
+            note = _act(request, competition)
+            if note:
+                messages.success(request, note)
+        except LedgerError as error:
+            messages.error(request, error.message)
+        anchor = request.POST.get("anchor", "")
+        return redirect(reverse("formats-manage", args=[club, slug]) + anchor)
+    return render(request, "formats/manage.html", _manage_context(competition))
+
+
+def _act(request: HttpRequest, competition: Competition) -> str:
+    post = request.POST
+    user = request.user
+    action = post.get("action", "")
+    if action == "settings":
+        values: dict[str, Any] = {}
+        for name in services.SETTING_FIELDS:
+            if post.get(name, "") != "":
+                if name == "bye_points":
+                    try:
+                        values[name] = Decimal(post[name])
+                    except InvalidOperation:
+                        raise LedgerError(_("Points for a bye: give a number.")) from None
+                else:
+                    values[name] = _int(post[name], name)
+        services.update_settings(user=user, competition=competition, **values)
+        return _("Settings saved.")
+    if action == "enter":
+        player = _player(competition, post.get("player"))
+        rating = _int(post.get("rating") or 0, "rating")
+        services.enter_player(user=user, competition=competition, player=player, rating=rating)
+        return _("%(name)s is entered.") % {"name": player.name}
+    if action == "withdraw":
+        player = _player(competition, post.get("player"))
+        services.withdraw_player(user=user, competition=competition, player=player)
+        return _("%(name)s is withdrawn.") % {"name": player.name}
+    if action == "absent":
+        player = _player(competition, post.get("player"))
+        services.mark_absent(
+            user=user,
+            competition=competition,
+            round_number=_int(post.get("round"), "round"),
+            player=player,
+            absent=post.get("absent", "1") == "1",
+        )
+        return _("Attendance updated.")
+    if action == "forbid":
+        first = _player(competition, post.get("first"), "first")
+        second = _player(competition, post.get("second"), "second")
+        services.forbid_pair(
+            user=user,
+            competition=competition,
+            first=first,
+            second=second,
+            hard=post.get("hard") == "1",
+            reason=post.get("reason", "")[:120],
+        )
+        return _("Pairing rule saved.")
+    if action == "allow":
+        pair = get_object_or_404(
+            ForbiddenPair, pk=_int(post.get("pair"), "pair"), competition=competition
+        )
+        services.allow_pair(user=user, pair=pair)
+        return _("Pairing rule removed.")
+    if action == "team":
+        members = [_player(competition, v, "members") for v in post.getlist("members") if v]
+        services.create_team(
+            user=user, competition=competition, name=post.get("name", ""), members=members
+        )
+        return _("Team created.")
+    if action == "generate":
+        draw = services.generate_round(user=user, competition=competition)
+        return _("Round %(n)d drafted: check it, adjust it, then publish.") % {
+            "n": draw.round.number
+        }
+    draft = Draw.objects.filter(round__competition=competition, status=Draw.Status.DRAFT).first()
+    if draft is None:
+        raise LedgerError(_("There is no draft round: generate one first."))
+    if action == "swap":
+        first = _int(post.get("first"), "first")
+        second = _int(post.get("second"), "second")
+        if first == second:
+            raise LedgerError(_("Choose two different players to swap."))
+        warnings = services.swap_players(user=user, draw=draft, first=first, second=second)
+        return _("Swapped.") + (
+            " " + _("%(n)d warnings: see the draft.") % {"n": len(warnings)} if warnings else ""
+        )
+    if action == "publish":
+        services.publish_draw(user=user, draw=draft)
+        return _("Round %(n)d is published: its tables are open for results.") % {
+            "n": draft.round.number
+        }
+    raise LedgerError(_("Unknown action."))
+
+
+def _manage_context(competition: Competition) -> dict[str, Any]:
+    fs = services.settings_for(competition)
+    entrants = list(
+        Entrant.objects.filter(competition=competition).select_related("player").order_by("number")
+    )
+    entered = {e.player_id for e in entrants}
+    members = list(
+        Player.objects.filter(memberships__club=competition.club).order_by("name").distinct()
+    )
+    draft = (
+        Draw.objects.filter(round__competition=competition, status=Draw.Status.DRAFT)
+        .select_related("round")
+        .first()
+    )
+    next_number = services.next_round_number(competition)
+    absent = set(
+        competition.absences.filter(round_number=next_number).values_list("player_id", flat=True)
+    )
+    draft_view = services.round_view(competition, draft.round.number) if draft else None
+    warnings = services.check_draw(competition, draft) if draft else []
+    numbers = services.published_numbers(competition)
+    in_draft: list[dict[str, Any]] = []
+    if draft_view:
+        for t in draft_view["tables"]:
+            for s in t["seats"]:
+                in_draft.append(
+                    {
+                        "player": s["player"],
+                        "label": f"{s['name']} ({_('table')} {t['label']}, {s['index'] + 1})",
+                    }
+                )
+        for b in draft_view["byes"]:
+            in_draft.append({"player": b["player"], "label": f"{b['name']} ({_('bye')})"})
+        for b in draft_view["sitting_out"]:
+            in_draft.append({"player": b["player"], "label": f"{b['name']} ({_('sits out')})"})
+    return {
+        "competition": competition,
+        "settings": fs,
+        "table_size": services.table_size(competition, fs),
+        "entrants": entrants,
+        "candidates": [m for m in members if m.pk not in entered],
+        "members": members,
+        "next_number": next_number,
+        "absent": absent,
+        "draft": draft_view,
+        "warnings": warnings,
+        "in_draft": in_draft,
+        "rounds": numbers,
+        "forbidden": ForbiddenPair.objects.filter(competition=competition).select_related(
+            "first", "second"
+        ),
+        "teams": competition.teams.prefetch_related("members"),
+        "is_team": competition.format == Competition.Format.TEAM,
+        "two_sided": services.table_size(competition, fs) == 2,
+    }
+
+
+def round_page(
+    request: HttpRequest, club: str, slug: str, number: int | None = None
+) -> HttpResponse:
+    competition = _competition(club, slug)
+    numbers = services.published_numbers(competition)
+    if number is None:
+        if not numbers:
+            return render(
+                request, "formats/round.html", {"competition": competition, "round": None}
+            )
+        number = numbers[-1]
+    if number not in numbers:
+        raise Http404(_("Round %(n)d is not published.") % {"n": number})
+    view = services.round_view(competition, number)
+    context = {
+        "competition": competition,
+        "round": view,
+        "rounds": numbers,
+        "two_sided": all(len(t["seats"]) == 2 for t in view["tables"]) if view else False,
+        "is_organiser": competition.club.allows(request.user, Role.ORGANISER),
+        "hands": services.settings_for(competition).hands_per_table,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "formats/_tables.html", context)
+    template = "formats/screen.html" if request.GET.get("screen") else "formats/round.html"
+    return render(request, template, context)
+
+
+def tiebreaks_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    competition = _competition(club, slug)
+    return render(
+        request,
+        "formats/tiebreaks.html",
+        {"competition": competition, "rows": services.swiss_standings(competition)},
+    )
+
+
+def trf_file(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    competition = _competition(club, slug)
+    response = HttpResponse(
+        services.trf_export(competition), content_type="text/plain; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}.trf"'
+    return response
+
+
+def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    competition = _competition(club, slug)
+    matches = list(
+        KnockoutMatch.objects.filter(competition=competition).select_related(
+            "first", "second", "winner"
+        )
+    )
+    stages: dict[int, list[dict[str, Any]]] = {}
+    for m in matches:
+        stages.setdefault(m.stage, []).append(
+            {"match": m, "winner": services._match_winner(competition, m)}
+        )
+    return render(
+        request,
+        "formats/bracket.html",
+        {"competition": competition, "stages": sorted(stages.items())},
+    )

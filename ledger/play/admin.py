@@ -1,0 +1,27 @@
+from django.contrib import admin
+
+from ledger.play.models import GameTable, Move, PlaySeat
+
+
+class SeatInline(admin.TabularInline):
+    model = PlaySeat
+    extra = 0
+
+
+@admin.register(GameTable)
+class GameTableAdmin(admin.ModelAdmin):
+    list_display = ["id", "club", "game", "status", "moves_count", "created_at"]
+    list_filter = ["game", "status"]
+    inlines = [SeatInline]
+    readonly_fields = ["seed", "deal", "invite", "moves_count"]
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ["table", "step", "seat", "bot", "created_at"]
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

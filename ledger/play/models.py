@@ -1,0 +1,160 @@
+"""Digital game tables: who sits where, and the append-only log of what each seat did.
+
+The log (``Move``) is the truth. The state of a game is never stored: it is derived by
+replaying the deal written when the table was made and every move since (see
+ledger/play/replay.py). Moves are never updated or deleted, like the ledger's journal.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ledger.clubs.games import GAME_CHOICES
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class GameTable(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned (timed out)")
+
+    club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="game_tables")
+    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    ruleset = models.JSONField(_("ruleset"), default=dict)
+    seed = models.BigIntegerField(editable=False)
+    # The record before the first move (ruleset and deal), as the engine wrote it.
+    deal = models.JSONField(editable=False)
+    competition = models.ForeignKey(
+        "clubs.Competition",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="game_tables",
+        verbose_name=_("competition"),
+    )
+    # The ledger's table: a scheduled one the game was made for (its players keep their
+    # seats), or one made once every seat is taken. A sitting may play several games.
+    ledger_table = models.ForeignKey(
+        "clubs.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="game_tables"
+    )
+    result = models.OneToOneField(
+        "clubs.Result", null=True, blank=True, on_delete=models.PROTECT, related_name="game_table"
+    )
+    label = models.CharField(_("label"), max_length=40, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    invite = models.CharField(max_length=40, default=_token, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="game_tables"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    last_move_at = models.DateTimeField(default=timezone.now)
+    moves_count = models.PositiveIntegerField(default=0)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("digital table")
+        verbose_name_plural = _("digital tables")
+        indexes = [models.Index(fields=["status", "last_move_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk}"
+
+    @property
+    def over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+
+class PlaySeat(models.Model):
+    class Kind(models.TextChoices):
+        OPEN = "open", _("Open seat")
+        HUMAN = "human", _("Player")
+        RANDOM = "random", _("Random bot")
+        HEURISTIC = "heuristic", _("Heuristic bot")
+
+    table = models.ForeignKey(GameTable, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.OPEN)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    player = models.ForeignKey(
+        "clubs.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="play_seat_unique"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                name="play_one_seat_per_user",
+                condition=models.Q(user__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.index} {self.kind}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind in (self.Kind.RANDOM, self.Kind.HEURISTIC)
+
+
+class MoveQuerySet(models.QuerySet["Move"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("the move log is append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the move log is append-only")
+
+
+class Move(models.Model):
+    """One action of one seat, in the engine's notation. Append-only."""
+
+    table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="moves")
+    step = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # The client's own id for the move: a retry or a double click carries the same one.
+    client_move_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    bot = models.CharField(max_length=10, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = MoveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "step"], name="play_move_step_unique"),
+            models.UniqueConstraint(
+                fields=["table", "client_move_id"],
+                name="play_move_client_id_unique",
+                condition=models.Q(client_move_id__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.step} seat {self.seat}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("the move log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the move log is append-only")

@@ -1,0 +1,85 @@
+"""Reads of the digital tables, shared by the pages and the API.
+
+A seat's payload is built from the engine's ``view(seat)`` and that seat's legal actions
+only; the move log itself is never shown while a game is on (it holds the other hands and
+every secret choice), and the full record is public once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from ledger.play.models import GameTable, PlaySeat
+from ledger.play.replay import engine
+from ledger.play.services import state_of
+
+
+def seat_rows(table: GameTable) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": s.index,
+            "kind": s.kind,
+            "kind_label": str(s.get_kind_display()),
+            "name": s.player.name if s.player else "",
+        }
+        for s in table.seats.select_related("player").order_by("index")
+    ]
+
+
+def invite_path(table: GameTable) -> str:
+    return reverse("play-join", args=[table.pk, table.invite])
+
+
+def table_summary(table: GameTable, user: Any = None) -> dict[str, Any]:
+    """What anyone may know of a table: who sits where, how far it got, how it ended."""
+    mine = (
+        table.seats.filter(user=user).first() if getattr(user, "is_authenticated", False) else None
+    )
+    out: dict[str, Any] = {
+        "id": table.pk,
+        "club": table.club_id,
+        "game": table.game,
+        "ruleset": table.ruleset,
+        "competition": table.competition_id,
+        "ledger_table": table.ledger_table_id,
+        "label": table.label,
+        "status": table.status,
+        "seats": seat_rows(table),
+        "moves": table.moves_count,
+        "your_seat": mine.index if mine else None,
+        "result": table.result_id,
+        "created_at": table.created_at,
+        "last_move_at": table.last_move_at,
+    }
+    if mine is not None or table.created_by_id == getattr(user, "pk", None):
+        out["invite"] = invite_path(table)
+    return out
+
+
+def seat_payload(table: GameTable, seat: PlaySeat) -> dict[str, Any]:
+    """Everything one seat may see now: its own view and, on its turn, its legal actions."""
+    game = engine(table.game)
+    state = state_of(table)
+    to_act = state.to_act()
+    your_turn = table.status == GameTable.Status.PLAYING and to_act == seat.index
+    legal = [game.encode_action(a) for a in state.legal_actions(seat.index)] if your_turn else []
+    out: dict[str, Any] = {
+        "table": table.pk,
+        "game": table.game,
+        "status": table.status,
+        "seat": seat.index,
+        "to_act": to_act if table.status == GameTable.Status.PLAYING else None,
+        "your_turn": your_turn,
+        "moves": table.moves_count,
+        "view": state.view(seat.index),
+        "legal_actions": legal,
+        "outcome": state.outcome().to_json() if state.is_over() else None,
+        "result": table.result_id,
+    }
+    return out
+
+
+def full_record(table: GameTable) -> dict[str, Any]:
+    return state_of(table).to_record()

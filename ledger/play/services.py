@@ -1,0 +1,526 @@
+"""Writes of the digital tables. Each public function is one transaction.
+
+A table is made with its seats (the creator, open seats for invited players, bots); once
+every seat is taken the ledger's Table is made through clubs.services.create_table and the
+game begins. Each move is checked by the engine, appended to the log and, when the game
+ends, the full record goes to the ledger through clubs.services.record_result.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.core import RecordError
+from games.core.engine import State
+from games.core.verdict import violation
+from ledger.clubs import services as ledger
+from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
+from ledger.clubs.games import engine_available, meta
+from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
+from ledger.play.models import GameTable, Move, PlaySeat
+from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
+
+ENGINE_USERNAME = "play-engine"
+ME, OPEN = "me", "open"
+
+
+def timeout() -> timedelta:
+    return timedelta(minutes=int(getattr(settings, "PLAY_TABLE_TIMEOUT_MINUTES", 120)))
+
+
+# --- selectors ---------------------------------------------------------------------------
+def state_of(table: GameTable) -> State:
+    moves = table.moves.order_by("step").values_list("seat", "action")
+    return replay(table.game, table.deal, moves)
+
+
+def seat_of(table: GameTable, user: Any) -> PlaySeat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return table.seats.filter(user=user).first()
+
+
+def language() -> str:
+    from django.utils.translation import get_language
+
+    return "it" if (get_language() or "it").startswith("it") else "en"
+
+
+# --- helpers -----------------------------------------------------------------------------
+def _player_of(user: Any, club: Club) -> Player:
+    player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    if player is None:
+        raise NotAllowed(
+            _("Your login has no player yet: ask an organiser of %(club)s to link one.")
+            % {"club": club.name}
+        )
+    if not Membership.objects.filter(club=club, player=player).exists():
+        raise NotAllowed(
+            _("Only members of %(club)s play at its tables: ask an organiser to add you.")
+            % {"club": club.name}
+        )
+    return player
+
+
+def engine_user(club: Club) -> Any:
+    """The login that enters digital results: the engine refereed the game, nobody typed it.
+
+    It has no usable password and no token, so nobody can log in as it; it holds the
+    scorekeeper role that clubs.services asks of whoever records a result.
+    """
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(username=ENGINE_USERNAME)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    player = getattr(user, "player", None)
+    if player is None:
+        player = Player.objects.create(name="Arbitro digitale", user=user)
+    Membership.objects.get_or_create(club=club, player=player, defaults={"role": Role.SCOREKEEPER})
+    return user
+
+
+BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico"}
+
+
+def bot_player(club: Club, kind: str, number: int) -> Player:
+    """The club's player for a bot of this kind in the n-th bot seat of a table (a ledger
+    table seats a player once, so three heuristic bots need three players)."""
+    name = f"{BOT_NAMES.get(kind, 'Bot ' + kind)} {number}"
+    player = Player.objects.filter(name=name, user__isnull=True, memberships__club=club).first()
+    if player is None:
+        player = Player.objects.create(name=name)
+        Membership.objects.create(club=club, player=player, role=Role.MEMBER)
+    return player
+
+
+def digital_competition(club: Club, game: str) -> Competition:
+    """Where a table that belongs to no competition records its game: one per club and
+    game, results counting at once."""
+    slug = f"partite-digitali-{game}"
+    found = Competition.objects.filter(club=club, slug=slug).first()
+    if found is not None:
+        return found
+    return Competition.objects.create(
+        club=club,
+        slug=slug,
+        name=f"Partite digitali: {meta(game).label}",
+        game=game,
+        format=Competition.Format.LEAGUE,
+        confirmation=Competition.Confirmation.NONE,
+    )
+
+
+def _scheduled_seats(user: Any, club: Club, ledger_table: Table) -> list[str]:
+    """The seats of a scheduled table: "me" for the creator's, "open" (kept for their
+    player) for the others. Only a player of that table or a scorekeeper may open it."""
+    if ledger_table.competition.club_id != club.pk:
+        raise Invalid(_("That table belongs to another club."), fields={"ledger_table": ["?"]})
+    player = _player_of(user, club)
+    seated = list(ledger_table.seats.order_by("index").values_list("index", "player_id"))
+    if player.pk not in {p for _i, p in seated}:
+        raise NotAllowed(_("Only a player of that table can open it for a digital game."))
+    return [ME if p == player.pk else OPEN for _i, p in seated]
+
+
+def _locked(table: GameTable) -> GameTable:
+    return GameTable.objects.select_for_update().get(pk=table.pk)
+
+
+def _expire_if_stale(table: GameTable) -> bool:
+    """Mark a table abandoned when nobody moved for longer than the timeout. The log stays."""
+    if table.over or table.last_move_at > timezone.now() - timeout():
+        return False
+    table.status = GameTable.Status.ABANDONED
+    table.ended_at = timezone.now()
+    table.save(update_fields=["status", "ended_at"])
+    return True
+
+
+def _refuse_if_over(table: GameTable) -> None:
+    # The caller marked a stale table abandoned in a transaction of its own (this one may
+    # roll back); a table that went stale in between is refused all the same.
+    stale = not table.over and table.last_move_at <= timezone.now() - timeout()
+    if stale or table.status == GameTable.Status.ABANDONED:
+        raise Conflict(
+            _("This table timed out after %(n)d minutes without a move; its log is kept.")
+            % {"n": int(timeout().total_seconds() // 60)}
+        )
+    if table.status == GameTable.Status.FINISHED:
+        raise Conflict(_("This game is over."))
+
+
+# --- writes ------------------------------------------------------------------------------
+@transaction.atomic
+def create_table(
+    *,
+    user: Any,
+    club: Club,
+    game: str,
+    seats: Sequence[str],
+    ruleset: Any = None,
+    competition: Competition | None = None,
+    ledger_table: Table | None = None,
+    label: str = "",
+    seed: int | None = None,
+) -> GameTable:
+    """A new digital table. ``seats`` lists each seat: "me" (the creator, once), "open"
+    (for a player invited by link) or a bot kind ("random", "heuristic").
+
+    With ``ledger_table`` (a scheduled table of a competition) the seats are its players
+    in its order: the creator sits in their own seat, the others' seats wait for them."""
+    if ledger_table is not None:
+        competition = ledger_table.competition
+        game = competition.game
+        seats = _scheduled_seats(user, club, ledger_table)
+    if not engine_available(game):
+        raise Invalid(
+            _("There is no rules engine for %(game)s here.") % {"game": game},
+            fields={"game": [_("Choose a game with an engine.")]},
+        )
+    player = _player_of(user, club)
+    if competition is not None and ledger_table is None:
+        if competition.club_id != club.pk:
+            raise Invalid(
+                _("That competition belongs to another club."), fields={"competition": ["?"]}
+            )
+        if competition.game != game:
+            raise Invalid(
+                _("That competition plays %(game)s.") % {"game": competition.get_game_display()},
+                fields={"competition": [_("Choose a competition of this game.")]},
+            )
+        # Putting a game into a competition's standings is a scorekeeper's decision.
+        ledger.require_role(user, club, Role.SCOREKEEPER)
+    if competition is not None:
+        ruleset = competition.ruleset or ruleset
+    rules_engine = engine(game)
+    try:
+        chosen = rules_engine.ruleset(ruleset or None)
+    except RecordError as exc:
+        raise Invalid(
+            _("The ruleset is not valid: %(e)s") % {"e": exc}, fields={"ruleset": [str(exc)]}
+        ) from exc
+    if len(seats) != chosen.seats:
+        raise Invalid(
+            _("The ruleset %(name)s is played by %(n)d players: give %(n)d seats.")
+            % {"name": chosen.name, "n": chosen.seats},
+            fields={"seats": [_("Expected %(n)d seats.") % {"n": chosen.seats}]},
+        )
+    kinds = [ME, OPEN, *bot_kinds(game)]
+    for i, kind in enumerate(seats):
+        if kind not in kinds:
+            raise Invalid(
+                _("Seat %(i)d: choose one of %(kinds)s.") % {"i": i, "kinds": ", ".join(kinds)},
+                fields={"seats": {str(i): [_("Unknown seat kind %(k)r.") % {"k": kind}]}},
+            )
+    if list(seats).count(ME) != 1:
+        raise Invalid(
+            _("Take exactly one seat yourself ('me')."),
+            fields={"seats": [_("Exactly one seat is 'me'.")]},
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    deal = rules_engine.new_game(chosen, seed).to_record()
+    table = GameTable.objects.create(
+        club=club,
+        game=game,
+        ruleset=deal.get("ruleset", {}),
+        seed=seed,
+        deal=deal,
+        competition=competition,
+        ledger_table=ledger_table,
+        label=(label or (ledger_table.label if ledger_table else ""))[:40],
+        created_by=user,
+    )
+    scheduled = dict(ledger_table.seats.values_list("index", "player_id")) if ledger_table else {}
+    rows = []
+    for i, kind in enumerate(seats):
+        if kind == OPEN and i in scheduled:
+            rows.append(PlaySeat(table=table, index=i, player_id=scheduled[i]))
+        elif kind == ME:
+            rows.append(
+                PlaySeat(table=table, index=i, kind=PlaySeat.Kind.HUMAN, user=user, player=player)
+            )
+        elif kind == OPEN:
+            rows.append(PlaySeat(table=table, index=i, kind=PlaySeat.Kind.OPEN))
+        else:
+            rows.append(PlaySeat(table=table, index=i, kind=kind))
+    PlaySeat.objects.bulk_create(rows)
+    _start_when_full(table)
+    return table
+
+
+def join(*, user: Any, table: GameTable, invite: str, seat: int | None = None) -> PlaySeat:
+    """Take an open seat with the table's invitation."""
+    expire_stale_tables_for(table)
+    with transaction.atomic():
+        return _join(user, table, invite, seat)
+
+
+def _join(user: Any, table: GameTable, invite: str, seat: int | None) -> PlaySeat:
+    table = _locked(table)
+    if not secrets.compare_digest(invite or "", table.invite):
+        raise NotAllowed(_("This invitation link is not valid for this table."))
+    _refuse_if_over(table)
+    mine = seat_of(table, user)
+    if mine is not None:
+        return mine
+    if table.status != GameTable.Status.WAITING:
+        raise Conflict(_("Every seat of this table is taken."))
+    player = _player_of(user, table.club)
+    open_seats = table.seats.select_for_update().filter(kind=PlaySeat.Kind.OPEN)
+    if seat is not None:
+        open_seats = open_seats.filter(index=seat)
+    kept = open_seats.filter(player__isnull=False)
+    if table.ledger_table_id is not None:
+        # A scheduled table (the only kind with a ledger table while seats are open): each
+        # player takes the seat the competition gave them.
+        chosen = kept.filter(player=player).first()
+        if chosen is None:
+            raise NotAllowed(_("This table's seats are kept for the players it was made for."))
+    else:
+        chosen = open_seats.filter(player__isnull=True).order_by("index").first()
+    if chosen is None:
+        raise Conflict(
+            _("Seat %(i)d is taken.") % {"i": seat}
+            if seat is not None
+            else _("Every seat of this table is taken.")
+        )
+    chosen.kind, chosen.user, chosen.player = PlaySeat.Kind.HUMAN, user, player
+    chosen.save(update_fields=["kind", "user", "player"])
+    _start_when_full(table)
+    return chosen
+
+
+def fill_with_bots(*, user: Any, table: GameTable, kind: str) -> GameTable:
+    """The creator gives every open seat to a bot, and the game begins."""
+    expire_stale_tables_for(table)
+    with transaction.atomic():
+        return _fill_with_bots(user, table, kind)
+
+
+def _fill_with_bots(user: Any, table: GameTable, kind: str) -> GameTable:
+    table = _locked(table)
+    if table.created_by_id != getattr(user, "pk", None):
+        raise NotAllowed(_("Only the player who made this table can seat bots."))
+    _refuse_if_over(table)
+    if table.status != GameTable.Status.WAITING:
+        raise Conflict(_("Every seat of this table is taken."))
+    # While seats are open, only a scheduled table already has its ledger table.
+    if table.ledger_table_id is not None:
+        raise Conflict(
+            _("The seats of a scheduled table are kept for its players: bots cannot take them.")
+        )
+    if kind not in bot_kinds(table.game):
+        raise Invalid(
+            _("Choose a bot: %(kinds)s.") % {"kinds": ", ".join(bot_kinds(table.game))},
+            fields={"kind": [_("Unknown bot %(k)r.") % {"k": kind}]},
+        )
+    table.seats.filter(kind=PlaySeat.Kind.OPEN).update(kind=kind)
+    _start_when_full(table)
+    return table
+
+
+def _start_when_full(table: GameTable) -> None:
+    seats = list(table.seats.order_by("index"))
+    if table.status != GameTable.Status.WAITING or any(s.kind == PlaySeat.Kind.OPEN for s in seats):
+        return
+    club = table.club
+    players = []
+    numbers: dict[str, int] = {}
+    for seat in seats:
+        if seat.is_bot:
+            numbers[seat.kind] = numbers.get(seat.kind, 0) + 1
+            seat.player = bot_player(club, seat.kind, numbers[seat.kind])
+            seat.save(update_fields=["player"])
+        assert seat.player is not None
+        players.append(seat.player)
+    if table.ledger_table is None:
+        competition = table.competition or digital_competition(club, table.game)
+        table.ledger_table = ledger.create_table(
+            user=engine_user(club),
+            competition=competition,
+            label=(table.label or _("Digital #%(n)d") % {"n": table.pk})[:40],
+            players=players,
+        )
+    table.status = GameTable.Status.PLAYING
+    table.last_move_at = timezone.now()
+    table.save(update_fields=["ledger_table", "status", "last_move_at"])
+    _bots_after_commit(table)
+
+
+def _bots_after_commit(table: GameTable) -> None:
+    from ledger.play import tasks
+
+    table_id = table.pk
+    transaction.on_commit(lambda: tasks.play_bots.delay(table_id))
+
+
+def turn_violation(table: GameTable, state: State, seat: int) -> dict[str, Any]:
+    book = engine(table.game).rules
+    rule = next(
+        (r for r in (f"{table.game}.turn.order", "sanmarco.entry.turn") if r in book),
+        next(iter(book)),
+    )
+    return violation(book, rule, seat=seat).to_json()
+
+
+def act(
+    *,
+    user: Any,
+    table: GameTable,
+    action: Any,
+    move_id: str | None = None,
+    seat: int | None = None,
+) -> tuple[Move, bool]:
+    """A human seat's move. Returns (move, created): a move id already seen returns the
+    move it made, so a retry or a double click is applied once."""
+    if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
+        raise Invalid(_("A move id is a string of 1 to 64 characters."), fields={"move_id": ["?"]})
+    expire_stale_tables_for(table)
+    try:
+        with transaction.atomic():
+            return _act(user, table, action, move_id, seat)
+    except IntegrityError:
+        # Two copies of one move raced past the lock-free check; the first one won.
+        earlier = Move.objects.filter(table=table, client_move_id=move_id).first()
+        if move_id and earlier is not None:
+            return earlier, False
+        raise
+
+
+def _act(
+    user: Any, table: GameTable, action: Any, move_id: str | None, seat: int | None
+) -> tuple[Move, bool]:
+    table = _locked(table)
+    if move_id:
+        earlier = table.moves.filter(client_move_id=move_id).first()
+        if earlier is not None:
+            return earlier, False
+    mine = seat_of(table, user)
+    if mine is None:
+        raise NotAllowed(_("You do not sit at this table."))
+    if seat is not None and seat != mine.index:
+        raise NotAllowed(
+            _("You sit in seat %(mine)d, not %(seat)d.") % {"mine": mine.index, "seat": seat}
+        )
+    _refuse_if_over(table)
+    if table.status == GameTable.Status.WAITING:
+        raise Conflict(_("The game has not begun: some seats are still open."))
+    if not isinstance(action, dict):
+        raise Invalid(
+            _("An action is a JSON object in the game's notation."), fields={"action": ["?"]}
+        )
+    game = engine(table.game)
+    state = state_of(table)
+    try:
+        decoded = game.decode_step({**action, "seat": mine.index}, "action")[1]
+    except RecordError as exc:
+        raise Invalid(
+            _("The action cannot be read: %(e)s") % {"e": exc}, fields={"action": [str(exc)]}
+        ) from exc
+    found = [v.to_json() for v in state.check(mine.index, decoded)]
+    if not found and state.to_act() != mine.index:
+        found = [turn_violation(table, state, mine.index)]
+    if found:
+        lang = language()
+        text = "; ".join(f"{v['rule']}: {v['message'].get(lang, '')}" for v in found)
+        raise RuleViolation(text, fields={"action": [text]}, violations=found)
+    move = _append(table, state, mine.index, decoded, by=user, move_id=move_id)
+    if not table.over:
+        _bots_after_commit(table)
+    return move, True
+
+
+def _append(
+    table: GameTable,
+    state: State,
+    seat: int,
+    decoded: Any,
+    *,
+    by: Any = None,
+    bot: str = "",
+    move_id: str | None = None,
+) -> Move:
+    game = engine(table.game)
+    state.apply_unchecked(seat, decoded)
+    move = Move.objects.create(
+        table=table,
+        step=table.moves_count,
+        seat=seat,
+        action=game.encode_action(decoded),
+        client_move_id=move_id or None,
+        by=by,
+        bot=bot,
+    )
+    table.moves_count += 1
+    table.last_move_at = move.created_at
+    table.save(update_fields=["moves_count", "last_move_at"])
+    if state.is_over():
+        _finish(table, state)
+    return move
+
+
+def _finish(table: GameTable, state: State) -> None:
+    """The finished game enters the ledger with its full record (once: the key is the
+    table's, so a retried finish finds the first result)."""
+    assert table.ledger_table is not None
+    result, _created = ledger.record_result(
+        user=engine_user(table.club),
+        table=table.ledger_table,
+        source="digital",
+        record=state.to_record(),
+        idempotency_key=f"play-table-{table.pk}",
+    )
+    table.result = result
+    table.status = GameTable.Status.FINISHED
+    table.ended_at = timezone.now()
+    table.save(update_fields=["result", "status", "ended_at"])
+
+
+def play_bots(table_id: int, limit: int | None = None) -> int:
+    """Let the bots move while it is a bot's turn. Returns the number of moves made."""
+    made = 0
+    with transaction.atomic():
+        table = GameTable.objects.select_for_update().get(pk=table_id)
+        if table.status != GameTable.Status.PLAYING:
+            return 0
+        bots = {s.index: s.kind for s in table.seats.all() if s.is_bot}
+        state = state_of(table)
+        cap = limit if limit is not None else engine(table.game).info.max_actions
+        while made < cap and not table.over:
+            seat = state.to_act()
+            if seat is None or seat not in bots:
+                break
+            bot = make_bot(table.game, bots[seat], bot_seed(table.seed, seat, table.moves_count))
+            _append(table, state, seat, bot.choose(state, seat), bot=bots[seat])
+            made += 1
+    return made
+
+
+def expire_stale_tables_for(table: GameTable) -> bool:
+    with transaction.atomic():
+        return _expire_if_stale(_locked(table))
+
+
+def expire_stale_tables() -> int:
+    """Mark every table idle for longer than the timeout as abandoned (its log is kept)."""
+    cutoff = timezone.now() - timeout()
+    stale = GameTable.objects.filter(
+        status__in=[GameTable.Status.WAITING, GameTable.Status.PLAYING], last_move_at__lt=cutoff
+    )
+    n = 0
+    for table in stale.only("pk"):
+        with transaction.atomic():
+            if _expire_if_stale(_locked(table)):
+                n += 1
+    return n

@@ -1,0 +1,337 @@
+"""Pages of the digital tables. Thin: read through selectors, write through services.
+
+The board of a seat is one htmx fragment: it polls while others are to act and stops
+polling on the seat's own turn (nothing can change until it moves), so a player's focus is
+never taken away while choosing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.core import registry
+from ledger.clubs.errors import LedgerError
+from ledger.clubs.games import meta
+from ledger.clubs.models import Club, Competition, Role, Table
+from ledger.play import selectors, services
+from ledger.play.models import GameTable
+from ledger.play.replay import bot_kinds, replay
+
+# Past this many choices the actions are offered as one list instead of one button each.
+MAX_BUTTONS = 40
+OTHER_SEATS = ["heuristic", "random", "open"]
+
+
+def _table(pk: int) -> GameTable:
+    return get_object_or_404(
+        GameTable.objects.select_related("club", "competition", "result__competition"), pk=pk
+    )
+
+
+def action_label(action: dict[str, Any]) -> str:
+    """A short, readable name for an action in the game's notation: "play bP3d bQ"."""
+    parts = []
+    for key, value in action.items():
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = " ".join(f"{k}={v}" for k, v in value.items())
+        parts.append(f"{key} {value}")
+    return " · ".join(parts)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _view_rows(view: dict[str, Any]) -> list[tuple[str, str]]:
+    hidden = {"hand", "game", "seat"}
+    return [(k, _compact(v)) for k, v in view.items() if k not in hidden and v not in (None, [])]
+
+
+def _result_url(table: GameTable) -> str | None:
+    result = table.result
+    if result is None:
+        return None
+    return reverse("result", args=[table.club.slug, result.competition.slug, result.pk])
+
+
+def _board_context(
+    request: HttpRequest, table: GameTable, error: str = "", violations: Any = None
+) -> dict[str, Any]:
+    seat = services.seat_of(table, request.user)
+    context: dict[str, Any] = {
+        "table": table,
+        "seats": selectors.seat_rows(table),
+        "seat": seat,
+        "error": error,
+        "violations": violations or [],
+        "game_label": meta(table.game).label,
+        "result_url": _result_url(table),
+        "is_creator": table.created_by_id == getattr(request.user, "pk", None),
+        "bot_kinds": bot_kinds(table.game),
+    }
+    if seat is not None and table.status != GameTable.Status.WAITING:
+        payload = selectors.seat_payload(table, seat)
+        actions = [
+            {"json": _compact(a), "label": action_label(a)} for a in payload["legal_actions"]
+        ]
+        to_act = payload["to_act"]
+        names = {s["index"]: s["name"] for s in context["seats"]}
+        context.update(
+            payload=payload,
+            hand=payload["view"].get("hand") if isinstance(payload["view"], dict) else None,
+            rows=_view_rows(payload["view"]) if isinstance(payload["view"], dict) else [],
+            actions=actions,
+            as_list=len(actions) > MAX_BUTTONS,
+            move_id=f"{seat.index}-{table.moves_count}-{secrets.token_hex(4)}",
+            to_act_name=names.get(to_act, "") if to_act is not None else "",
+            scores=payload["outcome"]["scores"] if payload["outcome"] else None,
+        )
+    context["polling"] = not table.over and not context.get("payload", {}).get("your_turn")
+    if table.status == GameTable.Status.WAITING and context["is_creator"]:
+        context["invite_url"] = request.build_absolute_uri(selectors.invite_path(table))
+    return context
+
+
+def _creatable(user: Any) -> tuple[list[Club], list[Competition]]:
+    clubs = list(Club.objects.filter(memberships__player__user=user).distinct())
+    competitions = [
+        c
+        for c in Competition.objects.filter(club__in=clubs).select_related("club")
+        if c.club.allows(user, Role.SCOREKEEPER) and c.game in registry.available()
+    ]
+    return clubs, competitions
+
+
+def _scheduled(user: Any) -> list[Table]:
+    """Recent tables of competitions where this user sits, of games with an engine."""
+    return list(
+        Table.objects.filter(seats__player__user=user, competition__game__in=registry.available())
+        .select_related("competition__club")
+        .order_by("-created_at")[:30]
+    )
+
+
+def _choices() -> list[dict[str, Any]]:
+    out = []
+    for slug in registry.available():
+        engine = registry.get(slug)
+        out.append(
+            {
+                "slug": slug,
+                "label": meta(slug).label,
+                "rulesets": [
+                    {"value": f"{slug}:{name}", "name": name, "seats": preset.seats}
+                    for name, preset in engine.rulesets.items()
+                ],
+            }
+        )
+    return out
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    clubs, competitions = _creatable(request.user)
+    tables = (
+        GameTable.objects.filter(seats__user=request.user)
+        .select_related("club")
+        .distinct()
+        .order_by("-created_at")[:30]
+    )
+    return render(
+        request,
+        "play/lobby.html",
+        {
+            "clubs": clubs,
+            "competitions": competitions,
+            "games": _choices(),
+            "tables": tables,
+            "scheduled": _scheduled(request.user),
+            "other_seats": OTHER_SEATS,
+        },
+    )
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    data = request.POST
+    try:
+        club = Club.objects.filter(pk=int(data.get("club", "0") or 0)).first()
+        competition = None
+        if data.get("competition"):
+            competition = Competition.objects.filter(pk=int(data["competition"])).first()
+        if data.get("ledger_table"):
+            sitting = Table.objects.select_related("competition__club").get(
+                pk=int(data["ledger_table"])
+            )
+            table = services.create_table(
+                user=request.user,
+                club=sitting.competition.club,
+                game=sitting.competition.game,
+                seats=[],
+                ledger_table=sitting,
+            )
+            return redirect("play-table", pk=table.pk)
+        if club is None:
+            raise LedgerError(_("Choose a club."))
+        if competition is not None:
+            game, ruleset = competition.game, competition.ruleset or None
+        else:
+            game, _sep, name = data.get("ruleset", "").partition(":")
+            if game not in registry.available() or name not in registry.get(game).rulesets:
+                raise LedgerError(_("Choose a game and its ruleset."))
+            ruleset = {"name": name}
+        seats_n = registry.get(game).ruleset(ruleset).seats
+        other = data.get("others", "heuristic")
+        table = services.create_table(
+            user=request.user,
+            club=club,
+            game=game,
+            seats=["me"] + [other] * (seats_n - 1),
+            ruleset=ruleset,
+            competition=competition,
+            label=data.get("label", "").strip(),
+        )
+    except (LedgerError, ValueError, Table.DoesNotExist) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+        return redirect("play-home")
+    return redirect("play-table", pk=table.pk)
+
+
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    return render(request, "play/table.html", _board_context(request, table))
+
+
+def board(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    if not table.over:
+        services.expire_stale_tables_for(table)
+        table.refresh_from_db()
+    return render(request, "play/_board.html", _board_context(request, table))
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    error, violations = "", None
+    try:
+        action = json.loads(request.POST.get("action", ""))
+        services.act(
+            user=request.user,
+            table=table,
+            action=action,
+            move_id=request.POST.get("move_id") or None,
+        )
+    except json.JSONDecodeError:
+        error = _("Choose one of the actions offered.")
+    except LedgerError as exc:
+        error, violations = exc.message, exc.violations
+    table.refresh_from_db()
+    if request.headers.get("HX-Request"):
+        return render(
+            request, "play/_board.html", _board_context(request, table, error, violations)
+        )
+    if error:
+        messages.error(request, error)
+    return redirect("play-table", pk=table.pk)
+
+
+@login_required
+@require_POST
+def bots(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    try:
+        services.fill_with_bots(
+            user=request.user, table=table, kind=request.POST.get("kind", "heuristic")
+        )
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    return redirect("play-table", pk=table.pk)
+
+
+def join(request: HttpRequest, pk: int, invite: str) -> HttpResponse:
+    table = _table(pk)
+    if invite != table.invite:
+        raise Http404
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        try:
+            services.join(user=request.user, table=table, invite=invite)
+        except LedgerError as exc:
+            messages.error(request, exc.message)
+            return redirect(request.path)
+        return redirect("play-table", pk=table.pk)
+    return render(
+        request,
+        "play/join.html",
+        {
+            "table": table,
+            "seats": selectors.seat_rows(table),
+            "game_label": meta(table.game).label,
+            "seated": services.seat_of(table, request.user),
+        },
+    )
+
+
+def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The finished game move by move: every hand is public once it is over."""
+    table = _table(pk)
+    if not table.over:
+        messages.info(request, _("A game can be replayed once it is over."))
+        return redirect("play-table", pk=table.pk)
+    moves = list(table.moves.order_by("step").values_list("seat", "action", "bot"))
+    try:
+        step = max(0, min(int(request.GET.get("step", len(moves))), len(moves)))
+    except ValueError:
+        step = len(moves)
+    state = replay(table.game, table.deal, [(s, a) for s, a, _b in moves[:step]])
+    seats = selectors.seat_rows(table)
+    views = [{"seat": seat, "hand": state.view(seat["index"]).get("hand")} for seat in seats]
+    names = {s["index"]: s["name"] for s in seats}
+    log = [
+        {"step": i + 1, "seat": s, "name": names.get(s, ""), "label": action_label(a), "bot": b}
+        for i, (s, a, b) in enumerate(moves)
+    ]
+    return render(
+        request,
+        "play/replay.html",
+        {
+            "table": table,
+            "game_label": meta(table.game).label,
+            "step": step,
+            "total": len(moves),
+            "views": views,
+            "rows": _view_rows(state.view(None)),
+            "log": log,
+            "last": log[step - 1] if step else None,
+            "outcome": state.outcome().to_json() if state.is_over() else None,
+            "result_url": _result_url(table),
+        },
+    )
+
+
+def record(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _table(pk)
+    if not table.over:
+        return JsonResponse(
+            {"error": {"code": "conflict", "message": _("The record is shown once it is over.")}},
+            status=409,
+        )
+    response = JsonResponse(selectors.full_record(table), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{table.game}-{table.pk}.json"'
+    return response

@@ -1,0 +1,216 @@
+"""The engine's verdict on a record, made readable: every violation with its rule's
+paraphrase in the reader's language, and the record as a timeline of tricks, turns or
+scontri with the offending steps marked. Nothing here writes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games.core import RecordError, registry
+from ledger.clubs.errors import Invalid
+from ledger.clubs.games import engine_available
+
+MAX_OFFERED = 300
+
+
+def language() -> str:
+    return "en" if (get_language() or "it").startswith("en") else "it"
+
+
+def engine_for(game: str) -> Any:
+    if not engine_available(game):
+        known = ", ".join(registry.available())
+        raise Invalid(
+            _("No rules engine for the game %(game)r; known: %(known)s.")
+            % {"game": game, "known": known},
+            fields={"game": [_("Unknown game.")]},
+        )
+    return registry.get(game)
+
+
+def with_ruleset(record: Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
+    """The competition's ruleset applies unless the record names its own."""
+    out = dict(record)
+    if ruleset and "ruleset" not in out:
+        out["ruleset"] = ruleset
+    return out
+
+
+def parse_record(text: str) -> dict[str, Any]:
+    """A record pasted or uploaded as JSON, or a clear error."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise Invalid(
+            _("The record is not valid JSON: %(error)s") % {"error": exc},
+            fields={"record": [_("Paste the game's record as JSON (see its notation).")]},
+        ) from exc
+    if not isinstance(data, dict):
+        raise Invalid(
+            _("A record is a JSON object with the deal and the actions."),
+            fields={"record": [_("Expected a JSON object.")]},
+        )
+    return data
+
+
+def check(game: str, record: Any, ruleset: Any = None) -> dict[str, Any]:
+    """Replay a record: the verdict JSON, each violation explained, and the timeline."""
+    engine = engine_for(game)
+    if not isinstance(record, Mapping):
+        raise Invalid(
+            _("A record is a JSON object with the deal and the actions."),
+            fields={"record": [_("Expected a JSON object.")]},
+        )
+    full = with_ruleset(record, ruleset)
+    try:
+        verdict = engine.validate(full)
+    except RecordError as exc:
+        raise Invalid(
+            _("The record cannot be read: %(error)s") % {"error": exc},
+            fields={"record": [str(exc)]},
+        ) from exc
+    out: dict[str, Any] = verdict.to_json()
+    lang = language()
+    for v in out["violations"]:
+        rule = engine.rules.get(v["rule"])
+        v["paraphrase"] = rule.text.as_dict() if rule else {}
+        v["text"] = v["message"].get(lang) or v["message"].get("en", "")
+        v["rule_text"] = v["paraphrase"].get(lang, "")
+        # What happened, without the rule's own words repeated in front.
+        detail = v["text"]
+        if v["rule_text"] and detail.startswith(v["rule_text"]):
+            detail = detail[len(v["rule_text"]) :].strip()
+        v["detail"] = detail
+    out["first_violation"] = out["violations"][0] if out["violations"] else None
+    out["scores"] = out["outcome"]["scores"] if out["outcome"] else None
+    out["timeline"] = timeline(game, full.get("actions", []), out)
+    return out
+
+
+def _label(raw: Mapping[str, Any]) -> str:
+    parts = []
+    for key, value in raw.items():
+        if key == "seat":
+            continue
+        if value is True:
+            parts.append(key)
+        elif isinstance(value, list):
+            parts.append(f"{key} {' '.join(str(x) for x in value)}")
+        else:
+            parts.append(f"{key} {value}")
+    return " · ".join(parts)
+
+
+def _group(game: str, raw: Mapping[str, Any], counters: dict[str, int]) -> str:
+    if game == "tarocco":
+        if "play" in raw:
+            counters["plays"] += 1
+            return _("Trick %(n)d") % {"n": (counters["plays"] - 1) // 4 + 1}
+        return _("Bidding, calls and the monte")
+    if game == "ergio":
+        if "send" in raw:
+            counters["sends"] += 1
+        if counters["sends"] == 0:
+            return _("Corteo")
+        return _("Scontro %(n)d") % {"n": (counters["sends"] - 1) // 2 + 1}
+    counters["moves"] += 1
+    return _("Moves %(a)d–%(b)d") % {
+        "a": (counters["moves"] - 1) // 10 * 10 + 1,
+        "b": (counters["moves"] - 1) // 10 * 10 + 10,
+    }
+
+
+def timeline(game: str, actions: Any, verdict: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The record's steps grouped into tricks / turns / scontri, offending steps marked."""
+    if not isinstance(actions, list):
+        return []
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for v in verdict["violations"]:
+        if v.get("step") is not None:
+            by_step.setdefault(v["step"], []).append(v)
+    first = verdict["violations"][0].get("step") if verdict["violations"] else None
+    groups: list[dict[str, Any]] = []
+    counters = {"plays": 0, "sends": 0, "moves": 0}
+    for i, raw in enumerate(actions):
+        if not isinstance(raw, Mapping):
+            continue
+        name = _group(game, raw, counters)
+        if not groups or groups[-1]["name"] != name:
+            groups.append({"name": name, "steps": [], "offending": False})
+        found = by_step.get(i, [])
+        groups[-1]["steps"].append(
+            {
+                "step": i,
+                "seat": raw.get("seat"),
+                "label": _label(raw),
+                "violations": found,
+                "first": i == first,
+                "replayed": i < verdict["steps"],
+            }
+        )
+        groups[-1]["offending"] = groups[-1]["offending"] or bool(found)
+    return groups
+
+
+def builder(game: str, record: Mapping[str, Any], ruleset: Any = None) -> dict[str, Any]:
+    """Where a step-by-step entry stands: whose turn, and the legal choices offered."""
+    engine = engine_for(game)
+    full = with_ruleset(record, ruleset)
+    try:
+        state = engine.start(full)
+        for step, raw in enumerate(full.get("actions", [])):
+            seat, action = engine.decode_step(raw, f"actions[{step}]")
+            state.apply_unchecked(seat, action)
+    except RecordError as exc:
+        return {"error": str(exc), "seat": None, "choices": [], "over": False}
+    if state.is_over():
+        return {"error": "", "seat": None, "choices": [], "over": True}
+    seat = state.to_act()
+    choices = []
+    for action in list(state.legal_actions(seat))[:MAX_OFFERED]:
+        encoded = {"seat": seat, **engine.encode_action(action)}
+        choices.append({"json": json.dumps(encoded), "label": _label(encoded)})
+    return {"error": "", "seat": seat, "choices": choices, "over": False}
+
+
+def breaches(game: str, record: Mapping[str, Any], ruleset: Any, raw: Any) -> list[str]:
+    """The rule ids one more action would break after the record (empty: legal now)."""
+    engine = engine_for(game)
+    full = with_ruleset(record, ruleset)
+    try:
+        state = engine.start(full)
+        for step, done in enumerate(full.get("actions", [])):
+            seat, action = engine.decode_step(done, f"actions[{step}]")
+            state.apply_unchecked(seat, action)
+        seat, action = engine.decode_step(raw, "action")
+    except RecordError as exc:
+        raise Invalid(str(exc), fields={"record": [str(exc)]}) from exc
+    if state.is_over():
+        return [engine.rule_game_over]
+    return [v.rule for v in state.check(seat, action)]
+
+
+def decode_one(game: str, raw: Any) -> dict[str, Any]:
+    """One action typed by the referee (what was really played), checked for shape only."""
+    engine = engine_for(game)
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError as exc:
+            raise Invalid(
+                _("The action is not valid JSON: %(error)s") % {"error": exc},
+                fields={"action": [_('Write it as in the notation, e.g. {"seat": 0, ...}.')]},
+            ) from exc
+    try:
+        seat, action = engine.decode_step(raw, "action")
+    except RecordError as exc:
+        raise Invalid(
+            _("The action cannot be read: %(error)s") % {"error": exc},
+            fields={"action": [str(exc)]},
+        ) from exc
+    return {"seat": seat, **engine.encode_action(action)}

@@ -1,0 +1,392 @@
+"""The referee desk's writes. Each public function is one transaction.
+
+A ruling is written to the ledger as a correction: the examined result is superseded (its
+journal credits reversed through clubs.services.append_entries, never edited), and a new
+version carrying the ruling's scores, the record and the engine's verdict counts at once.
+clubs.services.supersede_result re-scores through the engine and so cannot write an
+artificial, weighted or split score; this does the same steps with the scores the ruling
+gives (the report to the lead proposes folding it into clubs.services).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.clubs import services, tasks
+from ledger.clubs.errors import Conflict, Invalid
+from ledger.clubs.models import Competition, Dispute, Entry, Result, Role
+from ledger.referee import checking
+from ledger.referee.models import ArtificialScores, Case
+
+CENT = Decimal("0.01")
+LEVELS = ("plus", "average", "minus")
+
+
+def _points(value: Any, field: str) -> Decimal:
+    try:
+        point = Decimal(str(value).strip().replace(",", "."))
+    except (InvalidOperation, ValueError):
+        point = None
+    if isinstance(value, bool) or point is None or not point.is_finite():
+        raise Invalid(
+            _("%(v)r is not a score: write a number.") % {"v": value},
+            fields={field: [_("Not a number.")]},
+        )
+    return point.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def _vector(values: Any, seats: int, field: str) -> list[Decimal]:
+    if not isinstance(values, list | tuple) or len(values) != seats:
+        raise Invalid(
+            _("Give one score per seat: this table has %(n)d seats.") % {"n": seats},
+            fields={field: [_("Expected %(n)d scores.") % {"n": seats}]},
+        )
+    return [_points(v, field) for v in values]
+
+
+def _reference(
+    name: Any, case: Case, result: Result, artificial: ArtificialScores, field: str
+) -> list[Decimal] | Decimal:
+    """A named score: the table's, the rules', or an artificial level (one number)."""
+    if name == "table":
+        return [Decimal(s) for s in result.scores]
+    if name == "rules":
+        verdict = case.verdict or {}
+        if not verdict.get("complete") or not verdict.get("outcome"):
+            raise Invalid(
+                _("The rules give no score: the record does not reach the end of the hand."),
+                fields={field: [_("Complete the record first.")]},
+            )
+        return [Decimal(s) for s in verdict["outcome"]["scores"]]
+    if name in LEVELS:
+        return artificial.value(name)
+    raise Invalid(
+        _("Unknown score %(name)r: use table, rules, plus, average, minus or numbers.")
+        % {"name": name},
+        fields={field: [_("Unknown score.")]},
+    )
+
+
+def ruling_scores(case: Case, result: Result, kind: str, params: dict[str, Any]) -> list[Decimal]:
+    """The per-seat points a ruling gives (Law 12 style), or an error saying what to fix."""
+    seats = len(result.scores)
+    artificial = ArtificialScores.for_competition(result.competition)
+
+    def whole(name: Any, field: str) -> list[Decimal]:
+        if isinstance(name, list):
+            return _vector(name, seats, field)
+        ref = _reference(name, case, result, artificial, field)
+        return ref if isinstance(ref, list) else [ref] * seats
+
+    if kind == Case.Kind.UPHELD:
+        return whole("table", "kind")
+    if kind == Case.Kind.VOID:
+        return [Decimal(0).quantize(CENT)] * seats
+    if kind == Case.Kind.ASSIGNED:
+        return whole(params.get("scores", "rules"), "scores")
+    if kind in (Case.Kind.ARTIFICIAL, Case.Kind.SPLIT):
+        per_seat = params.get("seats")
+        if not isinstance(per_seat, list) or len(per_seat) != seats:
+            raise Invalid(
+                _("Say for every seat which score it gets (%(n)d seats).") % {"n": seats},
+                fields={"seats": [_("One choice per seat.")]},
+            )
+        out = []
+        for i, choice in enumerate(per_seat):
+            field = f"seats.{i}"
+            if kind == Case.Kind.ARTIFICIAL and choice not in LEVELS:
+                raise Invalid(
+                    _("Seat %(i)d: an artificial score is average-plus, average or average-minus.")
+                    % {"i": i},
+                    fields={field: [_("Choose plus, average or minus.")]},
+                )
+            if isinstance(choice, str) and choice not in ("table", "rules", *LEVELS):
+                out.append(_points(choice, field))
+                continue
+            if isinstance(choice, int | float) and not isinstance(choice, bool):
+                out.append(_points(choice, field))
+                continue
+            ref = _reference(choice, case, result, artificial, field)
+            out.append(ref[i] if isinstance(ref, list) else ref)
+        return out
+    if kind == Case.Kind.WEIGHTED:
+        outcomes = params.get("outcomes")
+        if not isinstance(outcomes, list) or len(outcomes) < 2:
+            raise Invalid(
+                _("A weighted score needs at least two outcomes, each with its weight."),
+                fields={"outcomes": [_("Give two or more outcomes.")]},
+            )
+        total_weight = Decimal(0)
+        sums = [Decimal(0)] * seats
+        for n, item in enumerate(outcomes):
+            field = f"outcomes.{n}"
+            if not isinstance(item, dict):
+                raise Invalid(_("Each outcome has scores and a weight."), fields={field: ["?"]})
+            weight = _points(item.get("weight"), f"{field}.weight")
+            if weight <= 0:
+                raise Invalid(
+                    _("Outcome %(n)d: a weight is more than zero.") % {"n": n + 1},
+                    fields={f"{field}.weight": [_("Must be positive.")]},
+                )
+            vector = whole(item.get("scores"), f"{field}.scores")
+            total_weight += weight
+            sums = [s + weight * v for s, v in zip(sums, vector, strict=True)]
+        return [(s / total_weight).quantize(CENT, rounding=ROUND_HALF_UP) for s in sums]
+    raise Invalid(
+        _("Unknown ruling %(kind)r.") % {"kind": kind},
+        fields={"kind": [_("Choose one of: %(k)s.") % {"k": ", ".join(Case.Kind.values)}]},
+    )
+
+
+@transaction.atomic
+def open_case(
+    *,
+    user: Any,
+    competition: Competition,
+    result: Result | None = None,
+    record: dict[str, Any] | None = None,
+) -> Case:
+    """A case on the desk: from a result (its record and any open dispute come along) or
+    fresh. Only referees open cases."""
+    services.require_role(user, competition.club, Role.REFEREE)
+    if result is not None and result.competition_id != competition.pk:
+        raise Invalid(_("That result belongs to another competition."), fields={"result": ["?"]})
+    if result is not None:
+        earlier = Case.objects.filter(result=result, status=Case.Status.OPEN).first()
+        if earlier is not None:
+            # One open case per result: a new record replaces the one on the desk.
+            if record and record != earlier.record:
+                earlier.record = record
+                _recheck(earlier)
+            return earlier
+    if record is None:
+        record = dict(result.record) if result is not None and result.record else {}
+    dispute = None
+    if result is not None:
+        dispute = Dispute.objects.filter(result=result, ruling=Dispute.Ruling.OPEN).first()
+    case = Case.objects.create(
+        club=competition.club,
+        competition=competition,
+        result=result,
+        dispute=dispute,
+        game=competition.game,
+        record=record,
+        opened_by=user,
+    )
+    if record:
+        _recheck(case)
+    return case
+
+
+def _recheck(case: Case) -> None:
+    try:
+        verdict = checking.check(case.game, case.record, case.competition.ruleset)
+    except Invalid as exc:
+        verdict = {"error": exc.message}
+    verdict.pop("timeline", None)
+    case.verdict = verdict
+    case.save(update_fields=["record", "verdict"])
+
+
+def _editable(user: Any, case: Case) -> Case:
+    locked = Case.objects.select_for_update().select_related("competition__club").get(pk=case.pk)
+    services.require_role(user, locked.club, Role.REFEREE)
+    if locked.status != Case.Status.OPEN:
+        raise Conflict(_("This case is closed: the ruling was given."))
+    return locked
+
+
+@transaction.atomic
+def set_record(*, user: Any, case: Case, record: dict[str, Any]) -> Case:
+    """Replace the case's record (pasted or uploaded) and check it again."""
+    case = _editable(user, case)
+    checking.check(case.game, record, case.competition.ruleset)  # refuse what cannot be read
+    case.record = record
+    _recheck(case)
+    return case
+
+
+@transaction.atomic
+def start_deal(*, user: Any, case: Case, seed: int) -> Case:
+    """A fresh deal from the engine's seed, to enter the play step by step."""
+    case = _editable(user, case)
+    engine = checking.engine_for(case.game)
+    ruleset = engine.ruleset(case.competition.ruleset or None)
+    record = engine.new_game(ruleset, seed).to_record()
+    record["actions"] = []
+    case.record = record
+    _recheck(case)
+    return case
+
+
+@transaction.atomic
+def add_step(*, user: Any, case: Case, action: dict[str, Any], as_played: bool) -> Case:
+    """Append one action. Unless the referee records what was really played, only a legal
+    choice is accepted."""
+    case = _editable(user, case)
+    action = checking.decode_one(case.game, action)
+    state = checking.builder(case.game, case.record, case.competition.ruleset)
+    if state["error"]:
+        raise Invalid(state["error"], fields={"record": [state["error"]]})
+    if state["over"]:
+        raise Invalid(_("The hand is over: no more steps."), fields={"action": ["?"]})
+    broken = checking.breaches(case.game, case.record, case.competition.ruleset, action)
+    if broken and not as_played:
+        raise Invalid(
+            _(
+                "That is not a legal choice now (%(rules)s). Use “record what was really "
+                "played” to enter it anyway."
+            )
+            % {"rules": ", ".join(broken)},
+            fields={"action": [_("Not legal here.")]},
+        )
+    record = dict(case.record)
+    record["actions"] = [*record.get("actions", []), action]
+    case.record = record
+    _recheck(case)
+    return case
+
+
+@transaction.atomic
+def undo_step(*, user: Any, case: Case) -> Case:
+    case = _editable(user, case)
+    record = dict(case.record)
+    if record.get("actions"):
+        record["actions"] = record["actions"][:-1]
+        case.record = record
+        _recheck(case)
+    return case
+
+
+@transaction.atomic
+def link_result(*, user: Any, case: Case, result: Result) -> Case:
+    case = _editable(user, case)
+    if result.competition_id != case.competition_id:
+        raise Invalid(_("That result belongs to another competition."), fields={"result": ["?"]})
+    case.result = result
+    case.dispute = Dispute.objects.filter(result=result, ruling=Dispute.Ruling.OPEN).first()
+    case.save(update_fields=["result", "dispute"])
+    return case
+
+
+@transaction.atomic
+def rule(
+    *,
+    user: Any,
+    case: Case,
+    kind: str,
+    params: dict[str, Any] | None = None,
+    note: str = "",
+) -> Result:
+    """Give the ruling: a correction with the verdict attached is written to the ledger, an
+    open dispute on the result is closed, and the case is closed. Returns the new version."""
+    case = _editable(user, case)
+    if case.result_id is None:
+        raise Invalid(
+            _("Link the case to a result of the ledger before ruling."),
+            fields={"result": [_("Required to rule.")]},
+        )
+    old = Result.objects.select_for_update().select_related("competition").get(pk=case.result_id)
+    if old.status == Result.Status.SUPERSEDED:
+        raise Conflict(_("This result was already corrected; open a case on its newest version."))
+    params = params or {}
+    scores = ruling_scores(case, old, kind, params)
+    verdict = dict(case.verdict or {})
+    verdict["ruling"] = {
+        "kind": kind,
+        "params": params,
+        "scores": [f"{s:f}" for s in scores],
+        "case": case.pk,
+        "note": note,
+    }
+    if old.status == Result.Status.ACCEPTED:
+        credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
+        services.append_entries(
+            old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL
+        )
+    old.status = Result.Status.SUPERSEDED
+    old.save(update_fields=["status"])
+    record = case.record or old.record
+    label = str(Case.Kind(kind).label)
+    now = timezone.now()
+    new = Result.objects.create(
+        club=old.club,
+        competition=old.competition,
+        table=old.table,
+        record=record,
+        source=Result.Source.FULL_RECORD if record.get("actions") else Result.Source.MANUAL,
+        status=Result.Status.ACCEPTED,
+        scores=[f"{s:f}" for s in scores],
+        verdict=verdict,
+        entered_by=user,
+        confirmed_by=user,
+        confirmed_at=now,
+        supersedes=old,
+        reason=f"{label}: {note}" if note else label,
+    )
+    if kind != Case.Kind.VOID:
+        seats = dict(old.table.seats.values_list("index", "player_id"))
+        services.append_entries(
+            new, [(i, seats[i], s) for i, s in enumerate(scores)], Entry.Kind.CREDIT
+        )
+    dispute = Dispute.objects.select_for_update().filter(result=old).first()
+    if dispute is not None and dispute.ruling == Dispute.Ruling.OPEN:
+        dispute.ruling = Dispute.Ruling.FIRST if kind == Case.Kind.UPHELD else Dispute.Ruling.NEW
+        dispute.ruled_by = user
+        dispute.ruled_at = now
+        dispute.note = note or label
+        dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
+    case.status = Case.Status.RULED
+    case.kind = kind
+    case.ruling = verdict["ruling"]
+    case.note = note
+    case.ruled_by = user
+    case.ruled_at = now
+    case.correction = new
+    case.save(
+        update_fields=["status", "kind", "ruling", "note", "ruled_by", "ruled_at", "correction"]
+    )
+    club_id, game = old.club_id, old.competition.game
+    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    _announce(new)
+    return new
+
+
+def _announce(result: Result) -> None:
+    try:
+        from ledger.clubs import webhooks
+    except ImportError:  # pragma: no cover - older ledger core
+        return
+    announce = getattr(webhooks, "announce", None)
+    if announce is not None:
+        announce("result.ruled", result)
+
+
+def set_artificial(
+    *, user: Any, competition: Competition, values: Sequence[Any]
+) -> ArtificialScores:
+    """An organiser defines what average-plus, average and average-minus are worth."""
+    services.require_role(user, competition.club, Role.ORGANISER)
+    plus, average, minus = (_points(v, n) for v, n in zip(values, LEVELS, strict=True))
+    if not plus >= average >= minus:
+        raise Invalid(
+            _("Average-plus must be at least average, and average at least average-minus."),
+            fields={"average": [_("Out of order.")]},
+        )
+    with transaction.atomic():
+        row, _created = ArtificialScores.objects.update_or_create(
+            competition=competition,
+            defaults={
+                "average_plus": plus,
+                "average": average,
+                "average_minus": minus,
+                "updated_at": timezone.now(),
+            },
+        )
+    return row

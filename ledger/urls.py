@@ -1,0 +1,49 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from ledger.web import import_views, result_views, scoring_views, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("c/<slug:club>/import/", import_views.upload, name="import"),
+    path("c/<slug:club>/import/<int:pk>/", import_views.job, name="import-job"),
+    path("c/<slug:club>/<slug:slug>/", views.competition, name="competition"),
+    path("c/<slug:club>/<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
+    path("c/<slug:club>/<slug:slug>/journal.csv", views.journal_csv, name="journal-csv"),
+    path("c/<slug:club>/p/<int:player_id>/", views.player, name="player"),
+    path("c/<slug:club>/<slug:slug>/score/", scoring_views.choose_table, name="choose-table"),
+    path(
+        "c/<slug:club>/<slug:slug>/t/<int:table>/score/",
+        scoring_views.score_entry,
+        name="score-entry",
+    ),
+    path(
+        "c/<slug:club>/<slug:slug>/t/<int:table>/preview/",
+        scoring_views.score_preview,
+        name="score-preview",
+    ),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/", result_views.result_page, name="result"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/confirm/", result_views.confirm, name="confirm"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/reenter/", result_views.reenter, name="reenter"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/dispute/", result_views.contest, name="dispute"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/rule/", result_views.rule, name="rule"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/correct/", result_views.correct, name="correct"),
+    path("healthz", views.healthz, name="healthz"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("ledger.api.urls")),
+    path("api/v1/", include("ledger.referee.api_urls")),
+    path("api/v1/", include("ledger.play.api_urls")),
+    path("api/v1/", include("ledger.formats.api_urls")),
+    path("", include("ledger.referee.urls")),
+    path("", include("ledger.play.urls")),
+    path("", include("ledger.formats.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
+
+admin.site.site_header = "Club ledger"

@@ -1,0 +1,58 @@
+"""Upload a file of results; watch its progress; read the refused rows."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from ledger.clubs import tasks
+from ledger.clubs.errors import LedgerError
+from ledger.clubs.imports import create_job
+from ledger.clubs.models import Club, ImportJob, Role
+
+
+def _club(request: HttpRequest, slug: str) -> Club:
+    club = get_object_or_404(Club, slug=slug)
+    if not club.allows(request.user, Role.SCOREKEEPER):
+        raise PermissionDenied(_("Only the club's scorekeepers import results."))
+    return club
+
+
+@login_required
+def upload(request: HttpRequest, club: str) -> HttpResponse:
+    the_club = _club(request, club)
+    error = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            error = _("Choose a CSV or JSONL file.")
+        else:
+            try:
+                job = create_job(
+                    user=request.user,
+                    club=the_club,
+                    filename=upload.name or "upload",
+                    raw=upload.read(),
+                    fmt=request.POST.get("format") or None,
+                )
+            except LedgerError as exc:
+                error = exc.message
+            else:
+                transaction.on_commit(lambda: tasks.run_import.delay(job.pk))
+                messages.info(request, _("Import started."))
+                return redirect("import-job", club=club, pk=job.pk)
+    jobs = ImportJob.objects.filter(club=the_club).defer("content")[:20]
+    return render(request, "web/imports.html", {"club": the_club, "jobs": jobs, "error": error})
+
+
+@login_required
+def job(request: HttpRequest, club: str, pk: int) -> HttpResponse:
+    the_club = _club(request, club)
+    import_job = get_object_or_404(ImportJob.objects.defer("content"), pk=pk, club=the_club)
+    template = "web/import_progress.html" if request.htmx else "web/import_job.html"
+    return render(request, template, {"club": the_club, "job": import_job})

@@ -1,0 +1,237 @@
+"""One result: its versions, confirmation (second person, blind re-entry, sign-off at the
+table), disputes with both versions side by side, and corrections with a preview of what
+they change downstream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ledger.clubs import services
+from ledger.clubs.errors import LedgerError
+from ledger.clubs.models import Competition, Dispute, Result, Role
+from ledger.web.scoring_views import _evaluate, _forms
+
+
+def _result(club: str, slug: str, pk: int) -> Result:
+    return get_object_or_404(
+        Result.objects.select_related(
+            "competition__club", "table", "entered_by", "confirmed_by", "supersedes"
+        ).prefetch_related("table__seats__player"),
+        pk=pk,
+        competition__club__slug=club,
+        competition__slug=slug,
+    )
+
+
+def _versions(result: Result) -> list[Result]:
+    """Every version of this result, oldest first."""
+    chain = [result]
+    while chain[0].supersedes_id:
+        earlier = Result.objects.select_related("entered_by", "confirmed_by").get(
+            pk=chain[0].supersedes_id
+        )
+        chain.insert(0, earlier)
+    current = result
+    while True:
+        later = (
+            Result.objects.select_related("entered_by", "confirmed_by")
+            .filter(supersedes=current)
+            .first()
+        )
+        if later is None:
+            break
+        chain.append(later)
+        current = later
+    return chain
+
+
+def _seated(result: Result, user: Any) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and result.table.seats.filter(player__user=user).exists()
+    )
+
+
+def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    result = _result(club, slug, pk)
+    competition = result.competition
+    user = request.user
+    mode = competition.confirmation
+    pending = result.status == Result.Status.PENDING
+    is_enterer = getattr(user, "pk", None) == result.entered_by_id
+    scorekeeper = competition.club.allows(user, Role.SCOREKEEPER)
+    may_confirm = (
+        pending
+        and not is_enterer
+        and (scorekeeper or (mode == Competition.Confirmation.OPPONENTS and _seated(result, user)))
+    )
+    blind_form = None
+    if may_confirm and mode == Competition.Confirmation.BLIND:
+        blind_form, _seats = _forms(competition, result.table, None)
+    dispute = Dispute.objects.filter(result=result).first()
+    seats = list(result.table.seats.all())
+    return render(
+        request,
+        "web/result.html",
+        {
+            "result": result,
+            "competition": competition,
+            "seats": seats,
+            "scored": _by_seat(seats, result.scores),
+            "versions": _versions(result),
+            "may_confirm": may_confirm and mode != Competition.Confirmation.BLIND,
+            "blind_form": blind_form,
+            "hide_scores": pending and mode == Competition.Confirmation.BLIND,
+            "may_dispute": pending and (scorekeeper or _seated(result, user)),
+            "may_correct": result.status in (Result.Status.ACCEPTED, Result.Status.PENDING)
+            and competition.club.allows(user, Role.REFEREE),
+            "dispute": dispute,
+            "dispute_scores": _by_seat(seats, dispute.other_scores or []) if dispute else [],
+            "may_rule": dispute is not None
+            and dispute.ruling == Dispute.Ruling.OPEN
+            and competition.club.allows(user, Role.REFEREE),
+        },
+    )
+
+
+def _by_seat(seats: list[Any], scores: list[Any]) -> list[tuple[Any, Any]]:
+    return [(s, scores[s.index] if s.index < len(scores) else "") for s in seats]
+
+
+def _done(request: HttpRequest, result: Result) -> HttpResponse:
+    c = result.competition
+    return redirect("result", club=c.club.slug, slug=c.slug, pk=result.pk)
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    result = _result(club, slug, pk)
+    try:
+        services.confirm_result(user=request.user, result=result)
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Result confirmed: it now counts in the standings."))
+    return _done(request, result)
+
+
+@login_required
+@require_POST
+def reenter(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    result = _result(club, slug, pk)
+    form, _seats = _forms(result.competition, result.table, request.POST)
+    outcome = _evaluate(result.competition, result.table, form)
+    if "scores" not in outcome:
+        messages.error(
+            request,
+            outcome.get("problem") or _("The re-entry is incomplete: fill in every field."),
+        )
+        return _done(request, result)
+    try:
+        _r, dispute = services.reenter_result(
+            user=request.user,
+            result=result,
+            source=outcome["source"],
+            record=outcome["record"],
+            scores=outcome["explicit"],
+        )
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    else:
+        if dispute is None:
+            messages.success(request, _("The two entries agree: the result now counts."))
+        else:
+            messages.warning(
+                request, _("The two entries differ: a referee will decide between them.")
+            )
+    return _done(request, result)
+
+
+@login_required
+@require_POST
+def contest(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    result = _result(club, slug, pk)
+    try:
+        services.dispute_result(
+            user=request.user, result=result, reason=request.POST.get("reason", "")
+        )
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.warning(request, _("Dispute opened: a referee will rule on it."))
+    return _done(request, result)
+
+
+@login_required
+@require_POST
+def rule(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    result = _result(club, slug, pk)
+    dispute = get_object_or_404(Dispute, result=result)
+    try:
+        counting = services.rule_dispute(
+            user=request.user,
+            dispute=dispute,
+            ruling=request.POST.get("ruling", ""),
+            note=request.POST.get("note", ""),
+        )
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+        return _done(request, result)
+    messages.success(request, _("Ruling recorded."))
+    return _done(request, counting)
+
+
+@login_required
+def correct(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    """An organiser or referee replaces a result; the page first shows what changes."""
+    result = _result(club, slug, pk)
+    competition = result.competition
+    if not competition.club.allows(request.user, Role.REFEREE):
+        messages.error(request, _("Only the club's referees and organisers correct results."))
+        return _done(request, result)
+    form, seats = _forms(competition, result.table, request.POST or None)
+    reason = request.POST.get("reason", "").strip()
+    outcome: dict[str, Any] = {}
+    preview: dict[str, Any] | None = None
+    if request.method == "POST":
+        outcome = _evaluate(competition, result.table, form)
+        if "scores" in outcome and not reason:
+            outcome = {"problem": _("Say why the result is corrected: the reason is kept.")}
+        if "scores" in outcome:
+            kwargs = {
+                "user": request.user,
+                "result": result,
+                "source": outcome["source"],
+                "record": outcome["record"],
+                "scores": outcome["explicit"],
+            }
+            try:
+                if request.POST.get("apply") == "1":
+                    new = services.supersede_result(**kwargs, reason=reason)
+                    messages.success(request, _("Correction applied; the old version is kept."))
+                    return _done(request, new)
+                preview = services.preview_correction(**kwargs)
+            except LedgerError as exc:
+                outcome = {"problem": exc.message, "violations": exc.violations}
+    return render(
+        request,
+        "web/correct.html",
+        {
+            "result": result,
+            "competition": competition,
+            "form": form,
+            "seats": seats,
+            "scored": _by_seat(list(result.table.seats.all()), result.scores),
+            "reason": reason,
+            "outcome": outcome,
+            "preview": preview,
+        },
+    )

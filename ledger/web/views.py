@@ -1,0 +1,251 @@
+"""Pages. Thin: read through selectors, write through services."""
+
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from ledger.clubs.games import engine_available, meta
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Entry,
+    Player,
+    Rating,
+    RatingChange,
+    Result,
+    Seat,
+)
+from ledger.clubs.standings import last_round, standings
+from ledger.web.charts import rating_band
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.annotate(members=Count("memberships", distinct=True)).prefetch_related(
+        Prefetch(
+            "competitions",
+            queryset=Competition.objects.select_related("season").annotate(
+                results_count=Count("results", distinct=True)
+            ),
+        )
+    )
+    return render(request, "web/home.html", {"clubs": clubs})
+
+
+def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    comp = get_object_or_404(
+        Competition.objects.select_related("club", "season"), club__slug=club, slug=slug
+    )
+    latest = last_round(comp)
+    as_of = _round_param(request, latest)
+    rows = standings(comp, as_of_round=as_of)
+    ratings = Rating.objects.filter(
+        club=comp.club, game=comp.game, player_id__in=[r.player_id for r in rows]
+    ).select_related("player")
+    results = (
+        Result.objects.filter(competition=comp)
+        .select_related("table", "entered_by")
+        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("player")))[
+            :25
+        ]
+    )
+    blind = comp.confirmation == Competition.Confirmation.BLIND
+    result_rows = []
+    for result in results:
+        seats = list(result.table.seats.all())
+        result_rows.append(
+            {
+                "result": result,
+                "seats": [
+                    {
+                        "player": seat.player,
+                        "points": "?"
+                        if blind and result.status == Result.Status.PENDING
+                        else result.scores[seat.index]
+                        if seat.index < len(result.scores)
+                        else "",
+                    }
+                    for seat in seats
+                ],
+            }
+        )
+    can_score = comp.club.allows(request.user, "scorekeeper")
+    return render(
+        request,
+        "web/competition.html",
+        {
+            "competition": comp,
+            "game": meta(comp.game),
+            "engine": engine_available(comp.game),
+            "standings": rows,
+            "rounds": list(range(1, latest + 1)) if latest else [],
+            "as_of": as_of,
+            "ratings": sorted(ratings, key=lambda r: -r.conservative),
+            "results": result_rows,
+            "can_score": can_score,
+        },
+    )
+
+
+def _round_param(request: HttpRequest, latest: int | None) -> int | None:
+    value = request.GET.get("round", "")
+    if not value:
+        return None
+    if not value.isdigit() or latest is None or not 1 <= int(value) <= latest:
+        raise Http404(_("No such round."))
+    return int(value)
+
+
+def _competition(club: str, slug: str) -> Competition:
+    return get_object_or_404(
+        Competition.objects.select_related("club", "season"), club__slug=club, slug=slug
+    )
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    comp = _competition(club, slug)
+    as_of = _round_param(request, last_round(comp))
+    suffix = f"-round-{as_of}" if as_of else ""
+    response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-standings{suffix}.csv")
+    out.writerow(["rank", "player_id", "player", "played", "points", "movement", "pending"])
+    for row in standings(comp, as_of_round=as_of):
+        out.writerow(
+            [
+                row.rank,
+                row.player_id,
+                row.name,
+                row.played,
+                f"{row.points:f}",
+                "" if row.movement is None else row.movement,
+                f"{row.pending:f}",
+            ]
+        )
+    return response
+
+
+def journal_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    comp = _competition(club, slug)
+    response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-journal.csv")
+    out.writerow(
+        [
+            "sequence",
+            "created_at",
+            "result",
+            "table",
+            "seat",
+            "player_id",
+            "player",
+            "points",
+            "kind",
+            "source",
+            "prev_hash",
+            "hash",
+        ]
+    )
+    entries = (
+        Entry.objects.filter(competition=comp)
+        .select_related("player", "table")
+        .order_by("sequence")
+    )
+    for e in entries.iterator(chunk_size=2000):
+        out.writerow(
+            [
+                e.sequence,
+                e.created_at.isoformat(),
+                e.result_id,
+                e.table.label,
+                e.seat,
+                e.player_id,
+                e.player.name,
+                f"{e.points:f}",
+                e.kind,
+                e.source,
+                e.prev_hash,
+                e.hash,
+            ]
+        )
+    return response
+
+
+def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
+    the_club = get_object_or_404(Club, slug=club)
+    person = get_object_or_404(Player, pk=player_id, memberships__club=the_club)
+    ratings = list(Rating.objects.filter(club=the_club, player=person).order_by("game"))
+    charts = []
+    for rating in ratings:
+        history = list(
+            RatingChange.objects.filter(club=the_club, player=person, game=rating.game)
+            .order_by("at", "id")
+            .values_list("mu", "sigma", "at")
+        )
+        band = rating_band([(m, sg, at.strftime("%Y-%m-%d")) for m, sg, at in history])
+        charts.append({"rating": rating, "game": meta(rating.game).label, "band": band})
+    entries = (
+        Entry.objects.filter(club=the_club, player=person)
+        .select_related("competition", "table")
+        .order_by("-sequence")[:50]
+    )
+    return render(
+        request,
+        "web/player.html",
+        {
+            "club": the_club,
+            "player": person,
+            "charts": charts,
+            "entries": entries,
+            "opponents": _head_to_head(the_club, person),
+        },
+    )
+
+
+def _head_to_head(club: Club, person: Player) -> list[dict[str, Any]]:
+    """For every opponent: results that count played together, and the points each took."""
+    counted = Entry.objects.filter(
+        club=club, kind=Entry.Kind.CREDIT, result__status=Result.Status.ACCEPTED
+    )
+    mine = dict(counted.filter(player=person).values_list("result_id", "points"))
+    if not mine:
+        return []
+    theirs = (
+        counted.filter(result_id__in=list(mine))
+        .exclude(player=person)
+        .values_list("result_id", "player_id", "player__name", "points")
+    )
+    table: dict[int, dict[str, Any]] = {}
+    for result_id, player_id, name, points in theirs:
+        item = table.setdefault(
+            player_id,
+            {"id": player_id, "name": name, "met": 0, "won": 0, "lost": 0, "diff": Decimal(0)},
+        )
+        item["met"] += 1
+        item["diff"] += mine[result_id] - points
+        if mine[result_id] > points:
+            item["won"] += 1
+        elif mine[result_id] < points:
+            item["lost"] += 1
+    return sorted(table.values(), key=lambda i: (-i["met"], i["name"]))
+
+
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure to reach the database means "not healthy"
+        return JsonResponse({"status": "unavailable", "database": str(exc)[:200]}, status=503)
+    return JsonResponse({"status": "ok", "database": "ok"})

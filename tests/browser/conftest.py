@@ -1,0 +1,127 @@
+"""Browser tests: a real server (gunicorn on a fresh SQLite database with the demo club)
+driven by Debian's Chromium through Playwright.
+
+Without Chromium they are skipped with a message; REQUIRE_BROWSER=1 turns that into a
+failure. They run in the SQLite pass of `make test` only: the server has its own database.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    reason = None
+    if CHROMIUM is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            return  # let the fixture fail loudly
+        reason = "Chromium is not installed (apt-get install chromium): browser tests SKIPPED"
+        print(f"\n!!! {reason}\n", file=sys.stderr)
+    elif os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        reason = "browser tests run once, in the SQLite pass"
+    if reason:
+        for item in items:
+            if "tests/browser" in str(item.fspath):
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    var = tmp_path_factory.mktemp("var")
+    env = {
+        **os.environ,
+        "LEDGER_VAR_DIR": str(var),
+        "DATABASE_URL": f"sqlite:///{var / 'ledger.sqlite3'}",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    python = sys.executable
+    for command in (["migrate", "--noinput", "-v0"], ["seed_demo"]):
+        subprocess.run(
+            [python, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+    port = _free_port()
+    gunicorn = Path(python).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "ledger.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        pytest.fail("REQUIRE_BROWSER=1 but Chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="it-IT", viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def log_in(page: Any, server: str) -> None:
+    page.goto(server + "/login/")
+    page.fill("#id_username", "demo")
+    page.fill("#id_password", "pisa-demo-2026")
+    page.click("button[type=submit]")
+    page.wait_for_url(server + "/")

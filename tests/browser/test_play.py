@@ -1,0 +1,123 @@
+"""Digital tables in a real browser: one human seat, driven through the page with the
+keyboard-reachable action buttons, plays a whole game against bots; the finished game is
+in the ledger (its competition's results, its result page), and can be replayed."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import registry
+from tests.browser.conftest import log_in
+
+COMPETITIONS = {
+    "tarocco": "Campionato sociale di Tarocco",
+    "ergio": "Torneo di Er Giò",
+    "ponte": "Sfida del Ponte",
+    "sanmarco": "Coppa San Marco a due",
+    "cardchess": "Serate di 3D cardChess",
+}
+
+
+def _play_to_the_end(page, limit: int = 2000) -> int:
+    moves = 0
+    for _ in range(limit):
+        if page.locator("#game-over").count():
+            return moves
+        board = page.locator("#board")
+        before = board.get_attribute("data-moves")
+        button = page.locator("button.play-action").first
+        if button.count() == 0:
+            page.wait_for_timeout(150)  # the board polls while bots are to act
+            continue
+        button.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "m => { const b = document.querySelector('#board');"
+            " return b && b.dataset.moves !== m; }",
+            arg=before,
+        )
+        assert page.locator("#move-error").count() == 0, page.locator("#move-error").inner_text()
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", [g for g in registry.available() if g in COMPETITIONS])
+def test_a_digital_game_against_bots_ends_in_the_ledger(page, server, game):
+    log_in(page, server)
+    page.goto(server + "/play/")
+    page.select_option("#competition", label=f"{COMPETITIONS[game]} · " + _label(page, game))
+    page.check("input[name=others][value=heuristic]")
+    page.fill("#label", f"Browser {game}")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#board")
+    assert page.locator("#table-status").inner_text() in ("In gioco", "Playing")
+    moves = _play_to_the_end(page)
+    assert moves > 0
+    page.screenshot(path=str(_shots() / f"play-{game}-over.png"), full_page=True)
+    page.click("#ledger-result")
+    page.wait_for_url("**/r/*/")
+    assert "Bot euristico 1" in page.locator("main").inner_text()
+    # The competition's page lists the digital table's result and its players stand.
+    page.goto(server + "/")
+    page.click(f"text={COMPETITIONS[game]}")
+    assert page.locator(f"td:text-is('Browser {game}')").count() == 1
+    assert page.locator("table.standings >> text=Bot euristico 1").count() >= 1
+
+
+def test_a_finished_game_replays_move_by_move_and_downloads(page, server):
+    log_in(page, server)
+    page.goto(server + "/play/")
+    page.select_option("#ruleset", "sanmarco:variant3")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#board")
+    _play_to_the_end(page)
+    with page.expect_download() as download:
+        page.click("#download")
+    assert download.value.suggested_filename.startswith("sanmarco-")
+    page.click("#replay")
+    assert "0" in page.locator("h1").inner_text()
+    page.click("#next")
+    assert page.locator("#last-move").count() == 1
+    page.click("#last")
+    assert page.locator("#outcome").count() == 1
+
+
+def _label(page, game: str) -> str:
+    # The game's name as the competition list prints it, in the page's language.
+    options = page.locator("#competition option").all_inner_texts()
+    for option in options:
+        if option.startswith(COMPETITIONS[game] + " · "):
+            return option.split(" · ", 1)[1]
+    raise AssertionError(f"no competition of {game} offered: {options}")
+
+
+def _shots():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def test_open_seats_show_the_invitation_and_bots_can_take_them(page, server):
+    log_in(page, server)
+    page.goto(server + "/play/")
+    page.select_option("#ruleset", "tarocco:dummett-mcleod")
+    page.check("input[name=others][value=open]")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#board")
+    invite = page.locator("#invite").input_value()
+    assert "/join/" in invite
+    # While the creator chooses, the polling board leaves the focused control alone.
+    page.focus("#bot-kind")
+    page.wait_for_timeout(2500)
+    assert page.evaluate("document.activeElement.id") == "bot-kind"
+    page.select_option("#bot-kind", "random")
+    page.click("#fill-bots")
+    page.wait_for_selector("button.play-action, #waiting, #game-over")
+    assert page.locator("text=Bot casuale 3").count() == 1
+    # The invitation link, opened by someone else, now says every seat is taken.
+    other = page.context.browser.new_context(locale="it-IT").new_page()
+    other.goto(invite)
+    assert other.locator("#take-seat").count() == 0
+    other.context.close()

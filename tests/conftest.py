@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    # Long soak runs stay out of `make test` unless asked for with -m soak.
+    markexpr = config.getoption("-m") or ""
+    if "soak" in markexpr:
+        return
+    skip = pytest.mark.skip(reason="soak test: run with `make soak`")
+    for item in items:
+        if "soak" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def club(db: None) -> Club:
+    return Club.objects.create(name="Circolo di prova", slug="prova", city="Pisa")
+
+
+@pytest.fixture
+def other_club(db: None) -> Club:
+    return Club.objects.create(name="Altro circolo", slug="altro", city="Lucca")
+
+
+class People:
+    """One login per role in the club, plus a stranger."""
+
+    def __init__(self, club: Club, django_user_model: Any) -> None:
+        self.club = club
+        self.users: dict[str, Any] = {}
+        self.players: dict[str, Player] = {}
+        for role in [Role.MEMBER, Role.SCOREKEEPER, Role.REFEREE, Role.ORGANISER, "scorekeeper2"]:
+            name = str(role)
+            user = django_user_model.objects.create_user(username=name, password="pw-" + name)
+            player = Player.objects.create(name=name.title(), user=user)
+            actual = Role.SCOREKEEPER if name == "scorekeeper2" else role
+            Membership.objects.create(club=club, player=player, role=actual)
+            self.users[name] = user
+            self.players[name] = player
+        self.users["stranger"] = django_user_model.objects.create_user(
+            username="stranger", password="pw-stranger"
+        )
+        self.extra = [Player.objects.create(name=f"Giocatore {i}") for i in range(6)]
+        for p in self.extra:
+            Membership.objects.create(club=club, player=p)
+
+    def client(self, name: str | None, language: str = "en") -> APIClient:
+        client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+        if name is not None:
+            token, _ = Token.objects.get_or_create(user=self.users[name])
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+
+@pytest.fixture
+def people(club: Club, django_user_model: Any) -> People:
+    return People(club, django_user_model)
+
+
+@pytest.fixture
+def manual_competition(club: Club, monkeypatch: pytest.MonkeyPatch) -> Competition:
+    """A competition scored from per-seat points alone, as for a game with no engine yet."""
+    from games.core import registry
+
+    with_engine = registry.available()
+    monkeypatch.setattr(
+        registry, "available", lambda: tuple(g for g in with_engine if g != "sanmarco")
+    )
+    return Competition.objects.create(
+        club=club, name="Coppa", slug="coppa", game="sanmarco", format="league"
+    )
+
+
+@pytest.fixture
+def manual_table(manual_competition: Competition, people: People) -> Table:
+    from ledger.clubs.services import create_table
+
+    return create_table(
+        user=people.users["organiser"],
+        competition=manual_competition,
+        label="T1",
+        players=people.extra[:2],
+    )

@@ -1,0 +1,21 @@
+"""games/ never imports Django: the engines run alone, in the CLI and the benchmarks."""
+
+import ast
+from pathlib import Path
+
+GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
+
+
+def test_no_module_in_games_imports_django() -> None:
+    offenders = []
+    for path in GAMES_DIR.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            if any(n == "django" or n.startswith("django.") for n in names):
+                offenders.append(str(path.relative_to(GAMES_DIR)))
+    assert offenders == []

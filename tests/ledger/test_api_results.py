@@ -1,0 +1,217 @@
+"""POST/GET /api/v1/results/: recording, idempotency, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.clubs.models import Entry, Result, Standing
+
+URL = "/api/v1/results/"
+
+
+def post(client, body, key=None, raw=None):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    data = raw if raw is not None else json.dumps(body)
+    return client.post(URL, data=data, content_type="application/json", **headers)
+
+
+def test_a_scorekeeper_records_a_result_and_its_entries(people, manual_table):
+    response = post(
+        people.client("scorekeeper"),
+        {"table": manual_table.pk, "source": "manual", "scores": [12, -3]},
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["status"] == "accepted"
+    assert [(e["seat"], e["points"]) for e in body["entries"]] == [(0, "12.00"), (1, "-3.00")]
+    assert Standing.objects.get(player=people.extra[0]).points == 12
+
+
+def test_a_retry_with_the_same_key_returns_the_first_answer(people, manual_table):
+    client = people.client("scorekeeper")
+    body = {"table": manual_table.pk, "source": "manual", "scores": [5, 1]}
+    first = post(client, body, key="phone-42")
+    second = post(client, body, key="phone-42")
+    assert first.status_code == second.status_code == 201
+    assert second.json() == first.json()
+    assert second["Idempotent-Replayed"] == "true"
+    assert Result.objects.count() == 1
+    assert Entry.objects.count() == 2
+
+
+def test_the_same_key_with_another_body_is_a_conflict(people, manual_table):
+    client = people.client("scorekeeper")
+    post(client, {"table": manual_table.pk, "source": "manual", "scores": [5, 1]}, key="k1")
+    response = post(
+        client, {"table": manual_table.pk, "source": "manual", "scores": [6, 1]}, key="k1"
+    )
+    assert response.status_code == 409
+    assert "Idempotency-Key" in response.json()["error"]["message"]
+    assert Result.objects.count() == 1
+
+
+def test_idempotency_keys_are_per_club(people, manual_table, other_club, django_user_model):
+    from ledger.clubs.models import Competition, Membership
+    from ledger.clubs.services import create_table
+
+    competition = Competition.objects.create(club=other_club, name="X", slug="x", game="sanmarco")
+    for p in people.extra[:2]:
+        Membership.objects.create(club=other_club, player=p)
+    Membership.objects.create(
+        club=other_club, player=people.players["scorekeeper"], role="scorekeeper"
+    )
+    table = create_table(
+        user=people.users["scorekeeper"],
+        competition=competition,
+        label="A",
+        players=people.extra[:2],
+    )
+    client = people.client("scorekeeper")
+    assert (
+        post(
+            client, {"table": manual_table.pk, "source": "manual", "scores": [1, 2]}, key="same"
+        ).status_code
+        == 201
+    )
+    assert (
+        post(
+            client, {"table": table.pk, "source": "manual", "scores": [1, 2]}, key="same"
+        ).status_code
+        == 201
+    )
+    assert Result.objects.count() == 2
+
+
+def test_malformed_json_is_refused_with_a_message(people, manual_table):
+    response = post(people.client("scorekeeper"), None, raw='{"table": 1, "scores": [1,')
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "malformed"
+    assert "JSON" in error["message"]
+    assert Result.objects.count() == 0
+
+
+def test_a_body_that_is_not_an_object_is_refused(people, manual_table):
+    response = post(people.client("scorekeeper"), [1, 2])
+    assert response.status_code == 400
+    assert Result.objects.count() == 0
+
+
+def test_a_missing_table_is_named_in_the_field_errors(people, manual_table):
+    response = post(people.client("scorekeeper"), {"source": "manual", "scores": [1, 2]})
+    assert response.status_code == 400
+    assert "table" in response.json()["error"]["fields"]
+
+
+def test_the_wrong_number_of_scores_is_refused(people, manual_table):
+    response = post(
+        people.client("scorekeeper"),
+        {"table": manual_table.pk, "source": "manual", "scores": [1, 2, 3]},
+    )
+    assert response.status_code == 400
+    assert "2" in response.json()["error"]["message"]
+    assert Entry.objects.count() == 0
+
+
+def test_an_unknown_seat_is_refused(people, manual_table):
+    players = [people.extra[0].pk, people.extra[1].pk, people.extra[2].pk]
+    response = post(
+        people.client("scorekeeper"),
+        {"table": manual_table.pk, "source": "manual", "scores": [1, 2], "players": players},
+    )
+    assert response.status_code == 400
+    assert "seat 2" in response.json()["error"]["message"]
+    assert Result.objects.count() == 0
+
+
+def test_a_player_not_at_the_table_is_refused(people, manual_table):
+    players = [people.extra[0].pk, people.extra[4].pk]
+    response = post(
+        people.client("scorekeeper"),
+        {"table": manual_table.pk, "source": "manual", "scores": [1, 2], "players": players},
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert str(people.extra[4].pk) in error["message"]
+    assert "1" in error["fields"]["players"]
+    assert Result.objects.count() == 0
+
+
+def test_a_write_to_another_club_is_forbidden(people, manual_table, other_club, django_user_model):
+    from ledger.clubs.models import Membership, Player
+
+    outsider = django_user_model.objects.create_user(username="lucchese", password="x")
+    Membership.objects.create(
+        club=other_club, player=Player.objects.create(name="L", user=outsider), role="organiser"
+    )
+    people.users["lucchese"] = outsider
+    response = post(
+        people.client("lucchese"), {"table": manual_table.pk, "source": "manual", "scores": [1, 2]}
+    )
+    assert response.status_code == 403
+    assert manual_table.competition.club.name in response.json()["error"]["message"]
+    assert Result.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [
+        ("member", 403),
+        ("stranger", 403),
+        ("scorekeeper", 201),
+        ("referee", 201),
+        ("organiser", 201),
+    ],
+)
+def test_recording_needs_the_scorekeeper_role(people, manual_table, who, status):
+    response = post(
+        people.client(who), {"table": manual_table.pk, "source": "manual", "scores": [1, 2]}
+    )
+    assert response.status_code == status
+
+
+def test_anonymous_visitors_read_but_cannot_write(people, manual_table):
+    anonymous = people.client(None)
+    assert anonymous.get(URL).status_code == 200
+    response = post(anonymous, {"table": manual_table.pk, "source": "manual", "scores": [1, 2]})
+    assert response.status_code in (401, 403)
+    assert "Token" in response.json()["error"]["message"]
+
+
+def test_a_score_that_is_not_a_number_is_refused(people, manual_table):
+    response = post(
+        people.client("scorekeeper"),
+        {"table": manual_table.pk, "source": "manual", "scores": ["dieci", 2]},
+    )
+    assert response.status_code == 400
+    assert "scores" in response.json()["error"]["fields"]
+
+
+def test_results_are_listed_and_filtered_by_competition(people, manual_table):
+    client = people.client("scorekeeper")
+    post(client, {"table": manual_table.pk, "source": "manual", "scores": [1, 2]})
+    listed = client.get(URL, {"competition": manual_table.competition_id}).json()
+    assert listed["count"] == 1
+    assert client.get(URL, {"competition": "abc"}).status_code == 400
+    detail = client.get(f"{URL}{listed['results'][0]['id']}/").json()
+    assert detail["scores"] == ["1.00", "2.00"]
+
+
+def test_entries_are_read_only_through_the_api(people, manual_table):
+    client = people.client("organiser")
+    post(client, {"table": manual_table.pk, "source": "manual", "scores": [1, 2]})
+    entry = Entry.objects.first()
+    assert client.get("/api/v1/entries/").json()["count"] == 2
+    assert client.delete(f"/api/v1/entries/{entry.pk}/").status_code == 405
+    assert client.put(f"/api/v1/entries/{entry.pk}/", {}).status_code == 405
+    assert client.post("/api/v1/entries/", {}).status_code == 405
+
+
+def test_errors_speak_the_language_the_client_asks_for(people, manual_table):
+    body = {"table": manual_table.pk, "source": "manual", "scores": [1, 2, 3]}
+    italian = post(people.client("scorekeeper", language="it"), body)
+    assert "questo tavolo ha 2 posti" in italian.json()["error"]["message"]
+    english = post(people.client("scorekeeper", language="en"), body)
+    assert "this table has 2 seats" in english.json()["error"]["message"]

@@ -1,0 +1,148 @@
+"""Bulk import: every row checked by the engine, bad rows reported by line, no half rows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+
+from ledger.clubs.imports import create_job, run_job
+from ledger.clubs.models import Entry, ImportJob, Result, Standing, Table
+
+
+def names(people, n=2):
+    return "|".join(p.name for p in people.extra[:n])
+
+
+def job_for(people, content, fmt="csv", who="scorekeeper"):
+    job = create_job(
+        user=people.users[who],
+        club=people.club,
+        filename=f"results.{fmt}",
+        raw=content.encode(),
+        fmt=fmt,
+        language="en",
+    )
+    return run_job(job.pk)
+
+
+def test_good_csv_rows_are_imported_and_bad_ones_reported_by_line(people, manual_competition):
+    content = (
+        "competition,table,players,scores,key\n"
+        f"coppa,A,{names(people)},3|4,k1\n"
+        f"coppa,A,{names(people)},3|x,k2\n"
+        f"nowhere,A,{names(people)},1|1,k3\n"
+        f"coppa,B,{names(people)}|Nobody,1|1,k4\n"
+        f"coppa,A,{names(people)},5|6,k5\n"
+    )
+    job = job_for(people, content)
+    assert (job.status, job.total, job.imported) == ("done", 5, 2)
+    assert [e["line"] for e in job.errors] == [3, 4, 5]
+    assert "score" in job.errors[0]["message"] and "nowhere" in job.errors[1]["message"]
+    assert Result.objects.filter(source="import").count() == 2
+    assert Entry.objects.count() == 4
+    assert Table.objects.filter(label="A").count() == 1
+
+
+def test_importing_the_same_file_twice_changes_nothing(people, manual_competition):
+    content = f"competition,table,players,scores,key\ncoppa,A,{names(people)},3|4,k1\n"
+    job_for(people, content)
+    again = job_for(people, content)
+    assert (again.imported, again.replayed) == (0, 1)
+    assert Result.objects.count() == 1
+
+
+def test_jsonl_rows_are_checked_by_the_engine_with_their_rule(people, club):
+    from games.core import registry
+    from ledger.clubs.models import Competition
+
+    if "tarocco" not in registry.available():
+        pytest.skip("no Tarocco engine")
+    Competition.objects.create(club=club, name="T", slug="tarocco", game="tarocco")
+    four = [p.name for p in people.extra[:4]]
+    rows = [
+        {
+            "competition": "tarocco",
+            "players": four,
+            "record": {"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 61},
+        },
+        {
+            "competition": "tarocco",
+            "players": four,
+            "record": {"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 140},
+        },
+        "not an object",
+    ]
+    content = "\n".join(json.dumps(r) for r in rows) + "\n{broken\n"
+    job = job_for(people, content, fmt="jsonl")
+    assert job.imported == 1
+    assert [e["line"] for e in job.errors] == [2, 3, 4]
+    assert job.errors[0]["rules"] and job.errors[0]["rules"][0].startswith("tarocco.")
+    assert Result.objects.get().source == "import"
+    assert Standing.objects.filter(competition__slug="tarocco").count() == 4
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_a_reason(people, manual_competition):
+    from ledger.clubs.errors import Invalid
+
+    with pytest.raises(Invalid, match="UTF-8"):
+        create_job(
+            user=people.users["scorekeeper"],
+            club=people.club,
+            filename="x.csv",
+            raw="competition\nCaffè".encode("latin-1"),
+            fmt="csv",
+        )
+    assert not ImportJob.objects.exists()
+
+
+def test_a_member_cannot_import(people, manual_competition):
+    from ledger.clubs.errors import NotAllowed
+
+    with pytest.raises(NotAllowed):
+        job_for(people, "competition\n", who="member")
+
+
+def test_the_import_command_reports_bad_rows_with_their_line(people, manual_competition, tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text(
+        f"competition,players,scores\ncoppa,{names(people)},1|2\ncoppa,{names(people)},1\n"
+    )
+    with pytest.raises(CommandError, match="1 imported"):
+        call_command("import_results", str(path), "--club", "prova", "--user", "scorekeeper")
+    assert Result.objects.count() == 1
+
+
+def test_the_upload_page_runs_the_import_and_shows_progress(
+    client, people, manual_competition, django_capture_on_commit_callbacks
+):
+    client.force_login(people.users["scorekeeper"])
+    content = f"competition,players,scores\ncoppa,{names(people)},1|2\n"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/c/prova/import/", {"file": SimpleUploadedFile("r.csv", content.encode())}
+        )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="import-progress"' in page and 'value="100"' in page
+    assert Result.objects.count() == 1
+
+
+def test_the_imports_api_accepts_a_file_and_reports_progress(
+    people, manual_competition, django_capture_on_commit_callbacks
+):
+    api = people.client("scorekeeper")
+    content = f"competition,players,scores\ncoppa,{names(people)},1|2\ncoppa,x,1\n"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            "/api/v1/imports/",
+            {"club": people.club.pk, "file": SimpleUploadedFile("r.csv", content.encode())},
+            format="multipart",
+        )
+    assert response.status_code == 202
+    job = api.get(response["Location"]).json()
+    assert job["status"] == "done" and job["percent"] == 100 and job["imported"] == 1
+    assert job["errors"][0]["line"] == 3
+    assert people.client("stranger").get("/api/v1/imports/").json()["count"] == 0

@@ -1,0 +1,88 @@
+"""The public pages, login, the language switch and the health check."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+from django.db.utils import OperationalError
+
+from ledger.clubs import services
+
+
+def test_the_home_page_lists_clubs_and_competitions(client, manual_competition):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "Circolo di prova" in page.content.decode()
+    assert "/c/prova/coppa/" in page.content.decode()
+
+
+def test_the_home_page_says_what_to_do_when_there_are_no_clubs(client, db):
+    assert "seed_demo" in client.get("/").content.decode()
+
+
+def test_italian_is_the_default_language_and_english_is_a_switch_away(client, db):
+    page = client.get("/").content.decode()
+    assert 'lang="it"' in page
+    assert "Circoli e competizioni" in page
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = client.get("/").content.decode()
+    assert 'lang="en"' in page
+    assert "Clubs and competitions" in page
+
+
+def test_the_competition_page_shows_standings_and_results(client, people, manual_table):
+    services.record_result(
+        user=people.users["scorekeeper"], table=manual_table, source="manual", scores=[7, 2]
+    )
+    page = client.get("/c/prova/coppa/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert people.extra[0].name in text
+    assert "7" in text
+
+
+def test_the_competition_page_has_an_empty_state(client, manual_competition):
+    text = client.get("/c/prova/coppa/").content.decode()
+    assert "Nessun risultato" in text
+
+
+def test_the_competition_page_reads_in_a_fixed_number_of_queries(
+    client, people, manual_table, django_assert_max_num_queries
+):
+    for scores in ([1, 2], [3, 4], [5, 6], [7, 8]):
+        services.record_result(
+            user=people.users["scorekeeper"], table=manual_table, source="manual", scores=scores
+        )
+    with django_assert_max_num_queries(8):
+        assert client.get("/c/prova/coppa/").status_code == 200
+
+
+def test_an_unknown_competition_is_a_404(client, db):
+    assert client.get("/c/nessuno/niente/").status_code == 404
+
+
+def test_login_and_logout(client, people):
+    response = client.post("/login/", {"username": "member", "password": "pw-member"})
+    assert response.status_code == 302
+    assert "member" in client.get("/").content.decode()
+    client.post("/logout/")
+    assert "Accedi" in client.get("/").content.decode()
+
+
+def test_a_wrong_password_says_what_to_check(client, people):
+    page = client.post("/login/", {"username": "member", "password": "nope"})
+    assert page.status_code == 200
+    assert "nome utente e la password" in page.content.decode()
+
+
+def test_healthz_answers_200_when_the_database_answers(client, db):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["database"] == "ok"
+
+
+def test_healthz_answers_503_when_the_database_does_not(client, db):
+    with mock.patch("ledger.web.views.connection.cursor", side_effect=OperationalError("down")):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"

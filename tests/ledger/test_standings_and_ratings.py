@@ -1,0 +1,242 @@
+"""Standings as of a round, movement, provisional points, ratings and the exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ledger.clubs import ratings, services
+from ledger.clubs.models import Competition, Rating, RatingChange, Result, Round, Standing
+from ledger.clubs.standings import standings
+
+
+def record(people, table, scores, who="scorekeeper"):
+    result, _ = services.record_result(
+        user=people.users[who], table=table, source="manual", scores=scores
+    )
+    return result
+
+
+@pytest.fixture
+def league(manual_competition, people):
+    """Two rounds of a four-player league: A, B, C, D."""
+    a, b, c, d = people.extra[:4]
+    rounds = [Round.objects.create(competition=manual_competition, number=n) for n in (1, 2)]
+    tables = {}
+    for r, pairs in zip(rounds, [[(a, b), (c, d)], [(a, c), (b, d)]], strict=True):
+        for x, y in pairs:
+            tables[(r.number, x.name, y.name)] = services.create_table(
+                user=people.users["organiser"],
+                competition=manual_competition,
+                label=f"{r.number}-{x.name}",
+                players=[x, y],
+                round=r,
+            )
+    return manual_competition, tables, (a, b, c, d)
+
+
+def test_standings_after_a_round_come_from_that_rounds_journal_with_movement(people, league):
+    competition, tables, (a, b, c, d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    record(people, tables[(1, c.name, d.name)], [5, 1])
+    record(people, tables[(2, a.name, c.name)], [0, 20])
+    record(people, tables[(2, b.name, d.name)], [2, 2])
+    after_one = {r.name: r.rank for r in standings(competition, as_of_round=1)}
+    assert after_one == {a.name: 1, c.name: 2, d.name: 3, b.name: 4}
+    now = {r.name: r for r in standings(competition)}
+    assert now[c.name].rank == 1 and now[c.name].movement == 1
+    assert now[a.name].rank == 2 and now[a.name].movement == -1
+    assert now[c.name].points == Decimal(25)
+
+
+def test_pending_results_show_as_provisional_and_do_not_count(people, league):
+    competition, tables, (a, b, _c, _d) = league
+    Competition.objects.filter(pk=competition.pk).update(confirmation="second_person")
+    competition.refresh_from_db()
+    record(people, tables[(1, a.name, b.name)], [7, 3])
+    rows = {r.name: r for r in standings(competition)}
+    assert rows[a.name].points == 0 and rows[a.name].pending == Decimal(7)
+    assert not Standing.objects.exists()
+
+
+def test_a_win_raises_the_winners_rating_and_lowers_the_losers(people, manual_table):
+    record(people, manual_table, [10, 2])
+    winner, loser = (s.player_id for s in manual_table.seats.order_by("index"))
+    rows = {r.player_id: r for r in Rating.objects.all()}
+    assert rows[winner].mu > 25 > rows[loser].mu
+    assert rows[winner].sigma < 25 / 3
+    assert RatingChange.objects.count() == 2
+
+
+def test_a_lone_soloists_win_counts_as_first_place_against_three(people, club):
+    """Tarocco: four-way ranking by net points, not a team of one against three."""
+    from games.core import registry
+
+    if "tarocco" not in registry.available():
+        pytest.skip("no Tarocco engine")
+    competition = Competition.objects.create(club=club, name="T", slug="t", game="tarocco")
+    table = services.create_table(
+        user=people.users["organiser"], competition=competition, label="T", players=people.extra[:4]
+    )
+    services.record_result(
+        user=people.users["scorekeeper"],
+        table=table,
+        source="summary",
+        record={"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 70},
+    )
+    mu = dict(Rating.objects.values_list("player_id", "mu"))
+    soloist, *others = (p.pk for p in people.extra[:4])
+    assert mu[soloist] > 25 and all(mu[o] < 25 for o in others)
+    assert mu[soloist] - 25 == pytest.approx(3 * (25 - mu[others[0]]), rel=0.5)
+
+
+def test_correcting_an_old_result_recomputes_the_ratings_from_the_journal(
+    people, manual_table, django_capture_on_commit_callbacks
+):
+    first = record(people, manual_table, [10, 2])
+    record(people, manual_table, [1, 3])
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.supersede_result(
+            user=people.users["referee"], result=first, source="manual", scores=[0, 9]
+        )
+    assert len(callbacks) == 1
+    after_correction = dict(Rating.objects.values_list("player_id", "mu"))
+    ratings.recompute(manual_table.competition.club_id, "sanmarco")
+    assert dict(Rating.objects.values_list("player_id", "mu")) == pytest.approx(after_correction)
+    loser_now = manual_table.seats.get(index=0).player_id
+    assert after_correction[loser_now] < 25
+    assert Rating.objects.get(player_id=loser_now).results == 2
+
+
+def rating_rows():
+    return sorted(Rating.objects.values_list("player_id", "mu", "sigma", "results"))
+
+
+histories = st.lists(
+    st.tuples(
+        st.integers(0, 2),  # which table
+        st.lists(st.integers(-20, 20), min_size=2, max_size=2),
+        st.booleans(),  # correct an earlier result afterwards
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(history=histories)
+def test_rebuild_from_the_journal_equals_the_incremental_projections(
+    people, manual_competition, history
+):
+    with transaction.atomic():
+        tables = [
+            services.create_table(
+                user=people.users["organiser"],
+                competition=manual_competition,
+                label=f"H{i}",
+                players=people.extra[i : i + 2],
+            )
+            for i in range(3)
+        ]
+        recorded = []
+        for which, scores, correct in history:
+            recorded.append(record(people, tables[which], scores))
+            if correct and recorded:
+                target = next(
+                    (r for r in recorded if r.status == Result.Status.ACCEPTED),
+                    None,
+                )
+                if target is not None:
+                    target.refresh_from_db()
+                    if target.status == Result.Status.ACCEPTED:
+                        new = services.supersede_result(
+                            user=people.users["referee"],
+                            result=target,
+                            source="manual",
+                            scores=[scores[1], scores[0]],
+                        )
+                        recorded.append(new)
+                        # The task a correction queues after commit (hooks do not fire
+                        # inside this test's transaction).
+                        ratings.recompute(manual_competition.club_id, "sanmarco")
+        incremental_standings = set(
+            Standing.objects.filter(competition=manual_competition)
+            .exclude(played=0, points=0)
+            .values_list("player_id", "points", "played")
+        )
+        incremental_ratings = rating_rows()
+        services.rebuild_standings(manual_competition)
+        ratings.recompute(manual_competition.club_id, "sanmarco")
+        assert (
+            set(
+                Standing.objects.filter(competition=manual_competition)
+                .exclude(played=0, points=0)
+                .values_list("player_id", "points", "played")
+            )
+            == incremental_standings
+        )
+        rebuilt = rating_rows()
+        assert [r[0] for r in rebuilt] == [r[0] for r in incremental_ratings]
+        assert [x for r in rebuilt for x in r[1:]] == pytest.approx(
+            [x for r in incremental_ratings for x in r[1:]]
+        )
+        transaction.set_rollback(True)
+
+
+def test_the_standings_api_answers_now_and_as_of_a_round(people, league):
+    competition, tables, (a, b, c, _d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    record(people, tables[(2, a.name, c.name)], [0, 20])
+    api = people.client(None)
+    now = api.get(f"/api/v1/competitions/{competition.pk}/standings/").json()
+    assert now["last_round"] == 2 and now["rows"][0]["name"] == c.name
+    then = api.get(f"/api/v1/competitions/{competition.pk}/standings/?round=1").json()
+    assert then["as_of_round"] == 1 and then["rows"][0]["name"] == a.name
+    bad = api.get(f"/api/v1/competitions/{competition.pk}/standings/?round=9")
+    assert bad.status_code == 400 and "round" in bad.json()["error"]["fields"]
+
+
+def test_the_ratings_api_lists_a_clubs_ratings_for_a_game(people, manual_table):
+    record(people, manual_table, [10, 2])
+    body = people.client(None).get("/api/v1/ratings/?game=sanmarco").json()
+    rows = body["results"] if isinstance(body, dict) else body
+    assert len(rows) == 2 and rows[0]["mu"] > rows[1]["mu"]
+    assert rows[0]["conservative"] == pytest.approx(rows[0]["mu"] - 3 * rows[0]["sigma"])
+
+
+def test_standings_and_journal_export_as_csv(client, people, league):
+    competition, tables, (a, b, _c, _d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    base = f"/c/prova/{competition.slug}/"
+    rows = list(csv.reader(io.StringIO(client.get(base + "standings.csv").content.decode())))
+    assert rows[0][:5] == ["rank", "player_id", "player", "played", "points"]
+    assert rows[1][2] == a.name and rows[1][4] == "10.00"
+    journal = list(csv.reader(io.StringIO(client.get(base + "journal.csv").content.decode())))
+    assert [r[0] for r in journal[1:]] == ["1", "2"] and len(journal[1][-1]) == 64
+
+
+def test_the_player_page_shows_rating_chart_history_and_head_to_head(client, people, league):
+    competition, tables, (a, b, _c, _d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    page = client.get(f"/c/prova/p/{a.pk}/").content.decode()
+    assert "<svg" in page and "polyline" in page
+    assert b.name in page and competition.name in page
+
+
+def test_the_competition_page_offers_rounds_ratings_and_exports(client, people, league):
+    competition, tables, (a, b, _c, _d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    page = client.get(f"/c/prova/{competition.slug}/", HTTP_ACCEPT_LANGUAGE="en").content
+    text = page.decode()
+    assert 'id="ratings"' in text and "standings.csv" in text and 'name="round"' in text
+    assert client.get(f"/c/prova/{competition.slug}/?round=7").status_code == 404

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from games.core import registry
+from ledger.play import services
+from ledger.play.models import GameTable
+
+GAMES = registry.available()
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    """The people fixture makes six logins; a slow password hash is no part of these tests."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., Any]]:
+    """Run a write as a request would: its on-commit work (the bots' moves) runs after it."""
+
+    def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    yield run
+
+
+def seats_for(game: str, first: str = "me", rest: str = "heuristic") -> list[str]:
+    n = registry.get(game).ruleset().seats
+    return [first] + [rest] * (n - 1)
+
+
+def play_out(commit: Callable[..., Any], user: Any, table: GameTable, limit: int = 5000) -> int:
+    """The human plays the first legal action on each of its turns until the game ends."""
+    game = registry.get(table.game)
+    for moves in range(limit):
+        table.refresh_from_db()
+        if table.over:
+            return moves
+        state = services.state_of(table)
+        seat = services.seat_of(table, user)
+        assert seat is not None
+        assert state.to_act() == seat.index, "the bots left the human waiting on another seat"
+        action = game.encode_action(state.legal_actions(seat.index)[0])
+        commit(services.act, user=user, table=table, action=action, move_id=f"m{moves}")
+    raise AssertionError("the game did not end")

@@ -1,0 +1,169 @@
+"""The pages of the digital tables: lobby, table board, join by link, replay, download."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from games.core import registry
+from ledger.play import services
+from ledger.play.models import GameTable
+
+
+def _client(people, name="member"):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users[name])
+    return client
+
+
+def test_the_lobby_needs_a_login(client, db):
+    assert client.get("/play/").status_code == 302
+
+
+def test_the_lobby_offers_every_game_and_ruleset(people):
+    page = _client(people).get("/play/").content.decode()
+    for slug in registry.available():
+        assert f'value="{slug}:{registry.get(slug).default_ruleset}"' in page
+
+
+def test_a_stranger_is_told_to_join_a_club_first(people):
+    page = _client(people, "stranger").get("/play/").content.decode()
+    assert "not a member of any club" in page
+
+
+def test_making_a_table_opens_the_board_on_your_turn(people, commit):
+    client = _client(people)
+    response = commit(
+        client.post,
+        "/play/new/",
+        {"club": people.club.pk, "ruleset": "cardchess:2p", "others": "random"},
+    )
+    table = GameTable.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/play/{table.pk}/"
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert "Your turn" in page
+    assert page.count('class="play-action"') == len(services.state_of(table).legal_actions(0))
+    assert "data-card=" in page
+
+
+def test_an_htmx_move_answers_with_the_new_board(people, commit):
+    client = _client(people)
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="ergio",
+        seats=["me", "heuristic"],
+        seed=4,
+    )
+    action = registry.get("ergio").encode_action(services.state_of(table).legal_actions(0)[0])
+    response = commit(
+        client.post,
+        f"/play/{table.pk}/act/",
+        {"action": json.dumps(action), "move_id": "x1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert 'id="board"' in response.content.decode()
+    table.refresh_from_db()
+    assert table.moves_count >= 1
+
+
+def test_a_refused_move_shows_the_rule(people, commit):
+    client = _client(people)
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="sanmarco",
+        seats=["me", "heuristic"],
+        seed=4,
+    )
+    response = client.post(
+        f"/play/{table.pk}/act/",
+        {"action": json.dumps({"colour": 0, "points": 999})},
+        HTTP_HX_REQUEST="true",
+    )
+    page = response.content.decode()
+    assert 'id="move-error"' in page and "sanmarco." in page
+
+
+def test_someone_not_seated_sees_no_hand(people, commit):
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="cardchess",
+        seats=["me", "heuristic"],
+        seed=4,
+    )
+    page = _client(people, "referee").get(f"/play/{table.pk}/").content.decode()
+    assert "data-card=" not in page and "You do not sit at this table" in page
+
+
+def test_an_invited_player_joins_through_the_link(people, commit):
+    owner = _client(people)
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="cardchess",
+        seats=["me", "open"],
+        seed=4,
+    )
+    page = owner.get(f"/play/{table.pk}/").content.decode()
+    link = f"/play/{table.pk}/join/{table.invite}/"
+    assert link in page and 'id="fill-bots"' in page
+    guest = _client(people, "referee")
+    assert guest.get(f"/play/{table.pk}/join/wrong/").status_code == 404
+    assert 'id="take-seat"' in guest.get(link).content.decode()
+    response = commit(guest.post, link)
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.status == "playing"
+
+
+def test_the_creator_seats_bots_from_the_page(people, commit):
+    owner = _client(people)
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="tarocco",
+        seats=["me", "open", "open", "open"],
+        seed=4,
+    )
+    commit(owner.post, f"/play/{table.pk}/bots/", {"kind": "random"})
+    table.refresh_from_db()
+    assert table.status == "playing"
+    assert [s.kind for s in table.seats.all()] == ["human", "random", "random", "random"]
+
+
+@pytest.mark.parametrize("game", ["sanmarco", "cardchess"])
+def test_a_finished_game_replays_and_downloads(people, commit, game):
+    from tests.play.conftest import play_out, seats_for
+
+    client = _client(people)
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game=game,
+        seats=seats_for(game),
+        seed=9,
+    )
+    assert client.get(f"/play/{table.pk}/record.json").status_code == 409
+    assert client.get(f"/play/{table.pk}/replay/").status_code == 302
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    download = client.get(f"/play/{table.pk}/record.json")
+    assert download["Content-Disposition"].startswith("attachment")
+    assert json.loads(download.content) == table.result.record
+    first = client.get(f"/play/{table.pk}/replay/?step=1").content.decode()
+    assert 'id="last-move"' in first and 'id="outcome"' not in first
+    last = client.get(f"/play/{table.pk}/replay/?step={table.moves_count}").content.decode()
+    assert 'id="outcome"' in last
+    board = client.get(f"/play/{table.pk}/").content.decode()
+    assert 'id="ledger-result"' in board
