@@ -21,6 +21,15 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # Tests create many logins; the production hasher would spend most of the suite on them.
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     from django.core.cache import cache
 

@@ -40,9 +40,3 @@ def enter(people: Any, competition: Competition, n: int) -> list[Player]:
             user=people.users["organiser"], competition=competition, player=p, rating=2000 - k
         )
     return players
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """The people fixture makes six logins; PBKDF2 makes that seconds per test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -12,12 +12,6 @@ from ledger.play.models import GameTable
 GAMES = registry.available()
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """The people fixture makes six logins; a slow password hash is no part of these tests."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def commit(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., Any]]:
     """Run a write as a request would: its on-commit work (the bots' moves) runs after it."""
