@@ -99,7 +99,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
             raise RecordError("expected a list of card codes", path=path)
         out = []
         for i, code in enumerate(raw):
-            if code not in C.BY_CODE:
+            if not isinstance(code, str) or code not in C.BY_CODE:
                 raise RecordError(
                     f"unknown card {code!r}; codes look like bP3d, gC, bG, gK, bNl, gRd, bBl, gQ",
                     path=f"{path}[{i}]",
@@ -121,7 +121,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
             for i, code in enumerate(raw):
                 if code is None:
                     cards.append(NONE)
-                elif code in C.BY_CODE:
+                elif isinstance(code, str) and code in C.BY_CODE:
                     cards.append(C.BY_CODE[code])
                 else:
                     raise RecordError(f"unknown card {code!r}", path=f"{path}.play[{i}]")
@@ -137,5 +137,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         raise RecordError('expected "play" or "resolve"', path=path)
 
     def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        if not isinstance(summary, Mapping):
+            raise RecordError("a summary is a JSON object")
         result, found = score_summary(summary)
         return ScoreReport(SLUG, result, tuple(found))

@@ -52,7 +52,7 @@ def score_sfida(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Viola
             raise RecordError("expected a list of card codes", path=f"captured[{i}]")
         row = []
         for j, code in enumerate(cs):
-            if code not in C.BY_CODE:
+            if not isinstance(code, str) or code not in C.BY_CODE:
                 raise RecordError(
                     f"unknown card {code!r}; codes look like bP3d, gC, bG, gK, bNl, gRd, bBl, gQ",
                     path=f"captured[{i}][{j}]",

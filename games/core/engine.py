@@ -171,7 +171,7 @@ class Game(ABC, Generic[R, S]):
         if not isinstance(spec, Mapping):
             raise RecordError("a ruleset is a name or an object with a name", path="ruleset")
         name = spec.get("name", self.default_ruleset)
-        if name not in self.rulesets:
+        if not isinstance(name, str) or name not in self.rulesets:
             known = ", ".join(sorted(self.rulesets))
             raise RecordError(f"unknown ruleset {name!r}; known: {known}", path="ruleset.name")
         preset = self.rulesets[name]

@@ -118,7 +118,7 @@ def _codes(raw: Any, path: str) -> tuple[int, ...]:
         raise RecordError("expected a list of card codes", path=path)
     out = []
     for i, code in enumerate(raw):
-        if code not in C.BY_CODE:
+        if not isinstance(code, str) or code not in C.BY_CODE:
             raise RecordError(f"unknown card {code!r} (codes look like SMA-7, DRA-CAP)", path=path)
         out.append(C.BY_CODE[code])
         del i

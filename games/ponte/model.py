@@ -281,7 +281,7 @@ def encode(action: Any) -> dict[str, JSON]:
 
 
 def _mag(data: Any, path: str) -> int:
-    if data not in MAG_INDEX:
+    if not isinstance(data, str) or data not in MAG_INDEX:
         raise RecordError(
             f"unknown magistratura {data!r}; known: {', '.join(MAGISTRATURE)}", path=path
         )

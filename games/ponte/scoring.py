@@ -146,7 +146,7 @@ def check_sheet(
 
 
 def _mag(raw: Any, side: int, path: str) -> int:
-    if raw not in MAG_INDEX or side_of(MAG_INDEX[raw]) != side:
+    if not isinstance(raw, str) or raw not in MAG_INDEX or side_of(MAG_INDEX[raw]) != side:
         names = ", ".join(MAGISTRATURE[m] for m in side_mags(side))
         raise RecordError(f"expected a magistratura of {SIDES[side]}: {names}", path=path)
     return MAG_INDEX[raw]

@@ -94,5 +94,7 @@ class SanMarco(Game[SanMarcoRuleset, ScoringRound]):
         return Enter(values[0], values[1])
 
     def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
+        if not isinstance(summary, Mapping):
+            raise RecordError("a summary is a JSON object")
         result, found = score_summary(summary)
         return ScoreReport(SLUG, result, tuple(found))
