@@ -9,6 +9,7 @@ replay, not a duplicate, so re-running an import file is safe.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
@@ -58,11 +59,34 @@ def parse(content: str, fmt: str) -> Iterator[Row | tuple[int, str]]:
             yield Row(number, data)
         return
     reader = csv.DictReader(io.StringIO(content))
-    missing = {"competition"} - set(reader.fieldnames or [])
+    try:
+        missing = {"competition"} - set(reader.fieldnames or [])
+    except csv.Error:
+        missing = {"competition"}
     if missing:
         yield 1, _("The header must name the columns: %(c)s.") % {"c": ", ".join(CSV_COLUMNS)}
         return
-    for data in reader:
+    while True:
+        first_line = reader.line_num + 1  # where the next row starts
+        try:
+            data = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            # A cell beyond the csv module's own limit (or an unreadable line): refuse the
+            # line and go on with the next one.
+            yield (
+                first_line,
+                _(
+                    "This line cannot be read as CSV (%(e)s); a cell is longer "
+                    "than %(n)d characters or badly quoted."
+                )
+                % {
+                    "e": exc,
+                    "n": MAX_ROW_CHARS,
+                },
+            )
+            continue
         line = reader.line_num
         if any(len(v or "") > MAX_ROW_CHARS for v in data.values() if isinstance(v, str)):
             yield line, _("A cell is longer than %(n)d characters.") % {"n": MAX_ROW_CHARS}
@@ -85,13 +109,27 @@ def decode(raw: bytes) -> str:
     """The file's text, refusing what is not UTF-8 (with or without a BOM) with a clear reason."""
     if len(raw) > MAX_BYTES:
         raise Invalid(_("The file is larger than 20 MB; split it."))
+    if raw.startswith(
+        (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    ):
+        raise Invalid(_("The file is UTF-16 or UTF-32 text; save it as UTF-8 and try again."))
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise Invalid(
             _("The file is not UTF-8 text (byte %(at)d); save it as UTF-8 and try again.")
             % {"at": exc.start}
         ) from exc
+    if "\x00" in text:
+        # UTF-16 without a byte-order mark, or a binary file, decodes as "UTF-8" full of NULs.
+        raise Invalid(
+            _(
+                "The file contains NUL bytes (byte %(at)d): it is not UTF-8 text (perhaps "
+                "UTF-16 or a spreadsheet file). Save it as CSV UTF-8 and try again."
+            )
+            % {"at": raw.index(b"\x00")}
+        )
+    return text
 
 
 class _Importer:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -110,10 +111,35 @@ def _competition(club: str, slug: str) -> Competition:
     )
 
 
-def _csv_response(filename: str) -> tuple[HttpResponse, Any]:
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet will show as text, never run as a formula.
+
+    Player names, table labels and sources are typed by people (or imported); one starting
+    with = + - @ (or a tab or carriage return) would be evaluated by Excel or LibreOffice,
+    so it gets a leading apostrophe. Plain numbers such as -3.00 stay numbers."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    if _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
+class _SafeWriter:
+    def __init__(self, response: HttpResponse) -> None:
+        self._writer = csv.writer(response)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([csv_cell(v) for v in row])
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, _SafeWriter]:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
+    return response, _SafeWriter(response)
 
 
 def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
