@@ -155,6 +155,17 @@ def fingerprint(data: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _as_written(result: Result) -> Result:
+    """A result recorded by this request, ready to serialise without reading it back: it has
+    no successor and exactly the journal lines just written (none while pending)."""
+    lines = Entry.objects.none()
+    lines._result_cache = list(getattr(result, "written_entries", []))
+    lines._prefetch_done = True
+    result._prefetched_objects_cache = {"entries": lines}
+    Result.superseded_by.related.set_cached_value(result, None)
+    return result
+
+
 class ResultViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -205,7 +216,7 @@ class ResultViewSet(
             fingerprint=fingerprint(request.data),
         )
         headers = {} if created else {"Idempotent-Replayed": "true"}
-        result = self.get_queryset().get(pk=result.pk)
+        result = _as_written(result) if created else self.get_queryset().get(pk=result.pk)
         return Response(
             s.ResultSerializer(result).data, status=status.HTTP_201_CREATED, headers=headers
         )

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, Sum
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -84,11 +84,10 @@ def create_table(
     return table
 
 
-def _check_players(table: Table, players: Sequence[Any] | None) -> None:
+def _check_players(table: Table, seated: dict[int, int], players: Sequence[Any] | None) -> None:
     """When the sender names who sat where, it must match the table."""
     if players is None:
         return
-    seated = dict(table.seats.values_list("index", "player_id"))
     for i, player_id in enumerate(players):
         if i not in seated:
             raise Invalid(
@@ -123,10 +122,8 @@ def record_result(
     """
     club = table.competition.club
     require_role(user, club, Role.SCOREKEEPER)
-    if idempotency_key:
-        earlier = _replay(club.pk, idempotency_key, fingerprint)
-        if earlier is not None:
-            return earlier, False
+    # A retry is found by the unique key when the insert collides, not by a look-up before
+    # every write: first attempts, by far the common case, cost one query less.
     try:
         with transaction.atomic():
             return _record(
@@ -178,16 +175,17 @@ def _record(
     origin: str | None = None,
 ) -> Result:
     competition = table.competition
-    _check_players(table, players)
-    seats = table.seats.count()
+    seated = dict(table.seats.values_list("index", "player_id"))
+    _check_players(table, seated, players)
     scored = score_result(
         game=competition.game,
         ruleset=competition.ruleset,
-        seats=seats,
+        seats=len(seated),
         source=source,
         record=record,
         explicit=scores,
     )
+    accept = force or competition.confirmation == Competition.Confirmation.NONE
     result = Result.objects.create(
         club=competition.club,
         competition=competition,
@@ -199,9 +197,13 @@ def _record(
         entered_by=user,
         idempotency_key=idempotency_key or None,
         fingerprint=fingerprint,
+        # Accepted at once when nobody has to confirm: written so, not updated after.
+        status=Result.Status.ACCEPTED if accept else Result.Status.PENDING,
+        confirmed_by=user if force else None,
+        confirmed_at=timezone.now() if force else None,
     )
-    if force or competition.confirmation == Competition.Confirmation.NONE:
-        _accept(result, confirmed_by=user if force else None)
+    if accept:
+        _credit(result, seated)
     return result
 
 
@@ -210,12 +212,17 @@ def _accept(result: Result, *, confirmed_by: Any) -> None:
     result.confirmed_by = confirmed_by
     result.confirmed_at = timezone.now() if confirmed_by else None
     result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    seats = dict(result.table.seats.values_list("index", "player_id"))
+    _credit(result, dict(result.table.seats.values_list("index", "player_id")))
+
+
+def _credit(result: Result, seats: dict[int, int]) -> None:
+    """Write an accepted result's journal lines and fold them into standings and ratings."""
     entries = append_entries(
         result,
         [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)],
         Entry.Kind.CREDIT,
     )
+    result.written_entries = entries  # type: ignore[attr-defined]
     ratings.rate_result(result, seats, entries[0].created_at)
     webhooks.announce("result.accepted", result)
 
@@ -450,39 +457,37 @@ def append_entries(
 
 
 def _project(competition_id: int, entries: Sequence[Entry], now: Any) -> None:
-    """Fold new entries into the standings rows (under the club lock): one read, then one
-    batched update and one batched insert, whatever the number of seats."""
+    """Fold new entries into the standings rows (under the club lock) with one upsert,
+    whatever the number of seats: new rows are inserted, existing ones add the change."""
     delta: dict[int, tuple[Decimal, int]] = {}
     for entry in entries:
         points, played = delta.get(entry.player_id, (Decimal(0), 0))
         step = 1 if entry.kind == Entry.Kind.CREDIT else -1
         delta[entry.player_id] = (points + Decimal(entry.points), played + step)
-    rows = {
-        row.player_id: row
-        for row in Standing.objects.filter(competition_id=competition_id, player_id__in=delta)
-    }
-    changed, new = [], []
-    for player_id, (points, played) in delta.items():
-        row = rows.get(player_id)
-        if row is None:
-            new.append(
-                Standing(
-                    competition_id=competition_id,
-                    player_id=player_id,
-                    points=points,
-                    played=max(played, 0),
-                    updated_at=now,
-                )
+    # Reversals only follow credits, so their rows exist: a plain update (a negative count
+    # in an insert's values would trip the check on ``played`` even when it never lands).
+    for player_id, (points, played) in sorted(delta.items()):
+        if played < 0:
+            Standing.objects.filter(competition_id=competition_id, player_id=player_id).update(
+                points=F("points") + points, played=F("played") + played, updated_at=now
             )
-        else:
-            row.points = row.points + points
-            row.played = row.played + played
-            row.updated_at = now
-            changed.append(row)
-    if changed:
-        Standing.objects.bulk_update(changed, ["points", "played", "updated_at"])
-    if new:
-        Standing.objects.bulk_create(new)
+    credits = sorted((p, d) for p, d in delta.items() if d[1] >= 0)
+    if not credits:
+        return
+    table = connection.ops.quote_name(Standing._meta.db_table)
+    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(credits))
+    params: list[Any] = []
+    for player_id, (points, played) in credits:
+        params += [competition_id, player_id, points, played, now]
+    # The same statement on PostgreSQL and SQLite (3.24 and later).
+    sql = (
+        f"INSERT INTO {table} (competition_id, player_id, points, played, updated_at) "
+        f"VALUES {rows} ON CONFLICT (competition_id, player_id) DO UPDATE SET "
+        f"points = {table}.points + excluded.points, "
+        f"played = {table}.played + excluded.played, updated_at = excluded.updated_at"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def rebuild_standings(competition: Competition) -> None:
