@@ -9,10 +9,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
@@ -20,10 +23,14 @@ from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Competition, Player, Role, Table
 from ledger.clubs.scoring import score_result
 from ledger.web.forms import (
+    MODES,
+    ROW_NAMES,
     SUMMARY_FORMS,
+    EntryForm,
     JsonSummaryForm,
     ManualScoresForm,
     NewTableForm,
+    Seats,
 )
 
 
@@ -72,38 +79,89 @@ def choose_table(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
 
 
-def _forms(competition: Competition, table: Table, data: Any) -> tuple[Any, list[tuple[int, str]]]:
-    seats = [(s.index, f"{s.index} · {s.player.name}") for s in table.seats.all()]
+MODE_LABELS = {
+    "form": _lazy("Summary"),
+    "record": _lazy("Full record"),
+    "json": _lazy("Summary as JSON (advanced)"),
+}
+
+
+def _mode(request: HttpRequest) -> str:
+    mode = request.POST.get("mode") or request.GET.get("mode") or "form"
+    return mode if mode in MODE_LABELS else "form"
+
+
+def _forms(
+    competition: Competition, table: Table, request: HttpRequest, mode: str
+) -> tuple[EntryForm, Seats]:
+    seats = [(s.index, s.player.name) for s in table.seats.all()]
+    data = request.POST if request.method == "POST" else None
+    files = request.FILES if request.method == "POST" else None
     if not engine_available(competition.game):
         return ManualScoresForm(data, seats=seats), seats
-    form_class = SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
-    return form_class(data, seats=seats), seats
+    from games.core import registry
+
+    ruleset = registry.get(competition.game).ruleset(competition.ruleset or None)
+    form_class = MODES.get(mode) or SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
+    return form_class(data, files, seats=seats, ruleset=ruleset), seats
 
 
-def _evaluate(competition: Competition, table: Table, form: Any) -> dict[str, Any]:
+def _explained(violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Each violation with its message in the reader's language."""
+    language = "it" if (get_language() or "it").startswith("it") else "en"
+    out = []
+    for v in violations or []:
+        message = v.get("message") or {}
+        where = v.get("where") or {}
+        at = ""
+        # Er Giò numbers its scontri from 1; the other engines count rows from 0.
+        if isinstance(where.get("scontro"), int):
+            at = str(ROW_NAMES["scontro"]) % {"n": where["scontro"]}
+        for key in ("challenge", "sfida", "passage"):
+            if isinstance(where.get(key), int):
+                at = str(ROW_NAMES[key]) % {"n": where[key] + 1}
+        out.append({**v, "text": message.get(language) or message.get("en", ""), "at": at})
+    return out
+
+
+def _evaluate(competition: Competition, table: Table, form: EntryForm) -> dict[str, Any]:
     """What the engine would record, without recording anything."""
     if not form.is_valid():
-        return {"errors": form.errors}
+        return {"problems": form.problems()}
     try:
-        if isinstance(form, ManualScoresForm):
-            source, record, explicit = "manual", {}, form.scores()
-        else:
-            source, record, explicit = "summary", form.summary(), None
+        record = form.record()
+    except ValidationError as exc:
+        return {"problems": form.problems(), "problem": " ".join(exc.messages)}
+    explicit = form.scores() if isinstance(form, ManualScoresForm) else None
+    try:
         scored = score_result(
             game=competition.game,
             ruleset=competition.ruleset,
             seats=table.seats.count(),
-            source=source,
+            source=form.source,
             record=record,
             explicit=explicit,
         )
     except LedgerError as exc:
-        return {"problem": exc.message, "violations": exc.violations}
-    except Exception as exc:  # a ValidationError raised by form.summary()
-        if hasattr(exc, "messages"):
-            return {"errors": form.errors, "problem": " ".join(exc.messages)}
-        raise
-    return {"scores": scored.scores, "source": source, "record": record, "explicit": explicit}
+        return {"problem": exc.message, "violations": _explained(exc.violations)}
+    return {
+        "scores": scored.scores,
+        "source": form.source,
+        "record": record,
+        "explicit": explicit,
+        "detail": _detail(competition.game, form.source, scored.verdict),
+    }
+
+
+def _detail(game: str, source: str, verdict: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The engine's answer for the preview, shaped like a summary's answer."""
+    if verdict is None:
+        return None
+    if source == "summary":
+        return verdict
+    outcome = verdict.get("outcome") or {}
+    detail = outcome.get("detail")
+    return detail if isinstance(detail, dict) else None
 
 
 @login_required
@@ -112,7 +170,8 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
     table_obj = get_object_or_404(
         Table.objects.prefetch_related("seats__player"), pk=table, competition=competition
     )
-    form, seats = _forms(competition, table_obj, request.POST or None)
+    mode = _mode(request)
+    form, seats = _forms(competition, table_obj, request, mode)
     outcome: dict[str, Any] = {}
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":
@@ -129,16 +188,18 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                     fingerprint=f"form-{token}",
                 )
             except LedgerError as exc:
-                outcome = {"problem": exc.message, "violations": exc.violations}
+                outcome = {"problem": exc.message, "violations": _explained(exc.violations)}
             else:
                 if created:
                     messages.success(request, _("Result recorded."))
                 else:
                     messages.info(request, _("This result was already recorded."))
-                return redirect("score-entry", club=club, slug=slug, table=table_obj.pk)
+                target = reverse("score-entry", args=[club, slug, table_obj.pk])
+                return redirect(target + (f"?mode={mode}" if mode != "form" else ""))
     recent = table_obj.results.order_by("-entered_at")[:10]
     sign_off = competition.confirmation == Competition.Confirmation.OPPONENTS
     qr = _qr_svg(request.build_absolute_uri()) if sign_off else ""
+    engine = engine_available(competition.game)
     return render(
         request,
         "web/score/entry.html",
@@ -150,7 +211,10 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "outcome": outcome,
             "token": token,
             "recent": recent,
-            "engine": engine_available(competition.game),
+            "engine": engine,
+            "mode": mode,
+            "game": competition.game,
+            "modes": list(MODE_LABELS.items()) if engine else [],
             "qr": qr,
             "blind": competition.confirmation == Competition.Confirmation.BLIND,
         },
@@ -174,10 +238,10 @@ def score_preview(request: HttpRequest, club: str, slug: str, table: int) -> Htt
     table_obj = get_object_or_404(
         Table.objects.prefetch_related("seats__player"), pk=table, competition=competition
     )
-    form, seats = _forms(competition, table_obj, request.POST)
-    outcome = _evaluate(competition, table_obj, form)
+    form, seats = _forms(competition, table_obj, request, _mode(request))
+    outcome = _evaluate(competition, table_obj, form) if request.method == "POST" else {}
     return render(
         request,
         "web/score/preview.html",
-        {"outcome": outcome, "seats": seats, "form": form},
+        {"outcome": outcome, "seats": seats, "form": form, "game": competition.game},
     )

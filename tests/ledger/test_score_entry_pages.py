@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
+
 import pytest
 
 from games.core import registry
@@ -103,3 +106,362 @@ def test_a_tarocco_hand_recorded_on_the_page_moves_the_standings(logged_in, taro
     standings = dict(tarocco_table.competition.standings.values_list("player_id", "points"))
     assert standings[people.extra[0].pk] == 45
     assert standings[people.extra[1].pk] == -15
+
+
+# --- the summary forms of every game -------------------------------------------------------
+
+
+def _table(club, people, game: str, players: int, ruleset: str = "") -> Table:
+    from ledger.clubs.services import create_table
+
+    competition = Competition.objects.create(
+        club=club, name=game, slug=f"{game}-cup", game=game, ruleset=ruleset
+    )
+    return create_table(
+        user=people.users["organiser"],
+        competition=competition,
+        label="T1",
+        players=people.extra[:players],
+    )
+
+
+def _rows(prefix: str, rows: list[dict[str, object]], total: int) -> dict[str, object]:
+    """A formset as the browser posts it: the management form, then each row's fields."""
+    data: dict[str, object] = {f"{prefix}-TOTAL_FORMS": total, f"{prefix}-INITIAL_FORMS": 0}
+    for i, row in enumerate(rows):
+        data.update({f"{prefix}-{i}-{name}": value for name, value in row.items()})
+    return data
+
+
+def _engine_scores(table: Table, summary: dict[str, object]) -> list[Decimal]:
+    competition = table.competition
+    if competition.ruleset:
+        summary = {**summary, "ruleset": competition.ruleset}
+    report = registry.get(competition.game).score(summary)
+    assert report.valid, report.violations
+    assert report.result is not None
+    return [Decimal(str(s)) for s in report.result["scores"]]
+
+
+def _record(client, table: Table, body: dict[str, object]):
+    url = f"/c/prova/{table.competition.slug}/t/{table.pk}/score/"
+    return client.post(url, {**body, "form_token": "tok"})
+
+
+def _recorded_points(table: Table) -> list[Decimal]:
+    result = Result.objects.get(table=table)
+    entries = Entry.objects.filter(result=result).order_by("seat")
+    return [e.points for e in entries]
+
+
+def _scontro(challenger, t_mag, t_force, m_mag, m_force, t_figs=(), m_figs=()):
+    return {
+        "challenger": challenger,
+        "t_mag": t_mag,
+        "t_force": t_force,
+        "t_figures": list(t_figs),
+        "m_mag": m_mag,
+        "m_force": m_force,
+        "m_figures": list(m_figs),
+    }
+
+
+ERGIO_SCONTRI = [
+    _scontro("tramontana", "santa_maria", 21, "dragoni", 18, ["capitano"], ["magistrato"]),
+    _scontro("tramontana", "calci", 14, "leoni", 14, ["caposchiera"], ["magistrato"]),
+    _scontro("mezzogiorno", "satiri", 16, "delfini", 20),
+    _scontro("mezzogiorno", "san_michele", 12, "san_marco", 12),
+    _scontro("mezzogiorno", "mattaccini", 20, "san_martino", 9, ["magistrato"]),
+    _scontro("tramontana", "san_francesco", 22, "sant_antonio", 19),
+]
+
+
+def _ergio_summary(scontri: list[dict[str, object]]) -> dict[str, object]:
+    return {
+        "corteo_winner": "tramontana",
+        "scontri": [
+            {
+                "challenger": s["challenger"],
+                "tramontana": {
+                    "magistratura": s["t_mag"],
+                    "force": s["t_force"],
+                    "figures": s["t_figures"],
+                },
+                "mezzogiorno": {
+                    "magistratura": s["m_mag"],
+                    "force": s["m_force"],
+                    "figures": s["m_figures"],
+                },
+            }
+            for s in scontri
+        ],
+    }
+
+
+def test_an_ergio_match_typed_in_the_form_records_the_engines_score(logged_in, club, people):
+    table = _table(club, people, "ergio", 2)
+    body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI, 6)}
+    response = _record(logged_in, table, body)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    expected = _engine_scores(table, _ergio_summary(ERGIO_SCONTRI))
+    assert _recorded_points(table) == expected
+    assert expected == [3, 3]  # three all: the Bella Nazionale decides the winner
+
+
+def test_an_ergio_match_for_four_gives_every_seat_its_sides_points(logged_in, club, people):
+    table = _table(club, people, "ergio", 4, ruleset="4p")
+    played = ERGIO_SCONTRI[:1]
+    body = {"corteo_winner": "tramontana", **_rows("scontro", played, 6)}
+    assert _record(logged_in, table, body).status_code == 302
+    assert _recorded_points(table) == _engine_scores(table, _ergio_summary(played))
+    assert _recorded_points(table) == [1, 0, 1, 0]
+
+
+def test_an_ergio_preview_names_each_scontros_winner(logged_in, club, people):
+    table = _table(club, people, "ergio", 2)
+    url = f"/c/prova/ergio-cup/t/{table.pk}/preview/"
+    body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI[:2], 6)}
+    text = logged_in.post(url, body).content.decode()
+    assert 'id="preview-scores"' in text
+    assert "won by Tramontana" in text and "won by Mezzogiorno" in text
+    assert Result.objects.count() == 0
+
+
+def test_an_ergio_magistratura_sent_twice_shows_the_rule_and_saves_nothing(logged_in, club, people):
+    table = _table(club, people, "ergio", 2)
+    twice = [ERGIO_SCONTRI[0], {**ERGIO_SCONTRI[1], "t_mag": "santa_maria"}]
+    body = {"corteo_winner": "tramontana", **_rows("scontro", twice, 6)}
+    response = _record(logged_in, table, body)
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "ergio.summary.magistratura_twice" in text
+    assert "Scontro 2" in text
+    assert Result.objects.count() == 0
+
+
+def test_an_ergio_scontro_half_written_points_at_the_missing_field(logged_in, club, people):
+    table = _table(club, people, "ergio", 2)
+    half = {**ERGIO_SCONTRI[0], "m_force": ""}
+    body = {"corteo_winner": "tramontana", **_rows("scontro", [half], 6)}
+    text = _record(logged_in, table, body).content.decode()
+    assert "Scontro 1 · Force" in text
+    assert Result.objects.count() == 0
+
+
+def _challenge(t, m, winner, left_t="", left_m=""):
+    return {"tramontana": t, "mezzogiorno": m, "winner": winner, "left_t": left_t, "left_m": left_m}
+
+
+PONTE_CHALLENGES = [
+    _challenge("calci", "delfini", "tramontana", 15000, 0),
+    _challenge("calcesana", "dragoni", "mezzogiorno", 0, 5000),
+    _challenge("mattaccini", "leoni", "tramontana"),
+    _challenge("san_michele", "san_marco", "mezzogiorno"),
+    _challenge("santa_maria", "san_martino", "tramontana", 5000, 0),
+    _challenge("satiri", "sant_antonio", "mezzogiorno"),
+]
+
+
+def _ponte_summary(challenges, tie_breaker=None):
+    summary: dict[str, object] = {
+        "challenges": [
+            {
+                "tramontana": c["tramontana"],
+                "mezzogiorno": c["mezzogiorno"],
+                "winner": c["winner"],
+                "left": [c["left_t"] or 0, c["left_m"] or 0],
+            }
+            for c in challenges
+        ]
+    }
+    if tie_breaker:
+        summary["tie_breaker"] = tie_breaker
+    return summary
+
+
+def test_a_bridge_match_with_its_tie_breaker_records_the_engines_score(logged_in, club, people):
+    table = _table(club, people, "ponte", 4, ruleset="4p-base")
+    body = {
+        **_rows("challenge", PONTE_CHALLENGES, 6),
+        "tb_tramontana": "calci",
+        "tb_mezzogiorno": "san_marco",  # seat 3, Mezzogiorno's player with more victories
+        "tb_winner": "mezzogiorno",
+    }
+    response = _record(logged_in, table, body)
+    assert response.status_code == 302, response.content.decode().split('id="preview"')[1][:1500]
+    tie = {"tramontana": "calci", "mezzogiorno": "san_marco", "winner": "mezzogiorno"}
+    expected = _engine_scores(table, _ponte_summary(PONTE_CHALLENGES, tie))
+    assert _recorded_points(table) == expected == [2, 1, 1, 3]
+
+
+def test_a_bridge_match_at_three_all_without_tie_breaker_is_refused(logged_in, club, people):
+    table = _table(club, people, "ponte", 2)
+    response = _record(logged_in, table, _rows("challenge", PONTE_CHALLENGES, 6))
+    assert response.status_code == 200
+    assert "ponte.match.tiebreak" in response.content.decode()
+    assert Result.objects.count() == 0
+
+
+def test_the_bridge_power_sheet_is_checked_by_the_rules(logged_in, club, people):
+    table = _table(club, people, "ponte", 2)
+    won = [{**c, "winner": "tramontana"} for c in PONTE_CHALLENGES]
+    body = {**_rows("challenge", won, 6), "power_calci": 999}
+    text = _record(logged_in, table, body).content.decode()
+    assert "ponte.power.base_values" not in text  # a partial sheet is not checked
+    assert "ponte.summary.left" in text  # but what was left cannot exceed what was given
+    assert Result.objects.count() == 0
+
+
+def test_a_san_marco_game_in_variant_3_records_the_engines_score(logged_in, club, people):
+    table = _table(club, people, "sanmarco", 2)
+    body = {"p0_0": 55, "p0_1": 66, "p1_0": 57, "p1_1": 61}
+    assert _record(logged_in, table, body).status_code == 302
+    expected = _engine_scores(table, {"variant": 3, "points": [[55, 66], [57, 61]]})
+    assert _recorded_points(table) == expected == [58, 59]
+
+
+def test_a_san_marco_game_in_variant_2_takes_the_neutral_colour_and_passages(
+    logged_in, club, people
+):
+    table = _table(club, people, "sanmarco", 2, ruleset="variant2")
+    passages = [{"limit_0": 12, "limit_1": 7, "bonus_0": 0, "bonus_1": 5}]
+    body = {"p0": 50, "p1": 61, "neutral": 44, **_rows("passage", passages, 3)}
+    assert _record(logged_in, table, body).status_code == 302
+    summary = {
+        "variant": 2,
+        "points": [50, 61],
+        "neutral": 44,
+        "passages": [{"limits": [12, 7], "bonus": [0, 5]}],
+    }
+    assert _recorded_points(table) == _engine_scores(table, summary)
+
+
+def test_a_san_marco_wrong_passage_bonus_shows_the_rule(logged_in, club, people):
+    table = _table(club, people, "sanmarco", 2, ruleset="variant2")
+    passages = [{"limit_0": 12, "limit_1": 7, "bonus_0": 0, "bonus_1": 3}]
+    body = {"p0": 50, "p1": 61, **_rows("passage", passages, 3)}
+    text = _record(logged_in, table, body).content.decode()
+    assert "sanmarco.v2.bonus" in text
+    assert Result.objects.count() == 0
+
+
+def test_a_cardchess_game_of_three_records_the_gold_cards(logged_in, club, people):
+    table = _table(club, people, "cardchess", 3, ruleset="3p")
+    sfide = [[20, 10, 5], [12, 30, 1], [25, 3, 2], [18, 4, 9]]
+    rows = [{f"p{i}": v for i, v in enumerate(s)} for s in sfide]
+    body = {"kind": "game", **_rows("sfida", rows, 5)}
+    assert _record(logged_in, table, body).status_code == 302
+    expected = _engine_scores(table, {"players": 3, "sfide": sfide})
+    assert _recorded_points(table) == expected == [3, 1, 0]
+
+
+def test_a_cardchess_sfida_from_captured_cards_records_its_points(logged_in, club, people):
+    table = _table(club, people, "cardchess", 2)
+    body = {
+        "kind": "sfida",
+        "captured_0": "bK bQ bC gP1l",
+        "captured_1": "gK, gNl",
+        **_rows("sfida", [], 4),
+    }
+    assert _record(logged_in, table, body).status_code == 302
+    summary = {"players": 2, "captured": [["bK", "bQ", "bC", "gP1l"], ["gK", "gNl"]]}
+    assert _recorded_points(table) == _engine_scores(table, summary)
+
+
+def test_a_cardchess_unknown_card_code_is_a_field_error(logged_in, club, people):
+    table = _table(club, people, "cardchess", 2)
+    body = {"kind": "sfida", "captured_0": "bK zz", "captured_1": "", **_rows("sfida", [], 4)}
+    text = _record(logged_in, table, body).content.decode()
+    assert "Unknown card code zz" in text
+    assert Result.objects.count() == 0
+
+
+def test_a_cardchess_sfida_after_the_end_shows_the_rule(logged_in, club, people):
+    table = _table(club, people, "cardchess", 2)
+    sfide = [[20, 10], [20, 10], [20, 10], [20, 10], [9, 1]]
+    rows = [{"p0": a, "p1": b} for a, b in sfide]
+    text = _record(logged_in, table, {"kind": "game", **_rows("sfida", rows, 5)}).content.decode()
+    assert "cardchess.game.end" in text
+    assert Result.objects.count() == 0
+
+
+@tarocco
+def test_a_tarocco_hand_breaking_a_rule_shows_it_in_italian(client, people, tarocco_table):
+    client.force_login(people.users["scorekeeper"])
+    url = f"/c/prova/tarocco/t/{tarocco_table.pk}/score/"
+    body = {"outcome": "solo", "dealer": "3", "declarer": "1", "card_points": "140"}
+    text = client.post(url, body, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "tarocco.count.total" in text
+    assert Result.objects.count() == 0
+
+
+def test_the_full_record_can_be_pasted_instead_of_a_summary(logged_in, club, people):
+    from games.core import RandomBot, play
+
+    table = _table(club, people, "sanmarco", 2)
+    engine = registry.get("sanmarco")
+    state = play(engine, engine.new_game(engine.ruleset(), 3), [RandomBot(1), RandomBot(2)])
+    record = state.to_record()
+    body = {"mode": "record", "record_text": json.dumps(record)}
+    response = _record(logged_in, table, body)
+    assert response.status_code == 302
+    assert response["Location"].endswith("?mode=record")
+    result = Result.objects.get(table=table)
+    assert result.source == "full_record"
+    assert _recorded_points(table) == [Decimal(str(s)) for s in state.outcome().scores]
+
+
+def test_the_full_record_can_be_uploaded_as_a_file(logged_in, club, people):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    table = _table(club, people, "sanmarco", 2)
+    record = {
+        "game": "sanmarco",
+        "version": 1,
+        "ruleset": {"name": "variant3", "variant": 3, "max_points": 200},
+        "actions": [
+            {"seat": 0, "colour": 0, "points": 55},
+            {"seat": 0, "colour": 1, "points": 66},
+            {"seat": 1, "colour": 0, "points": 57},
+            {"seat": 1, "colour": 1, "points": 61},
+        ],
+    }
+    upload = SimpleUploadedFile("game.json", json.dumps(record).encode(), "application/json")
+    body = {"mode": "record", "record_file": upload}
+    assert _record(logged_in, table, body).status_code == 302
+    assert _recorded_points(table) == [58, 59]
+
+
+def test_a_record_that_is_not_json_says_where(logged_in, club, people):
+    table = _table(club, people, "sanmarco", 2)
+    text = _record(logged_in, table, {"mode": "record", "record_text": "{oops"}).content.decode()
+    assert "Not valid JSON" in text and "line 1" in text
+    assert Result.objects.count() == 0
+
+
+def test_the_json_summary_stays_available_as_an_advanced_mode(logged_in, club, people):
+    table = _table(club, people, "sanmarco", 2)
+    summary = {"variant": 3, "points": [[55, 66], [57, 61]]}
+    body = {"mode": "json", "summary_json": json.dumps(summary)}
+    assert _record(logged_in, table, body).status_code == 302
+    assert _recorded_points(table) == [58, 59]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "first"),
+    [
+        ("ergio", 2, "id_corteo_winner"),
+        ("ponte", 2, "id_challenge-0-tramontana"),
+        ("sanmarco", 2, "id_p0_0"),
+        ("cardchess", 2, "id_sfida-0-p0"),
+    ],
+)
+def test_each_games_form_opens_on_its_first_field_with_a_numeric_keypad(
+    logged_in, club, people, game, players, first
+):
+    table = _table(club, people, game, players)
+    text = logged_in.get(f"/c/prova/{game}-cup/t/{table.pk}/score/").content.decode()
+    tag = text[text.index(f'id="{first}"') - 300 : text.index(f'id="{first}"') + 200]
+    assert "autofocus" in tag
+    assert 'inputmode="numeric"' in text
+    assert text.count("autofocus") == 1
