@@ -91,18 +91,44 @@ def _mode(request: HttpRequest) -> str:
     return mode if mode in MODE_LABELS else "form"
 
 
-def _forms(
+def _entry_form(
     competition: Competition, table: Table, request: HttpRequest, mode: str
 ) -> tuple[EntryForm, Seats]:
+    """The score-entry page's form for this game and mode, bound to the request's input."""
+    posted = request.method == "POST"
+    return _build(
+        competition,
+        table,
+        request.POST if posted else None,
+        request.FILES if posted else None,
+        MODES.get(mode) or SUMMARY_FORMS.get(competition.game, JsonSummaryForm),
+    )
+
+
+def _forms(competition: Competition, table: Table, data: Any) -> tuple[EntryForm, Seats]:
+    """A form whose fields all render in a plain loop, for the result pages (blind re-entry,
+    correction) whose templates lay a form out field by field: a game whose summary form has
+    rows gets the JSON summary there."""
+    form_class = SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
+    form, seats = _build(competition, table, data, None, form_class)
+    if form.row_sets:
+        return _build(competition, table, data, None, JsonSummaryForm)
+    return form, seats
+
+
+def _build(
+    competition: Competition,
+    table: Table,
+    data: Any,
+    files: Any,
+    form_class: type[EntryForm],
+) -> tuple[EntryForm, Seats]:
     seats = [(s.index, s.player.name) for s in table.seats.all()]
-    data = request.POST if request.method == "POST" else None
-    files = request.FILES if request.method == "POST" else None
     if not engine_available(competition.game):
         return ManualScoresForm(data, seats=seats), seats
     from games.core import registry
 
     ruleset = registry.get(competition.game).ruleset(competition.ruleset or None)
-    form_class = MODES.get(mode) or SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
     return form_class(data, files, seats=seats, ruleset=ruleset), seats
 
 
@@ -126,12 +152,14 @@ def _explained(violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
 
 def _evaluate(competition: Competition, table: Table, form: EntryForm) -> dict[str, Any]:
     """What the engine would record, without recording anything."""
+    # "errors" is kept for the result pages' templates, which list them by field.
     if not form.is_valid():
-        return {"problems": form.problems()}
+        return {"problems": form.problems(), "errors": form.errors}
     try:
         record = form.record()
     except ValidationError as exc:
-        return {"problems": form.problems(), "problem": " ".join(exc.messages)}
+        problem = " ".join(exc.messages)
+        return {"problems": form.problems(), "errors": form.errors, "problem": problem}
     explicit = form.scores() if isinstance(form, ManualScoresForm) else None
     try:
         scored = score_result(
@@ -171,7 +199,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
         Table.objects.prefetch_related("seats__player"), pk=table, competition=competition
     )
     mode = _mode(request)
-    form, seats = _forms(competition, table_obj, request, mode)
+    form, seats = _entry_form(competition, table_obj, request, mode)
     outcome: dict[str, Any] = {}
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":
@@ -238,7 +266,7 @@ def score_preview(request: HttpRequest, club: str, slug: str, table: int) -> Htt
     table_obj = get_object_or_404(
         Table.objects.prefetch_related("seats__player"), pk=table, competition=competition
     )
-    form, seats = _forms(competition, table_obj, request, _mode(request))
+    form, seats = _entry_form(competition, table_obj, request, _mode(request))
     outcome = _evaluate(competition, table_obj, form) if request.method == "POST" else {}
     return render(
         request,
