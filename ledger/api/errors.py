@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
@@ -15,6 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
 from ledger.clubs.errors import LedgerError
+
+log = logging.getLogger(__name__)
 
 
 def error_body(
@@ -35,6 +39,22 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, LedgerError):
         return Response(
             error_body(exc.code, exc.message, exc.fields, exc.violations), status=exc.status
+        )
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database went away mid-request (restart, failover, a dropped connection, or
+        # SQLite's lock timeout). The transaction was rolled back, so a retry is safe, and
+        # the Idempotency-Key makes sure a retried result is recorded once.
+        log.warning("database unavailable during %s: %s", context.get("request"), exc)
+        return Response(
+            error_body(
+                "unavailable",
+                _(
+                    "The database did not answer. Send the same request again in a few "
+                    "seconds, with the same Idempotency-Key: it is never recorded twice."
+                ),
+            ),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "2"},
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

@@ -1,0 +1,318 @@
+"""The ledger under what real clubs do to it: many phones retrying at once, the web process
+killed mid-burst, the database connection dropping in the middle of a write.
+
+Each test holds the same line: exactly the distinct results are recorded, every acknowledged
+write is there whole, the standings projection equals a rebuild from the journal, and the hash
+chain verifies. The concurrent and process-killing tests need PostgreSQL (SQLite serialises
+writers, so there would be nothing to race)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from typing import Any
+
+import psycopg
+import pytest
+import requests
+from django.db import OperationalError, connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from ledger.clubs.models import Entry, Result
+from ledger.clubs.services import verify_chain
+from tests.hardening.reliability import (
+    ROOT,
+    URL,
+    Gunicorn,
+    assert_no_half_written_result,
+    assert_projection_equals_rebuild,
+    body,
+    competition_with_tables,
+)
+
+ON_POSTGRES = connection.vendor == "postgresql"
+NEEDS_PG = "concurrent writers, gunicorn and pg_terminate_backend need PostgreSQL"
+
+
+def _post(client: APIClient, data: dict[str, Any], key: str) -> Any:
+    return client.post(
+        URL, data=json.dumps(data), content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
+    )
+
+
+# --- (a) eight clients, retries and duplicate keys -----------------------------------------
+
+
+def _eight_clients_submit(people: Any, n_results: int) -> None:
+    competition, tables = competition_with_tables(people)
+    token = Token.objects.create(user=people.users["scorekeeper"]).key
+    clients = 8
+    work: list[list[int]] = [[] for _ in range(clients)]
+    for i in range(n_results):
+        work[i % clients].append(i)
+        if i % 4 == 0:  # the same result sent by a second phone
+            work[(i + 3) % clients].append(i)
+    shuffle = random.Random(2026)
+    for items in work:
+        shuffle.shuffle(items)
+
+    answers: dict[str, set[int]] = defaultdict(set)
+    problems: list[str] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(clients)
+
+    def phone(items: list[int]) -> None:
+        from django.db import connections
+
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        barrier.wait()
+        try:
+            for i in items:
+                key = f"hand-{i}"
+                # Every fifth hand is resent at once, as a phone does when the answer is lost.
+                for _ in range(2 if i % 5 == 0 else 1):
+                    for _attempt in range(20):
+                        response = _post(client, body(tables, i), key)
+                        if response.status_code == 201:
+                            with lock:
+                                answers[key].add(response.json()["id"])
+                            break
+                        if response.status_code != 503:
+                            with lock:
+                                problems.append(
+                                    f"{key}: {response.status_code} {response.content!r}"
+                                )
+                            break
+                        time.sleep(0.05)
+                    else:
+                        with lock:
+                            problems.append(f"{key}: still 503 after 20 tries")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=phone, args=(items,)) for items in work]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    assert problems == []
+    assert set(answers) == {f"hand-{i}" for i in range(n_results)}
+    assert all(len(ids) == 1 for ids in answers.values()), "a key answered with two results"
+    recorded = Result.objects.filter(competition=competition)
+    assert recorded.count() == n_results
+    assert sorted(recorded.values_list("idempotency_key", flat=True)) == sorted(answers)
+    assert {r.pk for r in recorded} == {next(iter(ids)) for ids in answers.values()}
+    assert Entry.objects.filter(competition=competition).count() == 4 * n_results
+    assert_no_half_written_result(competition)
+    assert_projection_equals_rebuild(competition)
+    assert verify_chain(people.club) == []
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not ON_POSTGRES, reason=NEEDS_PG)
+@pytest.mark.usefixtures("transactional_db")
+def test_eight_clients_with_retries_record_each_distinct_result_once(people):
+    _eight_clients_submit(people, 300)
+
+
+@pytest.mark.soak
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not ON_POSTGRES, reason=NEEDS_PG)
+@pytest.mark.usefixtures("transactional_db")
+def test_eight_clients_record_two_thousand_results_exactly_once(people):
+    _eight_clients_submit(people, 2000)
+
+
+# --- (b) the web process killed during a burst of writes ----------------------------------
+
+
+@pytest.fixture
+def gunicorn(transactional_db, tmp_path):
+    server = Gunicorn(tmp_path)
+    yield server
+    server.stop()
+
+
+def _burst(
+    base_url: str, token: str, tables: list[Any], keys: list[int], acked: dict[str, int]
+) -> None:
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {token}"
+    for i in keys:
+        try:
+            response = session.post(
+                base_url + URL,
+                json=body(tables, i),
+                headers={"Idempotency-Key": f"burst-{i}"},
+                timeout=10,
+            )
+        except requests.RequestException:
+            continue  # not acknowledged: the phone will retry later
+        if 200 <= response.status_code < 300:
+            acked[f"burst-{i}"] = response.json()["id"]
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not ON_POSTGRES, reason=NEEDS_PG)
+def test_a_killed_web_process_loses_no_acknowledged_write(people, gunicorn):
+    competition, tables = competition_with_tables(people)
+    token = Token.objects.create(user=people.users["scorekeeper"]).key
+    gunicorn.start()
+    acked: dict[str, int] = {}
+    n = 160
+    senders = [
+        threading.Thread(
+            target=_burst, args=(gunicorn.url, token, tables, list(range(s, n, 4)), acked)
+        )
+        for s in range(4)
+    ]
+    for t in senders:
+        t.start()
+    deadline = time.monotonic() + 60
+    while len(acked) < 30 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    gunicorn.kill()  # mid-burst: requests in flight die with the workers
+    for t in senders:
+        t.join()
+    assert 30 <= len(acked) < n, "the kill did not land inside the burst"
+
+    # Every acknowledged write is there, whole, under the id that was acknowledged.
+    recorded = dict(
+        Result.objects.filter(competition=competition).values_list("idempotency_key", "pk")
+    )
+    missing = {k: v for k, v in acked.items() if recorded.get(k) != v}
+    assert missing == {}
+    assert_no_half_written_result(competition)
+
+    gunicorn.start()
+    verify = subprocess.run(
+        [sys.executable, "manage.py", "verify_ledger"],
+        cwd=ROOT,
+        env=gunicorn.env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert "intact" in verify.stdout
+
+    # The phones retry what was never acknowledged, with the same keys: each lands once.
+    _burst(gunicorn.url, token, tables, list(range(n)), acked)
+    assert len(acked) == n
+    recorded = dict(
+        Result.objects.filter(competition=competition).values_list("idempotency_key", "pk")
+    )
+    assert recorded == acked
+    assert Entry.objects.filter(competition=competition).count() == 4 * n
+    assert_projection_equals_rebuild(competition)
+    assert verify_chain(people.club) == []
+
+
+# --- (c) the database connection drops in the middle of a request -------------------------
+
+ENTRY_INSERT = f'INSERT INTO "{Entry._meta.db_table}"'  # after the result row, before its lines
+
+
+def _assert_unavailable(response_status: int, payload: dict[str, Any], retry_after: Any) -> None:
+    assert response_status == 503
+    assert set(payload) == {"error"}
+    assert payload["error"]["code"] == "unavailable"
+    assert "Idempotency-Key" in payload["error"]["message"]
+    assert retry_after
+
+
+def test_a_database_error_mid_write_is_a_503_and_the_retry_records_once(people):
+    competition, tables = competition_with_tables(people, n_tables=1)
+    client = people.client("scorekeeper")
+    failures = []
+
+    def drop_on_journal_write(execute, sql, params, many, context):
+        if ENTRY_INSERT in sql and not failures:
+            failures.append(sql)
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(drop_on_journal_write):
+        first = _post(client, body(tables, 7), "flaky-wifi")
+    assert failures, "the fault was never injected"
+    _assert_unavailable(first.status_code, first.json(), first.get("Retry-After"))
+    assert Result.objects.count() == 0  # rolled back whole: no result without its entries
+    assert Entry.objects.count() == 0
+
+    second = _post(client, body(tables, 7), "flaky-wifi")
+    third = _post(client, body(tables, 7), "flaky-wifi")
+    assert second.status_code == third.status_code == 201
+    assert third["Idempotent-Replayed"] == "true"
+    assert second.json()["id"] == third.json()["id"]
+    assert Result.objects.count() == 1
+    assert Entry.objects.count() == 4
+    assert_projection_equals_rebuild(competition)
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not ON_POSTGRES, reason=NEEDS_PG)
+def test_a_terminated_database_backend_is_a_503_and_the_retry_records_once(
+    people, live_server, monkeypatch
+):
+    from django.db.backends import utils
+
+    competition, tables = competition_with_tables(people, n_tables=1)
+    token = Token.objects.create(user=people.users["scorekeeper"]).key
+    settings_dict = connection.settings_dict
+    killed: list[int] = []
+    original = utils.CursorWrapper._execute
+
+    def terminate_my_backend_then_execute(self, sql, params, *wrappers):
+        if ENTRY_INSERT in sql and not killed:
+            pid = self.db.connection.info.backend_pid
+            killed.append(pid)
+            with psycopg.connect(
+                host=settings_dict["HOST"] or "127.0.0.1",
+                port=settings_dict["PORT"] or 5432,
+                user=settings_dict["USER"],
+                password=settings_dict.get("PASSWORD") or None,
+                dbname=settings_dict["NAME"],
+                autocommit=True,
+            ) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+                for _ in range(100):  # wait until the backend is really gone
+                    row = admin.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid]
+                    ).fetchone()
+                    if row is not None and row[0] == 0:
+                        break
+                    time.sleep(0.02)
+        return original(self, sql, params, *wrappers)
+
+    monkeypatch.setattr(utils.CursorWrapper, "_execute", terminate_my_backend_then_execute)
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {token}"
+
+    def send() -> requests.Response:
+        return session.post(
+            live_server.url + URL,
+            json=body(tables, 3),
+            headers={"Idempotency-Key": "cut-cable"},
+            timeout=30,
+        )
+
+    first = send()
+    assert killed, "the backend was never terminated"
+    _assert_unavailable(first.status_code, first.json(), first.headers.get("Retry-After"))
+    assert Result.objects.filter(idempotency_key="cut-cable").count() == 0
+
+    second, third = send(), send()
+    assert second.status_code == third.status_code == 201, second.content
+    assert third.headers["Idempotent-Replayed"] == "true"
+    assert second.json()["id"] == third.json()["id"]
+    assert Result.objects.filter(idempotency_key="cut-cable").count() == 1
+    assert Entry.objects.filter(competition=competition).count() == 4
+    assert_projection_equals_rebuild(competition)
