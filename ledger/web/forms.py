@@ -16,7 +16,6 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from ledger.clubs.models import Player
 
@@ -225,11 +224,8 @@ def _ergio_mags(side: int) -> list[tuple[str, str]]:
     return [(slug, label) for slug, label, _code in MAGISTRATURE[side * 6 : side * 6 + 6]]
 
 
-FIGURES = [
-    ("magistrato", pgettext_lazy("ergio figure", "Magistrato")),
-    ("capitano", pgettext_lazy("ergio figure", "Capitano")),
-    ("caposchiera", pgettext_lazy("ergio figure", "Caposchiera")),
-]
+# The figures keep their Italian names in both languages, as the game's own terms.
+FIGURES = [("magistrato", "Magistrato"), ("capitano", "Capitano"), ("caposchiera", "Caposchiera")]
 
 
 class ErGioScontroForm(forms.Form):
@@ -446,16 +442,14 @@ class PonteSummaryForm(EntryForm):
 
 
 class SanMarcoPassageForm(forms.Form):
-    limit_0 = number(_("Limit points, first player"))
-    limit_1 = number(_("Limit points, second player"))
-    bonus_0 = number(_("Bonus written, first player"), required=False)
-    bonus_1 = number(_("Bonus written, second player"), required=False)
-
     def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for i, name in enumerate(names):
-            self.fields[f"limit_{i}"].label = _("Limit points: %(name)s") % {"name": name}
-            self.fields[f"bonus_{i}"].label = _("Bonus written: %(name)s") % {"name": name}
+            self.fields[f"limit_{i}"] = number(_("Limit points: %(name)s") % {"name": name})
+        for i, name in enumerate(names):
+            self.fields[f"bonus_{i}"] = number(
+                _("Bonus written: %(name)s") % {"name": name}, required=False
+            )
 
 
 class SanMarcoPassages(Rows):

@@ -13,9 +13,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
@@ -80,9 +79,9 @@ def choose_table(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 
 
 MODE_LABELS = {
-    "form": _lazy("Summary"),
-    "record": _lazy("Full record"),
-    "json": _lazy("Summary as JSON (advanced)"),
+    "form": gettext_lazy("Summary"),
+    "record": gettext_lazy("Full record"),
+    "json": gettext_lazy("Summary as JSON (advanced)"),
 }
 
 
