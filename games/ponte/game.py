@@ -152,7 +152,12 @@ class Ponte(Game[PonteRuleset, PonteState]):
         if (
             not isinstance(raw, list)
             or len(raw) != 2
-            or any(not isinstance(p, list) or sorted(p) != list(range(6)) for p in raw)
+            or any(
+                not isinstance(p, list)
+                or not all(type(x) is int for x in p)
+                or sorted(p) != list(range(6))
+                for p in raw
+            )
         ):
             raise RecordError(
                 "expected two orders of the strategy cards 0..5, one per side",
