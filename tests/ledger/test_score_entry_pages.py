@@ -465,3 +465,61 @@ def test_each_games_form_opens_on_its_first_field_with_a_numeric_keypad(
     assert "autofocus" in tag
     assert 'inputmode="numeric"' in text
     assert text.count("autofocus") == 1
+
+
+PREVIEWS = {
+    "ergio": {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI[:1], 6)},
+    "ponte": {**_rows("challenge", [{**c, "winner": "tramontana"} for c in PONTE_CHALLENGES], 6)},
+    "sanmarco": {"p0_0": 55, "p0_1": 66, "p1_0": 57, "p1_1": 61},
+    "cardchess": {"kind": "game", **_rows("sfida", [{"p0": 20, "p1": 10}], 4)},
+}
+
+
+@pytest.mark.parametrize("game", sorted(PREVIEWS))
+def test_each_games_preview_shows_the_score_and_saves_nothing(logged_in, club, people, game):
+    table = _table(club, people, game, 2)
+    url = f"/c/prova/{game}-cup/t/{table.pk}/preview/"
+    text = logged_in.post(url, PREVIEWS[game], HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="preview-scores"' in text
+    assert 'id="preview-ok"' in text
+    assert "<form" not in text  # only the preview fragment is sent back
+    assert Result.objects.count() == 0
+
+
+def test_a_bridge_preview_places_a_broken_rule_at_its_challenge(logged_in, club, people):
+    table = _table(club, people, "ponte", 2)
+    again = [PONTE_CHALLENGES[0], {**PONTE_CHALLENGES[1], "tramontana": "calci"}]
+    url = f"/c/prova/ponte-cup/t/{table.pk}/preview/"
+    text = logged_in.post(url, _rows("challenge", again, 6)).content.decode()
+    assert "<code>ponte.deploy.once</code> <b>Challenge 2</b>" in text
+    assert Result.objects.count() == 0
+
+
+def test_the_preview_of_a_pasted_record_shows_its_score(logged_in, club, people):
+    table = _table(club, people, "sanmarco", 2)
+    record = {
+        "game": "sanmarco",
+        "version": 1,
+        "ruleset": "variant3",
+        "actions": [
+            {"seat": 0, "colour": 0, "points": 55},
+            {"seat": 0, "colour": 1, "points": 66},
+            {"seat": 1, "colour": 0, "points": 57},
+            {"seat": 1, "colour": 1, "points": 61},
+        ],
+    }
+    url = f"/c/prova/sanmarco-cup/t/{table.pk}/preview/"
+    body = {"mode": "record", "record_text": json.dumps(record)}
+    text = logged_in.post(url, body).content.decode()
+    assert 'id="preview-scores"' in text and ">59<" in text
+    assert Result.objects.count() == 0
+
+
+def test_the_result_pages_keep_a_form_they_can_lay_out_field_by_field(club, people):
+    from ledger.web.scoring_views import _forms
+
+    for game, flat in [("ergio", False), ("tarocco", True), ("sanmarco", True)]:
+        table = _table(club, people, game, 4 if game == "tarocco" else 2)
+        form, _seats = _forms(table.competition, table, None)
+        assert not form.row_sets
+        assert ("summary_json" in form.fields) is not flat
