@@ -123,7 +123,9 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
 
     projection = timed()
 
-    def from_journal(competition: Any, as_of_round: int | None = None) -> list[Any]:
+    def from_journal(
+        competition: Any, as_of_round: int | None = None, latest: int | None = None
+    ) -> list[Any]:
         totals = (
             Entry.objects.filter(competition=competition)
             .values("player_id", "player__name")

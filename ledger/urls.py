@@ -12,6 +12,11 @@ urlpatterns = [
     path("c/<slug:club>/<slug:slug>/", views.competition, name="competition"),
     path("c/<slug:club>/<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("c/<slug:club>/<slug:slug>/journal.csv", views.journal_csv, name="journal-csv"),
+    path(
+        "c/<slug:club>/<slug:slug>/ratings/",
+        views.competition_ratings,
+        name="competition-ratings",
+    ),
     path("c/<slug:club>/p/<int:player_id>/", views.player, name="player"),
     path("c/<slug:club>/<slug:slug>/score/", scoring_views.choose_table, name="choose-table"),
     path(

@@ -89,15 +89,23 @@ def _from_journal(competition: Competition, up_to_round: int) -> list[Row]:
     )
 
 
-def standings(competition: Competition, as_of_round: int | None = None) -> list[Row]:
-    """The standings now (or after round ``as_of_round``), with movement and pending points."""
-    latest = last_round(competition)
+_UNKNOWN = -1
+
+
+def standings(
+    competition: Competition, as_of_round: int | None = None, latest: int | None = _UNKNOWN
+) -> list[Row]:
+    """The standings now (or after round ``as_of_round``), with movement and pending points.
+    A caller that already knows the last round passes it as ``latest``."""
+    if latest == _UNKNOWN:
+        latest = last_round(competition)
     if as_of_round is None:
         rows = _ranked(
-            [
-                (s.player_id, s.player.name, s.points, s.played)
-                for s in Standing.objects.filter(competition=competition).select_related("player")
-            ]
+            list(
+                Standing.objects.filter(competition=competition).values_list(
+                    "player_id", "player__name", "points", "played"
+                )
+            )
         )
         current_round = latest
     else:
@@ -115,9 +123,11 @@ def standings(competition: Competition, as_of_round: int | None = None) -> list[
 
 
 def _add_pending(competition: Competition, rows: list[Row]) -> None:
-    pending = Result.objects.filter(
-        competition=competition, status=Result.Status.PENDING
-    ).prefetch_related("table__seats")
+    pending = (
+        Result.objects.filter(competition=competition, status=Result.Status.PENDING)
+        .only("id", "table_id", "scores")
+        .prefetch_related("table__seats")
+    )
     extra: dict[int, Decimal] = {}
     for result in pending:
         for seat in result.table.seats.all():

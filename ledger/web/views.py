@@ -8,9 +8,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Prefetch
+from django.db.models import Count, F, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.formats import get_format
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -47,12 +51,16 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
     latest = last_round(comp)
     as_of = _round_param(request, latest)
-    rows = standings(comp, as_of_round=as_of)
-    ratings = Rating.objects.filter(
-        club=comp.club, game=comp.game, player_id__in=[r.player_id for r in rows]
-    ).select_related("player")
+    rows = standings(comp, as_of_round=as_of, latest=latest)
+    ratings = (
+        Rating.objects.filter(club=comp.club, game=comp.game, player__standings__competition=comp)
+        .annotate(cautious=F("mu") - 3 * F("sigma"))
+        .order_by("-cautious")
+        .select_related("player")
+    )
     results = (
         Result.objects.filter(competition=comp)
+        .defer("record", "verdict")
         .select_related("table", "entered_by")
         .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("player")))[
             :25
@@ -86,14 +94,83 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "competition": comp,
             "game": meta(comp.game),
             "engine": engine_available(comp.game),
-            "standings": rows,
+            "standings": bool(rows),
+            "standings_rows": _display(rows, comp.club.slug, movement=bool(latest)),
             "rounds": list(range(1, latest + 1)) if latest else [],
             "as_of": as_of,
-            "ratings": sorted(ratings, key=lambda r: -r.conservative),
+            "ratings": ratings[:TOP_RATINGS],
+            "more_ratings": len(rows) > TOP_RATINGS,
             "results": result_rows,
             "can_score": can_score,
         },
     )
+
+
+TOP_RATINGS = 10
+
+
+def competition_ratings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """Every rating of the competition's players for its game, cautious rating first."""
+    comp = _competition(club, slug)
+    ratings = (
+        Rating.objects.filter(club=comp.club, game=comp.game, player__standings__competition=comp)
+        .annotate(cautious=F("mu") - 3 * F("sigma"))
+        .order_by("-cautious")
+        .select_related("player")
+    )
+    return render(request, "web/ratings.html", {"competition": comp, "ratings": ratings})
+
+
+def _display(rows: list[Any], club: str, movement: bool) -> SafeString:
+    """The standings table's body, written in one pass. A league page has hundreds of rows;
+    template tags per cell (URL reversal, number formatting, escaping) cost more than reading
+    the standings themselves, so the rows are built here, every text escaped."""
+    link = reverse("player", args=[club, 2**31 - 1]).replace(str(2**31 - 1), "{}")
+    number = _number_format()
+    awaiting = escape(_("Awaiting confirmation: not yet counted"))
+    provisional = escape(_("provisional"))
+    newcomer = escape(_("new"))
+    out = []
+    for row in rows:
+        pending = (
+            f' <small class="pending" title="{awaiting}">({provisional} {number(row.pending)})'
+            "</small>"
+            if row.pending
+            else ""
+        )
+        opening = '<tr class="provisional">' if row.pending else "<tr>"
+        cells = [
+            f'{opening}<td class="num">{row.rank}</td>',
+            f'<td><a href="{link.format(row.player_id)}">{escape(row.name)}</a>{pending}</td>',
+            f'<td class="num">{row.played}</td>',
+            f'<td class="num" data-value="{row.points:f}">{number(row.points)}</td>',
+        ]
+        if movement:
+            moved = row.movement
+            if moved is None:
+                shown = f'<span title="{newcomer}">·</span>'
+            elif moved > 0:
+                shown = f'<span class="up">▲{moved}</span>'
+            elif moved < 0:
+                shown = f'<span class="down">▼{-moved}</span>'
+            else:
+                shown = "="
+            cells.append(f'<td class="num movement" data-value="{moved or 0}">{shown}</td>')
+        cells.append("</tr>\n")
+        out.append("".join(cells))
+    return mark_safe("".join(out))  # every text above is escaped
+
+
+def _number_format() -> Any:
+    """Points as the page's language writes them: up to two decimals, none when whole."""
+    separator = get_format("DECIMAL_SEPARATOR")
+
+    def write(value: Decimal) -> str:
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        text = "0" if text in ("-0", "") else text
+        return text.replace(".", separator)
+
+    return write
 
 
 def _round_param(request: HttpRequest, latest: int | None) -> int | None:

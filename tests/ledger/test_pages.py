@@ -57,6 +57,39 @@ def test_the_competition_page_reads_in_a_fixed_number_of_queries(
         assert client.get("/c/prova/coppa/").status_code == 200
 
 
+def test_standings_rows_escape_what_people_typed(client, people, manual_table):
+    seat = manual_table.seats.get(index=0)
+    seat.player.name = '<script>alert("x")</script>'
+    seat.player.save()
+    services.record_result(
+        user=people.users["scorekeeper"], table=manual_table, source="manual", scores=[5, -5]
+    )
+    page = client.get("/c/prova/coppa/").content.decode()
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+
+
+def test_points_are_written_in_the_pages_language(client, people, manual_table):
+    services.record_result(
+        user=people.users["scorekeeper"], table=manual_table, source="manual", scores=[2.5, -2.5]
+    )
+    italian = client.get("/c/prova/coppa/").content.decode()
+    assert ">2,5<" in italian and ">-2,5<" in italian
+    client.cookies["django_language"] = "en"
+    english = client.get("/c/prova/coppa/").content.decode()
+    assert ">2.5<" in english and ">-2.5<" in english
+
+
+def test_the_ratings_page_lists_every_rated_player_of_the_competition(client, people, manual_table):
+    services.record_result(
+        user=people.users["scorekeeper"], table=manual_table, source="manual", scores=[3, 1]
+    )
+    page = client.get("/c/prova/coppa/ratings/").content.decode()
+    names = [seat.player.name for seat in manual_table.seats.all()]
+    assert all(name in page for name in names)
+    assert page.index(names[0]) < page.index(names[1])  # the winner's cautious rating is higher
+
+
 def test_an_unknown_competition_is_a_404(client, db):
     assert client.get("/c/nessuno/niente/").status_code == 404
 
