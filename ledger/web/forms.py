@@ -129,7 +129,7 @@ def rows(form: type[forms.Form], base: type[Rows], count: int, most: int) -> typ
 
 
 def _pairs(form: forms.Form, names: list[str], message: Any) -> list[int] | None:
-    """All of these fields, or none of them."""
+    """All of these fields, or none of them (a seat 0 counts as given)."""
     values = [form.cleaned_data.get(n) for n in names]
     if all(v is None for v in values):
         return None
@@ -174,6 +174,14 @@ class TaroccoSummaryForm(EntryForm):
         label=_("Who took the offer"), coerce=int, required=False, empty_value=None
     )
     points = number(_("Points offered"), required=False)
+    # A second offer taken in the same bargaining (rare, but the rules allow it).
+    offerer_2 = forms.TypedChoiceField(
+        label=_("Second offer: who offered"), coerce=int, required=False, empty_value=None
+    )
+    taker_2 = forms.TypedChoiceField(
+        label=_("Second offer: who took it"), coerce=int, required=False, empty_value=None
+    )
+    points_2 = number(_("Second offer: points"), required=False)
 
     NEEDED: dict[str, list[str]] = {
         "solo": ["declarer", "card_points"],
@@ -185,12 +193,22 @@ class TaroccoSummaryForm(EntryForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—"), *self.seats]
-        for name in ("declarer", "partner_a", "partner_b", "offerer", "taker"):
+        for name in (
+            "declarer",
+            "partner_a",
+            "partner_b",
+            "offerer",
+            "taker",
+            "offerer_2",
+            "taker_2",
+        ):
             self.fields[name].choices = choices  # type: ignore[attr-defined]
         self.fields["dealer"].choices = self.seats  # type: ignore[attr-defined]
         self.fields["dealer"].initial = self.seats[-1][0]
         for name in self.fields:
             outcomes = [o for o, needed in self.NEEDED.items() if name in needed]
+            if name.endswith("_2"):
+                outcomes = ["offer"]
             if outcomes:
                 when(self.fields[name], *outcomes)
         self.focus_first()
@@ -211,7 +229,17 @@ class TaroccoSummaryForm(EntryForm):
                 pair=[data["partner_a"], data["partner_b"]], card_points=data["card_points"]
             )
         elif outcome == "offer":
-            summary.update(offerer=data["offerer"], taker=data["taker"], points=data["points"])
+            first = {"offerer": data["offerer"], "taker": data["taker"], "points": data["points"]}
+            second = _pairs(
+                self,
+                ["offerer_2", "taker_2", "points_2"],
+                _("Needed for the second offer."),
+            )
+            if second is None:
+                summary.update(first)
+            else:
+                offerer, taker, points = second
+                summary["offers"] = [first, {"offerer": offerer, "taker": taker, "points": points}]
         return summary
 
 

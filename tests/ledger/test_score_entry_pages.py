@@ -523,3 +523,45 @@ def test_the_result_pages_keep_a_form_they_can_lay_out_field_by_field(club, peop
         form, _seats = _forms(table.competition, table, None)
         assert not form.row_sets
         assert ("summary_json" in form.fields) is not flat
+
+
+@tarocco
+def test_two_tarocco_offers_taken_in_one_bargaining_are_both_scored(
+    logged_in, tarocco_table, people
+):
+    body = {
+        "outcome": "offer",
+        "dealer": "3",
+        "offerer": "2",
+        "taker": "0",
+        "points": "6",
+        "offerer_2": "1",
+        "taker_2": "3",
+        "points_2": "2",
+    }
+    assert _record(logged_in, tarocco_table, body).status_code == 302
+    summary = {
+        "outcome": "offer",
+        "dealer": 3,
+        "offers": [
+            {"offerer": 2, "taker": 0, "points": 6},
+            {"offerer": 1, "taker": 3, "points": 2},
+        ],
+    }
+    assert _recorded_points(tarocco_table) == _engine_scores(tarocco_table, summary)
+    assert _recorded_points(tarocco_table) == [6, -2, -6, 2]
+
+
+@tarocco
+def test_a_half_written_second_offer_points_at_what_is_missing(logged_in, tarocco_table):
+    body = {
+        "outcome": "offer",
+        "dealer": "3",
+        "offerer": "2",
+        "taker": "0",
+        "points": "6",
+        "offerer_2": "1",
+    }
+    text = _record(logged_in, tarocco_table, body).content.decode()
+    assert "Second offer: who took it" in text and "Needed for the second offer." in text
+    assert Result.objects.count() == 0
