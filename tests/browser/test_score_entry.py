@@ -61,3 +61,41 @@ def test_a_tarocco_hand_entered_through_the_form_moves_the_standings(
     page.goto(server + COMPETITION)
     after = _standings(page)
     assert after[declarer] == before.get(declarer, 0.0) + 45
+
+
+def test_a_cardchess_game_gets_a_row_per_sfida_as_it_is_needed(page: Any, server: str) -> None:
+    log_in(page, server)
+    page.goto(server + "/c/circolo-pisano/cardchess-2026/score/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Tavolo 2", exact=True).click()
+
+    # Two players: four rows to start with, the cursor in the first.
+    rows = page.locator("#sfida-rows tr")
+    expect(rows).to_have_count(4)
+    expect(page.locator("#id_sfida-0-p0")).to_be_focused()
+    # The other way in (captured cards) stays out of sight until chosen.
+    expect(page.locator("#id_captured_0")).to_be_hidden()
+    page.check("#id_kind_1")
+    expect(page.locator("#id_captured_0")).to_be_visible()
+    expect(page.locator("#id_sfida-0-p0")).to_be_hidden()
+    page.check("#id_kind_0")
+
+    sfide = [(20, 10), (5, 5), (12, 14), (30, 2), (9, 1)]
+    page.click("[data-add-row='sfida']")
+    expect(rows).to_have_count(5)
+    expect(rows.nth(4).locator("th")).to_contain_text("5")
+    expect(page.locator("#id_sfida-4-p0")).to_be_focused()
+    for n, (a, b) in enumerate(sfide):
+        page.fill(f"#id_sfida-{n}-p0", str(a))
+        page.fill(f"#id_sfida-{n}-p1", str(b))
+    preview = page.locator("#preview-scores")
+    # The sfida tied at 5-5 gives no gold card: 3 to 1 once all four are taken.
+    expect(preview.locator("tr[data-seat='0'] td.num")).to_have_text("3")
+    expect(preview.locator("tr[data-seat='1'] td.num")).to_have_text("1")
+
+    results = page.locator("a[href*='/r/']")
+    before = results.count()
+    with page.expect_navigation():
+        page.click("#record")
+    expect(page.locator("ul.messages li.success")).to_be_visible()
+    expect(results).to_have_count(before + 1)
