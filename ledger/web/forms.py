@@ -87,10 +87,10 @@ class EntryForm(forms.Form):
         for formset in self.formsets():
             out += [("", str(e)) for e in formset.non_form_errors()]
             for form in formset.forms:
+                row = formset.row_label(form)
                 for name, errors in form.errors.items():
-                    label = form.fields[name].label if name in form.fields else ""
-                    where = f"{formset.row_label(form)} · {label}" if label else ""
-                    where = where or formset.row_label(form)
+                    field = form.fields.get(name)
+                    where = f"{row} · {field.label}" if field is not None else row
                     out += [(where, str(e)) for e in errors]
         return out
 

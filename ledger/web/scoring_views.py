@@ -125,9 +125,14 @@ def _build(
     seats = [(s.index, s.player.name) for s in table.seats.all()]
     if not engine_available(competition.game):
         return ManualScoresForm(data, seats=seats), seats
-    from games.core import registry
+    from games.core import RecordError, registry
 
-    ruleset = registry.get(competition.game).ruleset(competition.ruleset or None)
+    engine = registry.get(competition.game)
+    try:
+        ruleset = engine.ruleset(competition.ruleset or None)
+    except RecordError:
+        # The form still opens; scoring then says what is wrong with the ruleset.
+        ruleset = engine.ruleset(None)
     return form_class(data, files, seats=seats, ruleset=ruleset), seats
 
 

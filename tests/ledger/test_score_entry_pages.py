@@ -565,3 +565,11 @@ def test_a_half_written_second_offer_points_at_what_is_missing(logged_in, tarocc
     text = _record(logged_in, tarocco_table, body).content.decode()
     assert "Second offer: who took it" in text and "Needed for the second offer." in text
     assert Result.objects.count() == 0
+
+
+def test_with_four_bridge_players_each_magistratura_names_its_player(logged_in, club, people):
+    table = _table(club, people, "ponte", 4, ruleset="4p-base")
+    text = logged_in.get(f"/c/prova/ponte-cup/t/{table.pk}/score/").content.decode()
+    assert ">Calci (Giocatore 0)</option>" in text
+    assert ">Satiri (Giocatore 1)</option>" in text
+    assert ">Sant&#x27;Antonio (Giocatore 3)</option>" in text
