@@ -208,13 +208,18 @@ def test_an_ergio_match_typed_in_the_form_records_the_engines_score(logged_in, c
     assert expected == [3, 3]  # three all: the Bella Nazionale decides the winner
 
 
-def test_an_ergio_match_for_four_gives_every_seat_its_sides_points(logged_in, club, people):
-    table = _table(club, people, "ergio", 4, ruleset="4p")
+@pytest.mark.parametrize(("players", "ruleset"), [(4, "4p"), (6, "6p")])
+def test_an_ergio_match_for_more_players_gives_every_seat_its_sides_points(
+    logged_in, club, people, players, ruleset
+):
+    table = _table(club, people, "ergio", players, ruleset=ruleset)
+    page = logged_in.get(f"/c/prova/ergio-cup/t/{table.pk}/score/").content.decode()
+    assert "Tramontana: Giocatore 0, Giocatore 2" in page  # even seats, odd seats
     played = ERGIO_SCONTRI[:1]
     body = {"corteo_winner": "tramontana", **_rows("scontro", played, 6)}
     assert _record(logged_in, table, body).status_code == 302
     assert _recorded_points(table) == _engine_scores(table, _ergio_summary(played))
-    assert _recorded_points(table) == [1, 0, 1, 0]
+    assert _recorded_points(table) == [1, 0] * (players // 2)
 
 
 def test_an_ergio_preview_names_each_scontros_winner(logged_in, club, people):
@@ -573,3 +578,14 @@ def test_with_four_bridge_players_each_magistratura_names_its_player(logged_in, 
     assert ">Calci (Giocatore 0)</option>" in text
     assert ">Satiri (Giocatore 1)</option>" in text
     assert ">Sant&#x27;Antonio (Giocatore 3)</option>" in text
+
+
+@pytest.mark.parametrize(("players", "ruleset"), [(3, "3p-advanced"), (6, "6p-base")])
+def test_a_bridge_match_for_three_or_six_records_the_engines_score(
+    logged_in, club, people, players, ruleset
+):
+    table = _table(club, people, "ponte", players, ruleset=ruleset)
+    won = [{**c, "winner": "tramontana"} for c in PONTE_CHALLENGES[:4]]
+    won += [{**c, "winner": "mezzogiorno"} for c in PONTE_CHALLENGES[4:]]
+    assert _record(logged_in, table, _rows("challenge", won, 6)).status_code == 302
+    assert _recorded_points(table) == _engine_scores(table, _ponte_summary(won))
