@@ -175,7 +175,13 @@ def _evaluate(competition: Competition, table: Table, form: EntryForm) -> dict[s
             explicit=explicit,
         )
     except LedgerError as exc:
-        return {"problem": exc.message, "violations": _explained(exc.violations)}
+        violations = _explained(exc.violations)
+        for v in violations:
+            # A rule broken by one field (Tarocco names it) is shown beside that field too.
+            field = (v.get("where") or {}).get("field")
+            if isinstance(field, str) and field in form.fields:
+                form.add_error(field, f"{v['rule']}: {v['text']}")
+        return {"problem": exc.message, "violations": violations}
     return {
         "scores": scored.scores,
         "source": form.source,

@@ -397,6 +397,10 @@ def test_a_tarocco_hand_breaking_a_rule_shows_it_in_italian(client, people, taro
     body = {"outcome": "solo", "dealer": "3", "declarer": "1", "card_points": "140"}
     text = client.post(url, body, HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert "tarocco.count.total" in text
+    assert "sommano sempre 109" in text  # the rule's message in the reader's language
+    # ...beside the field that breaks it, too.
+    field = text[text.index('class="field field-card_points') :]
+    assert "tarocco.count.total" in field[: field.index("</div>")]
     assert Result.objects.count() == 0
 
 
