@@ -135,11 +135,22 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
                 reversals=Count("id", filter=Q(kind=Entry.Kind.REVERSAL)),
             )
         )
-        return standings_module._ranked(
+        # Points and games played only: counting wins as well would need every result's
+        # outcome too, so this is the cheapest journal page, which flatters the journal.
+        return standings_module.rank_rows(
             [
-                (r["player_id"], r["player__name"], r["points"], r["credits"] - r["reversals"])
+                (
+                    r["player_id"],
+                    r["player__name"],
+                    r["points"],
+                    r["credits"] - r["reversals"],
+                    0,
+                    0,
+                    0,
+                )
                 for r in totals
-            ]
+            ],
+            standings_module.settings_of(competition),
         )
 
     original = views.standings

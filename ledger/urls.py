@@ -13,6 +13,11 @@ urlpatterns = [
     path("c/<slug:club>/<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("c/<slug:club>/<slug:slug>/journal.csv", views.journal_csv, name="journal-csv"),
     path(
+        "c/<slug:club>/<slug:slug>/standings/settings/",
+        views.standings_settings,
+        name="standings-settings",
+    ),
+    path(
         "c/<slug:club>/<slug:slug>/ratings/",
         views.competition_ratings,
         name="competition-ratings",

@@ -17,6 +17,7 @@ from ledger.clubs.models import (
     Season,
     Table,
 )
+from ledger.clubs.outcomes import KEYS, SettingsError, clean_settings
 from ledger.clubs.scoring import check_ruleset
 
 
@@ -54,9 +55,16 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "ruleset",
             "format",
             "confirmation",
+            "standings_settings",
             "created_at",
         ]
         read_only_fields = ["created_at"]
+
+    def validate_standings_settings(self, value: Any) -> dict[str, Any]:
+        try:
+            return clean_settings(value)
+        except SettingsError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         season: Season | None = attrs.get("season")
@@ -113,7 +121,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
 class ResultSerializer(serializers.ModelSerializer):
     entries = EntrySerializer(many=True, read_only=True)
-    superseded_by = serializers.PrimaryKeyRelatedField(read_only=True)
+    superseded_by = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = Result
@@ -165,6 +173,14 @@ class StandingRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     points = serializers.DecimalField(max_digits=14, decimal_places=2)
     played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    match_points = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        help_text="Wins, draws and losses at the competition's points for each.",
+    )
     movement = serializers.IntegerField(
         allow_null=True, help_text="Places gained since the previous round."
     )
@@ -230,3 +246,12 @@ class ImportCreateSerializer(serializers.Serializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     file = serializers.FileField(help_text="CSV or JSONL, UTF-8 (docs/imports.md).")
     format = serializers.ChoiceField(choices=["csv", "jsonl"], required=False)
+
+
+class StandingsSettingsSerializer(serializers.Serializer):
+    win = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
+    draw = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
+    loss = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
+    order = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(KEYS)), required=False, min_length=1
+    )

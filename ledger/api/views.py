@@ -30,7 +30,7 @@ from ledger.clubs.models import (
     Role,
     Table,
 )
-from ledger.clubs.standings import last_round, standings
+from ledger.clubs.standings import last_round, settings_of, standings
 
 
 def _filter(queryset: Any, request: Request, **params: str) -> Any:
@@ -91,6 +91,24 @@ class CompetitionViewSet(
     def perform_create(self, serializer: Any) -> None:
         services.require_role(self.request.user, serializer.validated_data["club"], Role.ORGANISER)
         serializer.save()
+
+    @extend_schema(
+        request=s.StandingsSettingsSerializer,
+        responses={200: s.StandingsSettingsSerializer},
+        description="Points for a win, a draw and a loss and the order of the standings' "
+        "keys. PUT (organisers) replaces the competition's choices; an empty object goes "
+        "back to the game's defaults. GET shows what applies.",
+    )
+    @action(detail=True, methods=["get", "put"], url_path="standings-settings")
+    def standings_settings(self, request: Request, pk: str | None = None) -> Response:
+        competition = self.get_object()
+        if request.method == "PUT":
+            if not isinstance(request.data, dict):
+                raise Invalid("Send one JSON object with win, draw, loss and order.")
+            competition = services.update_standings_settings(
+                user=request.user, competition=competition, settings=dict(request.data)
+            )
+        return Response(settings_of(competition).as_json())
 
     @extend_schema(
         parameters=[

@@ -157,6 +157,15 @@ class Competition(models.Model):
     confirmation = models.CharField(
         _("confirmation"), max_length=16, choices=Confirmation.choices, default=Confirmation.NONE
     )
+    standings_settings = models.JSONField(
+        _("standings settings"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Points for a win, a draw and a loss, and the order of the standings' keys "
+            "(match_points, points, wins). Empty: the game's defaults."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
@@ -420,6 +429,9 @@ class Standing(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     points = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal(0))
     played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

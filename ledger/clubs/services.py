@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,7 +32,9 @@ from ledger.clubs.models import (
     Table,
     entry_hash,
 )
+from ledger.clubs.outcomes import DRAW, LOSS, WIN, SettingsError, clean_settings, outcomes
 from ledger.clubs.scoring import score_result
+from ledger.clubs.standings import journal_totals
 
 
 def require_role(user: Any, club: Any, role: str) -> None:
@@ -452,39 +454,57 @@ def append_entries(
         head = digest
     Entry.objects.bulk_create(entries)
     Club.objects.filter(pk=club.pk).update(journal_length=sequence, journal_head=head)
-    _project(result.competition_id, entries, now)
+    _project(result.competition_id, entries, outcomes(result.scores, result.verdict), now)
     return entries
 
 
-def _project(competition_id: int, entries: Sequence[Entry], now: Any) -> None:
+_COUNTERS = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
+
+
+def _project(
+    competition_id: int, entries: Sequence[Entry], seat_outcomes: Sequence[str], now: Any
+) -> None:
     """Fold new entries into the standings rows (under the club lock) with one upsert,
     whatever the number of seats: new rows are inserted, existing ones add the change."""
-    delta: dict[int, tuple[Decimal, int]] = {}
+    delta: dict[int, list[Any]] = {}
     for entry in entries:
-        points, played = delta.get(entry.player_id, (Decimal(0), 0))
+        row = delta.setdefault(entry.player_id, [Decimal(0), 0, 0, 0, 0])
         step = 1 if entry.kind == Entry.Kind.CREDIT else -1
-        delta[entry.player_id] = (points + Decimal(entry.points), played + step)
+        row[0] += Decimal(entry.points)
+        row[1] += step
+        if entry.seat < len(seat_outcomes):
+            row[2 + (WIN, DRAW, LOSS).index(seat_outcomes[entry.seat])] += step
     # Reversals only follow credits, so their rows exist: a plain update (a negative count
-    # in an insert's values would trip the check on ``played`` even when it never lands).
-    for player_id, (points, played) in sorted(delta.items()):
+    # in an insert's values would trip the checks on the counters even when it never lands).
+    for player_id, (points, played, wins, draws, losses) in sorted(delta.items()):
         if played < 0:
             Standing.objects.filter(competition_id=competition_id, player_id=player_id).update(
-                points=F("points") + points, played=F("played") + played, updated_at=now
+                points=F("points") + points,
+                played=F("played") + played,
+                wins=F("wins") + wins,
+                draws=F("draws") + draws,
+                losses=F("losses") + losses,
+                updated_at=now,
             )
     credits = sorted((p, d) for p, d in delta.items() if d[1] >= 0)
     if not credits:
         return
     table = connection.ops.quote_name(Standing._meta.db_table)
-    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(credits))
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(credits))
     params: list[Any] = []
-    for player_id, (points, played) in credits:
-        params += [competition_id, player_id, points, played, now]
+    for player_id, (points, played, wins, draws, losses) in credits:
+        params += [competition_id, player_id, points, played, wins, draws, losses, now]
     # The same statement on PostgreSQL and SQLite (3.24 and later).
     sql = (
-        f"INSERT INTO {table} (competition_id, player_id, points, played, updated_at) "
+        f"INSERT INTO {table} "
+        "(competition_id, player_id, points, played, wins, draws, losses, updated_at) "
         f"VALUES {rows} ON CONFLICT (competition_id, player_id) DO UPDATE SET "
         f"points = {table}.points + excluded.points, "
-        f"played = {table}.played + excluded.played, updated_at = excluded.updated_at"
+        f"played = {table}.played + excluded.played, "
+        f"wins = {table}.wins + excluded.wins, "
+        f"draws = {table}.draws + excluded.draws, "
+        f"losses = {table}.losses + excluded.losses, "
+        "updated_at = excluded.updated_at"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -495,24 +515,18 @@ def rebuild_standings(competition: Competition) -> None:
     with transaction.atomic():
         Competition.objects.select_for_update().get(pk=competition.pk)
         Standing.objects.filter(competition=competition).delete()
-        totals = (
-            Entry.objects.filter(competition=competition)
-            .values("player_id")
-            .annotate(
-                points=Sum("points"),
-                credits=Count("id", filter=Q(kind=Entry.Kind.CREDIT)),
-                reversals=Count("id", filter=Q(kind=Entry.Kind.REVERSAL)),
-            )
-        )
         Standing.objects.bulk_create(
             [
                 Standing(
                     competition=competition,
-                    player_id=row["player_id"],
-                    points=row["points"],
-                    played=row["credits"] - row["reversals"],
+                    player_id=player_id,
+                    points=t.points,
+                    played=t.played,
+                    wins=t.wins,
+                    draws=t.draws,
+                    losses=t.losses,
                 )
-                for row in totals
+                for player_id, t in journal_totals(competition).items()
             ]
         )
 
@@ -615,3 +629,19 @@ def preview_correction(
     table.sort(key=lambda r: (r["rank_after"] or 10**9, r["name"]))
     later = Result.objects.filter(competition=competition, entered_at__gt=result.entered_at).count()
     return {"scores": changes.get("scores", []), "rows": table, "later_results": later}
+
+
+@transaction.atomic
+def update_standings_settings(*, user: Any, competition: Competition, settings: Any) -> Competition:
+    """An organiser sets the points for a win, a draw and a loss and the standings' order.
+    The projection counts wins, draws and losses, so the table follows at once; an empty
+    object goes back to the game's defaults."""
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    require_role(user, competition.club, Role.ORGANISER)
+    try:
+        chosen = clean_settings(settings)
+    except SettingsError as exc:
+        raise Invalid(str(exc), fields={exc.field: [str(exc)]}) from exc
+    competition.standings_settings = chosen
+    competition.save(update_fields=["standings_settings"])
+    return competition

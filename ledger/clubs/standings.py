@@ -9,9 +9,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Max
 
 from ledger.clubs.models import Competition, Entry, Player, Result, Round, Standing
+from ledger.clubs.outcomes import DRAW, LOSS, WIN, Settings, outcomes, settings_for
 
 
 @dataclass
@@ -21,6 +22,10 @@ class Row:
     name: str
     points: Decimal
     played: int
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    match_points: Decimal = Decimal(0)
     movement: int | None = None  # places gained since the previous round (+ up, - down)
     pending: Decimal = Decimal(0)  # points from results still awaiting confirmation
     extra: dict[str, Any] = field(default_factory=dict)
@@ -32,9 +37,48 @@ class Row:
             "name": self.name,
             "points": f"{self.points:f}",
             "played": self.played,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "match_points": f"{self.match_points:f}",
             "movement": self.movement,
             "pending": f"{self.pending:f}",
         }
+
+
+@dataclass
+class Totals:
+    points: Decimal = Decimal(0)
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+
+def journal_totals(competition: Competition, up_to_round: int | None = None) -> dict[int, Totals]:
+    """Each player's totals summed from the journal itself (credits less reversals), with
+    every result's winners decided as when it was written."""
+    entries = Entry.objects.filter(competition=competition)
+    if up_to_round is not None:
+        entries = entries.filter(table__round__number__lte=up_to_round)
+    lines = list(entries.values_list("player_id", "seat", "points", "kind", "result_id"))
+    decided = {
+        pk: outcomes(scores, verdict)
+        for pk, scores, verdict in Result.objects.filter(
+            pk__in={line[4] for line in lines}
+        ).values_list("pk", "scores", "verdict")
+    }
+    totals: dict[int, Totals] = {}
+    for player_id, seat, points, kind, result_id in lines:
+        t = totals.setdefault(player_id, Totals())
+        step = 1 if kind == Entry.Kind.CREDIT else -1
+        t.points += points
+        t.played += step
+        seat_outcomes = decided[result_id]
+        if seat < len(seat_outcomes):
+            name = {WIN: "wins", DRAW: "draws", LOSS: "losses"}[seat_outcomes[seat]]
+            setattr(t, name, getattr(t, name) + step)
+    return totals
 
 
 def last_round(competition: Competition) -> int | None:
@@ -61,32 +105,48 @@ def _ranks_after(competition: Competition, round_number: int) -> dict[int, int]:
     return ranks
 
 
-def _ranked(rows: list[tuple[int, str, Decimal, int]]) -> list[Row]:
-    """Rank by points; equal points share a rank (1, 2, 2, 4)."""
-    rows.sort(key=lambda r: (-r[2], r[1]))
-    out: list[Row] = []
-    for i, (player_id, name, points, played) in enumerate(rows):
-        rank = out[-1].rank if out and out[-1].points == points else i + 1
-        out.append(Row(rank, player_id, name, points, played))
+def rank_rows(rows: list[tuple[Any, ...]], settings: Settings) -> list[Row]:
+    """Rank (player, name, points, played, wins, draws, losses) tuples by the competition's
+    keys in order; rows equal on every key share a rank (1, 2, 2, 4)."""
+    out = []
+    for player_id, name, points, played, wins, draws, losses in rows:
+        out.append(
+            Row(
+                0,
+                player_id,
+                name,
+                points,
+                played,
+                wins,
+                draws,
+                losses,
+                settings.match_points(wins, draws, losses),
+            )
+        )
+
+    def key(row: Row) -> tuple[Any, ...]:
+        return tuple(getattr(row, k) for k in settings.order)
+
+    out.sort(key=lambda r: (tuple(-v for v in key(r)), r.name))
+    for i, row in enumerate(out):
+        row.rank = out[i - 1].rank if i and key(out[i - 1]) == key(row) else i + 1
     return out
 
 
 def _from_journal(competition: Competition, up_to_round: int) -> list[Row]:
-    totals = (
-        Entry.objects.filter(competition=competition, table__round__number__lte=up_to_round)
-        .values("player_id", "player__name")
-        .annotate(
-            points=Sum("points"),
-            credits=Count("id", filter=Q(kind=Entry.Kind.CREDIT)),
-            reversals=Count("id", filter=Q(kind=Entry.Kind.REVERSAL)),
-        )
-    )
-    return _ranked(
+    totals = journal_totals(competition, up_to_round)
+    names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "name"))
+    return rank_rows(
         [
-            (r["player_id"], r["player__name"], r["points"], r["credits"] - r["reversals"])
-            for r in totals
-        ]
+            (pid, names[pid], t.points, t.played, t.wins, t.draws, t.losses)
+            for pid, t in totals.items()
+        ],
+        settings_of(competition),
     )
+
+
+def settings_of(competition: Competition) -> Settings:
+    return settings_for(competition.game, competition.standings_settings)
 
 
 _UNKNOWN = -1
@@ -100,12 +160,13 @@ def standings(
     if latest == _UNKNOWN:
         latest = last_round(competition)
     if as_of_round is None:
-        rows = _ranked(
+        rows = rank_rows(
             list(
                 Standing.objects.filter(competition=competition).values_list(
-                    "player_id", "player__name", "points", "played"
+                    "player_id", "player__name", "points", "played", "wins", "draws", "losses"
                 )
-            )
+            ),
+            settings_of(competition),
         )
         current_round = latest
     else:

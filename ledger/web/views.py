@@ -7,10 +7,12 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.db.models import Count, F, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.html import escape
@@ -18,6 +20,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from ledger.clubs import services
+from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import (
     Club,
@@ -27,9 +31,11 @@ from ledger.clubs.models import (
     Rating,
     RatingChange,
     Result,
+    Role,
     Seat,
 )
-from ledger.clubs.standings import last_round, standings
+from ledger.clubs.outcomes import KEYS, POINTS_LABEL, key_label, settings_for
+from ledger.clubs.standings import last_round, settings_of, standings
 from ledger.web.charts import rating_band
 
 
@@ -52,6 +58,8 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     latest = last_round(comp)
     as_of = _round_param(request, latest)
     rows = standings(comp, as_of_round=as_of, latest=latest)
+    settings = settings_of(comp)
+    show_match_points = "match_points" in settings.order
     ratings = (
         Rating.objects.filter(club=comp.club, game=comp.game, player__standings__competition=comp)
         .annotate(cautious=F("mu") - 3 * F("sigma"))
@@ -95,7 +103,14 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "game": meta(comp.game),
             "engine": engine_available(comp.game),
             "standings": bool(rows),
-            "standings_rows": _display(rows, comp.club.slug, movement=bool(latest)),
+            "standings_rows": _display(
+                rows, comp.club.slug, movement=bool(latest), match_points=show_match_points
+            ),
+            "show_match_points": show_match_points,
+            "points_label": POINTS_LABEL.get(comp.game, _("Points")),
+            "settings": settings,
+            "ranking_keys": [key_label(k, comp.game) for k in settings.order],
+            "can_organise": comp.club.allows(request.user, "organiser"),
             "rounds": list(range(1, latest + 1)) if latest else [],
             "as_of": as_of,
             "ratings": ratings[:TOP_RATINGS],
@@ -121,7 +136,7 @@ def competition_ratings(request: HttpRequest, club: str, slug: str) -> HttpRespo
     return render(request, "web/ratings.html", {"competition": comp, "ratings": ratings})
 
 
-def _display(rows: list[Any], club: str, movement: bool) -> SafeString:
+def _display(rows: list[Any], club: str, movement: bool, match_points: bool) -> SafeString:
     """The standings table's body, written in one pass. A league page has hundreds of rows;
     template tags per cell (URL reversal, number formatting, escaping) cost more than reading
     the standings themselves, so the rows are built here, every text escaped."""
@@ -142,9 +157,14 @@ def _display(rows: list[Any], club: str, movement: bool) -> SafeString:
         cells = [
             f'{opening}<td class="num">{row.rank}</td>',
             f'<td><a href="{link.format(row.player_id)}">{escape(row.name)}</a>{pending}</td>',
-            f'<td class="num">{row.played}</td>',
-            f'<td class="num" data-value="{row.points:f}">{number(row.points)}</td>',
+            f'<td class="num">{row.played}</td><td class="num">{row.wins}</td>'
+            f'<td class="num">{row.draws}</td><td class="num">{row.losses}</td>',
         ]
+        if match_points:
+            cells.append(
+                f'<td class="num" data-value="{row.match_points:f}">{number(row.match_points)}</td>'
+            )
+        cells.append(f'<td class="num" data-value="{row.points:f}">{number(row.points)}</td>')
         if movement:
             moved = row.movement
             if moved is None:
@@ -224,7 +244,21 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     as_of = _round_param(request, last_round(comp))
     suffix = f"-round-{as_of}" if as_of else ""
     response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-standings{suffix}.csv")
-    out.writerow(["rank", "player_id", "player", "played", "points", "movement", "pending"])
+    out.writerow(
+        [
+            "rank",
+            "player_id",
+            "player",
+            "played",
+            "wins",
+            "draws",
+            "losses",
+            "match_points",
+            "points",
+            "movement",
+            "pending",
+        ]
+    )
     for row in standings(comp, as_of_round=as_of):
         out.writerow(
             [
@@ -232,6 +266,10 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 row.player_id,
                 row.name,
                 row.played,
+                row.wins,
+                row.draws,
+                row.losses,
+                f"{row.match_points:f}",
                 f"{row.points:f}",
                 "" if row.movement is None else row.movement,
                 f"{row.pending:f}",
@@ -352,3 +390,49 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except Exception as exc:  # any failure to reach the database means "not healthy"
         return JsonResponse({"status": "unavailable", "database": str(exc)[:200]}, status=503)
     return JsonResponse({"status": "ok", "database": "ok"})
+
+
+@login_required
+def standings_settings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """The organiser's form for the points of a win, a draw and a loss and the ranking keys."""
+    comp = _competition(club, slug)
+    if not comp.club.allows(request.user, Role.ORGANISER):
+        messages.error(request, _("Only the club's organisers change how standings are ranked."))
+        return redirect("competition", club, slug)
+    current = settings_of(comp)
+    problem, field = "", ""
+    values: dict[str, Any] = {
+        "win": f"{current.win.normalize():f}",
+        "draw": f"{current.draw.normalize():f}",
+        "loss": f"{current.loss.normalize():f}",
+        "order": list(current.order) + [""] * (len(KEYS) - len(current.order)),
+    }
+    if request.method == "POST":
+        if request.POST.get("reset") == "1":
+            chosen: dict[str, Any] = {}
+        else:
+            order = [k for k in request.POST.getlist("order") if k]
+            chosen = {name: request.POST.get(name, "").strip() for name in ("win", "draw", "loss")}
+            chosen["order"] = order
+            values = {**chosen, "order": order + [""] * (len(KEYS) - len(order))}
+        try:
+            services.update_standings_settings(user=request.user, competition=comp, settings=chosen)
+        except LedgerError as exc:
+            problem = exc.message
+            field = next(iter(exc.fields), "")
+        else:
+            messages.success(request, _("Standings settings saved; the table follows them now."))
+            return redirect("competition", club, slug)
+    return render(
+        request,
+        "web/standings_settings.html",
+        {
+            "competition": comp,
+            "values": values,
+            "keys": [(k, key_label(k, comp.game)) for k in KEYS],
+            "problem": problem,
+            "field": field,
+            "defaults": settings_for(comp.game, None),
+            "default_keys": [key_label(k, comp.game) for k in settings_for(comp.game, None).order],
+        },
+    )

@@ -169,10 +169,11 @@ def test_rebuild_from_the_journal_equals_the_incremental_projections(
                         # The task a correction queues after commit (hooks do not fire
                         # inside this test's transaction).
                         ratings.recompute(manual_competition.club_id, "sanmarco")
+        columns = ("player_id", "points", "played", "wins", "draws", "losses")
         incremental_standings = set(
             Standing.objects.filter(competition=manual_competition)
             .exclude(played=0, points=0)
-            .values_list("player_id", "points", "played")
+            .values_list(*columns)
         )
         incremental_ratings = rating_rows()
         services.rebuild_standings(manual_competition)
@@ -181,7 +182,7 @@ def test_rebuild_from_the_journal_equals_the_incremental_projections(
             set(
                 Standing.objects.filter(competition=manual_competition)
                 .exclude(played=0, points=0)
-                .values_list("player_id", "points", "played")
+                .values_list(*columns)
             )
             == incremental_standings
         )
@@ -219,8 +220,10 @@ def test_standings_and_journal_export_as_csv(client, people, league):
     record(people, tables[(1, a.name, b.name)], [10, 0])
     base = f"/c/prova/{competition.slug}/"
     rows = list(csv.reader(io.StringIO(client.get(base + "standings.csv").content.decode())))
-    assert rows[0][:5] == ["rank", "player_id", "player", "played", "points"]
-    assert rows[1][2] == a.name and rows[1][4] == "10.00"
+    header = rows[0]
+    assert header[:7] == ["rank", "player_id", "player", "played", "wins", "draws", "losses"]
+    first = dict(zip(header, rows[1], strict=True))
+    assert first["player"] == a.name and first["points"] == "10.00" and first["wins"] == "1"
     journal = list(csv.reader(io.StringIO(client.get(base + "journal.csv").content.decode())))
     assert [r[0] for r in journal[1:]] == ["1", "2"] and len(journal[1][-1]) == 64
 

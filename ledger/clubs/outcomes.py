@@ -1,0 +1,178 @@
+"""Who won a result, seat by seat, and how a competition turns that into its table.
+
+The engines decide the winners where the score alone cannot (an Er Giò match level at 3-3
+goes to the Bella Nazionale; the Bridge's Game ranks by challenges and then by power left),
+so a full record's outcome and a summary's answer name them; plain per-seat scores decide
+by the highest score. Everyone level is a draw for all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+WIN, DRAW, LOSS = "win", "draw", "loss"
+SIDES = ("tramontana", "mezzogiorno")
+
+#: What the standings can be ordered by, in the competition's chosen order.
+KEYS = ("match_points", "points", "wins")
+
+
+def outcomes(scores: Sequence[Any], verdict: Mapping[str, Any] | None) -> list[str]:
+    """``win``, ``draw`` or ``loss`` for each seat of a result."""
+    seats = len(scores)
+    winners = _engine_winners(verdict, seats)
+    if winners is None:
+        points = [_decimal(s) for s in scores]
+        top = max(points, default=Decimal(0))
+        winners = {i for i, p in enumerate(points) if p == top}
+    if not winners or len(winners) == seats:
+        return [DRAW] * seats
+    return [WIN if i in winners else LOSS for i in range(seats)]
+
+
+def _engine_winners(verdict: Mapping[str, Any] | None, seats: int) -> set[int] | None:
+    if not isinstance(verdict, Mapping):
+        return None
+    outcome = verdict.get("outcome")
+    if isinstance(outcome, Mapping) and isinstance(outcome.get("winners"), list):
+        return _seats(outcome["winners"], seats)
+    result = verdict.get("result")
+    if not isinstance(result, Mapping):
+        return None
+    if isinstance(result.get("winners"), list):
+        return _seats(result["winners"], seats)
+    side = result.get("winner")
+    if side in SIDES:
+        index = SIDES.index(side)
+        return {i for i in range(seats) if i % 2 == index}
+    return None
+
+
+def _seats(values: list[Any], seats: int) -> set[int] | None:
+    chosen = {v for v in values if isinstance(v, int) and 0 <= v < seats}
+    return chosen if len(chosen) == len(values) else None
+
+
+def _decimal(value: Any) -> Decimal:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return Decimal(0)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Points for a win, a draw and a loss, and the order of the standings' keys."""
+
+    win: Decimal
+    draw: Decimal
+    loss: Decimal
+    order: tuple[str, ...]
+
+    def match_points(self, wins: int, draws: int, losses: int) -> Decimal:
+        return self.win * wins + self.draw * draws + self.loss * losses
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "win": f"{self.win.normalize():f}",
+            "draw": f"{self.draw.normalize():f}",
+            "loss": f"{self.loss.normalize():f}",
+            "order": list(self.order),
+        }
+
+
+#: Per game: Tarocco and San Marco rank by the points themselves (the smazzate's or the final
+#: scores), hands won next; the two-sided games by match points, then scontri or challenges
+#: won; 3D cardChess by gold cards, then games won.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "tarocco": {"win": "1", "draw": "0", "loss": "0", "order": ["points", "wins"]},
+    "sanmarco": {"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]},
+    "ergio": {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]},
+    "ponte": {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]},
+    "cardchess": {"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]},
+}
+FALLBACK = {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]}
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be used; the message says what to fix."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def settings_for(game: str, chosen: Mapping[str, Any] | None) -> Settings:
+    """The game's defaults with whatever the competition chose on top (already checked)."""
+    merged = {**DEFAULTS.get(game, FALLBACK), **(chosen or {})}
+    return Settings(
+        win=Decimal(str(merged["win"])),
+        draw=Decimal(str(merged["draw"])),
+        loss=Decimal(str(merged["loss"])),
+        order=tuple(merged["order"]),
+    )
+
+
+def clean_settings(data: Any) -> dict[str, Any]:
+    """Check an organiser's standings settings; raise SettingsError naming the bad field."""
+    if not isinstance(data, Mapping):
+        raise SettingsError(
+            _("Send an object with win, draw, loss and order."), "standings_settings"
+        )
+    unknown = set(data) - {"win", "draw", "loss", "order"}
+    if unknown:
+        first = sorted(unknown)[0]
+        raise SettingsError(_("Unknown setting %(name)r.") % {"name": first}, first)
+    out: dict[str, Any] = {}
+    for name in ("win", "draw", "loss"):
+        if name not in data:
+            continue
+        try:
+            value = Decimal(str(data[name]))
+        except (InvalidOperation, ValueError):
+            raise SettingsError(
+                _("%(name)s must be a number, such as 2 or 0.5.") % {"name": name}, name
+            ) from None
+        if not value.is_finite() or abs(value) > 100 or value != value.quantize(Decimal("0.01")):
+            raise SettingsError(
+                _("%(name)s must be between -100 and 100, in hundredths.") % {"name": name}, name
+            )
+        out[name] = f"{value.normalize():f}"
+    if "order" in data:
+        order = data["order"]
+        if (
+            not isinstance(order, list)
+            or not order
+            or any(key not in KEYS for key in order)
+            or len(set(order)) != len(order)
+        ):
+            raise SettingsError(
+                _("The order lists each of %(keys)s at most once, and at least one of them.")
+                % {"keys": ", ".join(KEYS)},
+                "order",
+            )
+        out["order"] = list(order)
+    return out
+
+
+#: What a seat's points are in each game, for the standings' column heading.
+POINTS_LABEL = {
+    "tarocco": gettext_lazy("Points"),
+    "sanmarco": gettext_lazy("Score"),
+    "ergio": gettext_lazy("Scontri won"),
+    "ponte": gettext_lazy("Challenges won"),
+    "cardchess": gettext_lazy("Gold cards"),
+}
+
+
+def key_label(key: str, game: str) -> str:
+    """A standings key as the page names it."""
+    if key == "points":
+        return str(POINTS_LABEL.get(game, _("Points"))).lower()
+    return {"match_points": _("match points"), "wins": _("wins")}[key]
