@@ -14,13 +14,16 @@ COMPETITION = "/c/circolo-pisano/tarocco-2026/"
 
 
 def _standings(page: Any) -> dict[str, float]:
-    """Points by player name, as the competition page shows them."""
+    """Points by player name, as the competition page shows them (the column is found by its
+    heading, so that other columns may come and go)."""
     rows = page.locator("table.standings tbody tr")
     expect(rows.first).to_be_visible()
+    headings = [h.strip() for h in page.locator("table.standings thead th").all_text_contents()]
+    column = next(i for i, h in enumerate(headings) if h in ("Punti", "Points"))
     out = {}
     for row in rows.all():
         name = row.locator("td a").first.inner_text().strip()
-        points = row.locator("td.num").nth(2).inner_text().strip()
+        points = row.locator("td").nth(column).inner_text().strip()
         out[name] = float(points.replace(",", "."))
     return out
 
