@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -34,7 +34,7 @@ ROW_NAMES = {
 
 
 def number(label: Any, *, required: bool = True, **attrs: Any) -> forms.IntegerField:
-    """A whole number typed on a phone: the numeric keypad, no spinner needed."""
+    """A whole number; a phone opens its numeric keypad for it."""
     return forms.IntegerField(
         label=label,
         required=required,
@@ -94,12 +94,15 @@ class EntryForm(forms.Form):
                     out += [(where, str(e)) for e in errors]
         return out
 
-    def fail(self, message: Any) -> None:
+    def fail(self, message: Any) -> NoReturn:
         """Stop building the summary with a message for the whole form."""
         raise forms.ValidationError(message)
 
     def record(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The summary (or record) for the engine, read from the cleaned fields; each form
+        writes its own. Raises ValidationError, with field errors added, when the fields
+        cannot make one."""
+        raise NotImplementedError(f"{type(self).__name__} must build its record")
 
 
 class Rows(forms.BaseFormSet):  # type: ignore[type-arg]
