@@ -75,3 +75,10 @@ messages: install
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+
+# A long schemathesis run against every API operation (FUZZ_API_EXAMPLES per operation and
+# role, random each run); the suite runs a small fixed sample of the same test.
+FUZZ_API_EXAMPLES ?= 300
+.PHONY: fuzz-api
+fuzz-api: install
+	env -u DATABASE_URL FUZZ_API_EXAMPLES=$(FUZZ_API_EXAMPLES) $(VENV)/bin/pytest -p no:cacheprovider tests/hardening/test_api_schema.py

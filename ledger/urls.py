@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from ledger.web import import_views, result_views, scoring_views, views
+from ledger.web import import_views, login, result_views, scoring_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -41,7 +41,7 @@ urlpatterns = [
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/rule/", result_views.rule, name="rule"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/correct/", result_views.correct, name="correct"),
     path("healthz", views.healthz, name="healthz"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", login.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
@@ -57,3 +57,5 @@ urlpatterns = [
 ]
 
 admin.site.site_header = "Club ledger"
+# Unknown addresses under /api/ answer JSON in the API's error shape.
+handler404 = "ledger.api.errors.not_found"

@@ -9,9 +9,10 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import InterfaceError, OperationalError
-from django.http import Http404
+from django.db import DataError, InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
@@ -56,6 +57,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "2"},
         )
+    if isinstance(exc, (DataError, OverflowError)):
+        # A number beyond what the database stores (an id of 30 digits) or a text longer
+        # than its column: the input is wrong, not the server.
+        return Response(
+            error_body(
+                "invalid",
+                _("A value is out of range (a number too large, or a text too long)."),
+            ),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -88,3 +99,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             message = _("Log in, or send 'Authorization: Token <your token>'.")
         response.data = error_body(str(code), message)
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 for an address no route matches: JSON of the API's shape under /api/,
+    the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            error_body("not_found", _("No such address in the API; see /api/schema/.")),
+            status=404,
+        )
+    return defaults.page_not_found(request, exception)

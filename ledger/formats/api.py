@@ -160,11 +160,13 @@ def _player(competition: Competition, pk: int, field: str = "player") -> Player:
 
 def _settings_body(competition: Competition) -> dict[str, Any]:
     fs = services.settings_for(competition)
-    return {
+    body = {
         "format": competition.format,
         **{name: getattr(fs, name) for name in services.SETTING_FIELDS},
         "table_size": services.table_size(competition, fs),
     }
+    # Through the serializer, so bye_points is the decimal string the schema documents.
+    return dict(SettingsSerializer(body).data)
 
 
 def _round_body(competition: Competition, number: int, user: Any) -> dict[str, Any]:

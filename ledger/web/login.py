@@ -1,0 +1,44 @@
+"""The login page, with failed attempts limited per address (django-ratelimit).
+
+A club's laptop may share one address with the whole room, so only failures count: members
+logging in at the start of a league night are never slowed down, while someone guessing
+passwords gets a 429 and a sentence telling them to wait."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
+
+# Failed logins allowed per client address per minute.
+FAILURES_PER_MINUTE = 10
+RATE = f"{FAILURES_PER_MINUTE}/m"
+
+
+def _failures(request: HttpRequest, *, count: bool) -> int:
+    usage = get_usage(request, group="login-failures", key="ip", rate=RATE, increment=count)
+    return int(usage["count"]) if usage else 0
+
+
+class LoginView(auth_views.LoginView):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if _failures(request, count=False) >= FAILURES_PER_MINUTE:
+            messages.error(
+                request,
+                _(
+                    "Too many failed logins from this address. Wait a minute, then try again "
+                    "(and check the username and password)."
+                ),
+            )
+            response = self.render_to_response(self.get_context_data(form=self.get_form()))
+            response.status_code = 429
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        _failures(self.request, count=True)
+        return super().form_invalid(form)
