@@ -206,6 +206,8 @@ def api_writes(database_url: str, total: int, clients: int = 8) -> dict[str, flo
             f"127.0.0.1:{port}",
             "--workers",
             "2",
+            "--threads",
+            "4",
             "--log-level",
             "warning",
         ],

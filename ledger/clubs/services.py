@@ -219,6 +219,8 @@ def _accept(result: Result, *, confirmed_by: Any) -> None:
 
 def _credit(result: Result, seats: dict[int, int]) -> None:
     """Write an accepted result's journal lines and fold them into standings and ratings."""
+    # Before the club's lock is taken: what it holds up should be as short as possible.
+    webhooks.announce("result.accepted", result)
     entries = append_entries(
         result,
         [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)],
@@ -226,7 +228,6 @@ def _credit(result: Result, seats: dict[int, int]) -> None:
     )
     result.written_entries = entries  # type: ignore[attr-defined]
     ratings.rate_result(result, seats, entries[0].created_at)
-    webhooks.announce("result.accepted", result)
 
 
 def _may_confirm(user: Any, result: Result) -> None:
