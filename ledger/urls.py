@@ -44,6 +44,7 @@ urlpatterns = [
     path("login/", login.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/login/", login.admin_login),  # failed logins are counted
     path("admin/", admin.site.urls),
     path("api/v1/", include("ledger.api.urls")),
     path("api/v1/", include("ledger.referee.api_urls")),

@@ -12,6 +12,8 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
 from django_ratelimit.core import get_usage
 
 # Failed logins allowed per client address per minute.
@@ -24,16 +26,17 @@ def _failures(request: HttpRequest, *, count: bool) -> int:
     return int(usage["count"]) if usage else 0
 
 
+def _too_many() -> str:
+    return _(
+        "Too many failed logins from this address. Wait a minute, then try again "
+        "(and check the username and password)."
+    )
+
+
 class LoginView(auth_views.LoginView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if _failures(request, count=False) >= FAILURES_PER_MINUTE:
-            messages.error(
-                request,
-                _(
-                    "Too many failed logins from this address. Wait a minute, then try again "
-                    "(and check the username and password)."
-                ),
-            )
+            messages.error(request, _too_many())
             response = self.render_to_response(self.get_context_data(form=self.get_form()))
             response.status_code = 429
             return response
@@ -42,3 +45,17 @@ class LoginView(auth_views.LoginView):
     def form_invalid(self, form: Any) -> HttpResponse:
         _failures(self.request, count=True)
         return super().form_invalid(form)
+
+
+@csrf_protect
+@never_cache
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's own login page, under the same count of failures as the site's."""
+    from django.contrib import admin
+
+    if request.method == "POST" and _failures(request, count=False) >= FAILURES_PER_MINUTE:
+        return HttpResponse(_too_many(), status=429, content_type="text/plain; charset=utf-8")
+    response = admin.site.login(request)
+    if request.method == "POST" and response.status_code == 200:
+        _failures(request, count=True)  # the form came back: the password was wrong
+    return response

@@ -41,6 +41,25 @@ def test_failed_logins_are_limited_per_address_with_a_clear_message(people):
     assert _login(Client(), "pw-organiser", address="198.51.100.9").status_code == 302
 
 
+def test_the_admin_login_shares_the_limit(people, django_user_model):
+    django_user_model.objects.create_superuser(username="boss", password="pw-boss", email="")
+    client = Client()
+    for _ in range(FAILURES_PER_MINUTE):
+        wrong = client.post(
+            "/admin/login/", {"username": "boss", "password": "guess"}, REMOTE_ADDR="203.0.113.8"
+        )
+        assert wrong.status_code == 200
+    blocked = client.post(
+        "/admin/login/", {"username": "boss", "password": "pw-boss"}, REMOTE_ADDR="203.0.113.8"
+    )
+    assert blocked.status_code == 429
+    assert "_auth_user_id" not in client.session
+    other = Client().post(
+        "/admin/login/", {"username": "boss", "password": "pw-boss"}, REMOTE_ADDR="198.51.100.1"
+    )
+    assert other.status_code == 302
+
+
 def test_successful_logins_do_not_count_towards_the_limit(people):
     for _ in range(FAILURES_PER_MINUTE + 5):
         assert _login(Client(), "pw-organiser").status_code == 302
