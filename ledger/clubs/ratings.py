@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Min
 from openskill.models import PlackettLuce
 
@@ -35,40 +35,20 @@ def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
         # A hand where everybody scored the same tells nothing about skill.
         return
     current = {
-        r.player_id: r
-        for r in Rating.objects.select_for_update().filter(
-            club_id=result.club_id, game=game, player_id__in=players
-        )
+        player_id: (mu, sigma)
+        for player_id, mu, sigma in Rating.objects.select_for_update()
+        .filter(club_id=result.club_id, game=game, player_id__in=players)
+        .values_list("player_id", "mu", "sigma")
     }
     teams = [
-        [MODEL.create_rating([current[p].mu, current[p].sigma]) if p in current else MODEL.rating()]
-        for p in players
+        [MODEL.create_rating(list(current[p])) if p in current else MODEL.rating()] for p in players
     ]
     rated = MODEL.rate(teams, scores=points)
-    changes, changed, new = [], [], []
+    changes = []
+    params: list[Any] = []
     for player_id, team in zip(players, rated, strict=True):
         estimate = team[0]
-        row = current.get(player_id)
-        if row is None:
-            new.append(
-                Rating(
-                    club_id=result.club_id,
-                    game=game,
-                    player_id=player_id,
-                    mu=estimate.mu,
-                    sigma=estimate.sigma,
-                    results=1,
-                    updated_at=at,
-                )
-            )
-        else:
-            row.mu, row.sigma, row.results, row.updated_at = (
-                estimate.mu,
-                estimate.sigma,
-                row.results + 1,
-                at,
-            )
-            changed.append(row)
+        params += [result.club_id, game, player_id, estimate.mu, estimate.sigma, 1, at]
         changes.append(
             RatingChange(
                 club_id=result.club_id,
@@ -80,10 +60,18 @@ def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
                 at=at,
             )
         )
-    if changed:
-        Rating.objects.bulk_update(changed, ["mu", "sigma", "results", "updated_at"])
-    if new:
-        Rating.objects.bulk_create(new)
+    # One upsert for every seat (the ORM's bulk_update spends more time building its CASE
+    # expressions than the database spends running them).
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(players))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (club_id, game, player_id, mu, sigma, results, updated_at) "
+            f"VALUES {rows} ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+            f"mu = excluded.mu, sigma = excluded.sigma, results = {table}.results + 1, "
+            "updated_at = excluded.updated_at",
+            params,
+        )
     RatingChange.objects.bulk_create(changes)
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
+from django.utils import translation
 
 from ledger.clubs import services
 from ledger.clubs.errors import Conflict, NotAllowed
@@ -71,7 +72,7 @@ def test_verify_ledger_names_the_first_entry_altered_behind_the_service(
             else:
                 cursor.execute("DROP TRIGGER clubs_entry_no_update")
             cursor.execute("UPDATE clubs_entry SET points = 40 WHERE seat = 0")
-        with pytest.raises(CommandError, match="problem"):
+        with translation.override("en"), pytest.raises(CommandError, match="problem"):
             call_command("verify_ledger")
         transaction.set_rollback(True)
     assert "prova#1: altered after it was written" in capsys.readouterr().err
