@@ -105,14 +105,10 @@ def _entry_form(
 
 
 def _forms(competition: Competition, table: Table, data: Any) -> tuple[EntryForm, Seats]:
-    """A form whose fields all render in a plain loop, for the result pages (blind re-entry,
-    correction) whose templates lay a form out field by field: a game whose summary form has
-    rows gets the JSON summary there."""
+    """The game's summary form for the result pages (blind re-entry, correction), which lay
+    it out with its own ``entry_template`` as the score-entry page does."""
     form_class = SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
-    form, seats = _build(competition, table, data, None, form_class)
-    if form.row_sets:
-        return _build(competition, table, data, None, JsonSummaryForm)
-    return form, seats
+    return _build(competition, table, data, None, form_class)
 
 
 def _build(

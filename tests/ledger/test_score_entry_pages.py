@@ -524,14 +524,14 @@ def test_the_preview_of_a_pasted_record_shows_its_score(logged_in, club, people)
     assert Result.objects.count() == 0
 
 
-def test_the_result_pages_keep_a_form_they_can_lay_out_field_by_field(club, people):
-    from ledger.web.scoring_views import _forms
+def test_the_result_pages_use_each_games_own_summary_form(club, people):
+    from ledger.web.scoring_views import SUMMARY_FORMS, _forms
 
-    for game, flat in [("ergio", False), ("tarocco", True), ("sanmarco", True)]:
+    for game in ("ergio", "tarocco", "sanmarco", "ponte", "cardchess"):
         table = _table(club, people, game, 4 if game == "tarocco" else 2)
         form, _seats = _forms(table.competition, table, None)
-        assert not form.row_sets
-        assert ("summary_json" in form.fields) is not flat
+        assert type(form) is SUMMARY_FORMS[game]
+        assert "summary_json" not in form.fields
 
 
 @tarocco
@@ -593,3 +593,23 @@ def test_a_bridge_match_for_three_or_six_records_the_engines_score(
     won += [{**c, "winner": "mezzogiorno"} for c in PONTE_CHALLENGES[4:]]
     assert _record(logged_in, table, _rows("challenge", won, 6)).status_code == 302
     assert _recorded_points(table) == _engine_scores(table, _ponte_summary(won))
+
+
+def test_an_ergio_result_is_corrected_through_the_same_scontri_form(
+    logged_in, client, club, people
+):
+    table = _table(club, people, "ergio", 2)
+    body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI, 6)}
+    assert _record(logged_in, table, body).status_code == 302
+    result = Result.objects.get(table=table)
+    client.force_login(people.users["referee"])
+    url = f"/c/prova/{table.competition.slug}/r/{result.pk}/correct/"
+    page = client.get(url).content.decode()
+    assert 'name="scontro-TOTAL_FORMS"' in page  # the game's own form, not a JSON box
+    # The sixth scontro goes the other way: Mezzogiorno wins four to two.
+    fixed = [*ERGIO_SCONTRI[:5], _scontro("tramontana", "san_francesco", 15, "sant_antonio", 19)]
+    corrected = {"corteo_winner": "tramontana", **_rows("scontro", fixed, 6)}
+    response = client.post(url, {**corrected, "reason": "sixth scontro misread", "apply": "1"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    new = Result.objects.get(supersedes=result)
+    assert [Decimal(s) for s in new.scores] == _engine_scores(table, _ergio_summary(fixed))
