@@ -51,15 +51,14 @@ def document_errors(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault("ApiError", ERROR_SCHEMA)
     ref = {"$ref": "#/components/schemas/ApiError"}
-    for path, operations in result.get("paths", {}).items():
+    for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             if method not in _WRITES and method != "get":
                 continue
-            # 400 everywhere (a path id out of range, a bad query parameter, a bad body), and
-            # 409 too (a game record asked for before the game is over).
-            codes = {"400", "403", "409", "503"}
-            if "{" in path:
-                codes.add("404")
+            # 400 everywhere (a path id out of range, a bad query parameter, a bad body); 404
+            # everywhere (an id in the path or in the body that names nothing); 409 too (a
+            # game record asked for before the game is over).
+            codes = {"400", "403", "404", "409", "503"}
             if method in _WRITES and "requestBody" in operation:
                 codes.add("415")
             responses = operation.setdefault("responses", {})

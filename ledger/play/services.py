@@ -268,7 +268,8 @@ def join(*, user: Any, table: GameTable, invite: str, seat: int | None = None) -
 
 def _join(user: Any, table: GameTable, invite: str, seat: int | None) -> PlaySeat:
     table = _locked(table)
-    if not secrets.compare_digest(invite or "", table.invite):
+    # As bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500).
+    if not secrets.compare_digest((invite or "").encode(), table.invite.encode()):
         raise NotAllowed(_("This invitation link is not valid for this table."))
     _refuse_if_over(table)
     mine = seat_of(table, user)

@@ -11,6 +11,7 @@ import os
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from tests.hardening.api_fuzz import api_schema, build_world, dump, fuzz_operation, operations
 
@@ -24,7 +25,7 @@ def test_the_schema_documents_every_operation_and_its_errors():
     assert "ApiError" in raw["components"]["schemas"]
     for path, ops in raw["paths"].items():
         for method, op in ops.items():
-            assert {"400", "403", "503"} <= set(op["responses"]), f"{method} {path}"
+            assert {"400", "403", "404", "503"} <= set(op["responses"]), f"{method} {path}"
 
 
 # On PostgreSQL each request commits on its own, as in production: the WSGI handler closes
@@ -81,3 +82,30 @@ def test_a_result_not_superseded_shows_null_as_the_schema_allows(people):
     assert listed and all(r["superseded_by"] is None for r in listed)
     schema = api_schema().raw_schema["components"]["schemas"]["Result"]["properties"]
     assert schema["superseded_by"].get("nullable") is True
+
+
+def test_a_limit_of_many_digits_is_cut_to_the_ceiling_not_a_server_error(people):
+    response = people.client(None).get(
+        "/api/v1/players/", {"limit": "1131064739239173996675072", "offset": "-5"}
+    )
+    assert response.status_code == 200
+    assert response.json()["count"] == len(response.json()["results"]) > 0
+
+
+def test_an_invitation_with_non_ascii_characters_is_refused_not_a_server_error(people):
+    from ledger.play import services as play
+
+    table = play.create_table(
+        user=people.users["member"], club=people.club, game="cardchess", seats=["me", "open"]
+    )
+    client = people.client("organiser")
+    response = client.post(
+        f"/api/v1/play/tables/{table.pk}/join/", {"invite": "÷â;"}, format="json"
+    )
+    assert response.status_code == 403
+    assert "invitation" in response.json()["error"]["message"]
+    browser = Client()
+    browser.force_login(people.users["organiser"])
+    page = browser.post(f"/play/{table.pk}/join/%C3%B7%C3%A2/")
+    assert page.status_code < 500
+    assert table.seats.filter(kind="open").count() == 1
