@@ -148,11 +148,17 @@ class Gunicorn:
         self.proc.wait(timeout=30)
 
     def _children(self) -> list[int]:
+        """The workers: processes whose parent is the master (read from /proc, no ps)."""
         assert self.proc is not None
-        out = subprocess.run(
-            ["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True
-        ).stdout
-        return [int(p) for p in out.split()]
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.proc.pid:
+                found.append(int(stat.parent.name))
+        return found
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
