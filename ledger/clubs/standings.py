@@ -124,13 +124,14 @@ def rank_rows(rows: list[tuple[Any, ...]], settings: Settings) -> list[Row]:
             )
         )
 
-    def key(row: Row) -> tuple[Any, ...]:
-        return tuple(getattr(row, k) for k in settings.order)
-
-    out.sort(key=lambda r: (tuple(-v for v in key(r)), r.name))
-    for i, row in enumerate(out):
-        row.rank = out[i - 1].rank if i and key(out[i - 1]) == key(row) else i + 1
-    return out
+    # Each row's sort key is built once: the keys are compared many times while sorting.
+    keyed = [(tuple(-getattr(row, k) for k in settings.order), row.name, row) for row in out]
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    ranked = []
+    for i, (key, _name, row) in enumerate(keyed):
+        row.rank = ranked[-1].rank if i and keyed[i - 1][0] == key else i + 1
+        ranked.append(row)
+    return ranked
 
 
 def _from_journal(competition: Competition, up_to_round: int) -> list[Row]:
