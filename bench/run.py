@@ -138,8 +138,9 @@ def main() -> None:
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "mode": "quick" if args.quick else "full",
         "seconds": round(time.perf_counter() - started, 1),
-        "figures": {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()},
         "goals": GOALS,
+        # Every figure at the top level under its dotted name (engine.tarocco.games_per_s).
+        **{k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()},
     }
     Path(args.output).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     width = max(len(k) for k in out) if out else 10
