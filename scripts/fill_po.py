@@ -1,6 +1,7 @@
 """Fill msgstr entries of a .po file from a JSON dictionary (msgid -> translation).
 
-Used when strings are added: `python scripts/fill_po.py locale/it/LC_MESSAGES/django.po
+Used when strings are added (the Italian of every message lives in locale/it/translations.json):
+`python scripts/fill_po.py locale/it/LC_MESSAGES/django.po
 locale/it/translations.json`. Entries already translated are left alone unless --force.
 """
 
