@@ -68,6 +68,12 @@ bench-quick: $(BENCH_STAMP)
 
 soak: install
 	env -u DATABASE_URL $(VENV)/bin/pytest -m soak
+	@if $(PY) scripts/pg_available.py "$(TEST_DATABASE_URL)"; then \
+		echo "== soak tests on PostgreSQL ($(TEST_DATABASE_URL))"; \
+		DATABASE_URL="$(TEST_DATABASE_URL)" $(VENV)/bin/pytest -m soak tests/hardening; \
+	else \
+		echo "!! PostgreSQL at $(TEST_DATABASE_URL) does not answer: its soak tests were not run"; \
+	fi
 
 messages: install
 	$(PY) manage.py makemessages -l it -l en --no-obsolete -i '.venv/*' -i 'var/*' -i 'games/*'
