@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so that it sees the view's exceptions first.
+    "ledger.web.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "ledger.urls"

@@ -119,3 +119,11 @@ def test_healthz_answers_503_when_the_database_does_not(client, db):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["status"] == "unavailable"
+
+
+def test_a_page_that_loses_the_database_answers_503_and_says_to_try_again(client, db):
+    with mock.patch("ledger.web.views.Club.objects.annotate", side_effect=OperationalError):
+        response = client.get("/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "Riprova" in response.content.decode()
