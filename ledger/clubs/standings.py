@@ -11,7 +11,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Max
 
-from ledger.clubs.models import Competition, Entry, Player, Result, Round, Standing
+from ledger.clubs.models import Competition, Entry, Player, Result, Round, Seat, Standing
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, Settings, outcomes, settings_for
 
 
@@ -185,18 +185,24 @@ def standings(
 
 
 def _add_pending(competition: Competition, rows: list[Row]) -> None:
-    pending = (
-        Result.objects.filter(competition=competition, status=Result.Status.PENDING)
-        .only("id", "table_id", "scores")
-        .prefetch_related("table__seats")
+    # Plain rows: one query when nothing is pending (the usual case), two otherwise.
+    pending = list(
+        Result.objects.filter(competition=competition, status=Result.Status.PENDING).values_list(
+            "table_id", "scores"
+        )
     )
+    if not pending:
+        return
+    seated: dict[int, list[tuple[int, int]]] = {}
+    for table_id, index, player_id in Seat.objects.filter(
+        table_id__in={table_id for table_id, _ in pending}
+    ).values_list("table_id", "index", "player_id"):
+        seated.setdefault(table_id, []).append((index, player_id))
     extra: dict[int, Decimal] = {}
-    for result in pending:
-        for seat in result.table.seats.all():
-            if seat.index < len(result.scores):
-                extra[seat.player_id] = extra.get(seat.player_id, Decimal(0)) + Decimal(
-                    result.scores[seat.index]
-                )
+    for table_id, scores in pending:
+        for index, player_id in seated.get(table_id, []):
+            if index < len(scores):
+                extra[player_id] = extra.get(player_id, Decimal(0)) + Decimal(scores[index])
     if not extra:
         return
     by_player = {r.player_id: r for r in rows}

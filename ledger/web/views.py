@@ -66,34 +66,8 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         .order_by("-cautious")
         .select_related("player")
     )
-    results = (
-        Result.objects.filter(competition=comp)
-        .defer("record", "verdict")
-        .select_related("table", "entered_by")
-        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("player")))[
-            :25
-        ]
-    )
     blind = comp.confirmation == Competition.Confirmation.BLIND
-    result_rows = []
-    for result in results:
-        seats = list(result.table.seats.all())
-        result_rows.append(
-            {
-                "result": result,
-                "seats": [
-                    {
-                        "player": seat.player,
-                        "points": "?"
-                        if blind and result.status == Result.Status.PENDING
-                        else result.scores[seat.index]
-                        if seat.index < len(result.scores)
-                        else "",
-                    }
-                    for seat in seats
-                ],
-            }
-        )
+    result_rows = _latest_results(comp, blind)
     can_score = comp.club.allows(request.user, "scorekeeper")
     return render(
         request,
@@ -191,6 +165,44 @@ def _number_format() -> Any:
         return text.replace(".", separator)
 
     return write
+
+
+def _latest_results(comp: Competition, blind: bool, count: int = 25) -> list[dict[str, Any]]:
+    """The newest results with their seats, read as plain rows (two queries)."""
+    results = list(
+        Result.objects.filter(competition=comp)
+        .order_by("-entered_at", "-id")
+        .values("id", "table_id", "table__label", "status", "scores", "entered_at")[:count]
+    )
+    seats: dict[int, list[tuple[int, str]]] = {}
+    for table_id, index, name in (
+        Seat.objects.filter(table_id__in={r["table_id"] for r in results})
+        .order_by("table_id", "index")
+        .values_list("table_id", "index", "player__name")
+    ):
+        seats.setdefault(table_id, []).append((index, name))
+    labels = dict(Result.Status.choices)
+    rows = []
+    for r in results:
+        hidden = blind and r["status"] == Result.Status.PENDING
+        scores = r["scores"] or []
+        rows.append(
+            {
+                "pk": r["id"],
+                "entered_at": r["entered_at"],
+                "table": r["table__label"],
+                "status": r["status"],
+                "status_label": labels.get(r["status"], r["status"]),
+                "seats": [
+                    {
+                        "name": name,
+                        "points": "?" if hidden else scores[i] if i < len(scores) else "",
+                    }
+                    for i, name in seats.get(r["table_id"], [])
+                ],
+            }
+        )
+    return rows
 
 
 def _round_param(request: HttpRequest, latest: int | None) -> int | None:
