@@ -129,3 +129,12 @@ def test_a_page_that_loses_the_database_answers_503_and_says_to_try_again(client
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
     assert "Riprova" in response.content.decode()
+
+
+def test_every_page_links_to_the_digital_tables_and_logged_in_people_to_the_referee_desk(
+    client, people
+):
+    anonymous = client.get("/").content.decode()
+    assert 'href="/play/"' in anonymous and 'href="/referee/"' not in anonymous
+    client.force_login(people.users["referee"])
+    assert 'href="/referee/"' in client.get("/").content.decode()
