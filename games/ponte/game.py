@@ -170,8 +170,8 @@ class Ponte(Game[PonteRuleset, PonteState]):
         return encode(action)
 
     def decode_action(self, data: Any, path: str = "actions") -> Any:
-        if isinstance(data, Mapping):
-            data = {k: v for k, v in data.items() if k != "seat"}
+        if isinstance(data, Mapping) and not isinstance(data, dict):
+            data = dict(data)  # decode reads only the action's keys, never "seat"
         return decode(data, path)
 
     def check_claims(self, record: Mapping[str, JSON], outcome: Outcome) -> list[Violation]:

@@ -7,6 +7,7 @@ defaults are ours, not the publisher's (docs/rules/ponte.md).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -94,8 +95,12 @@ class FightCard:
     value: int
 
 
+def is_fight_code(code: str) -> bool:
+    return len(code) >= 2 and code[0] in BEATS and code[1:].isdigit()
+
+
 def parse_fight(code: str, path: str = "fight card") -> FightCard:
-    if len(code) < 2 or code[0] not in BEATS or not code[1:].isdigit():
+    if not is_fight_code(code):
         raise RecordError(
             f"{code!r} is not a fight card; write the type and the Kg/Push: A20000, P5000, D10000",
             path=path,
@@ -167,6 +172,29 @@ class PonteRuleset(Ruleset):
     @cached_property
     def codes(self) -> dict[str, FightCard]:
         return {c.code: c for c in self.pack}
+
+    @cached_property
+    def values(self) -> tuple[int, ...]:
+        """Each pack card's Kg/Push, by pack index."""
+        return tuple(c.value for c in self.pack)
+
+    @cached_property
+    def big_only(self) -> tuple[bool, ...]:
+        """By pack index: the big Attack, for a magistratura that began with enough power."""
+        return tuple(c.kind == ATTACK and c.value >= self.big_attack for c in self.pack)
+
+    @cached_property
+    def cheapest(self) -> tuple[float, float]:
+        """The cheapest card of the pack a magistratura may pay: (began small, began big)."""
+        small = [c.value for c, big in zip(self.pack, self.big_only, strict=True) if not big]
+        return (min(small, default=math.inf), min(self.values, default=math.inf))
+
+    @cached_property
+    def fights(self) -> dict[tuple[str | None, int | None], Fight]:
+        """One shared ``Fight`` per (card code or None, strategy or None) of this set."""
+        return {
+            (code, s): Fight(code, s) for code in (None, *self.codes) for s in (None, *range(6))
+        }
 
     @cached_property
     def strategies(self) -> tuple[StrategyCard, ...]:
@@ -280,21 +308,24 @@ def encode(action: Any) -> dict[str, JSON]:
     raise TypeError(f"not a ponte action: {action!r}")
 
 
-def _mag(data: Any, path: str) -> int:
-    if not isinstance(data, str) or data not in MAG_INDEX:
-        raise RecordError(
-            f"unknown magistratura {data!r}; known: {', '.join(MAGISTRATURE)}", path=path
-        )
-    return MAG_INDEX[data]
+def _mag(data: Any, path: str, key: str) -> int:
+    if isinstance(data, str):
+        mag = MAG_INDEX.get(data)
+        if mag is not None:
+            return mag
+    raise RecordError(
+        f"unknown magistratura {data!r}; known: {', '.join(MAGISTRATURE)}", path=f"{path}.{key}"
+    )
 
 
-def _int(data: Any, path: str) -> int:
+def _int(data: Any, path: str, key: str) -> int:
     if isinstance(data, bool) or not isinstance(data, int):
-        raise RecordError("expected a whole number", path=path)
+        raise RecordError("expected a whole number", path=f"{path}.{key}")
     return data
 
 
 def decode(data: Any, path: str) -> Action:
+    """Error paths are only formatted when there is an error (records replay in bulk)."""
     if not isinstance(data, dict):
         raise RecordError(
             'expected {"assign": mag, "power": n}, {"equip": mag, "strategy": i}, '
@@ -302,28 +333,28 @@ def decode(data: Any, path: str) -> Action:
             path=path,
         )
     if "assign" in data:
-        return Assign(
-            _mag(data["assign"], f"{path}.assign"), _int(data.get("power"), f"{path}.power")
-        )
+        return Assign(_mag(data["assign"], path, "assign"), _int(data.get("power"), path, "power"))
     if "equip" in data:
         return Equip(
-            _mag(data["equip"], f"{path}.equip"), _int(data.get("strategy"), f"{path}.strategy")
+            _mag(data["equip"], path, "equip"), _int(data.get("strategy"), path, "strategy")
         )
     if "deploy" in data:
         q = data.get("quarter")
         if q is not None and q not in QUARTERS:
             raise RecordError('expected "east", "west" or null', path=f"{path}.quarter")
-        return Deploy(
-            _mag(data["deploy"], f"{path}.deploy"), None if q is None else QUARTERS.index(q)
-        )
+        quarter = None if q is None else QUARTERS.index(q)
+        return Deploy(_mag(data["deploy"], path, "deploy"), quarter)
     if "fight" in data:
         card = data["fight"]
-        if card is not None and not isinstance(card, str):
-            raise RecordError("expected a fight card code (A20000) or null", path=f"{path}.fight")
-        if isinstance(card, str):
-            parse_fight(card, f"{path}.fight")
+        if card is not None:
+            if not isinstance(card, str):
+                raise RecordError(
+                    "expected a fight card code (A20000) or null", path=f"{path}.fight"
+                )
+            if not is_fight_code(card):
+                parse_fight(card, f"{path}.fight")  # raises, with the usual message
         strategy = data.get("strategy")
         if strategy is not None:
-            strategy = _int(strategy, f"{path}.strategy")
+            strategy = _int(strategy, path, "strategy")
         return Fight(card, strategy)
     raise RecordError('expected one of "assign", "equip", "deploy", "fight"', path=path)

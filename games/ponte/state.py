@@ -70,6 +70,16 @@ class Deal:
         return {"first": SIDES[self.first], "strategy": [list(s) for s in self.strategy]}
 
 
+_PHASE_ACTION: dict[str, type] = {
+    POWER: Assign,
+    STRATEGY: Equip,
+    DEPLOY: Deploy,
+    RESPOND: Deploy,
+    FIGHT: Fight,
+    TYPES: Fight,
+}
+
+
 def _v(rule: str, en: str, it: str, seat: int | None = None, **where: JSON) -> Violation:
     return make_violation(BOOK, rule, Text(it, en), seat=seat, **where)
 
@@ -115,12 +125,16 @@ class PonteState(State):
         self.fighter: list[int | None] = [None, None]
         self.fpower = [0, 0]
         self.fstart = [0, 0]
+        # the fighter began with enough power for the big Attack (``starting`` is fixed)
+        self.began_big = [self._begins_big(0), self._begins_big(1)]
         self.target: int | None = None
         self.carrello = 0
         self.moves: list[dict[str, JSON]] = []
         self.pending: list[Fight | None] = [None, None]
         self.hand: list[list[int]] = [list(range(len(self.pack))), list(range(len(self.pack)))]
         self.phase = POWER
+        self._pools = self._make_pools()
+        self._groups = self._make_equip_groups()
         if not ruleset.free_assignment:
             for side in (0, 1):
                 for i, mag in enumerate(side_mags(side)):
@@ -130,9 +144,12 @@ class PonteState(State):
     # --- structure ------------------------------------------------------------------
     def pools(self) -> list[tuple[int, tuple[int, ...]]]:
         """Power sheets: (seat, magistrature). Per side with two players, else per quarter."""
+        return list(self._pools)
+
+    def _make_pools(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
         if self.ruleset.seats == 2:
-            return [(s, tuple(side_mags(s))) for s in (0, 1)]
-        return [(self.layout.owners[q], tuple(quarter_mags(q))) for q in range(4)]
+            return tuple((s, tuple(side_mags(s))) for s in (0, 1))
+        return tuple((self.layout.owners[q], tuple(quarter_mags(q))) for q in range(4))
 
     def pool_values(self, mags: tuple[int, ...]) -> tuple[int, ...]:
         rs = self.ruleset
@@ -144,6 +161,9 @@ class PonteState(State):
 
     def equip_groups(self) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
         """Strategy placement: (seat, magistrature, card indices held)."""
+        return list(self._groups)
+
+    def _make_equip_groups(self) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
         out: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         for side in (0, 1):
             perm = self.deal.strategy[side]
@@ -156,10 +176,10 @@ class PonteState(State):
                     q = 2 * side + half
                     cards = tuple(sorted(perm[3 * half : 3 * half + 3]))
                     out.append((self.layout.owners[q], tuple(quarter_mags(q)), cards))
-        return out
+        return tuple(out)
 
     def _current_pool(self) -> tuple[int, tuple[int, ...]] | None:
-        for seat, mags in self.pools():
+        for seat, mags in self._pools:
             if any(self.initial[m] is None for m in mags):
                 return seat, mags
         return None
@@ -167,7 +187,7 @@ class PonteState(State):
     def _current_group(self) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
         if not self.ruleset.free_assignment:
             return None
-        for group in self.equip_groups():
+        for group in self._groups:
             if any(self.strategy_of[m] is None for m in group[1]):
                 return group
         return None
@@ -241,12 +261,24 @@ class PonteState(State):
         mag = self.fighter[side]
         return 0 if mag is None else int(self.initial[mag] or 0)
 
+    def _begins_big(self, side: int) -> bool:
+        return self.starting(side) >= self.ruleset.big_attack_min
+
     def can_pay(self, card: FightCard, side: int) -> bool:
         return card.value <= self.fpower[side] and self.ruleset.allowed(card, self.starting(side))
 
+    def _payable(self, side: int) -> list[int]:
+        """Pack indices in the side's hand that it can pay (``can_pay``, from the tables)."""
+        power = self.fpower[side]
+        values = self.ruleset.values
+        if self.began_big[side]:
+            return [i for i in self.hand[side] if values[i] <= power]
+        big_only = self.ruleset.big_only
+        return [i for i in self.hand[side] if values[i] <= power and not big_only[i]]
+
     def out(self, side: int) -> bool:
         """No card of the whole pack can be paid: the magistratura plays no more moves."""
-        return not any(self.can_pay(c, side) for c in self.pack)
+        return self.fpower[side] < self.ruleset.cheapest[self.began_big[side]]
 
     def _refresh(self, side: int) -> None:
         """The pack comes back whole when spent or when nothing left in it can be paid."""
@@ -254,19 +286,23 @@ class PonteState(State):
             if not self.hand[side]:
                 self.hand[side] = list(range(len(self.pack)))
             return
-        if not any(self.can_pay(self.pack[i], side) for i in self.hand[side]):
+        if not self._payable(side):
             self.hand[side] = list(range(len(self.pack)))
 
     def playable(self, side: int) -> list[str]:
-        """Distinct codes the side may play now."""
-        seen: list[str] = []
-        for i in self.hand[side]:
-            card = self.pack[i]
-            if card.code in seen:
-                continue
-            if self.phase == TYPES or self.can_pay(card, side):
-                seen.append(card.code)
-        return seen
+        """Distinct codes the side may play now, in hand order."""
+        codes = self.ruleset.fight_cards
+        hand = self.hand[side] if self.phase == TYPES else self._payable(side)
+        return list(dict.fromkeys(codes[i] for i in hand))
+
+    def _discard(self, side: int, code: str) -> None:
+        """Take the first card with this code out of the side's hand."""
+        codes = self.ruleset.fight_cards
+        hand = self.hand[side]
+        for pos, i in enumerate(hand):
+            if codes[i] == code:
+                del hand[pos]
+                return
 
     def strategies_open(self, side: int) -> list[int]:
         if self.phase == TYPES:
@@ -301,11 +337,12 @@ class PonteState(State):
         if self.phase == RESPOND:
             return [Deploy(m) for m in self._respond_mags()]
         side = self.fight_side()
+        fights = self.ruleset.fights
         if self.phase == TYPES:
-            return [Fight(c) for c in self.playable(side)]
+            return [fights[c, None] for c in self.playable(side)]
         codes: list[str | None] = list(self.playable(side)) if not self.out(side) else [None]
         strategies: list[int | None] = [None, *self.strategies_open(side)]
-        return [Fight(c, s) for c in codes for s in strategies]
+        return [fights[c, s] for c in codes for s in strategies]
 
     def _legal_assign(self) -> list[Assign]:
         pool = self._current_pool()
@@ -395,14 +432,7 @@ class PonteState(State):
                     seat,
                 )
             )
-        wanted = {
-            POWER: Assign,
-            STRATEGY: Equip,
-            DEPLOY: Deploy,
-            RESPOND: Deploy,
-            FIGHT: Fight,
-            TYPES: Fight,
-        }[self.phase]
+        wanted = _PHASE_ACTION[self.phase]
         if not isinstance(action, wanted):
             if isinstance(action, Equip) and not self.ruleset.free_assignment:
                 rule = "ponte.strategy.random"
@@ -685,7 +715,8 @@ class PonteState(State):
                             seat,
                         )
                     )
-                if not any(self.pack[i].code == a.card for i in self.hand[side]):
+                codes = rs.fight_cards
+                if not any(codes[i] == a.card for i in self.hand[side]):
                     found.append(
                         _v(
                             "ponte.fight.in_pack",
@@ -770,6 +801,7 @@ class PonteState(State):
             self.power[a.mag] = 0
             self.fought[a.mag] = True
         self.fstart[side] = self.fpower[side]
+        self.began_big[side] = self._begins_big(side)
         if self.phase == FIGHT:
             self.carrello = 0
             self.moves = []
@@ -829,11 +861,7 @@ class PonteState(State):
                 self.fpower[s] -= card.value
                 self.spent[s] += card.value
                 paid[s] = card.value
-                code = card.code
-                for pos, i in enumerate(self.hand[s]):
-                    if self.pack[i].code == code:
-                        del self.hand[s][pos]
-                        break
+                self._discard(s, card.code)
             own = strat[s]
             if own is not None:
                 self.strategy_used[s][own] = True
@@ -873,10 +901,7 @@ class PonteState(State):
         for s in (0, 1):
             code = acts[s].card  # type: ignore[union-attr]
             kinds.append(self.ruleset.codes[str(code)].kind)
-            for pos, i in enumerate(self.hand[s]):
-                if self.pack[i].code == code:
-                    del self.hand[s][pos]
-                    break
+            self._discard(s, str(code))
         self.moves.append(
             {
                 "types": [TYPE_NAMES[k] for k in kinds],
@@ -915,6 +940,7 @@ class PonteState(State):
         self.last_win_seat = win_seat
         self.challenger = winner
         self.fighter = [None, None]
+        self.began_big = [self._begins_big(0), self._begins_big(1)]
         self.target = None
         self.moves = []
         self.carrello = 0
