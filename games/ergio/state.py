@@ -208,7 +208,10 @@ class ErGioState(State):
     def mandatory(self, seat: int) -> list[int]:
         """Units of which this seat holds a real tris not yet shown by its side."""
         side = side_of(seat)
-        counts = Counter(C.UNIT_OF[c] for c in self.hands[seat])
+        counts: dict[int, int] = {}
+        for c in self.hands[seat]:
+            unit = C.UNIT_OF[c]
+            counts[unit] = counts.get(unit, 0) + 1
         out = []
         for unit, n in counts.items():
             if n < 3 or unit < 0 or unit in self.shown[side]:
@@ -640,7 +643,7 @@ class ErGioState(State):
                     seat,
                 )
             ]
-        if action in self.legal_actions(seat):
+        if self._is_legal(seat, action):
             return []
         rule = self._diagnose(seat, action) or "ergio.phase.action"
         try:
@@ -648,6 +651,69 @@ class ErGioState(State):
         except TypeError:
             shown = repr(action)
         return [_violation(rule, f"Mossa: {shown}.", f"Action: {shown}.", seat)]
+
+    def _is_legal(self, seat: int, a: Any) -> bool:
+        """``a in self.legal_actions(seat)`` for the seat to act, without listing them all.
+
+        The common actions are decided directly by the same tests the listing makes; the
+        rest (and any action whose fields are not plain ints and strs) go through the list.
+        """
+        kind = type(a)
+        if self.phase == Phase.CORTEO:
+            side = side_of(seat)
+            hand = self.hands[seat]
+            if self.draws_left > 0:
+                if kind is not Draw:
+                    return False
+                return a.source == "pile" or (a.source == "deck" and bool(self.decks[side]))
+            if kind is Lay:
+                must = self.mandatory(seat)
+                cards = a.cards
+                if not must or type(cards) is not tuple:
+                    return a in self.legal_actions(seat)  # patches (advanced), odd values
+                if len(cards) != 3:
+                    return False
+                if not all(type(c) is int and 0 <= c < C.TYPES for c in cards):
+                    return a in self.legal_actions(seat)
+                unit = C.UNIT_OF[cards[0]]
+                return (
+                    unit in must
+                    and C.UNIT_OF[cards[1]] == unit
+                    and C.UNIT_OF[cards[2]] == unit
+                    and cards[0] <= cards[1] <= cards[2]
+                    and not Counter(cards) - Counter(hand)
+                )
+            if kind is End:
+                return not self.mandatory(seat) and not self.over_limit(seat)
+            if kind is Add or kind is Arno:
+                card = a.card
+                if type(card) is not int:
+                    return a in self.legal_actions(seat)
+                if card not in hand or self.mandatory(seat):
+                    return False
+                if kind is Add:
+                    return not self._add_problem(seat, card)
+                return self.over_limit(seat)
+            return a in self.legal_actions(seat)
+        if self.phase == Phase.BATTLE:
+            side = side_of(seat)
+            if kind is Send:
+                if type(a.mag) is not int:
+                    return a in self.legal_actions(seat)
+                return (
+                    self.sent[side] == NO
+                    and a.mag in C.side_mags(side)
+                    and a.mag not in self.fought[side]
+                )
+            if kind is Ready:
+                return self.sent[side] != NO
+            if kind is Reinforce:
+                if type(a.card) is not int or type(a.under) is not str:
+                    return a in self.legal_actions(seat)
+                if self.sent[side] == NO or a.card not in self.pool(side):
+                    return False
+                return self.room(side).get(a.under, 0) > 0
+        return a in self.legal_actions(seat)
 
     def _diagnose(self, seat: int, a: Any) -> str:
         side = side_of(seat)
