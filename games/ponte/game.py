@@ -35,6 +35,11 @@ from games.ponte.state import Deal, PonteState
 JSON = Any
 
 
+# Rulesets already checked, each mapped to the first equal instance seen (bounded).
+_KNOWN: dict[PonteRuleset, PonteRuleset] = {}
+_KNOWN_MAX = 256
+
+
 def _presets() -> dict[str, PonteRuleset]:
     out: dict[str, PonteRuleset] = {}
     for seats in (2, 3, 4, 6):
@@ -66,7 +71,22 @@ class Ponte(Game[PonteRuleset, PonteState]):
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED
 
+    def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> PonteRuleset:
+        """As ``Game.ruleset``; equal rulesets come back as one shared instance, so what a
+        ruleset caches (its parsed pack, its ``Fight`` actions) is built once, not per record."""
+        chosen = super().ruleset(spec)
+        shared = _KNOWN.get(chosen)
+        if shared is None:
+            if len(_KNOWN) >= _KNOWN_MAX:
+                _KNOWN.clear()
+            _KNOWN[chosen] = shared = chosen
+        return shared
+
     def check_ruleset(self, ruleset: PonteRuleset) -> None:
+        if ruleset not in _KNOWN:  # those were checked on their way in
+            self._check_ruleset(ruleset)
+
+    def _check_ruleset(self, ruleset: PonteRuleset) -> None:
         if ruleset.mode not in MODES:
             raise RecordError(f"expected one of {', '.join(MODES)}", path="ruleset.mode")
         if ruleset.lone_side not in SIDES:
@@ -170,7 +190,7 @@ class Ponte(Game[PonteRuleset, PonteState]):
         return encode(action)
 
     def decode_action(self, data: Any, path: str = "actions") -> Any:
-        if isinstance(data, Mapping) and not isinstance(data, dict):
+        if not isinstance(data, dict) and isinstance(data, Mapping):
             data = dict(data)  # decode reads only the action's keys, never "seat"
         return decode(data, path)
 

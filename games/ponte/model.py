@@ -190,6 +190,11 @@ class PonteRuleset(Ruleset):
         return (min(small, default=math.inf), min(self.values, default=math.inf))
 
     @cached_property
+    def indices(self) -> dict[str, tuple[int, ...]]:
+        """Each code's pack indices (a pack may hold the same card twice)."""
+        return {c: tuple(i for i, d in enumerate(self.fight_cards) if d == c) for c in self.codes}
+
+    @cached_property
     def fights(self) -> dict[tuple[str | None, int | None], Fight]:
         """One shared ``Fight`` per (card code or None, strategy or None) of this set."""
         return {

@@ -241,6 +241,8 @@ class PonteState(State):
         return 0 if self.pending[0] is None else 1
 
     def to_act(self) -> int | None:
+        if self.phase == FIGHT or self.phase == TYPES:  # the most frequent, first
+            return self.fight_seat(self.fight_side())
         if self.phase == POWER:
             pool = self._current_pool()
             return None if pool is None else pool[0]
@@ -251,8 +253,6 @@ class PonteState(State):
             return self.challenger_seat()
         if self.phase == RESPOND:
             return self.responder_seat()
-        if self.phase in (FIGHT, TYPES):
-            return self.fight_seat(self.fight_side())
         return None
 
     # --- fight cards ------------------------------------------------------------------
@@ -447,14 +447,14 @@ class PonteState(State):
                 )
             )
             return found
-        if isinstance(action, Assign):
+        if isinstance(action, Fight):
+            found += self._check_fight(seat, action)
+        elif isinstance(action, Assign):
             found += self._check_assign(seat, action)
         elif isinstance(action, Equip):
             found += self._check_equip(seat, action)
         elif isinstance(action, Deploy):
             found += self._check_deploy(seat, action)
-        elif isinstance(action, Fight):
-            found += self._check_fight(seat, action)
         return found
 
     def _check_assign(self, seat: int, a: Assign) -> list[Violation]:
@@ -715,8 +715,8 @@ class PonteState(State):
                             seat,
                         )
                     )
-                codes = rs.fight_cards
-                if not any(codes[i] == a.card for i in self.hand[side]):
+                hand = self.hand[side]
+                if not any(i in hand for i in rs.indices[a.card]):
                     found.append(
                         _v(
                             "ponte.fight.in_pack",
@@ -744,6 +744,22 @@ class PonteState(State):
     def apply_unchecked(self, seat: int, action: Any) -> None:
         if self.phase == OVER:
             raise RecordError("the match is over")
+        if isinstance(action, Fight) and self.phase in (FIGHT, TYPES):
+            if action.card is not None and action.card not in self.ruleset.codes:
+                raise RecordError(f"{action.card} is not a card of this set")
+            if action.strategy is not None and not 0 <= action.strategy < 6:
+                raise RecordError(f"there is no strategy card {action.strategy}")
+            if self.phase == TYPES and action.card is None:
+                raise RecordError("the tie breaker on types needs a card")
+            self.actions.append((seat, action))
+            side = self.fight_side()
+            self.pending[side] = action
+            if side == 1:
+                if self.phase == TYPES:
+                    self._resolve_types()
+                else:
+                    self._resolve_move()
+            return
         if isinstance(action, Assign) and self.phase == POWER:
             if self.initial[action.mag] is not None:
                 raise RecordError(f"{MAGISTRATURE[action.mag]} already has its power")
@@ -765,22 +781,6 @@ class PonteState(State):
         if isinstance(action, Deploy) and self.phase in (DEPLOY, RESPOND):
             self.actions.append((seat, action))
             self._deploy(action)
-            return
-        if isinstance(action, Fight) and self.phase in (FIGHT, TYPES):
-            if action.card is not None and action.card not in self.ruleset.codes:
-                raise RecordError(f"{action.card} is not a card of this set")
-            if action.strategy is not None and not 0 <= action.strategy < 6:
-                raise RecordError(f"there is no strategy card {action.strategy}")
-            if self.phase == TYPES and action.card is None:
-                raise RecordError("the tie breaker on types needs a card")
-            self.actions.append((seat, action))
-            side = self.fight_side()
-            self.pending[side] = action
-            if side == 1:
-                if self.phase == TYPES:
-                    self._resolve_types()
-                else:
-                    self._resolve_move()
             return
         raise RecordError(f"a {type(action).__name__} cannot happen in phase {self.phase}")
 
