@@ -181,7 +181,7 @@ class PonteRuleset(Ruleset):
     @cached_property
     def big_only(self) -> tuple[bool, ...]:
         """By pack index: the big Attack, for a magistratura that began with enough power."""
-        return tuple(c.kind == ATTACK and c.value >= self.big_attack for c in self.pack)
+        return tuple(self.restricted(c) for c in self.pack)
 
     @cached_property
     def cheapest(self) -> tuple[float, float]:
@@ -213,11 +213,12 @@ class PonteRuleset(Ruleset):
     def free_assignment(self) -> bool:
         return self.mode != "base"
 
+    def restricted(self, card: FightCard) -> bool:
+        """The big Attack: only for a magistratura that began with ``big_attack_min``."""
+        return card.kind == ATTACK and card.value >= self.big_attack
+
     def allowed(self, card: FightCard, starting: int) -> bool:
-        """The big Attack only for a magistratura that began with enough power."""
-        return not (
-            card.kind == ATTACK and card.value >= self.big_attack and starting < self.big_attack_min
-        )
+        return not (self.restricted(card) and starting < self.big_attack_min)
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,6 +96,7 @@ class PonteState(State):
         self.deal = deal
         self.seed = seed
         self.layout: Layout = layout_for(ruleset)
+        self._owners = tuple(self.layout.owners[quarter_of(m)] for m in range(len(MAGISTRATURE)))
         self.pack = ruleset.pack
         self.actions: list[tuple[int, Action]] = []
         n = len(MAGISTRATURE)
@@ -199,7 +200,7 @@ class PonteState(State):
             self.phase = DEPLOY
 
     def owner(self, mag: int) -> int:
-        return self.layout.owners[quarter_of(mag)]
+        return self._owners[mag]
 
     def seat_mags(self, seat: int) -> list[int]:
         return [m for m in range(12) if self.owner(m) == seat]
@@ -235,7 +236,7 @@ class PonteState(State):
     def fight_seat(self, side: int) -> int:
         mag = self.fighter[side]
         assert mag is not None
-        return self.owner(mag)
+        return self._owners[mag]
 
     def fight_side(self) -> int:
         return 0 if self.pending[0] is None else 1
@@ -706,7 +707,7 @@ class PonteState(State):
                             seat,
                         )
                     )
-                if not rs.allowed(card, self.starting(side)):
+                if rs.restricted(card) and not self.began_big[side]:
                     found.append(
                         _v(
                             "ponte.fight.big_attack",
@@ -824,19 +825,21 @@ class PonteState(State):
     def _resolve_move(self) -> None:
         rs = self.ruleset
         strategies = rs.strategies
-        acts = [self.pending[0], self.pending[1]]
-        assert acts[0] is not None and acts[1] is not None
-        cards = [None if a.card is None else rs.codes[a.card] for a in acts]  # type: ignore[union-attr]
-        strat = [a.strategy for a in acts]  # type: ignore[union-attr]
-        live: list[FightCard | None] = list(cards)
-        for s in (0, 1):
-            own = strat[s]
-            if own is not None and strategies[own].kind == "cancel":
-                live[1 - s] = None
-        eff = [self._effective(live[s], strat[s], strat[1 - s]) for s in (0, 1)]
+        first, second = self.pending
+        assert first is not None and second is not None
+        codes = rs.codes
+        cards = (
+            None if first.card is None else codes[first.card],
+            None if second.card is None else codes[second.card],
+        )
+        strat = [first.strategy, second.strategy]
+        kinds = [None if own is None else strategies[own].kind for own in strat]
+        # a cancel strategy card voids the enemy's fight card
+        a0 = None if kinds[1] == "cancel" else cards[0]
+        a1 = None if kinds[0] == "cancel" else cards[1]
+        eff = (self._effective(a0, strat[0], strat[1]), self._effective(a1, strat[1], strat[0]))
         shift = 0  # slots towards Mezzogiorno
         winner: int | None = None
-        a0, a1 = live
         if a0 is not None and a1 is not None:
             if a0.kind == a1.kind:
                 if eff[0] != eff[1]:
@@ -851,27 +854,25 @@ class PonteState(State):
         delta = shift if winner == 0 else -shift
         for s in (0, 1):
             own = strat[s]
-            if own is not None and strategies[own].kind == "move":
+            if own is not None and kinds[s] == "move":
                 delta += strategies[own].amount if s == 0 else -strategies[own].amount
         self.carrello += delta
-        paid = [0, 0]
         for s in (0, 1):
             card = cards[s]
             if card is not None:
                 self.fpower[s] -= card.value
                 self.spent[s] += card.value
-                paid[s] = card.value
                 self._discard(s, card.code)
             own = strat[s]
             if own is not None:
                 self.strategy_used[s][own] = True
-                if strategies[own].kind == "recover":
+                if kinds[s] == "recover":
                     gain = max(0, min(strategies[own].amount, self.fstart[s] - self.fpower[s]))
                     self.fpower[s] += gain
                     self.recovered[s] += gain
         self.moves.append(
             {
-                "cards": [None if c is None else c.code for c in cards],
+                "cards": [first.card, second.card],
                 "strategy": strat,
                 "winner": None if winner is None else SIDES[winner],
                 "carrello": self.carrello,
