@@ -179,6 +179,13 @@ def side_mags(side: int) -> range:
     return range(side * 6, side * 6 + 6)
 
 
+# every unit a side must complete in the Corteo: its six magistrature and the three groups
+SIDE_UNITS: tuple[tuple[int, ...], tuple[int, ...]] = (
+    (*side_mags(0), *GROUP_UNITS),
+    (*side_mags(1), *GROUP_UNITS),
+)
+
+
 def force_of_laid(cards: list[int] | tuple[int, ...]) -> int:
     """Laid force of a magistratura: its combattenti plus 5 for a Capitano."""
     total = sum(FORCE_OF[c] for c in cards)

@@ -200,10 +200,11 @@ class ErGioState(State):
         return lim is not None and len(self.hands[seat]) > lim
 
     def units(self, side: int) -> list[int]:
-        return [*C.side_mags(side), *C.GROUP_UNITS]
+        return list(C.SIDE_UNITS[side])
 
     def complete(self, side: int) -> bool:
-        return all(self.group_size(side, u) >= 3 for u in self.units(side))
+        field = self.field[side]
+        return all(len(field.get(u, ())) >= 3 for u in C.SIDE_UNITS[side])
 
     def mandatory(self, seat: int) -> list[int]:
         """Units of which this seat holds a real tris not yet shown by its side."""
@@ -462,8 +463,10 @@ class ErGioState(State):
         distinct = sorted(set(hand))
         if rs.advanced:
             out += [Lay(t) for t in self._patch_lays(seat)]
+        shown = self.shown[side]
         for c in distinct:
-            if not self._add_problem(seat, c):
+            # only a shown unit takes more cards: skip the others before the full check
+            if C.UNIT_OF[c] in shown and not self._add_problem(seat, c):
                 out.append(Add(c))
         if rs.advanced:
             for _unit, cards in sorted(self.field[side].items()):
@@ -553,12 +556,10 @@ class ErGioState(State):
     def _battle_actions(self, side: int) -> list[Action]:
         if self.sent[side] == NO:
             return [Send(m) for m in C.side_mags(side) if m not in self.fought[side]]
-        out: list[Action] = []
-        room = self.room(side)
-        for c in sorted(set(self.pool(side))):
-            for under, free in room.items():
-                if free > 0:
-                    out.append(Reinforce(c, under))
+        open_places = [under for under, free in self.room(side).items() if free > 0]
+        out: list[Action] = [
+            Reinforce(c, under) for c in sorted(set(self.pool(side))) for under in open_places
+        ]
         out.append(Ready())
         return out
 
