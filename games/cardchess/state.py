@@ -357,7 +357,10 @@ class CardChessState(State):
                 f"{len(played)} cards played, {m} are due.",
             )
             found.append(make_violation(BOOK, "cardchess.play.count", detail, seat=seat, **where))
-        missing = Counter(played) - Counter(b.hands[seat])
+        hand = b.hands[seat]
+        # distinct cards all in hand need no counting; otherwise compare the counts
+        held = len(set(played)) == len(played) and all(c in hand for c in played)
+        missing: Counter[int] = Counter() if held else Counter(played) - Counter(hand)
         if missing:
             names = ", ".join(C.CODES[c] for c in sorted(missing.elements()))
             detail = Text(f"Non in mano: {names}.", f"Not in hand: {names}.")
@@ -427,7 +430,7 @@ class CardChessState(State):
                         raise RecordError(f"seat {seat} does not hold {C.CODES[c]}") from None
             b.plays[seat] = action.cards
             self.actions.append((seat, action))
-            if all(p is not None for p in b.plays):
+            if None not in b.plays:
                 self.resolve_at = 0
             return
         if self.resolve_at < 0 or action.at != self.resolve_at:
