@@ -294,7 +294,7 @@ class PonteState(State):
         """Distinct codes the side may play now, in hand order."""
         codes = self.ruleset.fight_cards
         hand = self.hand[side] if self.phase == TYPES else self._payable(side)
-        return list(dict.fromkeys(codes[i] for i in hand))
+        return list(dict.fromkeys([codes[i] for i in hand]))
 
     def _discard(self, side: int, code: str) -> None:
         """Take the first card with this code out of the side's hand."""
