@@ -151,6 +151,16 @@ def card(raw: Any, path: str) -> int:
     return C.BY_CODE[raw]
 
 
+def cards(raw: list[Any], path: str) -> list[int]:
+    """Card codes to cards; the path of a bad one is ``path[i]``."""
+    by_code = C.BY_CODE
+    out = []
+    for i, code in enumerate(raw):
+        c = by_code.get(code) if isinstance(code, str) else None
+        out.append(c if c is not None else card(code, f"{path}[{i}]"))  # card() raises
+    return out
+
+
 def mag(raw: Any, path: str) -> int:
     key = raw.lower().replace("'", "_").replace(" ", "_") if isinstance(raw, str) else None
     if key is None or key not in C.MAG_BY_NAME:
@@ -172,7 +182,7 @@ def decode(data: Any, path: str) -> Action:
         raw = data["lay"]
         if not isinstance(raw, list):
             raise RecordError("expected a list of card codes", path=f"{path}.lay")
-        return Lay(tuple(sorted(card(c, f"{path}.lay[{i}]") for i, c in enumerate(raw))))
+        return Lay(tuple(sorted(cards(raw, f"{path}.lay"))))
     if "add" in data:
         return Add(card(data["add"], f"{path}.add"))
     if "swap" in data:

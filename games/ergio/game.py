@@ -96,9 +96,9 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
             path = f"deal.{name}"
             if not isinstance(raw, list):
                 raise RecordError("expected the deck, top card first, as card codes", path=path)
-            deck = [A.card(c, f"{path}[{i}]") for i, c in enumerate(raw)]
-            expected = Counter(self.deck_of(ruleset, side))
-            if Counter(deck) != expected:
+            deck = A.cards(raw, path)
+            if sorted(deck) != self.deck_of(ruleset, side):  # the deck in order is sorted
+                expected = Counter(self.deck_of(ruleset, side))
                 diff = (Counter(deck) - expected) + (expected - Counter(deck))
                 names = ", ".join(sorted({C.CODES[t] for t in diff}))
                 raise RecordError(
