@@ -70,14 +70,15 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         deal = record.get("deal", {"sfide": []})
         if not isinstance(deal, Mapping) or not isinstance(deal.get("sfide"), list):
             raise RecordError('expected {"sfide": [{"deck": [...]}, ...]}', path="deal")
-        expected = Counter(ruleset.deck())
+        in_order = sorted(ruleset.deck())
         deals: list[SfidaDeal] = []
         for k, raw in enumerate(deal["sfide"]):
             path = f"deal.sfide[{k}]"
             if not isinstance(raw, Mapping):
                 raise RecordError('expected {"deck": [...], "reshuffle": [...]}', path=path)
             deck = self._cards(raw.get("deck"), f"{path}.deck")
-            if Counter(deck) != expected:
+            if sorted(deck) != in_order:  # the same cards: the same sorted lists
+                expected = Counter(in_order)
                 diff = (Counter(deck) - expected) + (expected - Counter(deck))
                 names = ", ".join(sorted({C.CODES[t] for t in diff}))
                 raise RecordError(
