@@ -63,6 +63,10 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# the phases as module names: looking up Phase.X costs an enum descriptor call each time
+CORTEO, SABOTAGE, BATTLE, OVER = Phase.CORTEO, Phase.SABOTAGE, Phase.BATTLE, Phase.OVER
+
+
 @dataclass(frozen=True)
 class ErGioRuleset(Ruleset):
     """A variant of Er Giò and the options where clubs read the rule text differently.
@@ -135,7 +139,7 @@ class ErGioState(State):
         self.kept: list[list[int]] = [[], []]
         self.bridge: list[dict[str, list[int]]] = [self._empty_bridge(), self._empty_bridge()]
         self.actions: list[tuple[int, Action]] = []
-        self.phase = Phase.CORTEO
+        self.phase: Phase = CORTEO
         self.turn_seat = 0
         self.turn_no = 0
         self.draws_left = 0
@@ -330,12 +334,12 @@ class ErGioState(State):
             and self.group_size(winner, C.UNIT_CEL) >= 3
             and self.decks[1 - winner]
         ):
-            self.phase = Phase.SABOTAGE
+            self.phase = SABOTAGE
             return
         self._start_battle()
 
     def _start_battle(self) -> None:
-        self.phase = Phase.BATTLE
+        self.phase = BATTLE
         self._new_scontro(self.corteo_winner)
 
     def _new_scontro(self, challenger: int) -> None:
@@ -409,23 +413,23 @@ class ErGioState(State):
                 self._draw_deck(seat)
         done = len(self.facts) >= 6 or (not self.ruleset.all_six and max(self.points) >= 4)
         if done:
-            self.phase = Phase.OVER
+            self.phase = OVER
             self.sending = -1
         else:
             self._new_scontro(w)
 
     # --- the interface --------------------------------------------------------------
     def to_act(self) -> int | None:
-        if self.phase == Phase.CORTEO:
+        if self.phase == CORTEO:
             return self.turn_seat
-        if self.phase == Phase.SABOTAGE:
+        if self.phase == SABOTAGE:
             return self.corteo_winner
-        if self.phase == Phase.BATTLE:
+        if self.phase == BATTLE:
             return self.sending
         return None
 
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == OVER
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.to_act():
@@ -433,9 +437,9 @@ class ErGioState(State):
         key = (len(self.actions), seat)
         if self._cache is not None and self._cache[:2] == key:
             return self._cache[2]
-        if self.phase == Phase.CORTEO:
+        if self.phase == CORTEO:
             out = self._corteo_actions(seat)
-        elif self.phase == Phase.SABOTAGE:
+        elif self.phase == SABOTAGE:
             out = [Sabotage(True), Sabotage(False)]
         else:
             out = self._battle_actions(side_of(seat))
@@ -632,7 +636,7 @@ class ErGioState(State):
         return ""
 
     def check(self, seat: int, action: Any) -> list[Violation]:
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             return [_violation("ergio.record.game_over", seat=seat)]
         actor = self.to_act()
         if seat != actor:
@@ -660,7 +664,7 @@ class ErGioState(State):
         rest (and any action whose fields are not plain ints and strs) go through the list.
         """
         kind = type(a)
-        if self.phase == Phase.CORTEO:
+        if self.phase == CORTEO:
             side = side_of(seat)
             hand = self.hands[seat]
             if self.draws_left > 0:
@@ -696,7 +700,7 @@ class ErGioState(State):
                     return not self._add_problem(seat, card)
                 return self.over_limit(seat)
             return a in self.legal_actions(seat)
-        if self.phase == Phase.BATTLE:
+        if self.phase == BATTLE:
             side = side_of(seat)
             if kind is Send:
                 if type(a.mag) is not int:
@@ -720,7 +724,7 @@ class ErGioState(State):
         side = side_of(seat)
         hand = self.hands[seat]
         corteo_kinds = (Lay, Add, Swap, Celatino, Special, Pass, Draw, Arno, End)
-        if self.phase == Phase.CORTEO:
+        if self.phase == CORTEO:
             if not isinstance(a, corteo_kinds):
                 return "ergio.phase.action"
             if self.draws_left > 0:
@@ -781,7 +785,7 @@ class ErGioState(State):
             if isinstance(a, End) and self.over_limit(seat):
                 return "ergio.corteo.hand_limit"
             return ""
-        if self.phase == Phase.SABOTAGE:
+        if self.phase == SABOTAGE:
             return "ergio.adv.sabotage"
         if isinstance(a, Sabotage):
             return "ergio.adv.sabotage"
@@ -812,11 +816,11 @@ class ErGioState(State):
     def apply_unchecked(self, seat: int, action: Any) -> None:
         if not 0 <= seat < self.ruleset.seats:
             raise RecordError(f"there is no seat {seat}")
-        if self.phase == Phase.OVER:
+        if self.phase == OVER:
             raise RecordError("the game is over")
-        if self.phase == Phase.CORTEO:
+        if self.phase == CORTEO:
             self._apply_corteo(seat, action)
-        elif self.phase == Phase.SABOTAGE:
+        elif self.phase == SABOTAGE:
             if not isinstance(action, Sabotage):
                 raise RecordError("the Corteo winner must first say whether to sabotage")
             opp = 1 - self.corteo_winner
@@ -1003,7 +1007,7 @@ class ErGioState(State):
     def view(self, seat: int | None) -> dict[str, JSON]:
         side = side_of(seat) if seat is not None else None
         battle: dict[str, JSON] | None = None
-        if self.phase in (Phase.BATTLE, Phase.OVER):
+        if self.phase in (BATTLE, OVER):
             battle = {
                 "scontro": len(self.facts) + (0 if self.is_over() else 1),
                 "challenger": C.SIDES[self.challenger],
@@ -1019,7 +1023,7 @@ class ErGioState(State):
             }
         hand: list[str] | None = None
         if seat is not None:
-            if self.ruleset.multi and self.phase != Phase.CORTEO:
+            if self.ruleset.multi and self.phase != CORTEO:
                 hand = C.describe(sorted(self.pool(side_of(seat))))
             else:
                 hand = C.describe(sorted(self.hands[seat]))
