@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
+#: The standings counter each outcome adds to.
+COUNTERS = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
 SIDES = ("tramontana", "mezzogiorno")
 
 #: What the standings can be ordered by, in the competition's chosen order.

@@ -459,9 +459,6 @@ def append_entries(
     return entries
 
 
-_COUNTERS = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
-
-
 def _project(
     competition_id: int, entries: Sequence[Entry], seat_outcomes: Sequence[str], now: Any
 ) -> None:

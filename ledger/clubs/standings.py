@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db.models import Max
 
 from ledger.clubs.models import Competition, Entry, Player, Result, Round, Seat, Standing
-from ledger.clubs.outcomes import DRAW, LOSS, WIN, Settings, outcomes, settings_for
+from ledger.clubs.outcomes import COUNTERS, Settings, outcomes, settings_for
 
 
 @dataclass
@@ -76,7 +76,7 @@ def journal_totals(competition: Competition, up_to_round: int | None = None) -> 
         t.played += step
         seat_outcomes = decided[result_id]
         if seat < len(seat_outcomes):
-            name = {WIN: "wins", DRAW: "draws", LOSS: "losses"}[seat_outcomes[seat]]
+            name = COUNTERS[seat_outcomes[seat]]
             setattr(t, name, getattr(t, name) + step)
     return totals
 
