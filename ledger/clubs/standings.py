@@ -4,12 +4,14 @@ journal of the rounds concerned, which only those historical views pay for."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 
 from ledger.clubs.models import Competition, Entry, Player, Result, Round, Seat, Standing
 from ledger.clubs.outcomes import COUNTERS, Settings, outcomes, settings_for
@@ -89,14 +91,27 @@ def last_round(competition: Competition) -> int | None:
     return int(top) if top is not None else None
 
 
-def _ranks_after(competition: Competition, round_number: int) -> dict[int, int]:
-    """Places after a past round, for the movement column. Cached until the club's journal
-    grows, so a standings read scans the journal at most once per write."""
-    head = (
-        Competition.objects.filter(pk=competition.pk)
-        .values_list("club__journal_length", flat=True)
-        .first()
+def last_round_subquery() -> Subquery:
+    """``last_round`` as an expression, to read along with the competition itself."""
+    return Subquery(
+        Round.objects.filter(competition=OuterRef("pk"), tables__isnull=False)
+        .order_by("-number")
+        .values("number")[:1]
     )
+
+
+def _ranks_after(
+    competition: Competition, round_number: int, head: int | None = None
+) -> dict[int, int]:
+    """Places after a past round, for the movement column. Cached until the club's journal
+    grows, so a standings read scans the journal at most once per write. A caller that has
+    just read the club's journal length passes it as ``head``."""
+    if head is None:
+        head = (
+            Competition.objects.filter(pk=competition.pk)
+            .values_list("club__journal_length", flat=True)
+            .first()
+        )
     key = f"ranks:{competition.pk}:{round_number}:{head}"
     ranks: dict[int, int] | None = cache.get(key)
     if ranks is None:
@@ -105,31 +120,34 @@ def _ranks_after(competition: Competition, round_number: int) -> dict[int, int]:
     return ranks
 
 
-def rank_rows(rows: list[tuple[Any, ...]], settings: Settings) -> list[Row]:
+def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
     """Rank (player, name, points, played, wins, draws, losses) tuples by the competition's
     keys in order; rows equal on every key share a rank (1, 2, 2, 4)."""
-    out = []
+    match_points = settings.match_points
+    values = attrgetter(*settings.order)  # the order names at least one key
+    single = len(settings.order) == 1
+    keyed = []
     for player_id, name, points, played, wins, draws, losses in rows:
-        out.append(
-            Row(
-                0,
-                player_id,
-                name,
-                points,
-                played,
-                wins,
-                draws,
-                losses,
-                settings.match_points(wins, draws, losses),
-            )
+        row = Row(
+            0,
+            player_id,
+            name,
+            points,
+            played,
+            wins,
+            draws,
+            losses,
+            match_points(wins, draws, losses),
         )
-
-    # Each row's sort key is built once: the keys are compared many times while sorting.
-    keyed = [(tuple(-getattr(row, k) for k in settings.order), row.name, row) for row in out]
-    keyed.sort(key=lambda item: (item[0], item[1]))
+        # Each row's sort key is built once: the keys are compared many times while sorting.
+        key = (-values(row),) if single else tuple(-v for v in values(row))
+        keyed.append((key, name, row))
+    keyed.sort(key=itemgetter(0, 1))
     ranked = []
+    previous: tuple[Any, ...] | None = None
     for i, (key, _name, row) in enumerate(keyed):
-        row.rank = ranked[-1].rank if i and keyed[i - 1][0] == key else i + 1
+        row.rank = ranked[-1].rank if key == previous else i + 1
+        previous = key
         ranked.append(row)
     return ranked
 
@@ -152,21 +170,45 @@ def settings_of(competition: Competition) -> Settings:
 
 _UNKNOWN = -1
 
+# A player's projected totals: (player, name, points, played, wins, draws, losses).
+Totalled = tuple[int, str, Decimal, int, int, int, int]
+# Points awaiting confirmation per player, with the names of those players.
+Pending = tuple[dict[int, Decimal], dict[int, str]]
+NO_PENDING: Pending = ({}, {})
+
+
+def projection(competition: Competition) -> list[Totalled]:
+    """The competition's Standing rows as plain tuples, in no particular order (ranking
+    sorts them; an ORDER BY on the player's name would cost the database a sort)."""
+    return list(
+        Standing.objects.filter(competition=competition)
+        .order_by()
+        .values_list("player_id", "player__name", "points", "played", "wins", "draws", "losses")
+    )
+
+
+def shows_pending(competition: Competition) -> bool:
+    # Blind re-entry must not show the first entry's points before the second.
+    return competition.confirmation != Competition.Confirmation.BLIND
+
 
 def standings(
-    competition: Competition, as_of_round: int | None = None, latest: int | None = _UNKNOWN
+    competition: Competition,
+    as_of_round: int | None = None,
+    latest: int | None = _UNKNOWN,
+    *,
+    current: list[Totalled] | None = None,
+    pending: Pending | None = None,
+    head: int | None = None,
 ) -> list[Row]:
     """The standings now (or after round ``as_of_round``), with movement and pending points.
-    A caller that already knows the last round passes it as ``latest``."""
+    A caller that already knows the last round passes it as ``latest``; one that has read
+    the projection, the pending points or the club's journal length passes them too."""
     if latest == _UNKNOWN:
         latest = last_round(competition)
     if as_of_round is None:
         rows = rank_rows(
-            list(
-                Standing.objects.filter(competition=competition).values_list(
-                    "player_id", "player__name", "points", "played", "wins", "draws", "losses"
-                )
-            ),
+            current if current is not None else projection(competition),
             settings_of(competition),
         )
         current_round = latest
@@ -174,25 +216,25 @@ def standings(
         rows = _from_journal(competition, as_of_round)
         current_round = as_of_round
     if current_round is not None and current_round > 1:
-        before = _ranks_after(competition, current_round - 1)
+        before = _ranks_after(competition, current_round - 1, head)
         for row in rows:
             if row.player_id in before:
                 row.movement = before[row.player_id] - row.rank
-    if as_of_round is None and competition.confirmation != Competition.Confirmation.BLIND:
-        # Blind re-entry must not show the first entry's points before the second.
-        _add_pending(competition, rows)
+    if as_of_round is None and shows_pending(competition):
+        _add_pending(rows, pending if pending is not None else pending_points(competition))
     return rows
 
 
-def _add_pending(competition: Competition, rows: list[Row]) -> None:
-    # Plain rows: one query when nothing is pending (the usual case), two otherwise.
+def pending_points(competition: Competition) -> Pending:
+    """Each player's points from results still awaiting confirmation, and their names.
+    Plain rows: one query when nothing is pending (the usual case), three otherwise."""
     pending = list(
-        Result.objects.filter(competition=competition, status=Result.Status.PENDING).values_list(
-            "table_id", "scores"
-        )
+        Result.objects.filter(competition=competition, status=Result.Status.PENDING)
+        .order_by()
+        .values_list("table_id", "scores")
     )
     if not pending:
-        return
+        return {}, {}
     seated: dict[int, list[tuple[int, int]]] = {}
     for table_id, index, player_id in Seat.objects.filter(
         table_id__in={table_id for table_id, _ in pending}
@@ -204,9 +246,13 @@ def _add_pending(competition: Competition, rows: list[Row]) -> None:
             if index < len(scores):
                 extra[player_id] = extra.get(player_id, Decimal(0)) + Decimal(scores[index])
     if not extra:
-        return
+        return {}, {}
+    return extra, dict(Player.objects.filter(pk__in=extra).values_list("pk", "name"))
+
+
+def _add_pending(rows: list[Row], pending: Pending) -> None:
+    extra, names = pending
     by_player = {r.player_id: r for r in rows}
-    names = dict(Player.objects.filter(pk__in=extra).values_list("pk", "name"))
     for player_id, points in extra.items():
         row = by_player.get(player_id)
         if row is None:

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
+import html
 import re
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, F, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.formats import get_format
+from django.utils.formats import date_format, get_format, localize
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import get_current_timezone_name, localtime
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -34,8 +41,17 @@ from ledger.clubs.models import (
     Role,
     Seat,
 )
-from ledger.clubs.outcomes import KEYS, POINTS_LABEL, key_label, settings_for
-from ledger.clubs.standings import last_round, settings_of, standings
+from ledger.clubs.outcomes import KEYS, POINTS_LABEL, Settings, key_label, settings_for
+from ledger.clubs.standings import (
+    NO_PENDING,
+    last_round,
+    last_round_subquery,
+    pending_points,
+    projection,
+    settings_of,
+    shows_pending,
+    standings,
+)
 from ledger.web.charts import rating_band
 
 
@@ -53,13 +69,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     comp = get_object_or_404(
-        Competition.objects.select_related("club", "season"), club__slug=club, slug=slug
+        Competition.objects.select_related("club", "season").annotate(
+            latest_round=last_round_subquery()
+        ),
+        club__slug=club,
+        slug=slug,
     )
-    latest = last_round(comp)
+    latest = comp.latest_round
     as_of = _round_param(request, latest)
-    rows = standings(comp, as_of_round=as_of, latest=latest)
     settings = settings_of(comp)
     show_match_points = "match_points" in settings.order
+    table, count = _standings_table(comp, settings, as_of, latest, show_match_points)
     ratings = (
         Rating.objects.filter(club=comp.club, game=comp.game, player__standings__competition=comp)
         .annotate(cautious=F("mu") - 3 * F("sigma"))
@@ -67,7 +87,6 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         .select_related("player")
     )
     blind = comp.confirmation == Competition.Confirmation.BLIND
-    result_rows = _latest_results(comp, blind)
     can_score = comp.club.allows(request.user, "scorekeeper")
     return render(
         request,
@@ -76,10 +95,8 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "competition": comp,
             "game": meta(comp.game),
             "engine": engine_available(comp.game),
-            "standings": bool(rows),
-            "standings_rows": _display(
-                rows, comp.club.slug, movement=bool(latest), match_points=show_match_points
-            ),
+            "standings": bool(count),
+            "standings_rows": table,
             "show_match_points": show_match_points,
             "points_label": POINTS_LABEL.get(comp.game, _("Points")),
             "settings": settings,
@@ -88,11 +105,58 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "rounds": list(range(1, latest + 1)) if latest else [],
             "as_of": as_of,
             "ratings": ratings[:TOP_RATINGS],
-            "more_ratings": len(rows) > TOP_RATINGS,
-            "results": result_rows,
+            "more_ratings": count > TOP_RATINGS,
+            "results": _results_table(comp, blind),
             "can_score": can_score,
         },
     )
+
+
+def _standings_table(
+    comp: Competition, settings: Settings, as_of: int | None, latest: int | None, match_points: bool
+) -> tuple[SafeString, int]:
+    """The standings table's rows as HTML, and how many there are.
+
+    The current table is cached under a digest of everything it shows: the projection's
+    rows as read now (names included), the pending points, the club's journal (for the
+    movement since the previous round), the last round, the ranking settings, the club's
+    address and the page's language. Nothing has to invalidate it: any change to what the
+    table shows makes a new key, and a hit skips ranking and writing the rows. The views
+    as of a past round aggregate the journal and are not cached here."""
+    movement = bool(latest)
+    if as_of is not None:
+        rows = standings(comp, as_of_round=as_of, latest=latest)
+        return _display(rows, comp.club.slug, movement, match_points), len(rows)
+    club = comp.club
+    current = projection(comp)
+    pending = pending_points(comp) if shows_pending(comp) else NO_PENDING
+    key = "standings-table:" + _digest(
+        comp.pk,
+        club.slug,
+        club.journal_length,
+        club.journal_head,
+        latest,
+        settings,
+        get_language(),
+        current,
+        pending,
+    )
+    hit = cache.get(key)
+    if hit is not None:
+        return mark_safe(hit[0]), hit[1]  # written by _display below: every text escaped
+    rows = standings(
+        comp, latest=latest, current=current, pending=pending, head=club.journal_length
+    )
+    html = _display(rows, club.slug, movement, match_points)
+    cache.set(key, (str(html), len(rows)), STANDINGS_CACHE_SECONDS)
+    return html, len(rows)
+
+
+STANDINGS_CACHE_SECONDS = 3600
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=20).hexdigest()
 
 
 TOP_RATINGS = 10
@@ -113,45 +177,52 @@ def competition_ratings(request: HttpRequest, club: str, slug: str) -> HttpRespo
 def _display(rows: list[Any], club: str, movement: bool, match_points: bool) -> SafeString:
     """The standings table's body, written in one pass. A league page has hundreds of rows;
     template tags per cell (URL reversal, number formatting, escaping) cost more than reading
-    the standings themselves, so the rows are built here, every text escaped."""
+    the standings themselves, so the rows are built here, every text escaped (with the
+    standard library's html.escape, which is what Django's escape calls)."""
     link = reverse("player", args=[club, 2**31 - 1]).replace(str(2**31 - 1), "{}")
     number = _number_format()
-    awaiting = escape(_("Awaiting confirmation: not yet counted"))
-    provisional = escape(_("provisional"))
-    newcomer = escape(_("new"))
+    awaiting = html.escape(_("Awaiting confirmation: not yet counted"))
+    provisional = html.escape(_("provisional"))
+    new = html.escape(_("new"))
+    newcomer = f'<td class="num movement" data-value="0"><span title="{new}">·</span></td>'
     out = []
     for row in rows:
-        pending = (
-            f' <small class="pending" title="{awaiting}">({provisional} {number(row.pending)})'
-            "</small>"
-            if row.pending
-            else ""
-        )
-        opening = '<tr class="provisional">' if row.pending else "<tr>"
-        cells = [
-            f'{opening}<td class="num">{row.rank}</td>',
-            f'<td><a href="{link.format(row.player_id)}">{escape(row.name)}</a>{pending}</td>',
-            f'<td class="num">{row.played}</td><td class="num">{row.wins}</td>'
-            f'<td class="num">{row.draws}</td><td class="num">{row.losses}</td>',
-        ]
-        if match_points:
-            cells.append(
-                f'<td class="num" data-value="{row.match_points:f}">{number(row.match_points)}</td>'
+        if row.pending:
+            opening = '<tr class="provisional">'
+            pending = (
+                f' <small class="pending" title="{awaiting}">'
+                f"({provisional} {number(row.pending)})</small>"
             )
-        cells.append(f'<td class="num" data-value="{row.points:f}">{number(row.points)}</td>')
-        if movement:
-            moved = row.movement
-            if moved is None:
-                shown = f'<span title="{newcomer}">·</span>'
-            elif moved > 0:
-                shown = f'<span class="up">▲{moved}</span>'
-            elif moved < 0:
-                shown = f'<span class="down">▼{-moved}</span>'
-            else:
-                shown = "="
-            cells.append(f'<td class="num movement" data-value="{moved or 0}">{shown}</td>')
-        cells.append("</tr>\n")
-        out.append("".join(cells))
+        else:
+            opening, pending = "<tr>", ""
+        if match_points:
+            mp = row.match_points
+            shown_mp = f'<td class="num" data-value="{mp:f}">{number(mp)}</td>'
+        else:
+            shown_mp = ""
+        if not movement:
+            moved = ""
+        elif row.movement is None:
+            moved = newcomer
+        elif row.movement > 0:
+            moved = (
+                f'<td class="num movement" data-value="{row.movement}">'
+                f'<span class="up">▲{row.movement}</span></td>'
+            )
+        elif row.movement < 0:
+            moved = (
+                f'<td class="num movement" data-value="{row.movement}">'
+                f'<span class="down">▼{-row.movement}</span></td>'
+            )
+        else:
+            moved = '<td class="num movement" data-value="0">=</td>'
+        out.append(
+            f'{opening}<td class="num">{row.rank}</td>'
+            f'<td><a href="{link.format(row.player_id)}">{html.escape(row.name)}</a>{pending}</td>'
+            f'<td class="num">{row.played}</td><td class="num">{row.wins}</td>'
+            f'<td class="num">{row.draws}</td><td class="num">{row.losses}</td>{shown_mp}'
+            f'<td class="num" data-value="{row.points:f}">{number(row.points)}</td>{moved}</tr>\n'
+        )
     return mark_safe("".join(out))  # every text above is escaped
 
 
@@ -167,42 +238,55 @@ def _number_format() -> Any:
     return write
 
 
-def _latest_results(comp: Competition, blind: bool, count: int = 25) -> list[dict[str, Any]]:
-    """The newest results with their seats, read as plain rows (two queries)."""
+def _results_table(comp: Competition, blind: bool, count: int = 25) -> SafeString:
+    """The newest results with their seats as table rows, read as plain rows (two queries)
+    and written in one pass like the standings, every text escaped."""
     results = list(
         Result.objects.filter(competition=comp)
         .order_by("-entered_at", "-id")
         .values("id", "table_id", "table__label", "status", "scores", "entered_at")[:count]
     )
+    if not results:
+        return mark_safe("")
     seats: dict[int, list[tuple[int, str]]] = {}
     for table_id, index, name in (
         Seat.objects.filter(table_id__in={r["table_id"] for r in results})
         .order_by("table_id", "index")
         .values_list("table_id", "index", "player__name")
     ):
-        seats.setdefault(table_id, []).append((index, name))
-    labels = dict(Result.Status.choices)
-    rows = []
+        seats.setdefault(table_id, []).append((index, escape(name)))
+    labels = {value: escape(label) for value, label in Result.Status.choices}
+    link = reverse("result", args=[comp.club.slug, comp.slug, 2**31 - 1]).replace(
+        str(2**31 - 1), "{}"
+    )
+    language, zone = get_language(), get_current_timezone_name()
+    out = []
     for r in results:
         hidden = blind and r["status"] == Result.Status.PENDING
         scores = r["scores"] or []
-        rows.append(
-            {
-                "pk": r["id"],
-                "entered_at": r["entered_at"],
-                "table": r["table__label"],
-                "status": r["status"],
-                "status_label": labels.get(r["status"], r["status"]),
-                "seats": [
-                    {
-                        "name": name,
-                        "points": "?" if hidden else scores[i] if i < len(scores) else "",
-                    }
-                    for i, name in seats.get(r["table_id"], [])
-                ],
-            }
+        shown = " · ".join(
+            f'<span class="seat">{name} <b>'
+            f"{'?' if hidden else escape(localize(scores[i])) if i < len(scores) else ''}"
+            "</b></span>"
+            for i, name in seats.get(r["table_id"], [])
         )
-    return rows
+        status = escape(r["status"])
+        when = _short_datetime(r["entered_at"], language, zone)
+        out.append(
+            f'<tr class="status-{status}">'
+            f'<td><a href="{link.format(r["id"])}">{when}</a></td>'
+            f"<td>{escape(r['table__label'])}</td><td>{shown}</td>"
+            f"<td>{labels.get(r['status'], status)}</td></tr>\n"
+        )
+    return mark_safe("".join(out))  # every text above is escaped
+
+
+@functools.lru_cache(maxsize=1024)
+def _short_datetime(moment: datetime, language: str, zone: str) -> str:
+    """A result's time as the page's language and time zone write it, escaped: formatting a
+    date costs more than reading it, and a page shows the same few dozen on every visit.
+    Called with the active language and time zone, which are part of the cache key."""
+    return escape(date_format(localtime(moment), "SHORT_DATETIME_FORMAT"))
 
 
 def _round_param(request: HttpRequest, latest: int | None) -> int | None:

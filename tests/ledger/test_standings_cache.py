@@ -1,0 +1,154 @@
+"""The competition page keeps its standings table in the cache: every input of the table
+must reach the page on the next visit, with the table already cached before the change."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+
+from ledger.clubs import services
+from ledger.clubs.models import Club, Competition, Round, Standing
+from ledger.web import views
+
+PAGE = "/c/prova/coppa/"
+
+
+def use(competition, mode):
+    Competition.objects.filter(pk=competition.pk).update(confirmation=mode)
+    competition.refresh_from_db()
+
+
+def record(people, table, scores, who="scorekeeper"):
+    result, _ = services.record_result(
+        user=people.users[who], table=table, source="manual", scores=scores
+    )
+    return result
+
+
+def table_body(client, url=PAGE, language="en"):
+    """The standings table's rows, one list of cell texts per row."""
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    body = re.search(
+        r'<table class="grid standings.*?<tbody>(.*?)</tbody>', page.content.decode(), re.S
+    )
+    assert body, "the page has no standings table"
+    return [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)
+    ]
+
+
+@pytest.fixture
+def played(people, manual_table):
+    """A result counted, and the page visited once so that its table is cached."""
+    record(people, manual_table, [7, 2])
+    return manual_table
+
+
+def test_a_second_visit_is_served_from_the_cache(client, people, played):
+    first = table_body(client)
+    with mock.patch.object(views, "_display", wraps=views._display) as written:
+        assert table_body(client) == first
+    written.assert_not_called()
+
+
+def test_a_new_result_reaches_a_cached_table(client, people, played):
+    before = table_body(client)
+    record(people, played, [1, 4])
+    after = table_body(client)
+    assert after != before
+    assert [row[1] for row in after] == [people.extra[0].name, people.extra[1].name]
+    assert after[0][2] == "2" and after[0][-1] == "8"  # played, points
+
+
+def test_a_renamed_player_reaches_a_cached_table(client, people, played):
+    table_body(client)
+    people.extra[0].name = "Rinominato"
+    people.extra[0].save()
+    assert "Rinominato" in [row[1] for row in table_body(client)]
+
+
+def test_new_standings_settings_reach_a_cached_table(client, people, played):
+    assert len(table_body(client)[0]) == 7  # rank, player, P W D L, points
+    services.update_standings_settings(
+        user=people.users["organiser"],
+        competition=played.competition,
+        settings={"win": "3", "order": ["match_points", "points"]},
+    )
+    rows = table_body(client)
+    assert len(rows[0]) == 8  # match points shown before the points
+    assert rows[0][6] == "3"
+
+
+def test_each_language_gets_its_own_cached_table(client, people, manual_table):
+    record(people, manual_table, [2.5, -2.5])
+    assert table_body(client, language="it")[0][-1] == "2,5"
+    assert table_body(client, language="en")[0][-1] == "2.5"
+    assert table_body(client, language="it")[0][-1] == "2,5"
+
+
+def test_a_pending_result_and_its_confirmation_reach_a_cached_table(client, people, played):
+    use(played.competition, "second_person")
+    table_body(client)
+    pending = record(people, played, [3, 1])
+    rows = table_body(client)
+    assert "(provisional 3)" in rows[0][1] and rows[0][-1] == "7"
+    services.confirm_result(user=people.users["scorekeeper2"], result=pending)
+    rows = table_body(client)
+    assert "provisional" not in rows[0][1] and rows[0][-1] == "10"
+
+
+def test_blind_confirmation_hides_pending_points_from_a_cached_table(client, people, played):
+    use(played.competition, "second_person")
+    record(people, played, [3, 1])
+    assert "provisional" in table_body(client)[0][1]
+    use(played.competition, "blind")
+    assert "provisional" not in table_body(client)[0][1]
+
+
+def test_a_new_round_brings_the_movement_column_to_a_cached_table(client, people, played):
+    competition = played.competition
+    assert len(table_body(client)[0]) == 7
+    Round.objects.create(competition=competition, number=1)
+    played.round = competition.rounds.get()
+    played.save()
+    assert len(table_body(client)[0]) == 8  # places moved since the previous round
+
+
+def test_a_changed_projection_reaches_a_cached_table(client, people, played):
+    """Whatever writes the projection (a rebuild after a restore, say) shows at once."""
+    table_body(client)
+    Standing.objects.filter(player=people.extra[1]).update(points=40)
+    assert table_body(client)[0][1] == people.extra[1].name
+
+
+def test_a_renamed_club_links_its_players_under_the_new_address(client, people, played):
+    table_body(client)
+    Club.objects.filter(pk=played.competition.club_id).update(slug="nuovo")
+    page = client.get("/c/nuovo/coppa/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"/c/nuovo/p/{people.extra[0].pk}/" in page
+    assert "/c/prova/p/" not in page
+
+
+def test_a_past_round_is_not_served_the_current_table(client, people, manual_competition):
+    rounds = [Round.objects.create(competition=manual_competition, number=n) for n in (1, 2)]
+    a, b = people.extra[:2]
+    tables = [
+        services.create_table(
+            user=people.users["organiser"],
+            competition=manual_competition,
+            label=f"R{r.number}",
+            players=[a, b],
+            round=r,
+        )
+        for r in rounds
+    ]
+    record(people, tables[0], [5, 1])
+    record(people, tables[1], [0, 9])
+    now = table_body(client)
+    assert now[0][1] == b.name
+    assert table_body(client, PAGE + "?round=1")[0][1] == a.name
+    assert table_body(client) == now
