@@ -99,8 +99,8 @@ def build_league(players: int, entries: int) -> Any:
 
 
 def standings_page(league: Any, repeats: int) -> dict[str, float]:
-    """Server time of the competition page three ways: warm (the standings table served from
-    the cache, as for every read between two writes), cold (the cache emptied before each
+    """Server time of the competition page three ways: warm (its tables served from the
+    cache, as for every visit between two writes), cold (the cache emptied before each
     request, as right after a write) and with the standings aggregated from the journal on
     every request (no cache at all)."""
     from django.core.cache.backends.dummy import DummyCache
@@ -133,7 +133,7 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
         competition: Any,
         as_of_round: int | None = None,
         latest: int | None = None,
-        **_read_already: Any,
+        head: int | None = None,
     ) -> list[Any]:
         totals = (
             Entry.objects.filter(competition=competition)

@@ -174,7 +174,6 @@ _UNKNOWN = -1
 Totalled = tuple[int, str, Decimal, int, int, int, int]
 # Points awaiting confirmation per player, with the names of those players.
 Pending = tuple[dict[int, Decimal], dict[int, str]]
-NO_PENDING: Pending = ({}, {})
 
 
 def projection(competition: Competition) -> list[Totalled]:
@@ -197,20 +196,15 @@ def standings(
     as_of_round: int | None = None,
     latest: int | None = _UNKNOWN,
     *,
-    current: list[Totalled] | None = None,
-    pending: Pending | None = None,
     head: int | None = None,
 ) -> list[Row]:
     """The standings now (or after round ``as_of_round``), with movement and pending points.
-    A caller that already knows the last round passes it as ``latest``; one that has read
-    the projection, the pending points or the club's journal length passes them too."""
+    A caller that already knows the last round passes it as ``latest``, and one that has
+    just read the club's journal length passes it as ``head``."""
     if latest == _UNKNOWN:
         latest = last_round(competition)
     if as_of_round is None:
-        rows = rank_rows(
-            current if current is not None else projection(competition),
-            settings_of(competition),
-        )
+        rows = rank_rows(projection(competition), settings_of(competition))
         current_round = latest
     else:
         rows = _from_journal(competition, as_of_round)
@@ -221,7 +215,7 @@ def standings(
             if row.player_id in before:
                 row.movement = before[row.player_id] - row.rank
     if as_of_round is None and shows_pending(competition):
-        _add_pending(rows, pending if pending is not None else pending_points(competition))
+        _add_pending(rows, pending_points(competition))
     return rows
 
 

@@ -40,18 +40,11 @@ from ledger.clubs.models import (
     Result,
     Role,
     Seat,
+    Standing,
+    Table,
 )
 from ledger.clubs.outcomes import KEYS, POINTS_LABEL, Settings, key_label, settings_for
-from ledger.clubs.standings import (
-    NO_PENDING,
-    last_round,
-    last_round_subquery,
-    pending_points,
-    projection,
-    settings_of,
-    shows_pending,
-    standings,
-)
+from ledger.clubs.standings import last_round, last_round_subquery, settings_of, standings
 from ledger.web.charts import rating_band
 
 
@@ -79,14 +72,14 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     as_of = _round_param(request, latest)
     settings = settings_of(comp)
     show_match_points = "match_points" in settings.order
-    table, count = _standings_table(comp, settings, as_of, latest, show_match_points)
+    blind = comp.confirmation == Competition.Confirmation.BLIND
+    table, count, results = _tables(comp, settings, as_of, latest, show_match_points, blind)
     ratings = (
         Rating.objects.filter(club=comp.club, game=comp.game, player__standings__competition=comp)
         .annotate(cautious=F("mu") - 3 * F("sigma"))
         .order_by("-cautious")
         .select_related("player")
     )
-    blind = comp.confirmation == Competition.Confirmation.BLIND
     can_score = comp.club.allows(request.user, "scorekeeper")
     return render(
         request,
@@ -106,53 +99,129 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "as_of": as_of,
             "ratings": ratings[:TOP_RATINGS],
             "more_ratings": count > TOP_RATINGS,
-            "results": _results_table(comp, blind),
+            "results": results,
             "can_score": can_score,
         },
     )
 
 
-def _standings_table(
-    comp: Competition, settings: Settings, as_of: int | None, latest: int | None, match_points: bool
-) -> tuple[SafeString, int]:
-    """The standings table's rows as HTML, and how many there are.
+def _tables(
+    comp: Competition,
+    settings: Settings,
+    as_of: int | None,
+    latest: int | None,
+    match_points: bool,
+    blind: bool,
+) -> tuple[SafeString, int, SafeString]:
+    """The standings table's rows as HTML and how many there are, and the latest results'
+    rows as HTML.
 
-    The current table is cached under a digest of everything it shows: the projection's
-    rows as read now (names included), the pending points, the club's journal (for the
-    movement since the previous round), the last round, the ranking settings, the club's
-    address and the page's language. Nothing has to invalidate it: any change to what the
-    table shows makes a new key, and a hit skips ranking and writing the rows. The views
-    as of a past round aggregate the journal and are not cached here."""
-    movement = bool(latest)
+    Both are cached together under a key made of everything they show: the competition's
+    data as one query reads it now (``_content_version``), the club's journal (the movement
+    since the previous round), the last round, the ranking settings, the confirmation mode,
+    the addresses in the links, the language and the time zone. Nothing has to invalidate
+    the cache and no write pays for it: any change to what the tables show makes a new key.
+    A hit costs that one query instead of four and skips ranking and writing the rows. The
+    views as of a past round aggregate the journal and are not cached here."""
     if as_of is not None:
-        rows = standings(comp, as_of_round=as_of, latest=latest)
-        return _display(rows, comp.club.slug, movement, match_points), len(rows)
+        return (*_standings_table(comp, as_of, latest, match_points), _results_table(comp, blind))
     club = comp.club
-    current = projection(comp)
-    pending = pending_points(comp) if shows_pending(comp) else NO_PENDING
-    key = "standings-table:" + _digest(
+    version = _content_version(comp)
+    key = "competition-tables:" + _digest(
         comp.pk,
+        comp.slug,
         club.slug,
         club.journal_length,
         club.journal_head,
         latest,
         settings,
+        comp.confirmation,
         get_language(),
-        current,
-        pending,
+        get_current_timezone_name(),
+        version,
     )
     hit = cache.get(key)
     if hit is not None:
-        return mark_safe(hit[0]), hit[1]  # written by _display below: every text escaped
-    rows = standings(
-        comp, latest=latest, current=current, pending=pending, head=club.journal_length
+        table, count, results = hit
+        return mark_safe(table), count, mark_safe(results)  # written below, every text escaped
+    table, count = _standings_table(comp, None, latest, match_points)
+    results = _results_table(comp, blind)
+    # Kept only if nothing changed while the tables were read: otherwise newer rows would
+    # sit under the older data's key, to be shown should the data ever read the same again.
+    if _content_version(comp) == version:
+        cache.set(key, (str(table), count, str(results)), TABLES_CACHE_SECONDS)
+    return table, count, results
+
+
+TABLES_CACHE_SECONDS = 3600
+LATEST_RESULTS = 25
+
+
+def _standings_table(
+    comp: Competition, as_of: int | None, latest: int | None, match_points: bool
+) -> tuple[SafeString, int]:
+    rows = standings(comp, as_of_round=as_of, latest=latest, head=comp.club.journal_length)
+    return _display(rows, comp.club.slug, bool(latest), match_points), len(rows)
+
+
+def _content_version(comp: Competition) -> str:
+    """A digest of the competition's data that its standings table and latest results show,
+    read as text in one query: each standing with its player's name, the pending results,
+    the latest results with their tables' labels, and the seats of both with the players'
+    names. Names, labels and scores go with their lengths, so no two different sets of data
+    read the same. (SQLite aggregates in no guaranteed order: another order would only cost
+    a cache miss.)"""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _content_sql(connection.vendor),
+            [comp.pk, LATEST_RESULTS, comp.pk, Result.Status.PENDING.value, comp.pk],
+        )
+        return _digest(cursor.fetchone())
+
+
+@functools.cache
+def _content_sql(vendor: str) -> str:
+    """The query of ``_content_version`` in the database's own dialect."""
+    if vendor == "postgresql":
+        aggregate = "COALESCE(string_agg({}, ';' ORDER BY {}), '')"
+    else:
+        aggregate = "COALESCE(group_concat({}, ';'), '')"
+
+    def text(column: str) -> str:
+        return f"LENGTH(CAST({column} AS TEXT)) || ',' || CAST({column} AS TEXT)"
+
+    standings_rows = aggregate.format(
+        f"s.player_id || ',' || {text('p.name')} || ',' || CAST(s.points AS TEXT) || ','"
+        " || s.played || ',' || s.wins || ',' || s.draws || ',' || s.losses",
+        "s.player_id",
     )
-    html = _display(rows, club.slug, movement, match_points)
-    cache.set(key, (str(html), len(rows)), STANDINGS_CACHE_SECONDS)
-    return html, len(rows)
-
-
-STANDINGS_CACHE_SECONDS = 3600
+    waiting_rows = aggregate.format(f"id || ',' || table_id || ',' || {text('scores')}", "id")
+    newest_rows = aggregate.format(
+        "r.id || ',' || r.table_id || ',' || r.status || ',' || CAST(r.entered_at AS TEXT)"
+        f" || ',' || {text('t.label')} || ',' || {text('r.scores')}",
+        "r.id",
+    )
+    seat_rows = aggregate.format(
+        f"st.table_id || ',' || st.\"index\" || ',' || st.player_id || ',' || {text('p.name')}",
+        'st.table_id, st."index"',
+    )
+    result, standing = Result._meta.db_table, Standing._meta.db_table
+    player, table, seat = Player._meta.db_table, Table._meta.db_table, Seat._meta.db_table
+    return f"""
+        WITH newest AS (
+            SELECT id, table_id, status, scores, entered_at FROM {result}
+             WHERE competition_id = %s ORDER BY entered_at DESC, id DESC LIMIT %s
+        ), waiting AS (
+            SELECT id, table_id, scores FROM {result} WHERE competition_id = %s AND status = %s
+        )
+        SELECT
+          (SELECT {standings_rows} FROM {standing} s JOIN {player} p ON p.id = s.player_id
+            WHERE s.competition_id = %s),
+          (SELECT {waiting_rows} FROM waiting),
+          (SELECT {newest_rows} FROM newest r JOIN {table} t ON t.id = r.table_id),
+          (SELECT {seat_rows} FROM {seat} st JOIN {player} p ON p.id = st.player_id
+            WHERE st.table_id IN (SELECT table_id FROM newest UNION SELECT table_id FROM waiting))
+    """
 
 
 def _digest(*parts: Any) -> str:
@@ -238,7 +307,7 @@ def _number_format() -> Any:
     return write
 
 
-def _results_table(comp: Competition, blind: bool, count: int = 25) -> SafeString:
+def _results_table(comp: Competition, blind: bool, count: int = LATEST_RESULTS) -> SafeString:
     """The newest results with their seats as table rows, read as plain rows (two queries)
     and written in one pass like the standings, every text escaped."""
     results = list(

@@ -1,5 +1,6 @@
-"""The competition page keeps its standings table in the cache: every input of the table
-must reach the page on the next visit, with the table already cached before the change."""
+"""The competition page keeps its standings table and latest results in the cache: every
+input of either must reach the page on the next visit, with the tables already cached
+before the change."""
 
 from __future__ import annotations
 
@@ -35,6 +36,18 @@ def table_body(client, url=PAGE, language="en"):
         r'<table class="grid standings.*?<tbody>(.*?)</tbody>', page.content.decode(), re.S
     )
     assert body, "the page has no standings table"
+    return [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)
+    ]
+
+
+def latest_results(client, language="en"):
+    """The latest results' rows, one list of cell texts per row."""
+    page = client.get(PAGE, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    section = page[page.index("<h2>Latest results</h2>") :]
+    body = re.search(r"<tbody>(.*?)</tbody>", section, re.S)
+    assert body, "the page lists no results"
     return [
         [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
         for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)
@@ -152,3 +165,54 @@ def test_a_past_round_is_not_served_the_current_table(client, people, manual_com
     assert now[0][1] == b.name
     assert table_body(client, PAGE + "?round=1")[0][1] == a.name
     assert table_body(client) == now
+
+
+def test_a_renamed_table_reaches_cached_latest_results(client, people, played):
+    assert latest_results(client)[0][1] == "T1"
+    played.label = "Tavolo A"
+    played.save()
+    assert latest_results(client)[0][1] == "Tavolo A"
+
+
+def test_a_renamed_player_not_yet_counted_reaches_a_cached_page(client, people, manual_table):
+    """Only pending results so far: the player has no standing yet, only a seat."""
+    use(manual_table.competition, "second_person")
+    record(people, manual_table, [3, 1])
+    assert table_body(client)[0][1].startswith(people.extra[0].name)
+    people.extra[0].name = "Nuovo nome"
+    people.extra[0].save()
+    assert table_body(client)[0][1].startswith("Nuovo nome")
+    assert "Nuovo nome" in latest_results(client)[0][2]
+
+
+def test_a_disputed_result_reaches_cached_latest_results(client, people, played):
+    use(played.competition, "second_person")
+    pending = record(people, played, [3, 1])
+    assert latest_results(client)[0][3] == "Pending confirmation"
+    services.dispute_result(user=people.users["scorekeeper2"], result=pending, reason="No")
+    assert latest_results(client)[0][3] == "Disputed"
+
+
+def test_a_second_visit_reads_three_queries(client, people, played, django_assert_num_queries):
+    table_body(client)
+    with django_assert_num_queries(3):  # the competition, its data's version, the ratings
+        table_body(client)
+
+
+def test_an_old_pending_result_settled_reaches_a_cached_table(client, people, played):
+    """A result still pending after 25 newer ones no longer shows among the latest results,
+    yet its provisional points do, until it is settled."""
+    use(played.competition, "second_person")
+    pending = record(people, played, [3, 1])
+    use(played.competition, "none")
+    other = services.create_table(
+        user=people.users["organiser"],
+        competition=played.competition,
+        label="T2",
+        players=people.extra[2:4],
+    )
+    for _ in range(views.LATEST_RESULTS):
+        record(people, other, [1, 0])
+    assert any("provisional" in row[1] for row in table_body(client))
+    services.dispute_result(user=people.users["scorekeeper2"], result=pending, reason="No")
+    assert not any("provisional" in row[1] for row in table_body(client))
