@@ -156,6 +156,10 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- security: strict when served over HTTPS (DJANGO_HTTPS=1), usable on a laptop otherwise
 HTTPS = env_bool("DJANGO_HTTPS", False)
+
+# Results written by one process at the same moment share a transaction (see
+# ledger/clubs/groupcommit.py); 0 makes every request commit on its own.
+LEDGER_GROUP_COMMIT = env_bool("LEDGER_GROUP_COMMIT", True)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS
@@ -171,7 +175,7 @@ X_FRAME_OPTIONS = "DENY"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "ledger.api.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "ledger.api.pagination.Pages",

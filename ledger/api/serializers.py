@@ -146,9 +146,8 @@ class ResultSerializer(serializers.ModelSerializer):
 
 
 class ResultCreateSerializer(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(
-        queryset=Table.objects.select_related("competition__club")
-    )
+    # An id, looked up by the view with its competition and club in one query.
+    table = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     source = serializers.ChoiceField(choices=Result.Source.choices, default=Result.Source.SUMMARY)
     record = serializers.JSONField(required=False, default=dict)
     scores = serializers.ListField(
@@ -255,3 +254,53 @@ class StandingsSettingsSerializer(serializers.Serializer):
     order = serializers.ListField(
         child=serializers.ChoiceField(choices=list(KEYS)), required=False, min_length=1
     )
+
+
+_DATETIME = serializers.DateTimeField()
+_POINTS = serializers.DecimalField(max_digits=12, decimal_places=2)
+
+
+def _when(value: Any) -> Any:
+    return None if value is None else _DATETIME.to_representation(value)
+
+
+def result_as_written(result: Result, entries: list[Any]) -> dict[str, Any]:
+    """What ResultSerializer gives for a result this request has just written (no successor,
+    exactly these journal lines), built directly: the serializer's field machinery costs
+    more than the write itself. A test holds the two equal."""
+    return {
+        "id": result.pk,
+        "club": result.club_id,
+        "competition": result.competition_id,
+        "table": result.table_id,
+        "source": result.source,
+        "status": result.status,
+        "record": result.record,
+        "scores": result.scores,
+        "verdict": result.verdict,
+        "entered_by": result.entered_by_id,
+        "entered_at": _when(result.entered_at),
+        "confirmed_by": result.confirmed_by_id,
+        "confirmed_at": _when(result.confirmed_at),
+        "supersedes": result.supersedes_id,
+        "superseded_by": None,
+        "entries": [
+            {
+                "id": e.pk,
+                "competition": e.competition_id,
+                "result": e.result_id,
+                "table": e.table_id,
+                "player": e.player_id,
+                "seat": e.seat,
+                "points": _POINTS.to_representation(e.points),
+                "kind": e.kind,
+                "source": e.source,
+                "entered_by": e.entered_by_id,
+                "created_at": _when(e.created_at),
+                "sequence": e.sequence,
+                "prev_hash": e.prev_hash,
+                "hash": e.hash,
+            }
+            for e in entries
+        ],
+    }

@@ -173,17 +173,6 @@ def fingerprint(data: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _as_written(result: Result) -> Result:
-    """A result recorded by this request, ready to serialise without reading it back: it has
-    no successor and exactly the journal lines just written (none while pending)."""
-    lines = Entry.objects.none()
-    lines._result_cache = list(getattr(result, "written_entries", []))
-    lines._prefetch_done = True
-    result._prefetched_objects_cache = {"entries": lines}
-    Result.superseded_by.related.set_cached_value(result, None)
-    return result
-
-
 class ResultViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -223,9 +212,14 @@ class ResultViewSet(
                 fields={"Idempotency-Key": ["Too long."]},
             )
         v = data.validated_data
+        table = Table.objects.select_related("competition__club").filter(pk=v["table"]).first()
+        if table is None:
+            raise Invalid(
+                f"There is no table {v['table']}.", fields={"table": ["No table with this id."]}
+            )
         result, created = services.record_result(
             user=request.user,
-            table=v["table"],
+            table=table,
             source=v["source"],
             record=v["record"],
             scores=v["scores"],
@@ -233,10 +227,14 @@ class ResultViewSet(
             idempotency_key=key,
             fingerprint=fingerprint(request.data),
         )
-        headers = {} if created else {"Idempotent-Replayed": "true"}
-        result = _as_written(result) if created else self.get_queryset().get(pk=result.pk)
+        if created:
+            body = s.result_as_written(result, getattr(result, "written_entries", []))
+            return Response(body, status=status.HTTP_201_CREATED)
+        earlier = self.get_queryset().get(pk=result.pk)
         return Response(
-            s.ResultSerializer(result).data, status=status.HTTP_201_CREATED, headers=headers
+            s.ResultSerializer(earlier).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Idempotent-Replayed": "true"},
         )
 
 

@@ -12,7 +12,7 @@ docs/ratings.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -28,51 +28,77 @@ MODEL = PlackettLuce()
 def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
     """Fold one accepted result into its club's ratings for the game (inside the caller's
     transaction, so ratings never disagree with the journal that produced them)."""
-    game = result.competition.game
-    players = [seats[i] for i in sorted(seats)]
-    points = [float(Decimal(p)) for p in result.scores]
-    if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
-        # A hand where everybody scored the same tells nothing about skill.
-        return
-    current = {
-        player_id: (mu, sigma)
-        for player_id, mu, sigma in Rating.objects.select_for_update()
-        .filter(club_id=result.club_id, game=game, player_id__in=players)
-        .values_list("player_id", "mu", "sigma")
-    }
-    teams = [
-        [MODEL.create_rating(list(current[p])) if p in current else MODEL.rating()] for p in players
-    ]
-    rated = MODEL.rate(teams, scores=points)
-    changes = []
-    params: list[Any] = []
-    for player_id, team in zip(players, rated, strict=True):
-        estimate = team[0]
-        params += [result.club_id, game, player_id, estimate.mu, estimate.sigma, 1, at]
-        changes.append(
-            RatingChange(
-                club_id=result.club_id,
-                game=game,
-                player_id=player_id,
-                result=result,
-                mu=estimate.mu,
-                sigma=estimate.sigma,
-                at=at,
-            )
-        )
-    # One upsert for every seat (the ORM's bulk_update spends more time building its CASE
-    # expressions than the database spends running them).
+    rate_results([(result, seats)], at)
+
+
+def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> None:
+    """Fold accepted results, in order, into their clubs' ratings: one read and two writes
+    for the whole batch, whatever its size (it runs under the club's lock)."""
+    matches: dict[tuple[int, str], list[tuple[Result, list[int], list[float]]]] = {}
+    for result, seats in items:
+        players = [seats[i] for i in sorted(seats)]
+        points = [float(Decimal(p)) for p in result.scores]
+        if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
+            # A hand where everybody scored the same tells nothing about skill.
+            continue
+        key = (result.club_id, result.competition.game)
+        matches.setdefault(key, []).append((result, players, points))
     table = connection.ops.quote_name(Rating._meta.db_table)
-    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(players))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (club_id, game, player_id, mu, sigma, results, updated_at) "
-            f"VALUES {rows} ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
-            f"mu = excluded.mu, sigma = excluded.sigma, results = {table}.results + 1, "
-            "updated_at = excluded.updated_at",
-            params,
-        )
-    RatingChange.objects.bulk_create(changes)
+    history = connection.ops.quote_name(RatingChange._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    when = connection.ops.adapt_datetimefield_value(at)
+    for (club_id, game), played in sorted(matches.items()):
+        everyone = sorted({p for _r, players, _s in played for p in players})
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT player_id, mu, sigma, results FROM {table} WHERE club_id = %s "
+                f"AND game = %s AND player_id IN ({', '.join(['%s'] * len(everyone))})"
+                f" ORDER BY player_id{lock}",
+                [club_id, game, *everyone],
+            )
+            current = {pid: [mu, sigma, n] for pid, mu, sigma, n in cursor.fetchall()}
+            changes: list[Any] = []
+            for result, players, points in played:
+                teams = [
+                    [MODEL.create_rating(current[p][:2]) if p in current else MODEL.rating()]
+                    for p in players
+                ]
+                rated = MODEL.rate(teams, scores=points)
+                for player_id, team in zip(players, rated, strict=True):
+                    estimate = team[0]
+                    n = current[player_id][2] if player_id in current else 0
+                    current[player_id] = [estimate.mu, estimate.sigma, n + 1]
+                    changes += [
+                        club_id,
+                        game,
+                        player_id,
+                        result.pk,
+                        estimate.mu,
+                        estimate.sigma,
+                        when,
+                    ]
+            touched = sorted({p for _r, players, _s in played for p in players})
+            params: list[Any] = []
+            for player_id in touched:
+                mu, sigma, n = current[player_id]
+                params += [club_id, game, player_id, mu, sigma, n, when]
+            # One upsert for every player and one insert for the history, in plain SQL:
+            # the ORM's bulk_update spends more time building its CASE expressions than
+            # the database spends running them.
+            row = "(%s, %s, %s, %s, %s, %s, %s)"
+            cursor.execute(
+                f"INSERT INTO {table} (club_id, game, player_id, mu, sigma, results, updated_at) "
+                f"VALUES {', '.join([row] * len(touched))} "
+                "ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
+                "updated_at = excluded.updated_at",
+                params,
+            )
+            cursor.execute(
+                f"INSERT INTO {history} (club_id, game, player_id, result_id, mu, sigma, at) "
+                f"VALUES {', '.join([row] * (len(changes) // 7))}",
+                changes,
+            )
 
 
 def counting_results(club_id: int, game: str) -> Iterable[tuple[Result, Any]]:

@@ -17,7 +17,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ledger.clubs.models import Result, Webhook, WebhookDelivery
@@ -50,6 +50,15 @@ def payload(event: str, result: Result) -> dict[str, Any]:
 def announce(event: str, result: Result) -> None:
     """Queue a delivery to every webhook of the club that wants this event, once the
     current transaction commits (nothing is announced for a write that rolls back)."""
+    # Most clubs have no webhook: find that out with the cheapest query there is.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {connection.ops.quote_name(Webhook._meta.db_table)} "
+            "WHERE club_id = %s AND active LIMIT 1",
+            [result.club_id],
+        )
+        if cursor.fetchone() is None:
+            return
     hooks = [
         h for h in Webhook.objects.filter(club_id=result.club_id, active=True) if h.wants(event)
     ]

@@ -215,3 +215,37 @@ def test_errors_speak_the_language_the_client_asks_for(people, manual_table):
     assert "questo tavolo ha 2 posti" in italian.json()["error"]["message"]
     english = post(people.client("scorekeeper", language="en"), body)
     assert "this table has 2 seats" in english.json()["error"]["message"]
+
+
+def test_a_token_of_a_deactivated_login_is_refused(people, manual_table):
+    client = people.client("scorekeeper")
+    user = people.users["scorekeeper"]
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    response = post(client, {"table": manual_table.pk, "source": "manual", "scores": [1, 0]})
+    # 403, not 401: the session scheme comes first and sends no WWW-Authenticate challenge.
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "authentication_failed"
+    assert not Result.objects.exists()
+
+
+def test_an_unknown_token_is_refused_and_a_known_one_acts_as_its_user(people, manual_table):
+    from rest_framework.test import APIClient
+
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    body = {"table": manual_table.pk, "source": "manual", "scores": [1, 0]}
+    refused = post(stranger, body)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "authentication_failed"
+    response = post(people.client("scorekeeper"), body)
+    assert response.status_code == 201
+    assert response.json()["entered_by"] == people.users["scorekeeper"].pk
+
+
+def test_an_unknown_table_is_a_clear_error(people, manual_table):
+    response = post(
+        people.client("scorekeeper"), {"table": 987654, "source": "manual", "scores": [1, 0]}
+    )
+    assert response.status_code == 400
+    assert "987654" in response.json()["error"]["message"]

@@ -1,0 +1,193 @@
+"""Group commit: concurrent writes of one process share transactions, and nothing about the
+journal, the standings or the ratings can tell that they did."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+
+from ledger.clubs import groupcommit, ratings, services
+from ledger.clubs.models import Competition, Entry, Membership, Player, Rating, Result
+from ledger.clubs.services import verify_chain
+from ledger.clubs.standings import journal_totals
+
+NEEDS_PG = "threads writing at once need PostgreSQL"
+
+
+def test_every_write_is_answered_and_later_arrivals_are_batched_together():
+    batches: list[list[int]] = []
+    started = threading.Event()
+
+    def run(writes: Any) -> bool:
+        batches.append(list(writes))
+        started.set()
+        time.sleep(0.05)  # a slow commit: others arrive meanwhile
+        return True
+
+    answers: dict[int, bool] = {}
+
+    def request(n: int) -> None:
+        answers[n] = groupcommit.submit(n, run)
+
+    first = threading.Thread(target=request, args=(0,))
+    first.start()
+    started.wait()
+    others = [threading.Thread(target=request, args=(n,)) for n in range(1, 6)]
+    for t in others:
+        t.start()
+    for t in [first, *others]:
+        t.join()
+    assert answers == dict.fromkeys(range(6), True)
+    assert batches[0] == [0]
+    assert sorted(n for batch in batches[1:] for n in batch) == [1, 2, 3, 4, 5]
+    assert len(batches) == 2, "the five that waited should share the next batch"
+
+
+def test_a_failed_batch_tells_every_request_to_write_alone():
+    def run(writes: Any) -> bool:
+        return False
+
+    assert groupcommit.submit("w", run) is False
+    # The leader gave its place back: the next write leads at once.
+    assert groupcommit.submit("w", lambda writes: True) is True
+
+
+def _seated(people: Any, n: int) -> tuple[Competition, list[Any]]:
+    competition = Competition.objects.create(
+        club=people.club, name="Batches", slug="batches", game="tarocco"
+    )
+    players = [Player.objects.create(name=f"B{i}") for i in range(4 * n)]
+    for p in players:
+        Membership.objects.create(club=people.club, player=p)
+    tables = [
+        services.create_table(
+            user=people.users["organiser"],
+            competition=competition,
+            label=f"B{i}",
+            players=players[4 * i : 4 * i + 4],
+        )
+        for i in range(n)
+    ]
+    return competition, tables
+
+
+def _hand(n: int) -> dict[str, Any]:
+    return {"outcome": "solo", "dealer": 3, "declarer": n % 4, "card_points": 40 + n % 40}
+
+
+def test_a_batch_with_a_repeated_key_writes_nothing_and_each_write_then_stands_alone(people):
+    competition, (table,) = _seated(people, 1)
+    user = people.users["scorekeeper"]
+    writes = [
+        services._prepare(user, table, "summary", _hand(n), None, None, "same-key", "f", False)
+        for n in range(2)
+    ]
+    assert services._write_batch(writes) is False
+    assert not Result.objects.filter(competition=competition).exists()
+    assert not Entry.objects.filter(competition=competition).exists()
+    _first, created = services._write_alone(writes[0], people.club.pk)
+    assert created
+    with pytest.raises(services.Conflict):  # same key, another body
+        writes[1].result.fingerprint = "g"
+        services._write_alone(writes[1], people.club.pk)
+    assert Result.objects.filter(competition=competition).count() == 1
+    assert verify_chain(people.club) == []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason=NEEDS_PG)
+@pytest.mark.usefixtures("transactional_db")
+def test_writes_committed_in_batches_match_the_journal_replayed_one_by_one(people, monkeypatch):
+    competition, tables = _seated(people, 8)
+    user = people.users["scorekeeper"]
+    sizes: list[int] = []
+    original = services._write_batch
+
+    def counted(writes: Any) -> bool:
+        sizes.append(len(writes))
+        return original(writes)
+
+    monkeypatch.setattr(services, "_write_batch", counted)
+    barrier = threading.Barrier(len(tables))
+    problems: list[str] = []
+
+    def scorekeeper(i: int) -> None:
+        try:
+            barrier.wait()
+            for n in range(15):
+                services.record_result(
+                    user=user, table=tables[i], source="summary", record=_hand(n + i)
+                )
+        except Exception as exc:
+            problems.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=scorekeeper, args=(i,)) for i in range(len(tables))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert problems == []
+    assert Result.objects.filter(competition=competition).count() == 120
+    assert sum(sizes) == 120
+    assert max(sizes) > 1, "eight writers at once never shared a transaction"
+    assert verify_chain(people.club) == []
+    totals = journal_totals(competition)
+    standings = {s.player_id: s for s in competition.standings.all()}
+    assert {p: (t.points, t.played) for p, t in totals.items()} == {
+        p: (s.points, s.played) for p, s in standings.items()
+    }
+    batched = {
+        r.player_id: (r.mu, r.sigma, r.results)
+        for r in Rating.objects.filter(club=people.club, game="tarocco")
+    }
+    ratings.recompute(people.club.pk, "tarocco")
+    replayed = {
+        r.player_id: (r.mu, r.sigma, r.results)
+        for r in Rating.objects.filter(club=people.club, game="tarocco")
+    }
+    assert batched.keys() == replayed.keys()
+    for player, (mu, sigma, n) in batched.items():
+        assert replayed[player][0] == pytest.approx(mu)
+        assert replayed[player][1] == pytest.approx(sigma)
+        assert replayed[player][2] == n
+
+
+def test_a_broken_batch_raises_its_error_in_every_request_of_it():
+    started, release = threading.Event(), threading.Event()
+    outcomes: dict[str, Any] = {}
+
+    def slow_ok(writes: Any) -> bool:
+        started.set()
+        release.wait()
+        return True
+
+    def broken(writes: Any) -> bool:
+        raise ConnectionError("database went away")
+
+    def request(name: str, run: Any) -> None:
+        try:
+            outcomes[name] = groupcommit.submit(name, run)
+        except ConnectionError as exc:
+            outcomes[name] = exc
+
+    first = threading.Thread(target=request, args=("first", slow_ok))
+    first.start()
+    started.wait()
+    # Two more queue up behind the first batch; the first of them leads with `broken`.
+    second = threading.Thread(target=request, args=("second", broken))
+    second.start()
+    time.sleep(0.05)
+    third = threading.Thread(target=request, args=("third", broken))
+    third.start()
+    time.sleep(0.05)
+    release.set()
+    for t in (first, second, third):
+        t.join()
+    assert outcomes["first"] is True
+    assert isinstance(outcomes["second"], ConnectionError)
+    assert isinstance(outcomes["third"], ConnectionError)
