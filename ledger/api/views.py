@@ -212,7 +212,7 @@ class ResultViewSet(
                 fields={"Idempotency-Key": ["Too long."]},
             )
         v = data.validated_data
-        table = Table.objects.select_related("competition__club").filter(pk=v["table"]).first()
+        table = services.table_for_write(v["table"])
         if table is None:
             raise Invalid(
                 f"There is no table {v['table']}.", fields={"table": ["No table with this id."]}

@@ -212,7 +212,9 @@ def _prepare(
     origin: str | None = None,
 ) -> _Write:
     competition = table.competition
-    seated = _seats(table.pk)
+    seated = getattr(table, "seated", None)
+    if seated is None:
+        seated = _seats(table.pk)
     _check_players(table, seated, players)
     scored = score_result(
         game=competition.game,
@@ -317,6 +319,56 @@ def _insert(results: Sequence[Result]) -> None:
         result._state.db = connection.alias
 
 
+def table_for_write(table_id: int) -> Table | None:
+    """A table with its competition and club, as a write needs them, in one plain query
+    (the ORM's select_related costs more Python than the rest of recording a result). Only
+    the fields a write reads are loaded; any other is read if something asks for it."""
+    ops = connection.ops
+    wanted = {
+        Table: ("id", "competition_id", "label"),
+        Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
+        Club: ("id", "name"),
+    }
+    aliases = {Table: "t", Competition: "c", Club: "k"}
+    columns = []
+    plan = []
+    for model, names in wanted.items():
+        fields = [f for f in model._meta.concrete_fields if f.attname in names]
+        plan.append((model, fields))
+        columns += [f"{aliases[model]}.{ops.quote_name(f.column)}" for f in fields]
+    # The seats come along, one row each.
+    columns += [f"s.{ops.quote_name('index')}", "s.player_id"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(columns)} FROM {ops.quote_name(Table._meta.db_table)} t "
+            f"JOIN {ops.quote_name(Competition._meta.db_table)} c ON c.id = t.competition_id "
+            f"JOIN {ops.quote_name(Club._meta.db_table)} k ON k.id = c.club_id "
+            f"LEFT JOIN {ops.quote_name(Seat._meta.db_table)} s ON s.table_id = t.id "
+            "WHERE t.id = %s",
+            [table_id],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    row = rows[0]
+    built: dict[Any, Any] = {}
+    at = 0
+    for model, fields in plan:
+        values = []
+        for f in fields:
+            value = row[at]
+            at += 1
+            if hasattr(f, "from_db_value"):
+                value = f.from_db_value(value, None, connection)
+            values.append(value)
+        built[model] = model.from_db(connection.alias, [f.attname for f in fields], values)
+    table, competition, club = built[Table], built[Competition], built[Club]
+    Competition.club.field.set_cached_value(competition, club)
+    Table.competition.field.set_cached_value(table, competition)
+    table.seated = {r[-2]: r[-1] for r in rows if r[-2] is not None}  # type: ignore[attr-defined]
+    return table
+
+
 def _seats(table_id: int) -> dict[int, int]:
     """Seat index -> player id of a table."""
     with connection.cursor() as cursor:
@@ -343,8 +395,7 @@ def _credit(result: Result, seats: dict[int, int]) -> None:
 def _credit_many(items: Sequence[tuple[Result, dict[int, int]]]) -> None:
     """Write accepted results' journal lines and fold them into standings and ratings."""
     # Before the club's lock is taken: what it holds up should be as short as possible.
-    for result, _seated in items:
-        webhooks.announce("result.accepted", result)
+    webhooks.announce_many("result.accepted", [result for result, _seated in items])
     written = _append_many(
         [
             (

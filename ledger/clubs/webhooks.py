@@ -15,6 +15,7 @@ import json
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection, transaction
@@ -50,25 +51,36 @@ def payload(event: str, result: Result) -> dict[str, Any]:
 def announce(event: str, result: Result) -> None:
     """Queue a delivery to every webhook of the club that wants this event, once the
     current transaction commits (nothing is announced for a write that rolls back)."""
+    announce_many(event, [result])
+
+
+def announce_many(event: str, results: Sequence[Result]) -> None:
+    """``announce`` for several results, with one look-up of their clubs' webhooks."""
+    clubs = sorted({r.club_id for r in results})
     # Most clubs have no webhook: find that out with the cheapest query there is.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT 1 FROM {connection.ops.quote_name(Webhook._meta.db_table)} "
-            "WHERE club_id = %s AND active LIMIT 1",
-            [result.club_id],
+            f"SELECT DISTINCT club_id FROM {connection.ops.quote_name(Webhook._meta.db_table)} "
+            f"WHERE club_id IN ({', '.join(['%s'] * len(clubs))}) AND active",
+            clubs,
         )
-        if cursor.fetchone() is None:
-            return
-    hooks = [
-        h for h in Webhook.objects.filter(club_id=result.club_id, active=True) if h.wants(event)
-    ]
-    if not hooks:
+        hooked = {club_id for (club_id,) in cursor.fetchall()}
+    if not hooked:
         return
-    body = payload(event, result)
+    by_club: dict[int, list[Webhook]] = {}
+    for hook in Webhook.objects.filter(club_id__in=hooked, active=True).order_by("pk"):
+        if hook.wants(event):
+            by_club.setdefault(hook.club_id, []).append(hook)
     deliveries = WebhookDelivery.objects.bulk_create(
-        [WebhookDelivery(webhook=h, event=event, payload=body) for h in hooks]
+        [
+            WebhookDelivery(webhook=hook, event=event, payload=payload(event, result))
+            for result in results
+            for hook in by_club.get(result.club_id, [])
+        ]
     )
     ids = [d.pk for d in deliveries]
+    if not ids:
+        return
 
     def send() -> None:
         from ledger.clubs import tasks

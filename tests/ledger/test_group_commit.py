@@ -191,3 +191,19 @@ def test_a_broken_batch_raises_its_error_in_every_request_of_it():
     assert outcomes["first"] is True
     assert isinstance(outcomes["second"], ConnectionError)
     assert isinstance(outcomes["third"], ConnectionError)
+
+
+def test_a_table_loaded_for_a_write_has_its_competition_club_and_seats(people):
+    competition, (table,) = _seated(people, 1)
+    competition.ruleset = {"variant": "x"}
+    competition.save(update_fields=["ruleset"])
+    loaded = services.table_for_write(table.pk)
+    assert loaded is not None
+    assert (loaded.pk, loaded.label) == (table.pk, table.label)
+    assert loaded.competition.game == "tarocco"
+    assert loaded.competition.ruleset == {"variant": "x"}
+    assert loaded.competition.club.name == people.club.name
+    assert loaded.seated == dict(table.seats.values_list("index", "player_id"))
+    # Fields not loaded are read when asked for.
+    assert loaded.competition.slug == "batches"
+    assert services.table_for_write(10**9) is None
