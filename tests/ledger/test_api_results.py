@@ -249,3 +249,67 @@ def test_an_unknown_table_is_a_clear_error(people, manual_table):
     )
     assert response.status_code == 400
     assert "987654" in response.json()["error"]["message"]
+
+
+@pytest.fixture
+def tarocco_table(people):
+    from ledger.clubs.models import Competition
+    from ledger.clubs.services import create_table
+
+    competition = Competition.objects.create(
+        club=people.club, name="Tarocco", slug="tarocco", game="tarocco"
+    )
+    return create_table(
+        user=people.users["organiser"],
+        competition=competition,
+        label="T1",
+        players=[people.players[name] for name in ("member", "scorekeeper", "referee")]
+        + [people.extra[0]],
+    )
+
+
+HAND = {"outcome": "solo", "dealer": 3, "declarer": 1, "card_points": 52}
+
+
+def test_the_common_post_skips_the_serializers_and_answers_what_they_would(
+    people, tarocco_table, monkeypatch
+):
+    from ledger.api import serializers
+    from ledger.api.serializers import ResultSerializer
+
+    class Refuse:
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("the full path was taken")
+
+    monkeypatch.setattr(serializers, "ResultCreateSerializer", Refuse)
+    response = post(
+        people.client("scorekeeper"),
+        {"table": tarocco_table.pk, "source": "summary", "record": HAND},
+        key="fast-1",
+    )
+    assert response.status_code == 201, response.content
+    stored = Result.objects.prefetch_related("entries").get()
+    assert response.json() == json.loads(json.dumps(ResultSerializer(stored).data))
+    assert stored.verdict is not None
+
+
+def test_the_fast_and_the_full_path_refuse_alike(people, tarocco_table):
+    member = people.client("member")
+    fast = post(member, {"table": tarocco_table.pk, "source": "summary", "record": HAND})
+    # "players": null is a shape only the full path takes.
+    full = post(
+        member, {"table": tarocco_table.pk, "source": "summary", "record": HAND, "players": None}
+    )
+    assert fast.status_code == full.status_code == 403
+    assert fast.json() == full.json()
+    missing = {"table": 10**12, "source": "summary", "record": HAND}
+    fast = post(people.client("scorekeeper"), missing)
+    full = post(people.client("scorekeeper"), {**missing, "players": None})
+    assert fast.status_code == full.status_code == 400
+    assert fast.json() == full.json()
+    broken = {"table": tarocco_table.pk, "source": "summary", "record": {"outcome": "??"}}
+    fast = post(people.client("scorekeeper"), broken)
+    full = post(people.client("scorekeeper"), {**broken, "players": None})
+    assert fast.status_code == full.status_code == 400
+    assert fast.json() == full.json()
+    assert not Result.objects.exists()

@@ -25,7 +25,11 @@ def test_every_write_is_answered_and_later_arrivals_are_batched_together():
     def run(writes: Any) -> bool:
         batches.append(list(writes))
         started.set()
-        time.sleep(0.05)  # a slow commit: others arrive meanwhile
+        if len(batches) == 1:
+            # A slow commit: the other five queue up meanwhile.
+            deadline = time.monotonic() + 10
+            while len(groupcommit._queue) < 5 and time.monotonic() < deadline:
+                time.sleep(0.005)
         return True
 
     answers: dict[int, bool] = {}
