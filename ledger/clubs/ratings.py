@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import Min
 from openskill.models import PlackettLuce
 
+from ledger.clubs import rows
 from ledger.clubs.models import Entry, Rating, RatingChange, Result
 
 MODEL = PlackettLuce()
@@ -44,17 +45,16 @@ def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> Non
         key = (result.club_id, result.competition.game)
         matches.setdefault(key, []).append((result, players, points))
     table = connection.ops.quote_name(Rating._meta.db_table)
-    history = connection.ops.quote_name(RatingChange._meta.db_table)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     when = connection.ops.adapt_datetimefield_value(at)
     for (club_id, game), played in sorted(matches.items()):
         everyone = sorted({p for _r, players, _s in played for p in players})
         with connection.cursor() as cursor:
+            among, ids = rows.any_of("player_id", everyone)
             cursor.execute(
                 f"SELECT player_id, mu, sigma, results FROM {table} WHERE club_id = %s "
-                f"AND game = %s AND player_id IN ({', '.join(['%s'] * len(everyone))})"
-                f" ORDER BY player_id{lock}",
-                [club_id, game, *everyone],
+                f"AND game = %s AND {among} ORDER BY player_id{lock}",
+                [club_id, game, *ids],
             )
             current = {pid: [mu, sigma, n] for pid, mu, sigma, n in cursor.fetchall()}
             changes: list[Any] = []
@@ -68,35 +68,26 @@ def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> Non
                     estimate = team[0]
                     n = current[player_id][2] if player_id in current else 0
                     current[player_id] = [estimate.mu, estimate.sigma, n + 1]
-                    changes += [
-                        club_id,
-                        game,
-                        player_id,
-                        result.pk,
-                        estimate.mu,
-                        estimate.sigma,
-                        when,
-                    ]
+                    changes.append(
+                        [club_id, game, player_id, result.pk, estimate.mu, estimate.sigma, when]
+                    )
             touched = sorted({p for _r, players, _s in played for p in players})
-            params: list[Any] = []
-            for player_id in touched:
-                mu, sigma, n = current[player_id]
-                params += [club_id, game, player_id, mu, sigma, n, when]
             # One upsert for every player and one insert for the history, in plain SQL:
             # the ORM's bulk_update spends more time building its CASE expressions than
             # the database spends running them.
-            row = "(%s, %s, %s, %s, %s, %s, %s)"
-            cursor.execute(
-                f"INSERT INTO {table} (club_id, game, player_id, mu, sigma, results, updated_at) "
-                f"VALUES {', '.join([row] * len(touched))} "
-                "ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+            rows.insert(
+                cursor,
+                Rating,
+                ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
+                [[club_id, game, p, *current[p], when] for p in touched],
+                suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
                 "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
                 "updated_at = excluded.updated_at",
-                params,
             )
-            cursor.execute(
-                f"INSERT INTO {history} (club_id, game, player_id, result_id, mu, sigma, at) "
-                f"VALUES {', '.join([row] * (len(changes) // 7))}",
+            rows.insert(
+                cursor,
+                RatingChange,
+                ("club_id", "game", "player_id", "result_id", "mu", "sigma", "at"),
                 changes,
             )
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.clubs import groupcommit, ratings, tasks, webhooks
+from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta
 from ledger.clubs.models import (
@@ -297,21 +298,13 @@ _RESULT_COLUMNS = (
 def _insert(results: Sequence[Result]) -> None:
     """INSERT results in a single statement (the ORM's save() costs several times more
     Python than the database spends on the row; this is the hottest write there is)."""
-    fields = {f.attname: f for f in Result._meta.concrete_fields}
-    params: list[Any] = []
-    for result in results:
-        params += [
-            fields[name].get_db_prep_save(getattr(result, name), connection)
-            for name in _RESULT_COLUMNS
-        ]
-    table = connection.ops.quote_name(Result._meta.db_table)
-    row = f"({', '.join(['%s'] * len(_RESULT_COLUMNS))})"
+    fields = [Result._meta.get_field(name.removesuffix("_id")) for name in _RESULT_COLUMNS]
+    rows = [
+        [f.get_db_prep_save(getattr(result, f.attname), connection) for f in fields]
+        for result in results
+    ]
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({', '.join(_RESULT_COLUMNS)}) "
-            f"VALUES {', '.join([row] * len(results))} RETURNING id",
-            params,
-        )
+        rows_module.insert(cursor, Result, _RESULT_COLUMNS, rows, suffix="RETURNING id")
         ids = cursor.fetchall()
     for result, (pk,) in zip(results, ids, strict=True):
         result.pk = pk
@@ -590,18 +583,62 @@ def append_entries(
     result: Result, rows: Sequence[tuple[int, int, Decimal]], kind: str
 ) -> list[Entry]:
     """Append journal lines for a result, extending its club's hash chain."""
-    return _append_many([(result, rows, kind)])[0]
+    return [line.as_entry() for line in _append_many([(result, rows, kind)])[0]]
+
+
+class Line:
+    """A journal line just written: what an Entry holds, without a model instance's cost
+    (the write path makes several per result)."""
+
+    __slots__ = (
+        "club_id",
+        "competition_id",
+        "created_at",
+        "entered_by_id",
+        "hash",
+        "kind",
+        "pk",
+        "player_id",
+        "points",
+        "prev_hash",
+        "result_id",
+        "seat",
+        "sequence",
+        "source",
+        "table_id",
+    )
+
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            setattr(self, name, value)
+
+    def as_entry(self) -> Entry:
+        entry = Entry(**{name: getattr(self, name) for name in self.__slots__})
+        entry._state.adding = False
+        return entry
 
 
 _ENTRY_COLUMNS = (
-    "club_id, competition_id, result_id, table_id, player_id, seat, points, kind, source, "
-    "entered_by_id, created_at, sequence, prev_hash, hash"
+    "club_id",
+    "competition_id",
+    "result_id",
+    "table_id",
+    "player_id",
+    "seat",
+    "points",
+    "kind",
+    "source",
+    "entered_by_id",
+    "created_at",
+    "sequence",
+    "prev_hash",
+    "hash",
 )
 
 
 def _append_many(
     items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
-) -> list[list[Entry]]:
+) -> list[list[Line]]:
     """Append the journal lines of several results, in order, extending each club's hash
     chain, and fold them into the standings; the lines of each result are returned.
 
@@ -611,11 +648,10 @@ def _append_many(
     """
     ops = connection.ops
     club_table = ops.quote_name(Club._meta.db_table)
-    entry_table = ops.quote_name(Entry._meta.db_table)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     now = timezone.now()
     at = ops.adapt_datetimefield_value(now)
-    written: list[list[Entry]] = [[] for _ in items]
+    written: list[list[Line]] = [[] for _ in items]
     clubs = sorted({result.club_id for result, _rows, _kind in items})
     with connection.cursor() as cursor:
         for club_id in clubs:
@@ -624,8 +660,8 @@ def _append_many(
                 [club_id],
             )
             sequence, head = cursor.fetchone()
-            mine: list[Entry] = []
-            params: list[Any] = []
+            mine: list[Line] = []
+            params: list[list[Any]] = []
             for n, (result, rows, kind) in enumerate(items):
                 if result.club_id != club_id:
                     continue
@@ -643,10 +679,11 @@ def _append_many(
                         points=points,
                         kind=kind,
                     )
-                    entry = Entry(
+                    line = Line(
+                        pk=None,
                         club_id=club_id,
                         competition_id=result.competition_id,
-                        result=result,
+                        result_id=result.pk,
                         table_id=result.table_id,
                         player_id=player_id,
                         seat=seat,
@@ -659,44 +696,40 @@ def _append_many(
                         prev_hash=head,
                         hash=digest,
                     )
-                    written[n].append(entry)
-                    mine.append(entry)
-                    params += [
-                        club_id,
-                        result.competition_id,
-                        result.pk,
-                        result.table_id,
-                        player_id,
-                        seat,
-                        ops.adapt_decimalfield_value(points, 12, 2),
-                        kind,
-                        result.source,
-                        result.entered_by_id,
-                        at,
-                        sequence,
-                        head,
-                        digest,
-                    ]
+                    written[n].append(line)
+                    mine.append(line)
+                    params.append(
+                        [
+                            club_id,
+                            result.competition_id,
+                            result.pk,
+                            result.table_id,
+                            player_id,
+                            seat,
+                            ops.adapt_decimalfield_value(points, 12, 2),
+                            kind,
+                            result.source,
+                            result.entered_by_id,
+                            at,
+                            sequence,
+                            line.prev_hash,
+                            digest,
+                        ]
+                    )
                     head = digest
             if not mine:
                 continue
-            row = "(" + ", ".join(["%s"] * 14) + ")"
-            cursor.execute(
-                f"INSERT INTO {entry_table} ({_ENTRY_COLUMNS}) "
-                f"VALUES {', '.join([row] * len(mine))} RETURNING id",
-                params,
-            )
-            for entry, (pk,) in zip(mine, cursor.fetchall(), strict=True):
-                entry.pk = pk
-                entry._state.adding = False
+            rows_module.insert(cursor, Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
+            for line, (pk,) in zip(mine, cursor.fetchall(), strict=True):
+                line.pk = pk
             cursor.execute(
                 f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
                 [sequence, head, club_id],
             )
     _project(
         [
-            (result.competition_id, entries, outcomes(result.scores, result.verdict))
-            for (result, _rows, _kind), entries in zip(items, written, strict=True)
+            (result.competition_id, lines, outcomes(result.scores, result.verdict))
+            for (result, _rows, _kind), lines in zip(items, written, strict=True)
         ],
         now,
     )
@@ -732,24 +765,37 @@ def _project(changes: Sequence[tuple[int, Sequence[Entry], Sequence[str]]], now:
     if not credits:
         return
     table = connection.ops.quote_name(Standing._meta.db_table)
-    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(credits))
-    params: list[Any] = []
-    for (competition_id, player_id), (points, played, wins, draws, losses) in credits:
-        params += [competition_id, player_id, points, played, wins, draws, losses, now]
+    at = connection.ops.adapt_datetimefield_value(now)
+    rows = [
+        [competition_id, player_id, points, played, wins, draws, losses, at]
+        for (competition_id, player_id), (points, played, wins, draws, losses) in credits
+    ]
     # The same statement on PostgreSQL and SQLite (3.24 and later).
-    sql = (
-        f"INSERT INTO {table} "
-        "(competition_id, player_id, points, played, wins, draws, losses, updated_at) "
-        f"VALUES {rows} ON CONFLICT (competition_id, player_id) DO UPDATE SET "
-        f"points = {table}.points + excluded.points, "
-        f"played = {table}.played + excluded.played, "
-        f"wins = {table}.wins + excluded.wins, "
-        f"draws = {table}.draws + excluded.draws, "
-        f"losses = {table}.losses + excluded.losses, "
-        "updated_at = excluded.updated_at"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        rows_module.insert(
+            cursor,
+            Standing,
+            (
+                "competition_id",
+                "player_id",
+                "points",
+                "played",
+                "wins",
+                "draws",
+                "losses",
+                "updated_at",
+            ),
+            rows,
+            suffix=(
+                "ON CONFLICT (competition_id, player_id) DO UPDATE SET "
+                f"points = {table}.points + excluded.points, "
+                f"played = {table}.played + excluded.played, "
+                f"wins = {table}.wins + excluded.wins, "
+                f"draws = {table}.draws + excluded.draws, "
+                f"losses = {table}.losses + excluded.losses, "
+                "updated_at = excluded.updated_at"
+            ),
+        )
 
 
 def rebuild_standings(competition: Competition) -> None:
