@@ -64,10 +64,12 @@ def journal_totals(competition: Competition, up_to_round: int | None = None) -> 
     if up_to_round is not None:
         entries = entries.filter(table__round__number__lte=up_to_round)
     lines = list(entries.values_list("player_id", "seat", "points", "kind", "result_id"))
+    # The results as a subquery, not a list of ids: a league's journal names hundreds of
+    # thousands, more than one statement may carry as parameters.
     decided = {
         pk: outcomes(scores, verdict)
         for pk, scores, verdict in Result.objects.filter(
-            pk__in={line[4] for line in lines}
+            pk__in=entries.values("result_id")
         ).values_list("pk", "scores", "verdict")
     }
     totals: dict[int, Totals] = {}
