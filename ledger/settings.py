@@ -108,12 +108,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-else:
-    # Parameters travel apart from the SQL and repeated statements are prepared once per
-    # connection: less work for Python and for the server on every write.
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env_bool(
-        "DATABASE_SERVER_SIDE_BINDING", True
-    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,6 +1,6 @@
 """Many rows in one INSERT, for the write path, where the ORM's per-row objects cost more
-than the database's work. Each statement is built once per table, columns and number of
-rows; with server-side binding PostgreSQL prepares it once per connection.
+than the database's work. Each statement's text is built once per table, columns and number
+of rows.
 
 (Sending one array per column through ``unnest`` would make one statement for every batch
 size, but psycopg builds arrays in Python: measured, it cost twice the client time.)
@@ -44,7 +44,7 @@ def insert(
 
 def any_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
     """``column`` is one of ``values``: SQL and its parameters (one array on PostgreSQL, so
-    the statement is the same whatever their number)."""
+    the statement's text is the same whatever their number)."""
     if connection.vendor == "postgresql":
         return f"{column} = ANY(%s)", [list(values)]
     return f"{column} IN ({', '.join(['%s'] * len(values))})", list(values)
