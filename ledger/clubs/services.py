@@ -31,6 +31,7 @@ from ledger.clubs.models import (
     Seat,
     Standing,
     Table,
+    Webhook,
     entry_hash,
 )
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, SettingsError, clean_settings, outcomes
@@ -329,8 +330,14 @@ def table_for_write(table_id: int) -> Table | None:
         fields = [f for f in model._meta.concrete_fields if f.attname in names]
         plan.append((model, fields))
         columns += [f"{aliases[model]}.{ops.quote_name(f.column)}" for f in fields]
-    # The seats come along, one row each.
-    columns += [f"s.{ops.quote_name('index')}", "s.player_id"]
+    # Whether the club has a webhook to tell (so that a write need not ask again), then the
+    # seats, one row each.
+    columns += [
+        f"EXISTS (SELECT 1 FROM {ops.quote_name(Webhook._meta.db_table)} w "
+        "WHERE w.club_id = c.club_id AND w.active)",
+        f"s.{ops.quote_name('index')}",
+        "s.player_id",
+    ]
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(columns)} FROM {ops.quote_name(Table._meta.db_table)} t "
@@ -359,6 +366,7 @@ def table_for_write(table_id: int) -> Table | None:
     Competition.club.field.set_cached_value(competition, club)
     Table.competition.field.set_cached_value(table, competition)
     table.seated = {r[-2]: r[-1] for r in rows if r[-2] is not None}  # type: ignore[attr-defined]
+    table.hooked = bool(row[-3])  # type: ignore[attr-defined]
     return table
 
 

@@ -54,8 +54,16 @@ def announce(event: str, result: Result) -> None:
     announce_many(event, [result])
 
 
+def _known_quiet(result: Result) -> bool:
+    """True when the result's table was read for this write together with the fact that
+    its club has no active webhook (services.table_for_write)."""
+    return Result.table.is_cached(result) and getattr(result.table, "hooked", None) is False
+
+
 def announce_many(event: str, results: Sequence[Result]) -> None:
     """``announce`` for several results, with one look-up of their clubs' webhooks."""
+    if all(_known_quiet(r) for r in results):
+        return
     clubs = sorted({r.club_id for r in results})
     # Most clubs have no webhook: find that out with the cheapest query there is.
     with connection.cursor() as cursor:

@@ -105,3 +105,30 @@ def test_a_failing_receiver_is_recorded_for_retry(
     delivery = WebhookDelivery.objects.get()
     assert delivery.attempts == 1 and delivery.delivered_at is None
     assert "refused" in delivery.error
+
+
+def _record_through_the_write_path(people, table):
+    loaded = services.table_for_write(table.pk)
+    return services.record_result(
+        user=people.users["scorekeeper"], table=loaded, source="manual", scores=[3, 4]
+    )
+
+
+def test_a_table_read_for_a_write_tells_whether_the_club_has_hooks(
+    people, manual_table, catcher, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    hooks_table = Webhook._meta.db_table
+    with CaptureQueriesContext(connection) as quiet:
+        _record_through_the_write_path(people, manual_table)
+    # No hook: the write does not ask again after the table's read.
+    assert sum(hooks_table in q["sql"] for q in quiet.captured_queries) == 1
+    assert not WebhookDelivery.objects.exists()
+
+    Webhook.objects.create(club=people.club, url="https://example.org/hook", secret="s3cret")
+    with django_capture_on_commit_callbacks(execute=True):
+        _record_through_the_write_path(people, manual_table)
+    assert WebhookDelivery.objects.count() == 1
+    assert len(catcher.calls) == 1
