@@ -4,6 +4,8 @@ journal of the rounds concerned, which only those historical views pay for."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -106,7 +108,8 @@ def _ranks_after(
     competition: Competition, round_number: int, head: int | None = None
 ) -> dict[int, int]:
     """Places after a past round, for the movement column. Cached until the club's journal
-    grows, so a standings read scans the journal at most once per write. A caller that has
+    grows or the ranking settings change, so a standings read scans the journal at most once
+    per write. A caller that has
     just read the club's journal length passes it as ``head``."""
     if head is None:
         head = (
@@ -114,7 +117,11 @@ def _ranks_after(
             .values_list("club__journal_length", flat=True)
             .first()
         )
-    key = f"ranks:{competition.pk}:{round_number}:{head}"
+    # The places also depend on the ranking settings, which change without a write to the
+    # journal.
+    rules = json.dumps(settings_of(competition).as_json(), sort_keys=True, default=str)
+    digest = hashlib.sha256(rules.encode()).hexdigest()[:16]
+    key = f"ranks:{competition.pk}:{round_number}:{head}:{digest}"
     ranks: dict[int, int] | None = cache.get(key)
     if ranks is None:
         ranks = {r.player_id: r.rank for r in _from_journal(competition, round_number)}

@@ -243,3 +243,24 @@ def test_the_competition_page_offers_rounds_ratings_and_exports(client, people, 
     text = page.decode()
     assert 'id="ratings"' in text and "standings.csv" in text and 'name="round"' in text
     assert client.get(f"/c/prova/{competition.slug}/?round=7").status_code == 404
+
+
+def test_the_movement_column_follows_new_standings_settings_at_once(people, league):
+    from django.core.cache import cache
+
+    competition, tables, (a, b, c, d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    record(people, tables[(1, c.name, d.name)], [5, 1])
+    record(people, tables[(2, a.name, c.name)], [0, 20])
+    record(people, tables[(2, b.name, d.name)], [2, 2])
+    standings(competition)  # the previous round's places are now cached
+    # Losses now score and come first: the places after round 1 are different.
+    competition = services.update_standings_settings(
+        user=people.users["organiser"],
+        competition=competition,
+        settings={"win": 0, "draw": 1, "loss": 5, "order": ["match_points", "points", "wins"]},
+    )
+    cached = {r.name: (r.rank, r.movement) for r in standings(competition)}
+    cache.clear()
+    fresh = {r.name: (r.rank, r.movement) for r in standings(competition)}
+    assert cached == fresh
