@@ -241,16 +241,25 @@ def _fast_create(request: HttpRequest) -> HttpResponse | None:
             if name.lower() != "content-type":  # Retry-After, say
                 response[name] = value
         return response
-    if created:
-        body = s.result_as_written(result, getattr(result, "written_entries", []))
-        response = HttpResponse(_JSON.render(body), status=201, content_type="application/json")
-    else:
-        earlier = Result.objects.prefetch_related("entries").select_related("superseded_by")
-        body = s.ResultSerializer(earlier.get(pk=result.pk)).data
-        response = HttpResponse(_JSON.render(body), status=201, content_type="application/json")
-        response["Idempotent-Replayed"] = "true"
+    body, headers = _recorded(result, created)
+    response = HttpResponse(_JSON.render(body), status=201, content_type="application/json")
+    for name, value in headers.items():
+        response[name] = value
     response["Vary"] = "Accept"
     return response
+
+
+def _results() -> Any:
+    return Result.objects.prefetch_related("entries").select_related("superseded_by")
+
+
+def _recorded(result: Result, created: bool) -> tuple[Any, dict[str, str]]:
+    """The answer to a recorded result: the result as just written, or, for a retry, the
+    first result as stored, marked as replayed."""
+    if created:
+        return s.result_as_written(result, getattr(result, "written_entries", [])), {}
+    stored = _results().get(pk=result.pk)
+    return s.ResultSerializer(stored).data, {"Idempotent-Replayed": "true"}
 
 
 class ResultViewSet(
@@ -269,9 +278,8 @@ class ResultViewSet(
         return super().dispatch(request, *args, **kwargs)
 
     def get_queryset(self) -> Any:
-        qs = Result.objects.prefetch_related("entries").select_related("superseded_by")
         return _filter(
-            qs, self.request, club="club_id", competition="competition_id", table="table_id"
+            _results(), self.request, club="club_id", competition="competition_id", table="table_id"
         )
 
     @extend_schema(
@@ -314,15 +322,8 @@ class ResultViewSet(
             idempotency_key=key,
             fingerprint=fingerprint(request.data),
         )
-        if created:
-            body = s.result_as_written(result, getattr(result, "written_entries", []))
-            return Response(body, status=status.HTTP_201_CREATED)
-        earlier = self.get_queryset().get(pk=result.pk)
-        return Response(
-            s.ResultSerializer(earlier).data,
-            status=status.HTTP_201_CREATED,
-            headers={"Idempotent-Replayed": "true"},
-        )
+        body, headers = _recorded(result, created)
+        return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
 
 class RatingViewSet(viewsets.ReadOnlyModelViewSet):

@@ -248,22 +248,10 @@ def _prepare(
     return _Write(result, seated, accept)
 
 
-def _record(
-    user: Any,
-    table: Table,
-    source: str,
-    record: Any,
-    scores: Sequence[Any] | None,
-    players: Sequence[Any] | None,
-    idempotency_key: str | None,
-    fingerprint: str,
-    force: bool = False,
-    origin: str | None = None,
-) -> Result:
-    """Check, score and write one result inside the caller's transaction."""
-    write = _prepare(
-        user, table, source, record, scores, players, idempotency_key, fingerprint, force, origin
-    )
+def _record(user: Any, table: Table, source: str, record: Any, scores: Any) -> Result:
+    """Check, score and write a referee's or organiser's result inside the caller's
+    transaction: it counts at once, with no confirmation."""
+    write = _prepare(user, table, source, record, scores, None, None, "", force=True)
     _write([write])
     return write.result
 
@@ -537,7 +525,7 @@ def rule_dispute(
             )
         result.status = Result.Status.SUPERSEDED
         result.save(update_fields=["status"])
-        counting = _record(user, result.table, source, record, scores, None, None, "", force=True)
+        counting = _record(user, result.table, source, record, scores)
         counting.supersedes = result
         counting.reason = note or dispute.reason
         counting.confirmed_by = user
@@ -576,7 +564,7 @@ def supersede_result(
         )
     old.status = Result.Status.SUPERSEDED
     old.save(update_fields=["status"])
-    new = _record(user, old.table, source, record, scores, None, None, "", force=True)
+    new = _record(user, old.table, source, record, scores)
     new.supersedes = old
     new.reason = reason
     new.save(update_fields=["supersedes", "reason"])

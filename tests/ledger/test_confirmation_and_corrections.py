@@ -9,19 +9,8 @@ import pytest
 
 from ledger.clubs import services
 from ledger.clubs.errors import Conflict, NotAllowed
-from ledger.clubs.models import Competition, Dispute, Entry, Result, Standing
-
-
-def use(competition, mode):
-    Competition.objects.filter(pk=competition.pk).update(confirmation=mode)
-    competition.refresh_from_db()
-
-
-def record(people, table, scores, who="scorekeeper"):
-    result, _ = services.record_result(
-        user=people.users[who], table=table, source="manual", scores=scores
-    )
-    return result
+from ledger.clubs.models import Dispute, Entry, Result, Standing
+from tests.ledger.helpers import record, use
 
 
 def points(competition):

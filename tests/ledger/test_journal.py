@@ -14,13 +14,7 @@ from django.utils import translation
 from ledger.clubs import services
 from ledger.clubs.errors import Conflict, NotAllowed
 from ledger.clubs.models import Entry, Result, Standing
-
-
-def record(people, table, scores, who="scorekeeper"):
-    result, _ = services.record_result(
-        user=people.users[who], table=table, source="manual", scores=scores
-    )
-    return result
+from tests.ledger.helpers import record
 
 
 def test_the_model_refuses_to_change_an_entry(people, manual_table):

@@ -14,13 +14,7 @@ from hypothesis import strategies as st
 from ledger.clubs import ratings, services
 from ledger.clubs.models import Competition, Rating, RatingChange, Result, Round, Standing
 from ledger.clubs.standings import standings
-
-
-def record(people, table, scores, who="scorekeeper"):
-    result, _ = services.record_result(
-        user=people.users[who], table=table, source="manual", scores=scores
-    )
-    return result
+from tests.ledger.helpers import record
 
 
 @pytest.fixture
@@ -41,12 +35,18 @@ def league(manual_competition, people):
     return manual_competition, tables, (a, b, c, d)
 
 
-def test_standings_after_a_round_come_from_that_rounds_journal_with_movement(people, league):
-    competition, tables, (a, b, c, d) = league
+def play_both_rounds(people, tables, players):
+    """Round 1: A beats B 10-0, C beats D 5-1; round 2: C beats A 20-0, B and D draw 2-2."""
+    a, b, c, d = players
     record(people, tables[(1, a.name, b.name)], [10, 0])
     record(people, tables[(1, c.name, d.name)], [5, 1])
     record(people, tables[(2, a.name, c.name)], [0, 20])
     record(people, tables[(2, b.name, d.name)], [2, 2])
+
+
+def test_standings_after_a_round_come_from_that_rounds_journal_with_movement(people, league):
+    competition, tables, (a, b, c, d) = league
+    play_both_rounds(people, tables, (a, b, c, d))
     after_one = {r.name: r.rank for r in standings(competition, as_of_round=1)}
     assert after_one == {a.name: 1, c.name: 2, d.name: 3, b.name: 4}
     now = {r.name: r for r in standings(competition)}
@@ -249,10 +249,7 @@ def test_the_movement_column_follows_new_standings_settings_at_once(people, leag
     from django.core.cache import cache
 
     competition, tables, (a, b, c, d) = league
-    record(people, tables[(1, a.name, b.name)], [10, 0])
-    record(people, tables[(1, c.name, d.name)], [5, 1])
-    record(people, tables[(2, a.name, c.name)], [0, 20])
-    record(people, tables[(2, b.name, d.name)], [2, 2])
+    play_both_rounds(people, tables, (a, b, c, d))
     standings(competition)  # the previous round's places are now cached
     # Losses now score and come first: the places after round 1 are different.
     competition = services.update_standings_settings(

@@ -10,22 +10,11 @@ from unittest import mock
 import pytest
 
 from ledger.clubs import services
-from ledger.clubs.models import Club, Competition, Round, Standing
+from ledger.clubs.models import Club, Round, Standing
 from ledger.web import views
+from tests.ledger.helpers import record, use
 
 PAGE = "/c/prova/coppa/"
-
-
-def use(competition, mode):
-    Competition.objects.filter(pk=competition.pk).update(confirmation=mode)
-    competition.refresh_from_db()
-
-
-def record(people, table, scores, who="scorekeeper"):
-    result, _ = services.record_result(
-        user=people.users[who], table=table, source="manual", scores=scores
-    )
-    return result
 
 
 def table_body(client, url=PAGE, language="en"):

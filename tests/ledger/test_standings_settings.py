@@ -8,13 +8,7 @@ from ledger.clubs import services
 from ledger.clubs.models import Competition, Standing
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, settings_for
 from ledger.clubs.standings import standings
-
-
-def record(people, table, scores):
-    result, _ = services.record_result(
-        user=people.users["scorekeeper"], table=table, source="manual", scores=scores
-    )
-    return result
+from tests.ledger.helpers import record
 
 
 def test_the_highest_score_wins_and_everyone_level_is_a_draw():
