@@ -108,6 +108,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif env_bool("LEDGER_PREPARED_STATEMENTS", True):
+    # The write path's fixed statements ask to be prepared (ledger/clubs/rows.py); no other
+    # statement reaches the count, and Django's own cursors never prepare.
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
+LEDGER_PREPARED_STATEMENTS = env_bool("LEDGER_PREPARED_STATEMENTS", True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from ledger.clubs import rows
+
 WANTED = {"id", "is_superuser", "username", "is_staff", "is_active"}
 BOOLEAN = {"is_superuser", "is_staff", "is_active"}
 
@@ -26,18 +28,16 @@ class TokenAuthentication(authentication.TokenAuthentication):
         # In the model's field order, as Model.from_db expects.
         fields = [f.attname for f in user_model._meta.concrete_fields if f.attname in WANTED]
         ops = connection.ops
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT {', '.join('u.' + ops.quote_name(f) for f in fields)} "
-                f"FROM {ops.quote_name(Token._meta.db_table)} t "
-                f"JOIN {ops.quote_name(user_model._meta.db_table)} u ON u.id = t.user_id "
-                "WHERE t.key = %s",
-                [key],
-            )
-            row = cursor.fetchone()
-        if row is None:
+        found = rows.run(
+            f"SELECT {', '.join('u.' + ops.quote_name(f) for f in fields)} "
+            f"FROM {ops.quote_name(Token._meta.db_table)} t "
+            f"JOIN {ops.quote_name(user_model._meta.db_table)} u ON u.id = t.user_id "
+            "WHERE t.key = %s",
+            [key],
+        )
+        if not found:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        values = [bool(v) if f in BOOLEAN else v for f, v in zip(fields, row, strict=True)]
+        values = [bool(v) if f in BOOLEAN else v for f, v in zip(fields, found[0], strict=True)]
         user = user_model.from_db(connection.alias, fields, values)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))

@@ -217,7 +217,7 @@ def _fast_create(request: HttpRequest) -> HttpResponse | None:
         return None
     request.user = user
     try:
-        table = services.table_for_write(table_id)
+        table = services.table_for_write(table_id, user)
         if table is None:
             raise Invalid(
                 f"There is no table {table_id}.", fields={"table": ["No table with this id."]}
@@ -307,7 +307,7 @@ class ResultViewSet(
                 fields={"Idempotency-Key": ["Too long."]},
             )
         v = data.validated_data
-        table = services.table_for_write(v["table"])
+        table = services.table_for_write(v["table"], request.user)
         if table is None:
             raise Invalid(
                 f"There is no table {v['table']}.", fields={"table": ["No table with this id."]}

@@ -1,7 +1,8 @@
 """Group commit: requests of one process that write at the same moment share a transaction.
 
 A result costs the database a few statements and a flush to disk at commit, and it holds
-its club's lock (the hash chain is one line per club) while it does. When several arrive
+its club's journal head (the hash chain is one line per club) from its last statements to
+the commit. When several arrive
 together, the first becomes the leader: it takes every write queued at that moment and
 commits them as one batch, while the others wait for that commit. Nobody is answered before
 their result is durable, and a batch that fails as a whole (a reused idempotency key, say)

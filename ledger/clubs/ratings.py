@@ -33,8 +33,9 @@ def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
 
 
 def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> None:
-    """Fold accepted results, in order, into their clubs' ratings: one read and two writes
-    for the whole batch, whatever its size (it runs under the club's lock)."""
+    """Fold accepted results, in order, into their clubs' ratings: three statements for the
+    whole batch, whatever its size. Each player's row is locked from the first of them to
+    the commit, so a later write for the same player rates after this one."""
     matches: dict[tuple[int, str], list[tuple[Result, list[int], list[float]]]] = {}
     for result, seats in items:
         players = [seats[i] for i in sorted(seats)]
@@ -45,51 +46,46 @@ def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> Non
         key = (result.club_id, result.competition.game)
         matches.setdefault(key, []).append((result, players, points))
     table = connection.ops.quote_name(Rating._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    when = connection.ops.adapt_datetimefield_value(at)
     for (club_id, game), played in sorted(matches.items()):
         everyone = sorted({p for _r, players, _s in played for p in players})
-        with connection.cursor() as cursor:
-            among, ids = rows.any_of("player_id", everyone)
-            cursor.execute(
-                f"SELECT player_id, mu, sigma, results FROM {table} WHERE club_id = %s "
-                f"AND game = %s AND {among} ORDER BY player_id{lock}",
-                [club_id, game, *ids],
-            )
-            current = {pid: [mu, sigma, n] for pid, mu, sigma, n in cursor.fetchall()}
-            changes: list[Any] = []
-            for result, players, points in played:
-                teams = [
-                    [MODEL.create_rating(current[p][:2]) if p in current else MODEL.rating()]
-                    for p in players
-                ]
-                rated = MODEL.rate(teams, scores=points)
-                for player_id, team in zip(players, rated, strict=True):
-                    estimate = team[0]
-                    n = current[player_id][2] if player_id in current else 0
-                    current[player_id] = [estimate.mu, estimate.sigma, n + 1]
-                    changes.append(
-                        [club_id, game, player_id, result.pk, estimate.mu, estimate.sigma, when]
-                    )
-            touched = sorted({p for _r, players, _s in played for p in players})
-            # One upsert for every player and one insert for the history, in plain SQL:
-            # the ORM's bulk_update spends more time building its CASE expressions than
-            # the database spends running them.
-            rows.insert(
-                cursor,
+        # Every player's row, created at the model's prior if new, and locked until the
+        # commit: a later write for the same player waits, so ratings follow the journal.
+        current = {
+            pid: [mu, sigma, n]
+            for pid, mu, sigma, n in rows.insert(
                 Rating,
                 ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
-                [[club_id, game, p, *current[p], when] for p in touched],
-                suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
-                "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
-                "updated_at = excluded.updated_at",
+                [[club_id, game, p, MODEL.mu, MODEL.sigma, 0, at] for p in everyone],
+                suffix=f"ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+                f"results = {table}.results RETURNING player_id, mu, sigma, results",
             )
-            rows.insert(
-                cursor,
-                RatingChange,
-                ("club_id", "game", "player_id", "result_id", "mu", "sigma", "at"),
-                changes,
-            )
+        }
+        changes: list[Any] = []
+        for result, players, points in played:
+            teams = [[MODEL.create_rating(current[p][:2])] for p in players]
+            rated = MODEL.rate(teams, scores=points)
+            for player_id, team in zip(players, rated, strict=True):
+                estimate = team[0]
+                current[player_id] = [estimate.mu, estimate.sigma, current[player_id][2] + 1]
+                changes.append(
+                    [club_id, game, player_id, result.pk, estimate.mu, estimate.sigma, at]
+                )
+        # One upsert for every player and one insert for the history, in plain SQL: the
+        # ORM's bulk_update spends more time building its CASE expressions than the
+        # database spends running them.
+        rows.insert(
+            Rating,
+            ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
+            [[club_id, game, p, *current[p], at] for p in everyone],
+            suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+            "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
+            "updated_at = excluded.updated_at",
+        )
+        rows.insert(
+            RatingChange,
+            ("club_id", "game", "player_id", "result_id", "mu", "sigma", "at"),
+            changes,
+        )
 
 
 def counting_results(club_id: int, game: str) -> Iterable[tuple[Result, Any]]:

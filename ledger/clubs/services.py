@@ -248,11 +248,20 @@ def _prepare(
     return _Write(result, seated, accept)
 
 
-def _record(user: Any, table: Table, source: str, record: Any, scores: Any) -> Result:
+def _record(
+    user: Any,
+    table: Table,
+    source: str,
+    record: Any,
+    scores: Any,
+    reversals: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]]]] = (),
+) -> Result:
     """Check, score and write a referee's or organiser's result inside the caller's
-    transaction: it counts at once, with no confirmation."""
+    transaction: it counts at once, with no confirmation; ``reversals`` (of the result it
+    corrects) are journaled in the same write."""
     write = _prepare(user, table, source, record, scores, None, None, "", force=True)
-    _write([write])
+    _insert([write.result])
+    _credit_many([(write.result, write.seated)], reversals)
     return write.result
 
 
@@ -287,24 +296,24 @@ _RESULT_COLUMNS = (
 def _insert(results: Sequence[Result]) -> None:
     """INSERT results in a single statement (the ORM's save() costs several times more
     Python than the database spends on the row; this is the hottest write there is)."""
-    fields = [Result._meta.get_field(name.removesuffix("_id")) for name in _RESULT_COLUMNS]
-    rows = [
-        [f.get_db_prep_save(getattr(result, f.attname), connection) for f in fields]
-        for result in results
-    ]
-    with connection.cursor() as cursor:
-        rows_module.insert(cursor, Result, _RESULT_COLUMNS, rows, suffix="RETURNING id")
-        ids = cursor.fetchall()
+    ids = rows_module.insert(
+        Result,
+        _RESULT_COLUMNS,
+        [[getattr(result, name) for name in _RESULT_COLUMNS] for result in results],
+        suffix="RETURNING id",
+    )
     for result, (pk,) in zip(results, ids, strict=True):
         result.pk = pk
         result._state.adding = False
         result._state.db = connection.alias
 
 
-def table_for_write(table_id: int) -> Table | None:
+def table_for_write(table_id: int, user: Any = None) -> Table | None:
     """A table with its competition and club, as a write needs them, in one plain query
     (the ORM's select_related costs more Python than the rest of recording a result). Only
-    the fields a write reads are loaded; any other is read if something asks for it."""
+    the fields a write reads are loaded; any other is read if something asks for it. With
+    ``user``, the same query reads that user's role in the club, which the club then
+    answers without asking again."""
     ops = connection.ops
     wanted = {
         Table: ("id", "competition_id", "label"),
@@ -320,22 +329,25 @@ def table_for_write(table_id: int) -> Table | None:
         columns += [f"{aliases[model]}.{ops.quote_name(f.column)}" for f in fields]
     # Whether the club has a webhook to tell (so that a write need not ask again), then the
     # seats, one row each.
+    member = getattr(user, "is_authenticated", False) and not user.is_superuser
+    params: list[Any] = []
+    if member:
+        columns.append(f"({Club.ROLE_QUERY.format(club='c.club_id')})")
+        params.append(user.pk)
     columns += [
         f"EXISTS (SELECT 1 FROM {ops.quote_name(Webhook._meta.db_table)} w "
         "WHERE w.club_id = c.club_id AND w.active)",
         f"s.{ops.quote_name('index')}",
         "s.player_id",
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(columns)} FROM {ops.quote_name(Table._meta.db_table)} t "
-            f"JOIN {ops.quote_name(Competition._meta.db_table)} c ON c.id = t.competition_id "
-            f"JOIN {ops.quote_name(Club._meta.db_table)} k ON k.id = c.club_id "
-            f"LEFT JOIN {ops.quote_name(Seat._meta.db_table)} s ON s.table_id = t.id "
-            "WHERE t.id = %s",
-            [table_id],
-        )
-        rows = cursor.fetchall()
+    rows = rows_module.run(
+        f"SELECT {', '.join(columns)} FROM {ops.quote_name(Table._meta.db_table)} t "
+        f"JOIN {ops.quote_name(Competition._meta.db_table)} c ON c.id = t.competition_id "
+        f"JOIN {ops.quote_name(Club._meta.db_table)} k ON k.id = c.club_id "
+        f"LEFT JOIN {ops.quote_name(Seat._meta.db_table)} s ON s.table_id = t.id "
+        "WHERE t.id = %s",
+        [*params, table_id],
+    )
     if not rows:
         return None
     row = rows[0]
@@ -355,6 +367,8 @@ def table_for_write(table_id: int) -> Table | None:
     Table.competition.field.set_cached_value(table, competition)
     table.seated = {r[-2]: r[-1] for r in rows if r[-2] is not None}  # type: ignore[attr-defined]
     table.hooked = bool(row[-3])  # type: ignore[attr-defined]
+    if member:
+        club.known_roles = {user.pk: row[-4]}  # type: ignore[attr-defined]
     return table
 
 
@@ -381,23 +395,25 @@ def _credit(result: Result, seats: dict[int, int]) -> None:
     _credit_many([(result, seats)])
 
 
-def _credit_many(items: Sequence[tuple[Result, dict[int, int]]]) -> None:
-    """Write accepted results' journal lines and fold them into standings and ratings."""
-    # Before the club's lock is taken: what it holds up should be as short as possible.
+def _credit_many(
+    items: Sequence[tuple[Result, dict[int, int]]],
+    reversals: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]]]] = (),
+) -> None:
+    """Write accepted results' journal lines and fold them into standings and ratings;
+    ``reversals`` (a correction's) are journaled first, in the same write."""
     webhooks.announce_many("result.accepted", [result for result, _seated in items])
-    written = _append_many(
-        [
-            (
-                result,
-                [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)],
-                Entry.Kind.CREDIT,
-            )
-            for result, seats in items
-        ]
-    )
-    for (result, _seated), entries in zip(items, written, strict=True):
+    journal = [(result, rows, Entry.Kind.REVERSAL) for result, rows in reversals] + [
+        (
+            result,
+            [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)],
+            Entry.Kind.CREDIT,
+        )
+        for result, seats in items
+    ]
+    now = timezone.now()
+    written = _journal(journal, now, rate=items)
+    for (result, _seated), entries in zip(items, written[len(reversals) :], strict=True):
         result.written_entries = entries  # type: ignore[attr-defined]
-    ratings.rate_results(items, written[0][0].created_at)
 
 
 def _may_confirm(user: Any, result: Result) -> None:
@@ -557,14 +573,13 @@ def supersede_result(
     require_role(user, old.club, Role.REFEREE)
     if old.status == Result.Status.SUPERSEDED:
         raise Conflict(_("This result was already corrected; correct the newest version."))
+    reversal = []
     if old.status == Result.Status.ACCEPTED:
         credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
-        append_entries(
-            old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL
-        )
+        reversal = [(old, [(e.seat, e.player_id, -e.points) for e in credits])]
     old.status = Result.Status.SUPERSEDED
     old.save(update_fields=["status"])
-    new = _record(user, old.table, source, record, scores)
+    new = _record(user, old.table, source, record, scores, reversals=reversal)
     new.supersedes = old
     new.reason = reason
     new.save(update_fields=["supersedes", "reason"])
@@ -579,7 +594,17 @@ def append_entries(
     result: Result, rows: Sequence[tuple[int, int, Decimal]], kind: str
 ) -> list[Entry]:
     """Append journal lines for a result, extending its club's hash chain."""
-    return [line.as_entry() for line in _append_many([(result, rows, kind)])[0]]
+    return journal_entries([(result, rows, kind)])[0]
+
+
+def journal_entries(
+    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
+) -> list[list[Entry]]:
+    """Append the journal lines of several results (a correction's reversals and new
+    credits, say) in one write: the order the write path takes its locks in, whatever
+    the caller's order, so corrections and new results never wait for each other in a
+    circle."""
+    return [[line.as_entry() for line in lines] for lines in _journal(items, timezone.now())]
 
 
 class Line:
@@ -632,123 +657,130 @@ _ENTRY_COLUMNS = (
 )
 
 
-def _append_many(
+def _journal(
     items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
+    now: Any,
+    rate: Sequence[tuple[Result, dict[int, int]]] = (),
 ) -> list[list[Line]]:
-    """Append the journal lines of several results, in order, extending each club's hash
-    chain, and fold them into the standings; the lines of each result are returned.
+    """Journal the lines of several results, in order, with everything derived from them;
+    the lines of each result are returned.
 
-    Each club's row is locked for the length of the transaction, so concurrent writers to
-    one club take turns and the chain never forks; other clubs go on. Plain SQL, three
-    statements per club whatever the number of lines: this runs under the lock.
+    Every write takes its locks in one order: the standings rows, the ratings rows (each
+    set sorted), and last its club's journal head, held until the commit so that the
+    chain never forks. The standings only add up, in any order; a player's ratings change
+    in journal order, because a later write for the same player waits for the row until
+    this one commits. Writes to one club queue only for the few statements after the head.
     """
-    ops = connection.ops
-    club_table = ops.quote_name(Club._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    now = timezone.now()
-    at = ops.adapt_datetimefield_value(now)
-    written: list[list[Line]] = [[] for _ in items]
-    clubs = sorted({result.club_id for result, _rows, _kind in items})
-    with connection.cursor() as cursor:
-        for club_id in clubs:
-            cursor.execute(
-                f"SELECT journal_length, journal_head FROM {club_table} WHERE id = %s{lock}",
-                [club_id],
-            )
-            sequence, head = cursor.fetchone()
-            mine: list[Line] = []
-            params: list[list[Any]] = []
-            for n, (result, rows, kind) in enumerate(items):
-                if result.club_id != club_id:
-                    continue
-                for seat, player_id, points in rows:
-                    sequence += 1
-                    points = Decimal(points)
-                    digest = entry_hash(
-                        prev_hash=head,
-                        club_id=club_id,
-                        competition_id=result.competition_id,
-                        sequence=sequence,
-                        result_id=result.pk,
-                        seat=seat,
-                        player_id=player_id,
-                        points=points,
-                        kind=kind,
-                    )
-                    line = Line(
-                        pk=None,
-                        club_id=club_id,
-                        competition_id=result.competition_id,
-                        result_id=result.pk,
-                        table_id=result.table_id,
-                        player_id=player_id,
-                        seat=seat,
-                        points=points,
-                        kind=kind,
-                        source=result.source,
-                        entered_by_id=result.entered_by_id,
-                        created_at=now,
-                        sequence=sequence,
-                        prev_hash=head,
-                        hash=digest,
-                    )
-                    written[n].append(line)
-                    mine.append(line)
-                    params.append(
-                        [
-                            club_id,
-                            result.competition_id,
-                            result.pk,
-                            result.table_id,
-                            player_id,
-                            seat,
-                            ops.adapt_decimalfield_value(points, 12, 2),
-                            kind,
-                            result.source,
-                            result.entered_by_id,
-                            at,
-                            sequence,
-                            line.prev_hash,
-                            digest,
-                        ]
-                    )
-                    head = digest
-            if not mine:
-                continue
-            rows_module.insert(cursor, Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
-            for line, (pk,) in zip(mine, cursor.fetchall(), strict=True):
-                line.pk = pk
-            cursor.execute(
-                f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
-                [sequence, head, club_id],
-            )
     _project(
         [
-            (result.competition_id, lines, outcomes(result.scores, result.verdict))
-            for (result, _rows, _kind), lines in zip(items, written, strict=True)
+            (result.competition_id, rows, kind, outcomes(result.scores, result.verdict))
+            for result, rows, kind in items
         ],
         now,
     )
+    if rate:
+        ratings.rate_results(rate, now)
+    return _chain(items, now)
+
+
+def _chain(
+    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]], now: Any
+) -> list[list[Line]]:
+    """Append the lines to each club's hash chain: three statements per club, whatever
+    the number of lines, under the lock on the club's row."""
+    ops = connection.ops
+    club_table = ops.quote_name(Club._meta.db_table)
+    # NO KEY: inserts that merely refer to the club (a result, a rating) need not wait.
+    lock = " FOR NO KEY UPDATE" if connection.vendor == "postgresql" else ""
+    written: list[list[Line]] = [[] for _ in items]
+    clubs = sorted({result.club_id for result, _rows, _kind in items})
+    for club_id in clubs:
+        ((sequence, head),) = rows_module.run(
+            f"SELECT journal_length, journal_head FROM {club_table} WHERE id = %s{lock}",
+            [club_id],
+        )
+        mine: list[Line] = []
+        params: list[list[Any]] = []
+        for n, (result, rows, kind) in enumerate(items):
+            if result.club_id != club_id:
+                continue
+            for seat, player_id, points in rows:
+                sequence += 1
+                points = Decimal(points)
+                digest = entry_hash(
+                    prev_hash=head,
+                    club_id=club_id,
+                    competition_id=result.competition_id,
+                    sequence=sequence,
+                    result_id=result.pk,
+                    seat=seat,
+                    player_id=player_id,
+                    points=points,
+                    kind=kind,
+                )
+                line = Line(
+                    pk=None,
+                    club_id=club_id,
+                    competition_id=result.competition_id,
+                    result_id=result.pk,
+                    table_id=result.table_id,
+                    player_id=player_id,
+                    seat=seat,
+                    points=points,
+                    kind=kind,
+                    source=result.source,
+                    entered_by_id=result.entered_by_id,
+                    created_at=now,
+                    sequence=sequence,
+                    prev_hash=head,
+                    hash=digest,
+                )
+                written[n].append(line)
+                mine.append(line)
+                params.append([getattr(line, name) for name in _ENTRY_COLUMNS])
+                head = digest
+        if not mine:
+            continue
+        ids = rows_module.insert(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
+        for line, (pk,) in zip(mine, ids, strict=True):
+            line.pk = pk
+        rows_module.run(
+            f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
+            [sequence, head, club_id],
+        )
     return written
 
 
-def _project(changes: Sequence[tuple[int, Sequence[Entry], Sequence[str]]], now: Any) -> None:
-    """Fold new entries into the standings rows (under the club lock) with one upsert,
-    whatever the number of results and seats: new rows are inserted, existing ones add
-    the change. ``changes`` holds (competition id, entries, the outcome of each seat)."""
+def _project(
+    changes: Sequence[tuple[int, Sequence[tuple[int, int, Decimal]], str, Sequence[str]]],
+    now: Any,
+) -> None:
+    """Fold journal lines into the standings rows with one upsert, whatever the number of
+    results and seats: new rows are inserted, existing ones add the change. ``changes``
+    holds (competition id, lines as (seat, player id, points), their kind, the outcome of
+    each seat)."""
     delta: dict[tuple[int, int], list[Any]] = {}
-    for competition_id, entries, seat_outcomes in changes:
-        for entry in entries:
-            row = delta.setdefault((competition_id, entry.player_id), [Decimal(0), 0, 0, 0, 0])
-            step = 1 if entry.kind == Entry.Kind.CREDIT else -1
-            row[0] += Decimal(entry.points)
+    for competition_id, lines, kind, seat_outcomes in changes:
+        step = 1 if kind == Entry.Kind.CREDIT else -1
+        for seat, player_id, points in lines:
+            row = delta.setdefault((competition_id, player_id), [Decimal(0), 0, 0, 0, 0])
+            row[0] += Decimal(points)
             row[1] += step
-            if entry.seat < len(seat_outcomes):
-                row[2 + (WIN, DRAW, LOSS).index(seat_outcomes[entry.seat])] += step
+            if seat < len(seat_outcomes):
+                row[2 + (WIN, DRAW, LOSS).index(seat_outcomes[seat])] += step
+    if any(kind != Entry.Kind.CREDIT for _c, _l, kind, _o in changes):
+        # A correction updates some rows and upserts others: every row it touches is
+        # locked first, in the order the upsert of any other write locks them.
+        list(
+            Standing.objects.select_for_update()
+            .filter(competition_id__in={c for c, _p in delta}, player_id__in={p for _c, p in delta})
+            .order_by("competition_id", "player_id")
+            .values_list("pk", flat=True)
+        )
     # Reversals only follow credits, so their rows exist: a plain update (a negative count
     # in an insert's values would trip the checks on the counters even when it never lands).
     for (competition_id, player_id), (points, played, wins, draws, losses) in sorted(delta.items()):
-        if played < 0:
+        if min(played, wins, draws, losses) < 0:
             Standing.objects.filter(competition_id=competition_id, player_id=player_id).update(
                 points=F("points") + points,
                 played=F("played") + played,
@@ -757,41 +789,38 @@ def _project(changes: Sequence[tuple[int, Sequence[Entry], Sequence[str]]], now:
                 losses=F("losses") + losses,
                 updated_at=now,
             )
-    credits = sorted((k, d) for k, d in delta.items() if d[1] >= 0)
+    credits = sorted((k, d) for k, d in delta.items() if min(d[1:]) >= 0)
     if not credits:
         return
     table = connection.ops.quote_name(Standing._meta.db_table)
-    at = connection.ops.adapt_datetimefield_value(now)
     rows = [
-        [competition_id, player_id, points, played, wins, draws, losses, at]
+        [competition_id, player_id, points, played, wins, draws, losses, now]
         for (competition_id, player_id), (points, played, wins, draws, losses) in credits
     ]
     # The same statement on PostgreSQL and SQLite (3.24 and later).
-    with connection.cursor() as cursor:
-        rows_module.insert(
-            cursor,
-            Standing,
-            (
-                "competition_id",
-                "player_id",
-                "points",
-                "played",
-                "wins",
-                "draws",
-                "losses",
-                "updated_at",
-            ),
-            rows,
-            suffix=(
-                "ON CONFLICT (competition_id, player_id) DO UPDATE SET "
-                f"points = {table}.points + excluded.points, "
-                f"played = {table}.played + excluded.played, "
-                f"wins = {table}.wins + excluded.wins, "
-                f"draws = {table}.draws + excluded.draws, "
-                f"losses = {table}.losses + excluded.losses, "
-                "updated_at = excluded.updated_at"
-            ),
-        )
+    rows_module.insert(
+        Standing,
+        (
+            "competition_id",
+            "player_id",
+            "points",
+            "played",
+            "wins",
+            "draws",
+            "losses",
+            "updated_at",
+        ),
+        rows,
+        suffix=(
+            "ON CONFLICT (competition_id, player_id) DO UPDATE SET "
+            f"points = {table}.points + excluded.points, "
+            f"played = {table}.played + excluded.played, "
+            f"wins = {table}.wins + excluded.wins, "
+            f"draws = {table}.draws + excluded.draws, "
+            f"losses = {table}.losses + excluded.losses, "
+            "updated_at = excluded.updated_at"
+        ),
+    )
 
 
 def rebuild_standings(competition: Competition) -> None:

@@ -104,6 +104,31 @@ def last_round_subquery() -> Subquery:
     )
 
 
+def _journal_length(competition: Competition) -> int | None:
+    return (
+        Competition.objects.filter(pk=competition.pk)
+        .values_list("club__journal_length", flat=True)
+        .first()
+    )
+
+
+def totals_after(
+    competition: Competition, round_number: int, head: int | None = None
+) -> dict[int, Totals]:
+    """Each player's totals after a past round, summed from the journal once and then
+    kept until the club's journal grows (the standings "as of round N" and the movement
+    column read them; summing a league's journal takes about a second). A caller that
+    has just read the club's journal length passes it as ``head``."""
+    if head is None:
+        head = _journal_length(competition)
+    key = f"totals:{competition.pk}:{round_number}:{head}"
+    totals: dict[int, Totals] | None = cache.get(key)
+    if totals is None:
+        totals = journal_totals(competition, round_number)
+        cache.set(key, totals, 3600)
+    return totals
+
+
 def _ranks_after(
     competition: Competition, round_number: int, head: int | None = None
 ) -> dict[int, int]:
@@ -112,11 +137,7 @@ def _ranks_after(
     per write. A caller that has
     just read the club's journal length passes it as ``head``."""
     if head is None:
-        head = (
-            Competition.objects.filter(pk=competition.pk)
-            .values_list("club__journal_length", flat=True)
-            .first()
-        )
+        head = _journal_length(competition)
     # The places also depend on the ranking settings, which change without a write to the
     # journal.
     rules = json.dumps(settings_of(competition).as_json(), sort_keys=True, default=str)
@@ -124,7 +145,7 @@ def _ranks_after(
     key = f"ranks:{competition.pk}:{round_number}:{head}:{digest}"
     ranks: dict[int, int] | None = cache.get(key)
     if ranks is None:
-        ranks = {r.player_id: r.rank for r in _from_journal(competition, round_number)}
+        ranks = {r.player_id: r.rank for r in _from_journal(competition, round_number, head)}
         cache.set(key, ranks, 3600)
     return ranks
 
@@ -161,8 +182,8 @@ def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
     return ranked
 
 
-def _from_journal(competition: Competition, up_to_round: int) -> list[Row]:
-    totals = journal_totals(competition, up_to_round)
+def _from_journal(competition: Competition, up_to_round: int, head: int | None = None) -> list[Row]:
+    totals = totals_after(competition, up_to_round, head)
     names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "name"))
     return rank_rows(
         [
@@ -216,7 +237,9 @@ def standings(
         rows = rank_rows(projection(competition), settings_of(competition))
         current_round = latest
     else:
-        rows = _from_journal(competition, as_of_round)
+        if head is None:
+            head = _journal_length(competition)
+        rows = _from_journal(competition, as_of_round, head)
         current_round = as_of_round
     if current_round is not None and current_round > 1:
         before = _ranks_after(competition, current_round - 1, head)

@@ -305,10 +305,12 @@ def rule(
         "case": case.pk,
         "note": note,
     }
+    # The reversal and the new credits are journaled together, below, in one write.
+    journal: list[Any] = []
     if old.status == Result.Status.ACCEPTED:
         credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
-        services.append_entries(
-            old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL
+        journal.append(
+            (old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL)
         )
     old.status = Result.Status.SUPERSEDED
     old.save(update_fields=["status"])
@@ -332,9 +334,9 @@ def rule(
     )
     if kind != Case.Kind.VOID:
         seats = dict(old.table.seats.values_list("index", "player_id"))
-        services.append_entries(
-            new, [(i, seats[i], s) for i, s in enumerate(scores)], Entry.Kind.CREDIT
-        )
+        journal.append((new, [(i, seats[i], s) for i, s in enumerate(scores)], Entry.Kind.CREDIT))
+    if journal:
+        services.journal_entries(journal)
     dispute = Dispute.objects.select_for_update().filter(result=old).first()
     if dispute is not None and dispute.ruling == Dispute.Ruling.OPEN:
         dispute.ruling = Dispute.Ruling.FIRST if kind == Case.Kind.UPHELD else Dispute.Ruling.NEW

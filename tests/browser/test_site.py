@@ -34,3 +34,37 @@ def _shots():
     path = Path(__file__).resolve().parents[2] / "var" / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def test_on_a_phone_no_page_scrolls_sideways_and_the_standings_keep_every_column(browser, server):
+    context = browser.new_context(
+        locale="it-IT", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    try:
+        for path in ("/", "/c/circolo-pisano/ergio-2026/", "/c/circolo-pisano/tarocco-2026/"):
+            page.goto(server + path)
+            wide = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert wide <= 0, f"{path} is {wide}px wider than the phone's screen"
+        # Wins, draws and losses are all there (a wide table scrolls inside its card).
+        headings = page.locator("table.standings thead th")
+        expect(headings.filter(has_text="V")).to_have_count(1)
+        expect(headings.filter(has_text="S")).not_to_have_count(0)
+        assert page.locator("table.standings tbody tr td").nth(3).is_visible()
+    finally:
+        context.close()
+
+
+def test_a_visit_asks_for_nothing_that_is_missing(page, server):
+    # A missing stylesheet is refused before it has a response (a 404 page is not CSS), so
+    # failed requests count too.
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page.on("requestfailed", lambda r: missing.append(r.url))
+    log_in(page, server)
+    for path in ("/", "/c/circolo-pisano/tarocco-2026/", "/c/circolo-pisano/tarocco-2026/score/"):
+        page.goto(server + path)
+        page.wait_for_load_state("networkidle")
+    assert missing == []

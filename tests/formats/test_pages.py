@@ -122,3 +122,18 @@ def test_tiebreaks_trf_and_bracket_pages(club: Any, people: Any) -> None:
     assert client.get(url(comp, "export.trf")).content.decode().startswith("012 ")
     ko = make_competition(club, "knockout", "sanmarco")
     assert "bracket appears" in client.get(url(ko, "bracket/")).content.decode()
+
+
+def test_the_bye_points_field_keeps_its_value_in_italian(club: Any, people: Any) -> None:
+    # A number field takes 0.5 and shows nothing for 0,5: its value is never localized.
+    import re
+    from decimal import Decimal
+
+    comp = make_competition(club, "swiss", "sanmarco")
+    services.update_settings(
+        user=people.users["organiser"], competition=comp, bye_points=Decimal("0.5")
+    )
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    client.force_login(people.users["organiser"])
+    page = client.get(url(comp, "rounds/manage/")).content.decode()
+    assert re.search(r'name="bye_points"[^>]*value="0\.50?"', page), "bye points not a number"

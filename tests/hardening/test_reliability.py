@@ -262,17 +262,16 @@ def test_a_database_error_mid_write_is_a_503_and_the_retry_records_once(people):
 def test_a_terminated_database_backend_is_a_503_and_the_retry_records_once(
     people, live_server, monkeypatch
 ):
-    from django.db.backends import utils
-
     competition, tables = competition_with_tables(people, n_tables=1)
     token = Token.objects.create(user=people.users["scorekeeper"]).key
     settings_dict = connection.settings_dict
     killed: list[int] = []
-    original = utils.CursorWrapper._execute
+    # psycopg's own cursor: under Django's cursors and the write path's prepared statements.
+    original = psycopg.Cursor.execute
 
-    def terminate_my_backend_then_execute(self, sql, params, *wrappers):
-        if ENTRY_INSERT in sql and not killed:
-            pid = self.db.connection.info.backend_pid
+    def terminate_my_backend_then_execute(self, query, params=None, **kwargs):
+        if ENTRY_INSERT in str(query) and not killed:
+            pid = self.connection.info.backend_pid
             killed.append(pid)
             with psycopg.connect(
                 host=settings_dict["HOST"] or "127.0.0.1",
@@ -290,9 +289,9 @@ def test_a_terminated_database_backend_is_a_503_and_the_retry_records_once(
                     if row is not None and row[0] == 0:
                         break
                     time.sleep(0.02)
-        return original(self, sql, params, *wrappers)
+        return original(self, query, params, **kwargs)
 
-    monkeypatch.setattr(utils.CursorWrapper, "_execute", terminate_my_backend_then_execute)
+    monkeypatch.setattr(psycopg.Cursor, "execute", terminate_my_backend_then_execute)
     session = requests.Session()
     session.headers["Authorization"] = f"Token {token}"
 

@@ -211,3 +211,109 @@ def test_a_table_loaded_for_a_write_has_its_competition_club_and_seats(people):
     # Fields not loaded are read when asked for.
     assert loaded.competition.slug == "batches"
     assert services.table_for_write(10**9) is None
+
+
+def test_the_tables_read_for_a_write_brings_the_writers_role_in_the_club(
+    people, django_assert_num_queries
+):
+    from django.contrib.auth import get_user_model
+
+    _competition, (table,) = _seated(people, 1)
+    stranger = get_user_model().objects.create_user("no-membership", "", "no-membership-pw")
+    for user, role in [
+        (people.users["scorekeeper"], "scorekeeper"),
+        (people.users["referee"], "referee"),
+        (stranger, None),
+    ]:
+        loaded = services.table_for_write(table.pk, user)
+        assert loaded is not None
+        club = loaded.competition.club
+        with django_assert_num_queries(0):
+            assert club.role_of(user) == role
+        # The same answer as the club's own query.
+        assert club.role_of(user) == type(club).objects.get(pk=club.pk).role_of(user)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason=NEEDS_PG)
+@pytest.mark.usefixtures("transactional_db")
+def test_corrections_and_new_results_for_the_same_players_at_once_never_deadlock(people):
+    # New results take the standings rows, the ratings rows and the club's journal head in
+    # that order; a correction journals its reversal and new credits in one write, in the
+    # same order, so neither can hold what the other waits for.
+    competition, tables = _seated(people, 4)
+    scorekeeper, referee = people.users["scorekeeper"], people.users["referee"]
+    done = [
+        services.record_result(user=scorekeeper, table=t, source="summary", record=_hand(i))[0]
+        for i, t in enumerate(tables)
+    ]
+    barrier = threading.Barrier(len(tables) + 1)
+    problems: list[str] = []
+
+    def writer(i: int) -> None:
+        try:
+            barrier.wait()
+            for n in range(12):
+                services.record_result(
+                    user=scorekeeper, table=tables[i], source="summary", record=_hand(n + i)
+                )
+        except Exception as exc:
+            problems.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    def corrector() -> None:
+        try:
+            barrier.wait()
+            for n in range(12):
+                old = done[n % len(done)]
+                done[n % len(done)] = services.supersede_result(
+                    user=referee,
+                    result=Result.objects.get(pk=old.pk),
+                    source="summary",
+                    record=_hand(n + 1),
+                    reason="recount",
+                )
+        except Exception as exc:
+            problems.append(repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(len(tables))]
+    threads.append(threading.Thread(target=corrector))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert problems == []
+    assert Result.objects.filter(competition=competition).count() == 4 + 48 + 12
+    assert verify_chain(people.club) == []
+    totals = journal_totals(competition)
+    standings = {s.player_id: s for s in competition.standings.all()}
+    assert {p: (t.points, t.played) for p, t in totals.items()} == {
+        p: (s.points, s.played) for p, s in standings.items()
+    }
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason=NEEDS_PG)
+@pytest.mark.usefixtures("transactional_db")
+def test_the_write_path_keeps_its_statements_prepared_on_postgresql(people, settings):
+    competition, (table,) = _seated(people, 1)
+
+    def prepared() -> set[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return {row[0] for row in cursor.fetchall()}
+
+    user = people.users["scorekeeper"]
+    for n in range(2):
+        services.record_result(user=user, table=table, source="summary", record=_hand(n))
+    statements = prepared()
+    for table_name in ("clubs_result", "clubs_entry", "clubs_standing", "clubs_rating"):
+        assert any(s.startswith(f'INSERT INTO "{table_name}"') for s in statements), table_name
+    assert any("FOR NO KEY UPDATE" in s for s in statements)
+
+    settings.LEDGER_PREPARED_STATEMENTS = False
+    connection.close()  # a new connection, with nothing prepared yet
+    services.record_result(user=user, table=table, source="summary", record=_hand(3))
+    assert prepared() == set()
+    assert Result.objects.filter(competition=competition).count() == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -236,6 +237,22 @@ def test_the_player_page_shows_rating_chart_history_and_head_to_head(client, peo
     assert b.name in page and competition.name in page
 
 
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_the_rating_charts_coordinates_are_svg_numbers_in_every_language(
+    client, people, league, language
+):
+    # Italian writes 172,5 for 172.5; in an SVG attribute that is a list of two lengths.
+    _competition, tables, (a, b, c, _d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    record(people, tables[(2, a.name, c.name)], [3, 7])
+    page = client.get(f"/c/prova/p/{a.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    numbers = re.findall(r'\b(?:x1|x2|y1|y2|cx|cy|x|y)="([^"]*)"', svg)
+    assert numbers and all(re.fullmatch(r"-?\d+(\.\d+)?", n) for n in numbers), numbers
+    for points in re.findall(r'points="([^"]*)"', svg):
+        assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points), points
+
+
 def test_the_competition_page_offers_rounds_ratings_and_exports(client, people, league):
     competition, tables, (a, b, _c, _d) = league
     record(people, tables[(1, a.name, b.name)], [10, 0])
@@ -261,3 +278,46 @@ def test_the_movement_column_follows_new_standings_settings_at_once(people, leag
     cache.clear()
     fresh = {r.name: (r.rank, r.movement) for r in standings(competition)}
     assert cached == fresh
+
+
+def test_standings_as_of_a_round_sum_the_journal_once_per_write(people, league, monkeypatch):
+    from ledger.clubs import standings as module
+
+    competition, tables, (a, b, c, d) = league
+    play_both_rounds(people, tables, (a, b, c, d))
+    sums: list[int | None] = []
+    original = module.journal_totals
+
+    def counted(competition, up_to_round=None):
+        sums.append(up_to_round)
+        return original(competition, up_to_round)
+
+    monkeypatch.setattr(module, "journal_totals", counted)
+    first = [(r.name, r.rank, r.points) for r in standings(competition, as_of_round=2)]
+    again = [(r.name, r.rank, r.points) for r in standings(competition, as_of_round=2)]
+    assert again == first
+    assert sums == [2, 1], "round 2 and, for its movement, round 1; each once"
+    # A late result of round 1 reaches both at once.
+    record(people, tables[(1, a.name, b.name)], [0, 30])
+    later = {r.name: r for r in standings(competition, as_of_round=2)}
+    assert later[b.name].points == Decimal(32)
+    assert later[b.name].rank == 1 and later[b.name].movement == 0
+    assert sums == [2, 1, 2, 1]
+
+
+@pytest.mark.parametrize("language, separator", [("it", ","), ("en", ".")])
+def test_the_ratings_table_shows_estimate_uncertainty_and_cautious_value_escaped(
+    client, people, league, language, separator
+):
+    competition, tables, (a, b, _c, _d) = league
+    record(people, tables[(1, a.name, b.name)], [10, 0])
+    a.name = "Anna <b>Bold</b>"
+    a.save(update_fields=["name"])
+    rating = Rating.objects.get(player=a, game=competition.game)
+    for path in (f"/c/prova/{competition.slug}/", f"/c/prova/{competition.slug}/ratings/"):
+        page = client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        shown = f"{rating.mu:.1f} ± {rating.sigma:.1f}".replace(".", separator)
+        cautious = f"{rating.mu - 3 * rating.sigma:.1f}".replace(".", separator)
+        assert f'<td class="num">{shown}</td><td class="num">{cautious}</td>' in page, path
+        assert "Anna &lt;b&gt;Bold&lt;/b&gt;" in page and "<b>Bold</b>" not in page
+        assert f'href="/c/prova/p/{a.pk}/"' in page
