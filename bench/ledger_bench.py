@@ -199,9 +199,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def api_writes(database_url: str, total: int, clients: int = 8) -> dict[str, float]:
-    """POST results through gunicorn (2 workers) with 8 concurrent clients; then raw psycopg
-    inserting and committing the same rows (a result and its journal lines) from 8 threads."""
+def api_writes(
+    database_url: str, total: int, clients: int = 16, worker_threads: int = 8
+) -> dict[str, float]:
+    """POST results through gunicorn (2 workers of `worker_threads` threads each) from
+    `clients` concurrent clients; then raw psycopg inserting and committing the same rows (a
+    result and its journal lines) from as many threads."""
     import psycopg
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
@@ -240,7 +243,7 @@ def api_writes(database_url: str, total: int, clients: int = 8) -> dict[str, flo
             "--workers",
             "2",
             "--threads",
-            "4",
+            str(worker_threads),
             "--log-level",
             "warning",
         ],

@@ -277,7 +277,10 @@ class Result(models.Model):
         SUPERSEDED = "superseded", _("Superseded")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="results")
-    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="results")
+    # Served by the (competition, status) index.
+    competition = models.ForeignKey(
+        Competition, on_delete=models.PROTECT, related_name="results", db_index=False
+    )
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="results")
     record = models.JSONField(_("record"), default=dict, blank=True)
     source = models.CharField(_("source"), max_length=16, choices=Source.choices)
@@ -345,11 +348,20 @@ class Entry(models.Model):
         CREDIT = "credit", _("Result")
         REVERSAL = "reversal", _("Reversal")
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="entries")
-    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="entries")
-    result = models.ForeignKey(Result, on_delete=models.PROTECT, related_name="entries")
+    # Every write adds several lines, so an index costs on every result: the club, the
+    # competition, the result and the player are each the first column of one of the
+    # indexes below, which serves their look-ups as well as an index of their own would.
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="entries", db_index=False)
+    competition = models.ForeignKey(
+        Competition, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
+    result = models.ForeignKey(
+        Result, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
     seat = models.PositiveSmallIntegerField(_("seat"))
     points = models.DecimalField(_("points"), max_digits=12, decimal_places=2)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CREDIT)
@@ -437,7 +449,10 @@ class Standing(models.Model):
     the same transaction as the entries that change it, so a standings read never scans
     the journal."""
 
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="standings")
+    # Served by the unique (competition, player) constraint's index.
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="standings", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     points = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal(0))
     played = models.PositiveIntegerField(default=0)
@@ -466,7 +481,8 @@ class Rating(models.Model):
     when an old result is corrected. ``mu`` is the estimate, ``sigma`` its uncertainty.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    # Served by the unique (club, game, player) constraint's index.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings", db_index=False)
     game = models.CharField(_("game"), max_length=16)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
@@ -496,7 +512,10 @@ class RatingChange(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=16)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # Served by the (player, game, at) index.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_changes")
     mu = models.FloatField()
     sigma = models.FloatField()

@@ -80,11 +80,13 @@ def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> Non
             suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
             "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
             "updated_at = excluded.updated_at",
+            wait=False,
         )
         rows.insert(
             RatingChange,
             ("club_id", "game", "player_id", "result_id", "mu", "sigma", "at"),
             changes,
+            wait=False,
         )
 
 

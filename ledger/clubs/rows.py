@@ -13,17 +13,25 @@ every request (planning the table's read alone cost more than running it). Turne
 with LEDGER_PREPARED_STATEMENTS=0, for a connection pooler that cannot keep prepared
 statements (PgBouncer before 1.21 in transaction mode).
 
+``pipeline`` sends a write's statements in a few round trips instead of one each: inside
+it, statements run with ``wait=False`` go out without waiting for their answer (an upsert
+whose rows nobody reads), and ``later`` sends one whose rows are read after the next answer
+that is waited for. The server still runs them in order, in the same transaction, and an
+error in any of them is raised no later than the pipeline's end. Elsewhere (SQLite, or
+something watching the queries) every statement simply runs at once.
+
 (Sending one array per column through ``unnest`` was measured too: psycopg builds arrays
 in Python, at twice the client time.)
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import decimal
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -38,34 +46,109 @@ except ImportError:  # SQLite only
     _TUPLES_OK = None
 
 
-def run(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """Execute ``sql`` in the current transaction and return its rows (none when it
-    returns nothing). Errors are Django's database errors, as from any cursor."""
-    # The connection itself, not the thread-local proxy: each attribute read through the
-    # proxy costs a context-variable look-up, and this runs ten times per result.
-    db = connections[DEFAULT_DB_ALIAS]
-    if (
-        db.vendor != "postgresql"
-        or not getattr(settings, "LEDGER_PREPARED_STATEMENTS", True)
-        or db.execute_wrappers
-        or db.queries_logged
-    ):
-        # Django's cursor, when something watches the queries (tests, debugging).
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall() if cursor.description is not None else []
+def _direct(db: Any) -> bool:
+    """Whether statements go straight to psycopg, prepared (else through Django's cursor,
+    when something watches the queries: tests, debugging)."""
+    return (
+        db.vendor == "postgresql"
+        and getattr(settings, "LEDGER_PREPARED_STATEMENTS", True)
+        and not db.execute_wrappers
+        and not db.queries_logged
+    )
+
+
+def _ready(db: Any) -> None:
     # What Django's cursor does before each statement, without its per-call wrappers.
     db.close_if_health_check_failed()
     db.ensure_connection()
     db.validate_thread_sharing()
     db.validate_no_broken_transaction()
+
+
+def _rows(db: Any, cursor: Any) -> list[tuple[Any, ...]]:
+    pipe = _pipe(db)
+    if pipe is not None:
+        # Everything sent so far goes out; the answers up to this one come back.
+        pipe.sync()
+    result = cursor.pgresult
+    if result is None or result.status != _TUPLES_OK:
+        return []
+    return cursor.fetchall()  # type: ignore[no-any-return]
+
+
+def run(sql: str, params: Sequence[Any] = (), *, wait: bool = True) -> list[tuple[Any, ...]]:
+    """Execute ``sql`` in the current transaction and return its rows (none when it
+    returns nothing). Errors are Django's database errors, as from any cursor. With
+    ``wait=False``, inside a ``pipeline``, the statement is sent and its answer is not
+    awaited: it returns no rows, and an error it meets is raised by a later statement or
+    at the pipeline's end."""
+    # The connection itself, not the thread-local proxy: each attribute read through the
+    # proxy costs a context-variable look-up, and this runs ten times per result.
+    db = connections[DEFAULT_DB_ALIAS]
+    if not _direct(db):
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall() if cursor.description is not None else []
+    _ready(db)
     with db.wrap_database_errors:
         cursor = _cursor(db)
         cursor.execute(sql, params, prepare=True)
-        result = cursor.pgresult
-        if result is None or result.status != _TUPLES_OK:
+        if not wait and _pipe(db) is not None:
             return []
-        return cursor.fetchall()
+        return _rows(db, cursor)
+
+
+def later(sql: str, params: Sequence[Any] = ()) -> Callable[[], list[tuple[Any, ...]]]:
+    """Send ``sql`` now and return a function that gives its rows. Inside a ``pipeline``
+    the rows are read when asked for, after later statements have gone out; elsewhere the
+    statement runs at once."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if not _direct(db) or _pipe(db) is None:
+        found = run(sql, params)
+        return lambda: found
+    _ready(db)
+    import psycopg
+
+    with db.wrap_database_errors:
+        cursor = psycopg.Cursor(db.connection)
+        cursor.execute(sql, params, prepare=True)
+
+    def rows() -> list[tuple[Any, ...]]:
+        with db.wrap_database_errors:
+            try:
+                return _rows(db, cursor)
+            finally:
+                cursor.close()
+
+    return rows
+
+
+@contextlib.contextmanager
+def pipeline() -> Iterator[None]:
+    """Send the statements run inside together where the database allows it (see the
+    module's note); the answers of all of them have arrived when it ends."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if not _direct(db):
+        yield
+        return
+    _ready(db)
+    if _pipe(db) is not None:  # already inside one
+        yield
+        return
+    with db.wrap_database_errors, db.connection.pipeline() as pipe:
+        db._ledger_pipeline = (db.connection, pipe)
+        try:
+            yield
+        finally:
+            db._ledger_pipeline = None
+
+
+def _pipe(db: Any) -> Any:
+    """The pipeline open on ``db``'s current connection, if any."""
+    opened = getattr(db, "_ledger_pipeline", None)
+    if opened is None or opened[0] is not db.connection:
+        return None
+    return opened[1]
 
 
 def _cursor(db: Any) -> Any:
@@ -128,21 +211,35 @@ def insert(
     rows: Sequence[Sequence[Any]],
     *,
     suffix: str = "",
+    wait: bool = True,
 ) -> list[tuple[Any, ...]]:
     """INSERT ``rows`` (the fields' Python values, in the order of ``names``) into
     ``model``'s table; ``suffix`` follows the rows (ON CONFLICT ..., RETURNING ...). Rows
-    come back as RETURNING gives them, in the order of ``rows``."""
-    names = tuple(names)
+    come back as RETURNING gives them, in the order of ``rows``; ``wait`` as for ``run``."""
+    return run(*_insert(model, tuple(names), rows, suffix), wait=wait)
+
+
+def insert_later(
+    model: type[Model], names: Sequence[str], rows: Sequence[Sequence[Any]], *, suffix: str = ""
+) -> Callable[[], list[tuple[Any, ...]]]:
+    """``insert``, sent as ``later`` sends a statement: the returned function gives the
+    rows of its RETURNING."""
+    return later(*_insert(model, tuple(names), rows, suffix))
+
+
+def _insert(
+    model: type[Model], names: tuple[str, ...], rows: Sequence[Sequence[Any]], suffix: str
+) -> tuple[str, list[Any]]:
     if connection.vendor == "postgresql":
         columns = _columns(model, names)
         document = json.dumps(
             [dict(zip(columns, values, strict=True)) for values in rows], default=_plain
         )
-        return run(f"{_from_json(model, names)} {suffix}", [document])
+        return f"{_from_json(model, names)} {suffix}", [document]
     fields = _fields(model, names)
     params = [
         f.get_db_prep_save(value, connection)
         for values in rows
         for f, value in zip(fields, values, strict=True)
     ]
-    return run(f"{_values(model, names, len(rows))} {suffix}", params)
+    return f"{_values(model, names, len(rows))} {suffix}", params

@@ -6,7 +6,7 @@ may do what, and what the journal must look like, live here and nowhere else.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -145,9 +145,8 @@ def _write_alone(write: _Write, club_id: int) -> tuple[Result, bool]:
     # every write: first attempts, by far the common case, cost one query less.
     write.reset()
     try:
-        with transaction.atomic():
-            _write([write])
-            return write.result, True
+        _write([write])
+        return write.result, True
     except IntegrityError:
         # Another request with the same key won the race; answer as a retry would.
         key = write.result.idempotency_key
@@ -163,8 +162,7 @@ def _write_batch(writes: Sequence[_Write]) -> bool:
     idempotency key): then each request writes alone and gets its own answer. Any other
     database error reaches every request of the batch."""
     try:
-        with transaction.atomic():
-            _write(writes)
+        _write(writes)
     except IntegrityError:
         return False
     return True
@@ -266,11 +264,18 @@ def _record(
 
 
 def _write(writes: Sequence[_Write]) -> None:
-    """Insert results and credit the accepted ones: a few statements for the whole batch."""
-    _insert([w.result for w in writes])
-    accepted = [w for w in writes if w.accept]
-    if accepted:
-        _credit_many([(w.result, w.seated) for w in accepted])
+    """Insert results and credit the accepted ones, in a transaction of their own: a few
+    statements for the whole batch, sent in four round trips, the last of which carries
+    the journal lines and the commit (so a club's journal head is held for two round
+    trips); the lines' ids are read once the commit is back."""
+    deferred: list[Callable[[], None]] = []
+    with rows_module.pipeline(), transaction.atomic():
+        _insert([w.result for w in writes])
+        accepted = [w for w in writes if w.accept]
+        if accepted:
+            _credit_many([(w.result, w.seated) for w in accepted], deferred=deferred)
+    for finish in deferred:
+        finish()
 
 
 _RESULT_COLUMNS = (
@@ -398,9 +403,11 @@ def _credit(result: Result, seats: dict[int, int]) -> None:
 def _credit_many(
     items: Sequence[tuple[Result, dict[int, int]]],
     reversals: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]]]] = (),
+    deferred: list[Callable[[], None]] | None = None,
 ) -> None:
     """Write accepted results' journal lines and fold them into standings and ratings;
-    ``reversals`` (a correction's) are journaled first, in the same write."""
+    ``reversals`` (a correction's) are journaled first, in the same write. ``deferred``
+    as for ``_chain``."""
     webhooks.announce_many("result.accepted", [result for result, _seated in items])
     journal = [(result, rows, Entry.Kind.REVERSAL) for result, rows in reversals] + [
         (
@@ -411,7 +418,7 @@ def _credit_many(
         for result, seats in items
     ]
     now = timezone.now()
-    written = _journal(journal, now, rate=items)
+    written = _journal(journal, now, rate=items, deferred=deferred)
     for (result, _seated), entries in zip(items, written[len(reversals) :], strict=True):
         result.written_entries = entries  # type: ignore[attr-defined]
 
@@ -661,6 +668,7 @@ def _journal(
     items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
     now: Any,
     rate: Sequence[tuple[Result, dict[int, int]]] = (),
+    deferred: list[Callable[[], None]] | None = None,
 ) -> list[list[Line]]:
     """Journal the lines of several results, in order, with everything derived from them;
     the lines of each result are returned.
@@ -680,14 +688,18 @@ def _journal(
     )
     if rate:
         ratings.rate_results(rate, now)
-    return _chain(items, now)
+    return _chain(items, now, deferred)
 
 
 def _chain(
-    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]], now: Any
+    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
+    now: Any,
+    deferred: list[Callable[[], None]] | None = None,
 ) -> list[list[Line]]:
     """Append the lines to each club's hash chain: three statements per club, whatever
-    the number of lines, under the lock on the club's row."""
+    the number of lines, under the lock on the club's row. With ``deferred``, the lines'
+    ids are read by the functions it is given, to be called once the write's statements
+    have all gone out (in a pipeline); without, before this returns."""
     ops = connection.ops
     club_table = ops.quote_name(Club._meta.db_table)
     # NO KEY: inserts that merely refer to the club (a result, a rating) need not wait.
@@ -741,13 +753,21 @@ def _chain(
                 head = digest
         if not mine:
             continue
-        ids = rows_module.insert(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
-        for line, (pk,) in zip(mine, ids, strict=True):
-            line.pk = pk
+        ids = rows_module.insert_later(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
         rows_module.run(
             f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
             [sequence, head, club_id],
+            wait=False,
         )
+
+        def number(lines: list[Line] = mine, ids: Callable[[], Any] = ids) -> None:
+            for line, (pk,) in zip(lines, ids(), strict=True):
+                line.pk = pk
+
+        if deferred is None:
+            number()
+        else:
+            deferred.append(number)
     return written
 
 
@@ -820,6 +840,7 @@ def _project(
             f"losses = {table}.losses + excluded.losses, "
             "updated_at = excluded.updated_at"
         ),
+        wait=False,
     )
 
 
