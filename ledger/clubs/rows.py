@@ -197,6 +197,16 @@ def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(by_attname[name] for name in names)
 
 
+def instance(model: type[Model], fields: Sequence[Any], values: Sequence[Any]) -> Any:
+    """A model instance of ``fields`` read as a plain row (JSON decoded as the ORM decodes
+    it); any other field is read from the database if something asks for it."""
+    values = [
+        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+        for f, v in zip(fields, values, strict=True)
+    ]
+    return model.from_db(connection.alias, [f.attname for f in fields], values)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, decimal.Decimal):
         return str(value)

@@ -359,14 +359,8 @@ def table_for_write(table_id: int, user: Any = None) -> Table | None:
     built: dict[Any, Any] = {}
     at = 0
     for model, fields in plan:
-        values = []
-        for f in fields:
-            value = row[at]
-            at += 1
-            if hasattr(f, "from_db_value"):
-                value = f.from_db_value(value, None, connection)
-            values.append(value)
-        built[model] = model.from_db(connection.alias, [f.attname for f in fields], values)
+        built[model] = rows_module.instance(model, fields, row[at : at + len(fields)])
+        at += len(fields)
     table, competition, club = built[Table], built[Competition], built[Club]
     Competition.club.field.set_cached_value(competition, club)
     Table.competition.field.set_cached_value(table, competition)

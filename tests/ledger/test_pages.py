@@ -85,6 +85,33 @@ def test_points_are_written_in_the_pages_language(client, people, manual_table):
     assert ">2.5<" in english and ">-2.5<" in english
 
 
+def test_the_competition_page_offers_recording_and_settings_by_role(client, people, club):
+    from ledger.clubs.models import Competition, Season
+
+    season = Season.objects.create(
+        club=club, name="Stagione 2026", starts_on="2026-09-01", ends_on="2027-06-30"
+    )
+    Competition.objects.create(
+        club=club, season=season, name="Coppa d'autunno", slug="autunno", game="sanmarco"
+    )
+    seen = {}
+    for name in (None, "member", "scorekeeper", "organiser"):
+        client.logout()
+        if name is not None:
+            client.force_login(people.users[name])
+        page = client.get("/c/prova/autunno/")
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert "Stagione 2026" in text and "Coppa d&#x27;autunno" in text
+        seen[name] = ('id="record-result"' in text, "/standings/settings/" in text)
+    assert seen == {
+        None: (False, False),
+        "member": (False, False),
+        "scorekeeper": (True, False),
+        "organiser": (True, True),
+    }
+
+
 def test_the_ratings_page_lists_every_rated_player_of_the_competition(client, people, manual_table):
     services.record_result(
         user=people.users["scorekeeper"], table=manual_table, source="manual", scores=[3, 1]
