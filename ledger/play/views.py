@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.core import registry
@@ -30,6 +31,8 @@ from ledger.play.replay import bot_kinds, replay
 # Past this many choices the actions are offered as one list instead of one button each.
 MAX_BUTTONS = 40
 OTHER_SEATS = ["heuristic", "random", "open"]
+# The button of a choice offered item by item (pick_of), by the action's key.
+PICK_LABELS = {"discard": gettext_lazy("Discard them")}
 
 
 def _table(pk: int) -> GameTable:
@@ -48,6 +51,31 @@ def action_label(action: dict[str, Any]) -> str:
             value = " ".join(f"{k}={v}" for k, v in value.items())
         parts.append(f"{key} {value}")
     return " · ".join(parts)
+
+
+def pick_of(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """When the choice is a few items out of many (the monte's discard: three cards of a
+    hand, hundreds of combinations), the items to tick instead of every combination: the
+    one key every legal action has, how many items it takes and the items it may take. None
+    for any other choice, which is offered action by action."""
+    if len(legal) <= MAX_BUTTONS or any(len(a) != 1 for a in legal):
+        return None
+    keys = {next(iter(a)) for a in legal}
+    if len(keys) != 1:
+        return None
+    key = keys.pop()
+    chosen = [a[key] for a in legal]
+    if not all(isinstance(c, list) and all(isinstance(x, str) for x in c) for c in chosen):
+        return None
+    sizes = {len(c) for c in chosen}
+    if len(sizes) != 1:
+        return None
+    return {
+        "key": key,
+        "label": PICK_LABELS.get(key, key),
+        "count": sizes.pop(),
+        "items": list(dict.fromkeys(x for c in chosen for x in c)),
+    }
 
 
 def _compact(value: Any) -> str:
@@ -93,6 +121,7 @@ def _board_context(
             hand=payload["view"].get("hand") if isinstance(payload["view"], dict) else None,
             rows=_view_rows(payload["view"]) if isinstance(payload["view"], dict) else [],
             actions=actions,
+            pick=pick_of(payload["legal_actions"]),
             as_list=len(actions) > MAX_BUTTONS,
             move_id=f"{seat.index}-{table.moves_count}-{secrets.token_hex(4)}",
             to_act_name=names.get(to_act, "") if to_act is not None else "",
@@ -229,7 +258,11 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     error, violations = "", None
     try:
-        action = json.loads(request.POST.get("action", ""))
+        if "pick" in request.POST:
+            # The ticked items of a choice offered item by item (see pick_of).
+            action = {request.POST["pick"]: request.POST.getlist("item")}
+        else:
+            action = json.loads(request.POST.get("action", ""))
         services.act(
             user=request.user,
             table=table,

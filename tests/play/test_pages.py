@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.core import registry
-from ledger.play import services
+from ledger.play import selectors, services
 from ledger.play.models import GameTable
 
 
@@ -167,3 +167,52 @@ def test_a_finished_game_replays_and_downloads(people, commit, game):
     assert 'id="outcome"' in last
     board = client.get(f"/play/{table.pk}/").content.decode()
     assert 'id="ledger-result"' in board
+
+
+def test_the_monte_discard_is_offered_card_by_card_and_checked_by_the_engine(people, commit):
+    """Three cards out of a soloist's hand are hundreds of combinations: the page offers the
+    cards to tick, and a wrong number of them is refused under the engine's rule."""
+    names = ["member", "scorekeeper", "referee", "organiser"]
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="tarocco",
+        seats=["me", "open", "open", "open"],
+        seed=2,
+    )
+    for name in names[1:]:
+        commit(services.join, user=people.users[name], table=table, invite=table.invite)
+    # Seat 1 passes, seat 2 holds, then seat 0 declares a solo and takes the monte.
+    for action in [{"bid": "vado"}, {"bid": "tengo"}, {"solo": False}, {"solo": True}]:
+        table.refresh_from_db()
+        seat = services.state_of(table).to_act()
+        commit(services.act, user=people.users[names[seat]], table=table, action=action)
+    table.refresh_from_db()
+    state = services.state_of(table)
+    assert state.to_act() == 0 and len(state.legal_actions(0)) > 100
+    client = _client(people, "member")
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert 'id="pick"' in page and "Tick 3 cards" in page and 'id="action"' not in page
+    hand = selectors.seat_payload(table, table.seats.get(index=0))["view"]["hand"]
+    assert page.count('name="item"') == len(hand)
+
+    two = commit(
+        client.post,
+        f"/play/{table.pk}/act/",
+        {"pick": "discard", "item": hand[:2], "move_id": "d1"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert 'id="move-error"' in two and "tarocco.monte.discard" in two
+    table.refresh_from_db()
+    moves = table.moves_count
+
+    allowed = registry.get("tarocco").encode_action(state.legal_actions(0)[0])["discard"]
+    commit(
+        client.post,
+        f"/play/{table.pk}/act/",
+        {"pick": "discard", "item": allowed, "move_id": "d2"},
+        HTTP_HX_REQUEST="true",
+    )
+    table.refresh_from_db()
+    assert table.moves_count == moves + 1
