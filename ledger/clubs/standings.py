@@ -4,6 +4,7 @@ journal of the rounds concerned, which only those historical views pay for."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -13,9 +14,20 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max, OuterRef, Subquery
+from django.db import connection
+from django.db.models import Max
 
-from ledger.clubs.models import Competition, Entry, Player, Result, Round, Seat, Standing
+from ledger.clubs import rows as rows_module
+from ledger.clubs.models import (
+    Competition,
+    Entry,
+    Player,
+    Result,
+    Round,
+    Seat,
+    Standing,
+    Table,
+)
 from ledger.clubs.outcomes import COUNTERS, Settings, outcomes, settings_for
 
 
@@ -95,15 +107,6 @@ def last_round(competition: Competition) -> int | None:
     return int(top) if top is not None else None
 
 
-def last_round_subquery() -> Subquery:
-    """``last_round`` as an expression, to read along with the competition itself."""
-    return Subquery(
-        Round.objects.filter(competition=OuterRef("pk"), tables__isnull=False)
-        .order_by("-number")
-        .values("number")[:1]
-    )
-
-
 def _journal_length(competition: Competition) -> int | None:
     return (
         Competition.objects.filter(pk=competition.pk)
@@ -112,16 +115,41 @@ def _journal_length(competition: Competition) -> int | None:
     )
 
 
+def round_layout(competition: Competition) -> str:
+    """A digest of which round each of the competition's tables is in. The totals after a
+    round depend on it, and an organiser can move a table to another round (or renumber a
+    round) without writing to the journal, so what is kept from the journal is keyed by it
+    too. One prepared statement over the competition's tables."""
+    found = rows_module.run(layout_sql(connection.vendor), [competition.pk])
+    return hashlib.blake2b(repr(found[0]).encode(), digest_size=12).hexdigest()
+
+
+@functools.cache
+def layout_sql(vendor: str, competition: str = "%s") -> str:
+    """The table-to-round pairs of a competition (``competition``: its id, as SQL) as one
+    text. (SQLite concatenates in no guaranteed order: another order only costs a miss.)"""
+    pair = "t.id || ':' || r.number"
+    if vendor == "postgresql":
+        joined = f"COALESCE(string_agg({pair}, ',' ORDER BY t.id), '')"
+    else:
+        joined = f"COALESCE(group_concat({pair}, ','), '')"
+    return (
+        f"SELECT {joined} FROM {Table._meta.db_table} t "
+        f"JOIN {Round._meta.db_table} r ON r.id = t.round_id "
+        f"WHERE t.competition_id = {competition}"
+    )
+
+
 def totals_after(
     competition: Competition, round_number: int, head: int | None = None
 ) -> dict[int, Totals]:
     """Each player's totals after a past round, summed from the journal once and then
-    kept until the club's journal grows (the standings "as of round N" and the movement
-    column read them; summing a league's journal takes about a second). A caller that
-    has just read the club's journal length passes it as ``head``."""
+    kept until the club's journal grows or a table changes round (the standings "as of
+    round N" and the movement column read them; summing a league's journal takes about a
+    second). A caller that has just read the club's journal length passes it as ``head``."""
     if head is None:
         head = _journal_length(competition)
-    key = f"totals:{competition.pk}:{round_number}:{head}"
+    key = f"totals:{competition.pk}:{round_number}:{head}:{round_layout(competition)}"
     totals: dict[int, Totals] | None = cache.get(key)
     if totals is None:
         totals = journal_totals(competition, round_number)
@@ -133,16 +161,17 @@ def _ranks_after(
     competition: Competition, round_number: int, head: int | None = None
 ) -> dict[int, int]:
     """Places after a past round, for the movement column. Cached until the club's journal
-    grows or the ranking settings change, so a standings read scans the journal at most once
-    per write. A caller that has
-    just read the club's journal length passes it as ``head``."""
+    grows, a table changes round or the ranking settings change, so a standings read scans
+    the journal at most once per write. A caller that has just read the club's journal
+    length passes it as ``head``."""
     if head is None:
         head = _journal_length(competition)
     # The places also depend on the ranking settings, which change without a write to the
     # journal.
     rules = json.dumps(settings_of(competition).as_json(), sort_keys=True, default=str)
     digest = hashlib.sha256(rules.encode()).hexdigest()[:16]
-    key = f"ranks:{competition.pk}:{round_number}:{head}:{digest}"
+    layout = round_layout(competition)
+    key = f"ranks:{competition.pk}:{round_number}:{head}:{layout}:{digest}"
     ranks: dict[int, int] | None = cache.get(key)
     if ranks is None:
         ranks = {r.player_id: r.rank for r in _from_journal(competition, round_number, head)}

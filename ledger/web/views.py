@@ -47,7 +47,7 @@ from ledger.clubs.models import (
     Table,
 )
 from ledger.clubs.outcomes import KEYS, POINTS_LABEL, Settings, key_label, settings_for
-from ledger.clubs.standings import last_round, settings_of, standings
+from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
 from ledger.web.charts import rating_band
 
 
@@ -224,15 +224,16 @@ def _standings_table(
 def _content_version(comp: Competition) -> str:
     """A digest of the competition's data that its standings table and latest results show,
     read as text in one query: each standing with its player's name, the pending results,
-    the latest results with their tables' labels, and the seats of both with the players'
-    names. Names, labels and scores go with their lengths, so no two different sets of data
-    read the same. (SQLite aggregates in no guaranteed order: another order would only cost
-    a cache miss.)"""
+    the latest results with their tables' labels, the seats of both with the players'
+    names, and which round each table is in (the movement column depends on it). Names,
+    labels and scores go with their lengths, so no two different sets of data read the
+    same. (SQLite aggregates in no guaranteed order: another order would only cost a cache
+    miss.)"""
     # Through the write path's runner: on PostgreSQL the statement stays prepared, which
     # spares the planning that otherwise costs as much as running it.
     found = rows_module.run(
         _content_sql(connection.vendor),
-        [comp.pk, LATEST_RESULTS, comp.pk, Result.Status.PENDING.value, comp.pk],
+        [comp.pk, LATEST_RESULTS, comp.pk, Result.Status.PENDING.value, comp.pk, comp.pk],
     )
     return _digest(found[0])
 
@@ -278,7 +279,8 @@ def _content_sql(vendor: str) -> str:
           (SELECT {waiting_rows} FROM waiting),
           (SELECT {newest_rows} FROM newest r JOIN {table} t ON t.id = r.table_id),
           (SELECT {seat_rows} FROM {seat} st JOIN {player} p ON p.id = st.player_id
-            WHERE st.table_id IN (SELECT table_id FROM newest UNION SELECT table_id FROM waiting))
+            WHERE st.table_id IN (SELECT table_id FROM newest UNION SELECT table_id FROM waiting)),
+          ({layout_sql(vendor)})
     """
 
 

@@ -305,6 +305,24 @@ def test_standings_as_of_a_round_sum_the_journal_once_per_write(people, league, 
     assert sums == [2, 1, 2, 1]
 
 
+def test_a_table_moved_to_another_round_reaches_the_kept_totals_and_movement(people, league):
+    """An organiser can move a table (in the admin) without writing to the journal: what
+    is kept from the journal after a round follows at once."""
+    from ledger.clubs.models import Table
+
+    competition, tables, (a, b, c, d) = league
+    play_both_rounds(people, tables, (a, b, c, d))
+    before = {r.name: (r.rank, r.points) for r in standings(competition, as_of_round=1)}
+    now = {r.name: r.movement for r in standings(competition)}
+    assert before[c.name] == (2, Decimal(5)) and now[c.name] == 1
+    # C's round-2 win over A was in fact played in round 1.
+    moved = tables[(2, a.name, c.name)]
+    Table.objects.filter(pk=moved.pk).update(round=competition.rounds.get(number=1))
+    after = {r.name: (r.rank, r.points) for r in standings(competition, as_of_round=1)}
+    assert after[c.name] == (1, Decimal(25)) and after[a.name] == (2, Decimal(10))
+    assert {r.name: r.movement for r in standings(competition)}[c.name] == 0
+
+
 @pytest.mark.parametrize("language, separator", [("it", ","), ("en", ".")])
 def test_the_ratings_table_shows_estimate_uncertainty_and_cautious_value_escaped(
     client, people, league, language, separator

@@ -120,6 +120,30 @@ def test_a_new_round_brings_the_movement_column_to_a_cached_table(client, people
     assert len(table_body(client)[0]) == 8  # places moved since the previous round
 
 
+def test_a_table_moved_to_an_earlier_round_reaches_a_cached_movement_column(
+    client, people, manual_competition
+):
+    rounds = [Round.objects.create(competition=manual_competition, number=n) for n in (1, 2)]
+    a, b = people.extra[:2]
+    first, second, _unplayed = (
+        services.create_table(
+            user=people.users["organiser"],
+            competition=manual_competition,
+            label=f"T{i}",
+            players=[a, b],
+            round=r,
+        )
+        for i, r in enumerate([rounds[0], rounds[1], rounds[1]])
+    )
+    record(people, first, [3, 1])
+    record(people, second, [0, 5])
+    # After round 1 A led; now B does: B has climbed one place.
+    assert [(row[1], row[-1]) for row in table_body(client)] == [(b.name, "▲1"), (a.name, "▼1")]
+    second.round = rounds[0]
+    second.save()  # both games were round 1's: nobody moved since
+    assert [(row[1], row[-1]) for row in table_body(client)] == [(b.name, "="), (a.name, "=")]
+
+
 def test_a_changed_projection_reaches_a_cached_table(client, people, played):
     """Whatever writes the projection (a rebuild after a restore, say) shows at once."""
     table_body(client)
