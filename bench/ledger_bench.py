@@ -203,8 +203,9 @@ def api_writes(
     database_url: str, total: int, clients: int = 16, worker_threads: int = 8
 ) -> dict[str, float]:
     """POST results through gunicorn (2 workers of `worker_threads` threads each) from
-    `clients` concurrent clients; then raw psycopg inserting and committing the same rows (a
-    result and its journal lines) from as many threads."""
+    `clients` concurrent clients, with the results' fast path and without it; then raw
+    psycopg inserting and committing the same rows (a result and its journal lines) from
+    as many threads."""
     import psycopg
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
@@ -232,91 +233,114 @@ def api_writes(
         )
         for i in range(clients)
     ]
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "0"}
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "ledger.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--threads",
-            str(worker_threads),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
-        per_client = total // clients
-        latencies: list[float] = []
-        lock = threading.Lock()
-        failures: list[str] = []
+    per_client = total // clients
 
-        # Bodies and keys are made before the clock starts: the figure is the server's.
-        requests_of = [
+    def load(fast_path: bool, per_client: int) -> tuple[float, list[float]]:
+        """Start the server, post ``per_client`` results from each client, stop it: the
+        elapsed time and every request's latency."""
+        port = _free_port()
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DJANGO_DEBUG": "0",
+            "LEDGER_API_FAST_PATH": "1" if fast_path else "0",
+        }
+        server = subprocess.Popen(
             [
-                (
-                    json.dumps(
+                str(Path(sys.executable).parent / "gunicorn"),
+                "ledger.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                "--threads",
+                str(worker_threads),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        try:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            latencies: list[float] = []
+            lock = threading.Lock()
+            failures: list[str] = []
+
+            # Bodies and keys are made before the clock starts: the figure is the server's.
+            requests_of = [
+                [
+                    (
+                        json.dumps(
+                            {
+                                "table": tables[i].pk,
+                                "source": "summary",
+                                "record": {
+                                    "outcome": "solo",
+                                    "dealer": 3,
+                                    "declarer": n % 4,
+                                    "card_points": 40 + n % 40,
+                                },
+                            }
+                        ),
                         {
-                            "table": tables[i].pk,
-                            "source": "summary",
-                            "record": {
-                                "outcome": "solo",
-                                "dealer": 3,
-                                "declarer": n % 4,
-                                "card_points": 40 + n % 40,
-                            },
-                        }
-                    ),
-                    {
-                        "Content-Type": "application/json",
-                        "Authorization": f"Token {token}",
-                        "Idempotency-Key": uuid.uuid4().hex,
-                    },
-                )
-                for n in range(per_client)
+                            "Content-Type": "application/json",
+                            "Authorization": f"Token {token}",
+                            "Idempotency-Key": uuid.uuid4().hex,
+                        },
+                    )
+                    for n in range(per_client)
+                ]
+                for i in range(clients)
             ]
-            for i in range(clients)
-        ]
 
-        def client(i: int) -> None:
-            import http.client
+            def client(i: int) -> None:
+                import http.client
 
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            mine = []
-            for body, headers in requests_of[i]:
-                t0 = time.perf_counter()
-                conn.request("POST", "/api/v1/results/", body=body, headers=headers)
-                response = conn.getresponse()
-                response.read()
-                mine.append(time.perf_counter() - t0)
-                if response.status != 201:
-                    failures.append(str(response.status))
-            with lock:
-                latencies.extend(mine)
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                mine = []
+                for body, headers in requests_of[i]:
+                    t0 = time.perf_counter()
+                    conn.request("POST", "/api/v1/results/", body=body, headers=headers)
+                    response = conn.getresponse()
+                    response.read()
+                    mine.append(time.perf_counter() - t0)
+                    if response.status != 201:
+                        failures.append(str(response.status))
+                with lock:
+                    latencies.extend(mine)
 
-        start = time.perf_counter()
-        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        api_elapsed = time.perf_counter() - start
-        if failures:
-            raise RuntimeError(f"{len(failures)} writes failed: {sorted(set(failures))}")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
+            start = time.perf_counter()
+            threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            elapsed = time.perf_counter() - start
+            if failures:
+                raise RuntimeError(f"{len(failures)} writes failed: {sorted(set(failures))}")
+            return elapsed, latencies
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
+
+    # With and without the results' fast path (ledger/api/fastpath.py), in the order
+    # off, on, on, off, so that a slow spell of this shared machine weighs on both alike.
+    half = max(1, per_client // 2)
+    elapsed = {True: 0.0, False: 0.0}
+    latencies: list[float] = []
+    for fast in (False, True, True, False):
+        took, seen = load(fast, half)
+        elapsed[fast] += took
+        if fast:
+            latencies.extend(seen)
+    api_elapsed, plain_elapsed = elapsed[True], elapsed[False]
+    per_client = 2 * half
 
     # The same rows, written by raw psycopg: one result and four journal lines per commit.
     seats = [list(t.seats.order_by("index").values_list("player_id", flat=True)) for t in tables]
@@ -380,6 +404,8 @@ def api_writes(
     raw_rate = per_client * clients / raw_elapsed
     return {
         "api.results_per_s": api_rate,
+        "api.without_fast_path_per_s": per_client * clients / plain_elapsed,
+        "api.fast_path_speedup": plain_elapsed / api_elapsed,
         "api.p50_ms": latencies[len(latencies) // 2] * 1000,
         "api.p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
         "api.raw_psycopg_per_s": raw_rate,

@@ -181,7 +181,7 @@ _FAST_FIELDS = frozenset({"table", "source", "record"})
 _JSON = JSONRenderer()
 
 
-def _fast_create(request: HttpRequest) -> HttpResponse | None:
+def fast_create(request: HttpRequest) -> HttpResponse | None:
     """The common case of POST /api/v1/results/, answered without the framework's request,
     parser, serializer and renderer objects, which cost more than the write itself: a
     token-authenticated JSON object of table, source and record. Anything else (another
@@ -272,7 +272,7 @@ class ResultViewSet(
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         if request.method == "POST" and self.action_map.get("post") == "create":
-            answer = _fast_create(request)
+            answer = fast_create(request)
             if answer is not None:
                 return answer
         return super().dispatch(request, *args, **kwargs)
