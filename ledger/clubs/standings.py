@@ -1,6 +1,8 @@
 """Reading standings. The current table comes from the Standing projection alone (no
-journal scan); "as of round N" and the movement since the previous round aggregate the
-journal of the rounds concerned, which only those historical views pay for."""
+journal scan). "As of round N" and the movement since the previous round need each
+player's totals after a round: counted once from the smaller side of the round (the journal
+up to it, or the projection less the journal after it), kept, and brought forward by the
+journal lines written since, so a read after a write reads those lines only."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from django.core.cache import cache
-from django.db import connection
-from django.db.models import Max
+from django.db import connection, transaction
+from django.db.models import Max, Q
 
 from ledger.clubs import rows as rows_module
 from ledger.clubs.models import (
@@ -71,12 +73,30 @@ class Totals:
     losses: int = 0
 
 
-def journal_totals(competition: Competition, up_to_round: int | None = None) -> dict[int, Totals]:
+def journal_totals(
+    competition: Competition,
+    up_to_round: int | None = None,
+    *,
+    after: bool = False,
+    since: int | None = None,
+    through: int | None = None,
+) -> dict[int, Totals]:
     """Each player's totals summed from the journal itself (credits less reversals), with
-    every result's winners decided as when it was written."""
+    every result's winners decided as when it was written: the whole journal, the rounds
+    up to ``up_to_round``, or with ``after`` the rest (later rounds and tables in no round);
+    only the club's journal lines after ``since`` and up to ``through`` if given."""
     entries = Entry.objects.filter(competition=competition)
+    if since is not None:
+        entries = entries.filter(sequence__gt=since)
+    if through is not None:
+        entries = entries.filter(sequence__lte=through)
     if up_to_round is not None:
-        entries = entries.filter(table__round__number__lte=up_to_round)
+        if after:
+            entries = entries.filter(
+                Q(table__round__isnull=True) | Q(table__round__number__gt=up_to_round)
+            )
+        else:
+            entries = entries.filter(table__round__number__lte=up_to_round)
     lines = list(entries.values_list("player_id", "seat", "points", "kind", "result_id"))
     # The results as a subquery, not a list of ids: a league's journal names hundreds of
     # thousands, more than one statement may carry as parameters.
@@ -97,6 +117,63 @@ def journal_totals(competition: Competition, up_to_round: int | None = None) -> 
             name = COUNTERS[seat_outcomes[seat]]
             setattr(t, name, getattr(t, name) + step)
     return totals
+
+
+def counted_after(
+    competition: Competition, round_number: int, by: str | None = None
+) -> tuple[dict[int, Totals], int]:
+    """Each player's totals after a round, and the club's journal length they are as of,
+    from whichever side of the round holds fewer tables: the journal up to the round, or
+    the projection (the whole journal, kept current) less the journal after it. Both give
+    the same totals (a property test holds them equal); players with nothing counted are
+    left out. ``by`` ("journal" or "difference") forces one way."""
+    if by is None:
+        before, total = _tables_up_to(competition, round_number)
+        by = "difference" if total - before < before else "journal"
+    outer = connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and not outer:
+            # Every read below as of one moment: the journal's length, the projection and
+            # the lines (a result written between two reads would otherwise count once in
+            # one and not in the other).
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        head = _journal_length(competition) or 0
+        if by == "journal":
+            totals = journal_totals(competition, round_number, through=head)
+        else:
+            totals = {
+                player_id: Totals(points, played, wins, draws, losses)
+                for player_id, _name, points, played, wins, draws, losses in projection(competition)
+            }
+            later = journal_totals(competition, round_number, after=True, through=head)
+            totals = _combined(totals, later, -1)
+    return {pid: t for pid, t in totals.items() if t != Totals()}, head
+
+
+def _combined(totals: dict[int, Totals], other: dict[int, Totals], sign: int) -> dict[int, Totals]:
+    """``totals`` plus (``sign`` 1) or less (-1) ``other``, as new objects."""
+    out = {pid: Totals(t.points, t.played, t.wins, t.draws, t.losses) for pid, t in totals.items()}
+    for player_id, o in other.items():
+        t = out.setdefault(player_id, Totals())
+        t.points += sign * o.points
+        t.played += sign * o.played
+        t.wins += sign * o.wins
+        t.draws += sign * o.draws
+        t.losses += sign * o.losses
+    return out
+
+
+def _tables_up_to(competition: Competition, round_number: int) -> tuple[int, int]:
+    """How many of the competition's tables are in rounds up to ``round_number``, and how
+    many it has in all."""
+    found = rows_module.run(
+        f"SELECT COUNT(r.id), COUNT(*) FROM {Table._meta.db_table} t "
+        f"LEFT JOIN {Round._meta.db_table} r ON r.id = t.round_id AND r.number <= %s "
+        "WHERE t.competition_id = %s",
+        [round_number, competition.pk],
+    )
+    return int(found[0][0]), int(found[0][1])
 
 
 def last_round(competition: Competition) -> int | None:
@@ -143,18 +220,35 @@ def layout_sql(vendor: str, competition: str = "%s") -> str:
 def totals_after(
     competition: Competition, round_number: int, head: int | None = None
 ) -> dict[int, Totals]:
-    """Each player's totals after a past round, summed from the journal once and then
-    kept until the club's journal grows or a table changes round (the standings "as of
-    round N" and the movement column read them; summing a league's journal takes about a
-    second). A caller that has just read the club's journal length passes it as ``head``."""
-    if head is None:
-        head = _journal_length(competition)
-    key = f"totals:{competition.pk}:{round_number}:{head}:{round_layout(competition)}"
-    totals: dict[int, Totals] | None = cache.get(key)
-    if totals is None:
-        totals = journal_totals(competition, round_number)
-        cache.set(key, totals, 3600)
+    """Each player's totals after a past round (the standings "as of round N" and the
+    movement column read them). Counted once (``counted_after``; summing a league's journal
+    takes seconds) and kept with the journal length they are as of; when the club's journal
+    has grown, the lines written since are added (a write to a later round adds nothing),
+    so a read after a write reads those few lines, not the journal. Kept under which round
+    each table is in, as moving a table changes them without a write. A caller that has
+    just read the club's journal length passes it as ``head``."""
+    key = f"totals:{competition.pk}:{round_number}:{round_layout(competition)}"
+    kept: tuple[int, dict[int, Totals]] | None = cache.get(key)
+    if kept is not None:
+        at, totals = kept
+        if head is None:
+            head = _journal_length(competition) or 0
+        if at >= head:
+            return totals
+        since = journal_totals(competition, round_number, since=at, through=head)
+        if since:
+            totals = _combined(totals, since, 1)
+            totals = {pid: t for pid, t in totals.items() if t != Totals()}
+        cache.set(key, (head, totals), TOTALS_SECONDS)
+        return totals
+    totals, at = counted_after(competition, round_number)
+    cache.set(key, (at, totals), TOTALS_SECONDS)
     return totals
+
+
+# Kept totals are brought up to date by each read: a day only bounds what an idle
+# competition holds in the cache.
+TOTALS_SECONDS = 24 * 3600
 
 
 def _ranks_after(
