@@ -233,7 +233,7 @@ def _content_version(comp: Competition) -> str:
     # spares the planning that otherwise costs as much as running it.
     found = rows_module.run(
         _content_sql(connection.vendor),
-        [comp.pk, LATEST_RESULTS, comp.pk, Result.Status.PENDING.value, comp.pk, comp.pk],
+        [comp.pk, LATEST_RESULTS, comp.pk, Result.Status.PENDING.value, comp.pk, comp.pk, comp.pk],
     )
     return _digest(found[0])
 
