@@ -12,7 +12,7 @@ docs/ratings.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -32,10 +32,16 @@ def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
     rate_results([(result, seats)], at)
 
 
-def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> None:
+def rate_results(
+    items: Sequence[tuple[Result, dict[int, int]]],
+    at: Any,
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Fold accepted results, in order, into their clubs' ratings: three statements for the
     whole batch, whatever its size. Each player's row is locked from the first of them to
-    the commit, so a later write for the same player rates after this one."""
+    the commit, so a later write for the same player rates after this one. ``ready`` is
+    called once the first of them is answered, before the results' ids are read (a write
+    whose results' ids come back with that answer gives them their ids there)."""
     matches: dict[tuple[int, str], list[tuple[Result, list[int], list[float]]]] = {}
     for result, seats in items:
         players = [seats[i] for i in sorted(seats)]
@@ -60,6 +66,8 @@ def rate_results(items: Sequence[tuple[Result, dict[int, int]]], at: Any) -> Non
                 f"results = {table}.results RETURNING player_id, mu, sigma, results",
             )
         }
+        if ready is not None:
+            ready()
         changes: list[Any] = []
         for result, players, points in played:
             teams = [[MODEL.create_rating(current[p][:2])] for p in players]

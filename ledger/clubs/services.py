@@ -6,6 +6,7 @@ may do what, and what the journal must look like, live here and nowhere else.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -265,15 +266,19 @@ def _record(
 
 def _write(writes: Sequence[_Write]) -> None:
     """Insert results and credit the accepted ones, in a transaction of their own: a few
-    statements for the whole batch, sent in four round trips, the last of which carries
-    the journal lines and the commit (so a club's journal head is held for two round
-    trips); the lines' ids are read once the commit is back."""
+    statements for the whole batch, sent in two round trips (the second carries the
+    journal lines and the commit, and the database chains the lines, so a club's journal
+    head is held for no round trip at all); the results' ids come back with the first
+    answer, the lines' once the commit is back."""
     deferred: list[Callable[[], None]] = []
-    with rows_module.pipeline(), transaction.atomic():
-        _insert([w.result for w in writes])
+    with rows_module.atomic():
+        numbered = _insert_later([w.result for w in writes])
         accepted = [w for w in writes if w.accept]
         if accepted:
-            _credit_many([(w.result, w.seated) for w in accepted], deferred=deferred)
+            _credit_many(
+                [(w.result, w.seated) for w in accepted], deferred=deferred, numbered=numbered
+            )
+        numbered()
     for finish in deferred:
         finish()
 
@@ -301,16 +306,31 @@ _RESULT_COLUMNS = (
 def _insert(results: Sequence[Result]) -> None:
     """INSERT results in a single statement (the ORM's save() costs several times more
     Python than the database spends on the row; this is the hottest write there is)."""
-    ids = rows_module.insert(
+    _insert_later(results)()
+
+
+def _insert_later(results: Sequence[Result]) -> Callable[[], None]:
+    """``_insert``, sent now; the returned function gives the results their ids (at once
+    outside a pipeline, else with the next answer waited for). Calling it again does
+    nothing."""
+    ids = rows_module.insert_later(
         Result,
         _RESULT_COLUMNS,
         [[getattr(result, name) for name in _RESULT_COLUMNS] for result in results],
         suffix="RETURNING id",
     )
-    for result, (pk,) in zip(results, ids, strict=True):
-        result.pk = pk
-        result._state.adding = False
-        result._state.db = connection.alias
+    done: list[bool] = []
+
+    def number() -> None:
+        if done:
+            return
+        done.append(True)
+        for result, (pk,) in zip(results, ids(), strict=True):
+            result.pk = pk
+            result._state.adding = False
+            result._state.db = connection.alias
+
+    return number
 
 
 def table_for_write(table_id: int, user: Any = None) -> Table | None:
@@ -398,11 +418,12 @@ def _credit_many(
     items: Sequence[tuple[Result, dict[int, int]]],
     reversals: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]]]] = (),
     deferred: list[Callable[[], None]] | None = None,
+    numbered: Callable[[], None] | None = None,
 ) -> None:
     """Write accepted results' journal lines and fold them into standings and ratings;
     ``reversals`` (a correction's) are journaled first, in the same write. ``deferred``
-    as for ``_chain``."""
-    webhooks.announce_many("result.accepted", [result for result, _seated in items])
+    as for ``_chain``; ``numbered``, when the results' ids are still on their way, gives
+    them their ids (as ``_insert_later``'s function does)."""
     journal = [(result, rows, Entry.Kind.REVERSAL) for result, rows in reversals] + [
         (
             result,
@@ -412,7 +433,8 @@ def _credit_many(
         for result, seats in items
     ]
     now = timezone.now()
-    written = _journal(journal, now, rate=items, deferred=deferred)
+    written = _journal(journal, now, rate=items, deferred=deferred, numbered=numbered)
+    webhooks.announce_many("result.accepted", [result for result, _seated in items])
     for (result, _seated), entries in zip(items, written[len(reversals) :], strict=True):
         result.written_entries = entries  # type: ignore[attr-defined]
 
@@ -663,9 +685,11 @@ def _journal(
     now: Any,
     rate: Sequence[tuple[Result, dict[int, int]]] = (),
     deferred: list[Callable[[], None]] | None = None,
+    numbered: Callable[[], None] | None = None,
 ) -> list[list[Line]]:
     """Journal the lines of several results, in order, with everything derived from them;
-    the lines of each result are returned.
+    the lines of each result are returned. ``numbered`` as for ``_credit_many``: called
+    once the first answer is back, before anything needs the results' ids.
 
     Every write takes its locks in one order: the standings rows, the ratings rows (each
     set sorted), and last its club's journal head, held until the commit so that the
@@ -681,7 +705,9 @@ def _journal(
         now,
     )
     if rate:
-        ratings.rate_results(rate, now)
+        ratings.rate_results(rate, now, ready=numbered)
+    if numbered is not None:
+        numbered()
     return _chain(items, now, deferred)
 
 
@@ -690,40 +716,21 @@ def _chain(
     now: Any,
     deferred: list[Callable[[], None]] | None = None,
 ) -> list[list[Line]]:
-    """Append the lines to each club's hash chain: three statements per club, whatever
-    the number of lines, under the lock on the club's row. With ``deferred``, the lines'
-    ids are read by the functions it is given, to be called once the write's statements
-    have all gone out (in a pipeline); without, before this returns."""
-    ops = connection.ops
-    club_table = ops.quote_name(Club._meta.db_table)
-    # NO KEY: inserts that merely refer to the club (a result, a rating) need not wait.
-    lock = " FOR NO KEY UPDATE" if connection.vendor == "postgresql" else ""
+    """Append the lines to each club's hash chain, under the lock on the club's row. On
+    PostgreSQL the database numbers and hashes them (``ledger_append``, migration 0010) in
+    one statement, so the head is held for no round trip to this process; elsewhere three
+    statements per club do, whatever the number of lines. With ``deferred``, the lines'
+    numbers, hashes and ids are read by the functions it is given, to be called once the
+    write's statements have all gone out (in a pipeline); without, before this returns."""
     written: list[list[Line]] = [[] for _ in items]
     clubs = sorted({result.club_id for result, _rows, _kind in items})
+    chain = _chain_in_database if connection.vendor == "postgresql" else _chain_here
     for club_id in clubs:
-        ((sequence, head),) = rows_module.run(
-            f"SELECT journal_length, journal_head FROM {club_table} WHERE id = %s{lock}",
-            [club_id],
-        )
         mine: list[Line] = []
-        params: list[list[Any]] = []
         for n, (result, rows, kind) in enumerate(items):
             if result.club_id != club_id:
                 continue
             for seat, player_id, points in rows:
-                sequence += 1
-                points = Decimal(points)
-                digest = entry_hash(
-                    prev_hash=head,
-                    club_id=club_id,
-                    competition_id=result.competition_id,
-                    sequence=sequence,
-                    result_id=result.pk,
-                    seat=seat,
-                    player_id=player_id,
-                    points=points,
-                    kind=kind,
-                )
                 line = Line(
                     pk=None,
                     club_id=club_id,
@@ -732,37 +739,92 @@ def _chain(
                     table_id=result.table_id,
                     player_id=player_id,
                     seat=seat,
-                    points=points,
+                    points=Decimal(points),
                     kind=kind,
                     source=result.source,
                     entered_by_id=result.entered_by_id,
                     created_at=now,
-                    sequence=sequence,
-                    prev_hash=head,
-                    hash=digest,
+                    sequence=None,
+                    prev_hash=None,
+                    hash=None,
                 )
                 written[n].append(line)
                 mine.append(line)
-                params.append([getattr(line, name) for name in _ENTRY_COLUMNS])
-                head = digest
         if not mine:
             continue
-        ids = rows_module.insert_later(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
-        rows_module.run(
-            f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
-            [sequence, head, club_id],
-            wait=False,
-        )
-
-        def number(lines: list[Line] = mine, ids: Callable[[], Any] = ids) -> None:
-            for line, (pk,) in zip(lines, ids(), strict=True):
-                line.pk = pk
-
+        finish = chain(club_id, mine, now)
         if deferred is None:
-            number()
+            finish()
         else:
-            deferred.append(number)
+            deferred.append(finish)
     return written
+
+
+def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
+    document = json.dumps(
+        [
+            {
+                "competition_id": line.competition_id,
+                "result_id": line.result_id,
+                "table_id": line.table_id,
+                "player_id": line.player_id,
+                "seat": line.seat,
+                "points": str(line.points),
+                "shown": f"{line.points:.2f}",
+                "kind": line.kind,
+                "source": line.source,
+                "entered_by_id": line.entered_by_id,
+            }
+            for line in lines
+        ]
+    )
+    appended = rows_module.later(
+        "SELECT line_id, line_sequence, line_prev, line_hash FROM ledger_append(%s, %s, %s::json)",
+        [club_id, now, document],
+    )
+
+    def finish() -> None:
+        for line, (pk, sequence, prev_hash, digest) in zip(lines, appended(), strict=True):
+            line.pk, line.sequence, line.prev_hash, line.hash = pk, sequence, prev_hash, digest
+
+    return finish
+
+
+def _chain_here(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
+    ops = connection.ops
+    club_table = ops.quote_name(Club._meta.db_table)
+    ((sequence, head),) = rows_module.run(
+        f"SELECT journal_length, journal_head FROM {club_table} WHERE id = %s", [club_id]
+    )
+    params: list[list[Any]] = []
+    for line in lines:
+        sequence += 1
+        digest = entry_hash(
+            prev_hash=head,
+            club_id=club_id,
+            competition_id=line.competition_id,
+            sequence=sequence,
+            result_id=line.result_id,
+            seat=line.seat,
+            player_id=line.player_id,
+            points=line.points,
+            kind=line.kind,
+        )
+        line.sequence, line.prev_hash, line.hash = sequence, head, digest
+        params.append([getattr(line, name) for name in _ENTRY_COLUMNS])
+        head = digest
+    ids = rows_module.insert_later(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
+    rows_module.run(
+        f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
+        [sequence, head, club_id],
+        wait=False,
+    )
+
+    def finish() -> None:
+        for line, (pk,) in zip(lines, ids(), strict=True):
+            line.pk = pk
+
+    return finish
 
 
 def _project(

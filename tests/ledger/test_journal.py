@@ -161,3 +161,29 @@ def test_rebuilding_the_standings_from_the_journal_gives_the_same_rows(people, m
     before = sorted(Standing.objects.values_list("player_id", "points", "played"))
     services.rebuild_standings(manual_table.competition)
     assert sorted(Standing.objects.values_list("player_id", "points", "played")) == before
+
+
+def test_every_line_is_hashed_as_entry_hash_says_whoever_chains_it(people, manual_table):
+    # On PostgreSQL the database numbers and hashes the lines (ledger_append); on SQLite
+    # this process does: either way verify_ledger's Python hash must agree, for
+    # fractions, negatives, large numbers and reversals alike.
+    first = record(people, manual_table, [Decimal("-12.5"), Decimal("0.25")])
+    record(people, manual_table, [1234567, -3])
+    services.supersede_result(
+        user=people.users["referee"], result=first, source="manual", scores=[Decimal("7.1"), 0]
+    )
+    entries = list(Entry.objects.order_by("sequence"))
+    assert [e.sequence for e in entries] == list(range(1, 9))
+    assert all(e.hash == e.compute_hash() for e in entries)
+    assert entries[0].prev_hash == ""
+    assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(entries))
+    assert services.verify_chain(manual_table.competition.club) == []
+
+
+def test_the_answer_to_a_write_carries_the_lines_as_stored(people, manual_table):
+    result = record(people, manual_table, [5, -5])
+    stored = {e.pk: (e.sequence, e.prev_hash, e.hash) for e in Entry.objects.all()}
+    written = {
+        line.pk: (line.sequence, line.prev_hash, line.hash) for line in result.written_entries
+    }
+    assert written == stored
