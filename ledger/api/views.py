@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -195,7 +196,7 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
     ):
         return None
     try:
-        data = json.loads(request.body)
+        data = orjson.loads(request.body)
     except ValueError:
         return None
     if not isinstance(data, dict) or not data.keys() <= _FAST_FIELDS:
@@ -212,12 +213,11 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
     ):
         return None
     try:
-        user, _token = auth.TokenAuthentication().authenticate_credentials(header[6:].strip())
+        user, table = auth.user_and_table(header[6:].strip(), table_id)
     except exceptions.AuthenticationFailed:
         return None
     request.user = user
     try:
-        table = services.table_for_write(table_id, user)
         if table is None:
             raise Invalid(
                 f"There is no table {table_id}.", fields={"table": ["No table with this id."]}
@@ -242,7 +242,8 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
                 response[name] = value
         return response
     body, headers = _recorded(result, created)
-    response = HttpResponse(_JSON.render(body), status=201, content_type="application/json")
+    # The same compact UTF-8 text as the framework's renderer gives, several times faster.
+    response = HttpResponse(orjson.dumps(body), status=201, content_type="application/json")
     for name, value in headers.items():
         response[name] = value
     response["Vary"] = "Accept"

@@ -55,7 +55,7 @@ class Club(models.Model):
     # the player linked to the login. Also read inside the table's query of a write.
     ROLE_QUERY = (
         "SELECT m.role FROM clubs_membership m JOIN clubs_player p ON p.id = m.player_id "
-        "WHERE m.club_id = {club} AND p.user_id = %s ORDER BY m.id LIMIT 1"
+        "WHERE m.club_id = {club} AND p.user_id = {user} ORDER BY m.id LIMIT 1"
     )
 
     def role_of(self, user: Any) -> str | None:
@@ -68,7 +68,7 @@ class Club(models.Model):
         if known is not None and user.pk in known:
             return known[user.pk]
         # Plain SQL: every write asks this, and the ORM's query costs several times more.
-        found = rows.run(self.ROLE_QUERY.format(club="%s"), [self.pk, user.pk])
+        found = rows.run(self.ROLE_QUERY.format(club="%s", user="%s"), [self.pk, user.pk])
         return found[0][0] if found else None
 
     def allows(self, user: Any, role: str) -> bool:

@@ -30,10 +30,10 @@ import contextlib
 import datetime
 import decimal
 import functools
-import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Model
@@ -259,9 +259,9 @@ def _insert(
 ) -> tuple[str, list[Any]]:
     if connection.vendor == "postgresql":
         columns = _columns(model, names)
-        document = json.dumps(
+        document = orjson.dumps(
             [dict(zip(columns, values, strict=True)) for values in rows], default=_plain
-        )
+        ).decode()
         return f"{_from_json(model, names)} {suffix}", [document]
     fields = _fields(model, names)
     params = [

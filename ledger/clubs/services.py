@@ -6,11 +6,12 @@ may do what, and what the journal must look like, live here and nowhere else.
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
+import orjson
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -339,54 +340,80 @@ def table_for_write(table_id: int, user: Any = None) -> Table | None:
     the fields a write reads are loaded; any other is read if something asks for it. With
     ``user``, the same query reads that user's role in the club, which the club then
     answers without asking again."""
-    ops = connection.ops
-    wanted = {
-        Table: ("id", "competition_id", "label"),
-        Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
-        Club: ("id", "name"),
-    }
-    aliases = {Table: "t", Competition: "c", Club: "k"}
-    columns = []
-    plan = []
-    for model, names in wanted.items():
-        fields = [f for f in model._meta.concrete_fields if f.attname in names]
-        plan.append((model, fields))
-        columns += [f"{aliases[model]}.{ops.quote_name(f.column)}" for f in fields]
-    # Whether the club has a webhook to tell (so that a write need not ask again), then the
-    # seats, one row each.
     member = getattr(user, "is_authenticated", False) and not user.is_superuser
-    params: list[Any] = []
-    if member:
-        columns.append(f"({Club.ROLE_QUERY.format(club='c.club_id')})")
-        params.append(user.pk)
+    columns, joins = table_query("%s" if member else None)
+    found = rows_module.run(
+        f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(Table._meta.db_table)} "
+        f"t {joins} WHERE t.id = %s",
+        [user.pk, table_id] if member else [table_id],
+    )
+    return table_from_rows(found, user if member else None)
+
+
+_TABLE_WANTED: dict[Any, tuple[str, ...]] = {
+    Table: ("id", "competition_id", "label"),
+    Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
+    Club: ("id", "name"),
+}
+_TABLE_ALIASES = {Table: "t", Competition: "c", Club: "k"}
+
+
+@functools.cache
+def _table_plan() -> list[tuple[Any, list[Any]]]:
+    return [
+        (model, [f for f in model._meta.concrete_fields if f.attname in names])
+        for model, names in _TABLE_WANTED.items()
+    ]
+
+
+@functools.cache
+def table_query(user: str | None, outer: bool = False) -> tuple[list[str], str]:
+    """The columns and joins of ``table_for_write``'s query, for a query that starts from
+    the table as ``t``: the table's, competition's and club's fields, the role in the club
+    of the user ``user`` gives (an SQL expression; None: no role), whether the club has a
+    webhook to tell (so that a write need not ask again), then the seats, one row each.
+    ``table_from_rows`` reads the rows, after any columns before these. ``outer``: outer
+    joins, for a query where the table may be missing."""
+    ops = connection.ops
+    columns = [
+        f"{_TABLE_ALIASES[model]}.{ops.quote_name(f.column)}"
+        for model, fields in _table_plan()
+        for f in fields
+    ]
+    if user is not None:
+        columns.append(f"({Club.ROLE_QUERY.format(club='c.club_id', user=user)})")
     columns += [
         f"EXISTS (SELECT 1 FROM {ops.quote_name(Webhook._meta.db_table)} w "
         "WHERE w.club_id = c.club_id AND w.active)",
         f"s.{ops.quote_name('index')}",
         "s.player_id",
     ]
-    rows = rows_module.run(
-        f"SELECT {', '.join(columns)} FROM {ops.quote_name(Table._meta.db_table)} t "
-        f"JOIN {ops.quote_name(Competition._meta.db_table)} c ON c.id = t.competition_id "
-        f"JOIN {ops.quote_name(Club._meta.db_table)} k ON k.id = c.club_id "
-        f"LEFT JOIN {ops.quote_name(Seat._meta.db_table)} s ON s.table_id = t.id "
-        "WHERE t.id = %s",
-        [*params, table_id],
+    join = "LEFT JOIN" if outer else "JOIN"
+    joins = (
+        f"{join} {ops.quote_name(Competition._meta.db_table)} c ON c.id = t.competition_id "
+        f"{join} {ops.quote_name(Club._meta.db_table)} k ON k.id = c.club_id "
+        f"LEFT JOIN {ops.quote_name(Seat._meta.db_table)} s ON s.table_id = t.id"
     )
-    if not rows:
+    return columns, joins
+
+
+def table_from_rows(found: Sequence[Sequence[Any]], user: Any = None, at: int = 0) -> Table | None:
+    """The table of ``table_query``'s rows, whose columns start at ``at``; ``user`` when
+    the query read that user's role. None when there are no rows or the table's id is
+    empty (an outer join that found no table)."""
+    if not found or found[0][at] is None:
         return None
-    row = rows[0]
+    row = found[0]
     built: dict[Any, Any] = {}
-    at = 0
-    for model, fields in plan:
+    for model, fields in _table_plan():
         built[model] = rows_module.instance(model, fields, row[at : at + len(fields)])
         at += len(fields)
     table, competition, club = built[Table], built[Competition], built[Club]
     Competition.club.field.set_cached_value(competition, club)
     Table.competition.field.set_cached_value(table, competition)
-    table.seated = {r[-2]: r[-1] for r in rows if r[-2] is not None}  # type: ignore[attr-defined]
+    table.seated = {r[-2]: r[-1] for r in found if r[-2] is not None}  # type: ignore[attr-defined]
     table.hooked = bool(row[-3])  # type: ignore[attr-defined]
-    if member:
+    if user is not None:
         club.known_roles = {user.pk: row[-4]}  # type: ignore[attr-defined]
     return table
 
@@ -761,7 +788,7 @@ def _chain(
 
 
 def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
-    document = json.dumps(
+    document = orjson.dumps(
         [
             {
                 "competition_id": line.competition_id,
@@ -777,7 +804,7 @@ def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[]
             }
             for line in lines
         ]
-    )
+    ).decode()
     appended = rows_module.later(
         "SELECT line_id, line_sequence, line_prev, line_hash FROM ledger_append(%s, %s, %s::json)",
         [club_id, now, document],

@@ -154,7 +154,7 @@ def _competition_sql() -> tuple[str, list[tuple[Any, list[Any]]]]:
         f"(SELECT 1 FROM {table[Table]} t WHERE t.round_id = r.id) "
         "ORDER BY r.number DESC LIMIT 1), "
         # The visitor's role (NULL for no one): the parameter is the user's id or NULL.
-        f"({Club.ROLE_QUERY.format(club='c.club_id')}) "
+        f"({Club.ROLE_QUERY.format(club='c.club_id', user='%s')}) "
         f"FROM {table[Competition]} c JOIN {table[Club]} k ON k.id = c.club_id "
         f"LEFT JOIN {table[Season]} s ON s.id = c.season_id "
         "WHERE k.slug = %s AND c.slug = %s"

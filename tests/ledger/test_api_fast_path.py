@@ -222,3 +222,54 @@ def test_closing_a_fast_answer_ends_the_request_as_django_does(tarocco_table, to
         signals.request_started.disconnect(started)
         signals.request_finished.disconnect(finished)
     assert sent == ["started", "finished"]
+
+
+@pytest.mark.parametrize("who", ["scorekeeper", "member", "stranger", "admin"])
+def test_the_token_and_the_table_are_read_together_with_the_writers_role(
+    tarocco_table, people, who, django_user_model
+):
+    from ledger.api.auth import user_and_table
+    from ledger.clubs.models import Role
+
+    def expected_role(who: str) -> str | None:
+        return {
+            "scorekeeper": Role.SCOREKEEPER,
+            "member": Role.MEMBER,
+            "stranger": None,
+            "admin": Role.ORGANISER,
+        }[who]
+
+    if who == "admin":
+        login = django_user_model.objects.create_superuser("boss", "", "pw")
+    else:
+        login = people.users[who]
+    key = Token.objects.create(user=login).key
+    user, table = user_and_table(key, tarocco_table.pk)
+    if who != "admin":  # the role came with the table: the club need not ask again
+        assert table is not None and table.competition.club.known_roles == {
+            login.pk: expected_role(who)
+        }
+    assert user.pk == login.pk and table is not None
+    assert table.pk == tarocco_table.pk
+    assert table.seated == {i: p.pk for i, p in enumerate(people.extra[:4])}
+    club = table.competition.club
+    assert club.pk == people.club.pk
+    assert club.role_of(user) == expected_role(who)
+    # A table that does not exist is no table; the token still names its user.
+    user, table = user_and_table(key, tarocco_table.pk + 1000)
+    assert user.pk == login.pk and table is None
+
+
+def test_an_unknown_or_inactive_token_reads_no_table(tarocco_table, people):
+    from rest_framework.exceptions import AuthenticationFailed
+
+    from ledger.api.auth import user_and_table
+
+    with pytest.raises(AuthenticationFailed):
+        user_and_table("nope", tarocco_table.pk)
+    login = people.users["scorekeeper"]
+    key = Token.objects.create(user=login).key
+    login.is_active = False
+    login.save()
+    with pytest.raises(AuthenticationFailed):
+        user_and_table(key, tarocco_table.pk)
