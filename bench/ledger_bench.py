@@ -227,6 +227,8 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
 
 # Requests each client sends before the clock starts.
 WARM_UP = 5
+# Requests made ready per client and second of the window: more than a client can send.
+MOST_PER_SECOND = 250
 
 
 def _free_port() -> int:
@@ -236,12 +238,15 @@ def _free_port() -> int:
 
 
 def api_writes(
-    database_url: str, total: int, clients: int = 16, worker_threads: int = 8
+    database_url: str, seconds: float, clients: int = 16, worker_threads: int = 8
 ) -> dict[str, float]:
     """POST results through gunicorn (2 workers of `worker_threads` threads each) from
-    `clients` concurrent clients, with the results' fast path and without it; then raw
-    psycopg inserting and committing the same rows (a result and its journal lines) from
-    as many threads."""
+    `clients` concurrent clients, each sending one result after another for a window of
+    ``seconds``, with the results' fast path and without it; then raw psycopg inserting and
+    committing the same rows (a result and its journal lines) from as many threads for as
+    long. The rate is what was answered within the windows: every client sends throughout,
+    so it is the rate the server sustains (a fixed number of requests per client would
+    measure the clients of the busier worker finishing last, alone)."""
     import psycopg
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
@@ -269,11 +274,10 @@ def api_writes(
         )
         for i in range(clients)
     ]
-    per_client = total // clients
 
-    def load(fast_path: bool, per_client: int) -> tuple[float, list[float]]:
-        """Start the server, post ``per_client`` results from each client, stop it: the
-        elapsed time and every request's latency."""
+    def load(fast_path: bool, window: float) -> tuple[int, list[float]]:
+        """Start the server, have every client post results for ``window`` seconds, stop
+        it: the results answered within the window and their latencies."""
         port = _free_port()
         env = {
             **os.environ,
@@ -330,30 +334,38 @@ def api_writes(
                             "Idempotency-Key": uuid.uuid4().hex,
                         },
                     )
-                    for n in range(WARM_UP + per_client)
+                    for n in range(WARM_UP + int(MOST_PER_SECOND * window))
                 ]
                 for i in range(clients)
             ]
             # Every client's first requests open the server's database connections and
             # prepare its statements: they are sent before the clock starts.
-            warm = threading.Barrier(clients + 1)
+            clock: list[float] = []
+            warm = threading.Barrier(clients + 1, action=lambda: clock.append(time.perf_counter()))
 
             def client(i: int) -> None:
                 import http.client
 
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
                 mine = []
+                end = 0.0
                 for n, (body, headers) in enumerate(requests_of[i]):
                     if n == WARM_UP:
                         warm.wait(timeout=120)
+                        end = clock[0] + window
                     t0 = time.perf_counter()
+                    if n > WARM_UP and t0 >= end:
+                        break
                     conn.request("POST", "/api/v1/results/", body=body, headers=headers)
                     response = conn.getresponse()
                     response.read()
-                    if n >= WARM_UP:
-                        mine.append(time.perf_counter() - t0)
+                    t1 = time.perf_counter()
+                    if n >= WARM_UP and t1 <= end:
+                        mine.append(t1 - t0)
                     if response.status != 201:
                         failures.append(str(response.status))
+                else:
+                    failures.append("a client ran out of prepared requests")
                 with lock:
                     latencies.extend(mine)
 
@@ -361,36 +373,37 @@ def api_writes(
             for t in threads:
                 t.start()
             warm.wait(timeout=120)
-            start = time.perf_counter()
             for t in threads:
                 t.join()
-            elapsed = time.perf_counter() - start
             if failures:
                 raise RuntimeError(f"{len(failures)} writes failed: {sorted(set(failures))}")
-            return elapsed, latencies
+            return len(latencies), latencies
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
 
     # With and without the results' fast path (ledger/api/fastpath.py), in the order
     # off, on, on, off, so that a slow spell of this shared machine weighs on both alike.
-    half = max(1, per_client // 2)
-    elapsed = {True: 0.0, False: 0.0}
+    answered = {True: 0, False: 0}
     latencies: list[float] = []
     for fast in (False, True, True, False):
-        took, seen = load(fast, half)
-        elapsed[fast] += took
+        count, seen = load(fast, seconds / 2)
+        answered[fast] += count
         if fast:
             latencies.extend(seen)
-    api_elapsed, plain_elapsed = elapsed[True], elapsed[False]
-    per_client = 2 * half
 
-    # The same rows, written by raw psycopg: one result and four journal lines per commit.
+    # The same rows, written by raw psycopg for as long: one result and four journal lines
+    # per commit, under the club's lock.
     seats = [list(t.seats.order_by("index").values_list("player_id", flat=True)) for t in tables]
+    committed = [0] * clients
+    clock: list[float] = []
+    ready = threading.Barrier(clients, action=lambda: clock.append(time.perf_counter()))
 
-    def raw_client(i: int, counter: list[int]) -> None:
+    def raw_client(i: int) -> None:
         with psycopg.connect(database_url.replace("postgres://", "postgresql://", 1)) as conn:
-            for _n in range(per_client):
+            ready.wait(timeout=60)
+            end = clock[0] + seconds
+            while time.perf_counter() < end:
                 with conn.transaction(), conn.cursor() as cur:
                     cur.execute(
                         "INSERT INTO clubs_result (club_id, competition_id, table_id, record,"
@@ -434,21 +447,21 @@ def api_writes(
                     cur.execute(
                         "UPDATE clubs_club SET journal_length=%s WHERE id=%s", [seq, club.pk]
                     )
+                if time.perf_counter() <= end:
+                    committed[i] += 1
 
-    start = time.perf_counter()
-    threads = [threading.Thread(target=raw_client, args=(i, [])) for i in range(clients)]
+    threads = [threading.Thread(target=raw_client, args=(i,)) for i in range(clients)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    raw_elapsed = time.perf_counter() - start
     latencies.sort()
-    api_rate = per_client * clients / api_elapsed
-    raw_rate = per_client * clients / raw_elapsed
+    api_rate = answered[True] / seconds
+    raw_rate = sum(committed) / seconds
     return {
         "api.results_per_s": api_rate,
-        "api.without_fast_path_per_s": per_client * clients / plain_elapsed,
-        "api.fast_path_speedup": plain_elapsed / api_elapsed,
+        "api.without_fast_path_per_s": answered[False] / seconds,
+        "api.fast_path_speedup": answered[True] / answered[False],
         "api.p50_ms": latencies[len(latencies) // 2] * 1000,
         "api.p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
         "api.raw_psycopg_per_s": raw_rate,

@@ -106,7 +106,7 @@ def ledger(quick: bool, out: dict[str, Any]) -> None:
         out["standings.entries"] = entries
         out["standings.setup_s"] = time.perf_counter() - t0
         out.update(lb.standings_page(league, 15 if quick else 40))
-        out.update(lb.api_writes(scratch, 400 if quick else 4000))
+        out.update(lb.api_writes(scratch, 4.0 if quick else 16.0))
     finally:
         from django.db import connections
 
