@@ -29,19 +29,25 @@ MODEL = PlackettLuce()
 def rate_result(result: Result, seats: dict[int, int], at: Any) -> None:
     """Fold one accepted result into its club's ratings for the game (inside the caller's
     transaction, so ratings never disagree with the journal that produced them)."""
-    rate_results([(result, seats)], at)
+    rows.flush(rate_results([(result, seats)], at))
 
 
 def rate_results(
     items: Sequence[tuple[Result, dict[int, int]]],
     at: Any,
     ready: Callable[[], None] | None = None,
-) -> None:
+) -> list[rows.Statement]:
     """Fold accepted results, in order, into their clubs' ratings: three statements for the
     whole batch, whatever its size. Each player's row is locked from the first of them to
     the commit, so a later write for the same player rates after this one. ``ready`` is
     called once the first of them is answered, before the results' ids are read (a write
-    whose results' ids come back with that answer gives them their ids there)."""
+    whose results' ids come back with that answer gives them their ids there).
+
+    The other two are returned, not run: the caller runs them (``rows.flush``) or has them
+    travel with its next statement (``rows.run``'s ``first``), which must not write a
+    rating. The rows they write are locked by the first, so where they run in that
+    statement does not matter."""
+    pending: list[rows.Statement] = []
     matches: dict[tuple[int, str], list[tuple[Result, list[int], list[float]]]] = {}
     for result, seats in items:
         players = [seats[i] for i in sorted(seats)]
@@ -81,21 +87,22 @@ def rate_results(
         # One upsert for every player and one insert for the history, in plain SQL: the
         # ORM's bulk_update spends more time building its CASE expressions than the
         # database spends running them.
-        rows.insert(
-            Rating,
-            ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
-            [[club_id, game, p, *current[p], at] for p in everyone],
-            suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
-            "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
-            "updated_at = excluded.updated_at",
-            wait=False,
-        )
-        rows.insert(
-            RatingChange,
-            ("club_id", "game", "player_id", "result_id", "mu", "sigma", "at"),
-            changes,
-            wait=False,
-        )
+        pending += [
+            rows.insertion(
+                Rating,
+                ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
+                [[club_id, game, p, *current[p], at] for p in everyone],
+                suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
+                "updated_at = excluded.updated_at",
+            ),
+            rows.insertion(
+                RatingChange,
+                ("club_id", "game", "player_id", "result_id", "mu", "sigma", "at"),
+                changes,
+            ),
+        ]
+    return pending
 
 
 def counting_results(club_id: int, game: str) -> Iterable[tuple[Result, Any]]:

@@ -77,14 +77,41 @@ def _rows(db: Any, cursor: Any) -> list[tuple[Any, ...]]:
     return cursor.fetchall()  # type: ignore[no-any-return]
 
 
-def run(sql: str, params: Sequence[Any] = (), *, wait: bool = True) -> list[tuple[Any, ...]]:
+Statement = tuple[str, Sequence[Any]]
+
+
+def _with(first: Sequence[Statement], sql: str, params: Sequence[Any]) -> Statement:
+    """``sql`` with the statements of ``first`` (writes whose answers nobody reads): on
+    PostgreSQL as data-modifying WITH queries of one statement, which all run to the end in
+    the statement's snapshot, in an order that is the database's (in practice after
+    ``sql``); elsewhere one by one before it. So they must take no lock that the
+    transaction does not hold already, or the order of its locks would change."""
+    if not first:
+        return sql, params
+    if connection.vendor != "postgresql":
+        for earlier, values in first:
+            run(earlier, values)
+        return sql, params
+    queries = ", ".join(f"w{n} AS ({earlier})" for n, (earlier, _v) in enumerate(first))
+    return f"WITH {queries} {sql}", [v for _s, values in first for v in values] + list(params)
+
+
+def run(
+    sql: str,
+    params: Sequence[Any] = (),
+    *,
+    wait: bool = True,
+    first: Sequence[Statement] = (),
+) -> list[tuple[Any, ...]]:
     """Execute ``sql`` in the current transaction and return its rows (none when it
     returns nothing). Errors are Django's database errors, as from any cursor. With
     ``wait=False``, inside a ``pipeline``, the statement is sent and its answer is not
     awaited: it returns no rows, and an error it meets is raised by a later statement or
-    at the pipeline's end."""
+    at the pipeline's end. ``first``: writes that travel with it (see ``_with``); none of
+    them may write a row that ``sql`` writes too."""
     # The connection itself, not the thread-local proxy: each attribute read through the
     # proxy costs a context-variable look-up, and this runs ten times per result.
+    sql, params = _with(first, sql, params)
     db = connections[DEFAULT_DB_ALIAS]
     if not _direct(db):
         with db.cursor() as cursor:
@@ -99,10 +126,13 @@ def run(sql: str, params: Sequence[Any] = (), *, wait: bool = True) -> list[tupl
         return _rows(db, cursor)
 
 
-def later(sql: str, params: Sequence[Any] = ()) -> Callable[[], list[tuple[Any, ...]]]:
+def later(
+    sql: str, params: Sequence[Any] = (), *, first: Sequence[Statement] = ()
+) -> Callable[[], list[tuple[Any, ...]]]:
     """Send ``sql`` now and return a function that gives its rows. Inside a ``pipeline``
     the rows are read when asked for, after later statements have gone out; elsewhere the
-    statement runs at once."""
+    statement runs at once. ``first`` as for ``run``."""
+    sql, params = _with(first, sql, params)
     db = connections[DEFAULT_DB_ALIAS]
     if not _direct(db) or _pipe(db) is None:
         found = run(sql, params)
@@ -239,11 +269,28 @@ def insert(
     *,
     suffix: str = "",
     wait: bool = True,
+    first: Sequence[Statement] = (),
 ) -> list[tuple[Any, ...]]:
     """INSERT ``rows`` (the fields' Python values, in the order of ``names``) into
     ``model``'s table; ``suffix`` follows the rows (ON CONFLICT ..., RETURNING ...). Rows
-    come back as RETURNING gives them, in the order of ``rows``; ``wait`` as for ``run``."""
-    return run(*_insert(model, tuple(names), rows, suffix), wait=wait)
+    come back as RETURNING gives them, in the order of ``rows``; ``wait`` and ``first`` as
+    for ``run``."""
+    return run(*_insert(model, tuple(names), rows, suffix), wait=wait, first=first)
+
+
+def flush(statements: Sequence[Statement], *, wait: bool = True) -> None:
+    """Run writes whose answers nobody reads: on PostgreSQL as one statement (see
+    ``_with``). ``wait`` as for ``run``."""
+    if statements:
+        *rest, (sql, params) = statements
+        run(sql, params, wait=wait, first=rest)
+
+
+def insertion(
+    model: type[Model], names: Sequence[str], rows: Sequence[Sequence[Any]], *, suffix: str = ""
+) -> Statement:
+    """``insert``'s statement, not run: for another statement's ``first``."""
+    return _insert(model, tuple(names), rows, suffix)
 
 
 def insert_later(

@@ -731,24 +731,28 @@ def _journal(
         ],
         now,
     )
-    if rate:
-        ratings.rate_results(rate, now, ready=numbered)
+    # The new ratings and their history travel with the journal lines: the ratings' rows
+    # are this write's already, so they take no lock there.
+    pending = ratings.rate_results(rate, now, ready=numbered) if rate else []
     if numbered is not None:
         numbered()
-    return _chain(items, now, deferred)
+    return _chain(items, now, deferred, first=pending)
 
 
 def _chain(
     items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
     now: Any,
     deferred: list[Callable[[], None]] | None = None,
+    first: Sequence[rows_module.Statement] = (),
 ) -> list[list[Line]]:
     """Append the lines to each club's hash chain, under the lock on the club's row. On
     PostgreSQL the database numbers and hashes them (``ledger_append``, migration 0010) in
     one statement, so the head is held for no round trip to this process; elsewhere three
     statements per club do, whatever the number of lines. With ``deferred``, the lines'
     numbers, hashes and ids are read by the functions it is given, to be called once the
-    write's statements have all gone out (in a pipeline); without, before this returns."""
+    write's statements have all gone out (in a pipeline); without, before this returns.
+    ``first``: writes to other tables, whose locks the transaction holds already (their
+    order with the lines is the database's), that travel with the first club's lines."""
     written: list[list[Line]] = [[] for _ in items]
     clubs = sorted({result.club_id for result, _rows, _kind in items})
     chain = _chain_in_database if connection.vendor == "postgresql" else _chain_here
@@ -779,15 +783,19 @@ def _chain(
                 mine.append(line)
         if not mine:
             continue
-        finish = chain(club_id, mine, now)
+        finish = chain(club_id, mine, now, first)
+        first = ()
         if deferred is None:
             finish()
         else:
             deferred.append(finish)
+    rows_module.flush(first, wait=False)
     return written
 
 
-def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
+def _chain_in_database(
+    club_id: int, lines: list[Line], now: Any, first: Sequence[rows_module.Statement]
+) -> Callable[[], None]:
     document = orjson.dumps(
         [
             {
@@ -808,6 +816,7 @@ def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[]
     appended = rows_module.later(
         "SELECT line_id, line_sequence, line_prev, line_hash FROM ledger_append(%s, %s, %s::json)",
         [club_id, now, document],
+        first=first,
     )
 
     def finish() -> None:
@@ -817,7 +826,10 @@ def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[]
     return finish
 
 
-def _chain_here(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
+def _chain_here(
+    club_id: int, lines: list[Line], now: Any, first: Sequence[rows_module.Statement]
+) -> Callable[[], None]:
+    rows_module.flush(first)
     ops = connection.ops
     club_table = ops.quote_name(Club._meta.db_table)
     ((sequence, head),) = rows_module.run(

@@ -310,8 +310,11 @@ def test_the_write_path_keeps_its_statements_prepared_on_postgresql(people, sett
     statements = prepared()
     for table_name in ("clubs_result", "clubs_standing", "clubs_rating"):
         assert any(s.startswith(f'INSERT INTO "{table_name}"') for s in statements), table_name
-    # The journal lines are chained by the database, in one prepared call.
-    assert any("FROM ledger_append(" in s for s in statements)
+    # The journal lines are chained by the database, in one prepared call that carries
+    # the new ratings and their history too.
+    (append,) = [s for s in statements if "FROM ledger_append(" in s]
+    assert append.startswith('WITH w0 AS (INSERT INTO "clubs_rating"')
+    assert 'w1 AS (INSERT INTO "clubs_ratingchange"' in append
 
     settings.LEDGER_PREPARED_STATEMENTS = False
     connection.close()  # a new connection, with nothing prepared yet
