@@ -26,7 +26,7 @@ run: install
 	@echo "  Club ledger: http://$(HOST):$(PORT)/"
 	@echo "  Demo login:  demo / pisa-demo-2026   (admin: http://$(HOST):$(PORT)/admin/)"
 	@echo ""
-	$(VENV)/bin/gunicorn ledger.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 4 --access-logfile -
+	$(VENV)/bin/gunicorn ledger.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 16 --access-logfile -
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -238,7 +238,7 @@ def _free_port() -> int:
 
 
 def api_writes(
-    database_url: str, seconds: float, clients: int = 16, worker_threads: int = 8
+    database_url: str, seconds: float, clients: int = 16, worker_threads: int = 16
 ) -> dict[str, float]:
     """POST results through gunicorn (2 workers of `worker_threads` threads each) from
     `clients` concurrent clients, each sending one result after another for a window of
