@@ -2,7 +2,8 @@
 
 Used when strings are added (the Italian of every message lives in locale/it/translations.json):
 `python scripts/fill_po.py locale/it/LC_MESSAGES/django.po
-locale/it/translations.json`. Entries already translated are left alone unless --force.
+locale/it/translations.json`. Entries already translated are left alone unless --force;
+fuzzy ones (makemessages' guesses) are always replaced.
 """
 
 from __future__ import annotations
@@ -46,8 +47,10 @@ def fill(po: Path, table: dict[str, object], force: bool = False) -> list[str]:
             missing.append(msgid)
             out.append(block)
             continue
-        head = [ln for ln in lines[:start] if not ln.startswith("#, fuzzy")]
-        head = [re.sub(r"#, fuzzy, ", "#, ", ln) for ln in head]
+        # A fuzzy entry holds makemessages' guess from a similar string: never keep it.
+        fuzzy = any(ln.startswith("#,") and "fuzzy" in ln for ln in lines[:start])
+        head = [re.sub(r"^#, fuzzy, ", "#, ", ln) for ln in lines[:start]]
+        head = [ln for ln in head if ln != "#, fuzzy" and not ln.startswith("#| ")]
         body = lines[start:end]
         if plural:
             forms = translation if isinstance(translation, list) else [translation, translation]
@@ -56,6 +59,7 @@ def fill(po: Path, table: dict[str, object], force: bool = False) -> list[str]:
             body += [f"msgstr {quote(str(translation))}"]
         if (
             not force
+            and not fuzzy
             and any(ln.startswith("msgstr") and ln not in ('msgstr ""',) for ln in rest)
             and not plural
         ):

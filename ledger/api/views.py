@@ -10,6 +10,7 @@ import orjson
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
@@ -220,7 +221,8 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
     try:
         if table is None:
             raise Invalid(
-                f"There is no table {table_id}.", fields={"table": ["No table with this id."]}
+                _("There is no table %(id)d.") % {"id": table_id},
+                fields={"table": [_("No table with this id.")]},
             )
         result, created = services.record_result(
             user=user,
@@ -311,7 +313,8 @@ class ResultViewSet(
         table = services.table_for_write(v["table"], request.user)
         if table is None:
             raise Invalid(
-                f"There is no table {v['table']}.", fields={"table": ["No table with this id."]}
+                _("There is no table %(id)d.") % {"id": v["table"]},
+                fields={"table": [_("No table with this id.")]},
             )
         result, created = services.record_result(
             user=request.user,

@@ -313,3 +313,15 @@ def test_the_fast_and_the_full_path_refuse_alike(people, tarocco_table):
     assert fast.status_code == full.status_code == 400
     assert fast.json() == full.json()
     assert not Result.objects.exists()
+
+
+@pytest.mark.parametrize("body", ["scores", "record"])
+def test_a_table_that_does_not_exist_is_named_in_the_callers_language(people, manual_table, body):
+    # "record" takes the API's fast path for token calls, "scores" the full one.
+    data: dict[str, object] = {"table": manual_table.pk + 999, "source": "manual"}
+    data[body] = [1, 2] if body == "scores" else {}
+    italian = post(people.client("scorekeeper", language="it"), data).json()["error"]
+    assert italian["message"] == f"Non c'è nessun tavolo {manual_table.pk + 999}."
+    assert italian["fields"]["table"] == ["Nessun tavolo con questo id."]
+    english = post(people.client("scorekeeper", language="en"), data).json()["error"]
+    assert english["message"] == f"There is no table {manual_table.pk + 999}."
