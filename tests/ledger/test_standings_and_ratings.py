@@ -119,15 +119,18 @@ def rating_rows():
     return sorted(Rating.objects.values_list("player_id", "mu", "sigma", "results"))
 
 
-histories = st.lists(
-    st.tuples(
-        st.integers(0, 2),  # which table
-        st.lists(st.integers(-20, 20), min_size=2, max_size=2),
-        st.booleans(),  # correct an earlier result afterwards
-    ),
-    min_size=1,
-    max_size=12,
-)
+def histories(tables: int) -> st.SearchStrategy[list[tuple[int, list[int], bool]]]:
+    """Up to 12 results, each at one of ``tables`` tables, with its two scores and whether
+    an earlier result is corrected afterwards."""
+    return st.lists(
+        st.tuples(
+            st.integers(0, tables - 1),
+            st.lists(st.integers(-20, 20), min_size=2, max_size=2),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=12,
+    )
 
 
 @settings(
@@ -135,7 +138,7 @@ histories = st.lists(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(history=histories)
+@given(history=histories(3))
 def test_rebuild_from_the_journal_equals_the_incremental_projections(
     people, manual_competition, history
 ):
@@ -195,23 +198,13 @@ def test_rebuild_from_the_journal_equals_the_incremental_projections(
         transaction.set_rollback(True)
 
 
-round_histories = st.lists(
-    st.tuples(
-        st.integers(0, 3),  # which table: rounds 1, 2 and 3, and one in no round
-        st.lists(st.integers(-20, 20), min_size=2, max_size=2),
-        st.booleans(),  # correct an earlier result afterwards
-    ),
-    min_size=1,
-    max_size=12,
-)
-
-
 @settings(
     max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(history=round_histories)
+# Tables in rounds 1, 2 and 3, and one in no round.
+@given(history=histories(4))
 def test_totals_after_a_round_are_the_same_from_the_journal_and_from_the_projection(
     people, manual_competition, history
 ):

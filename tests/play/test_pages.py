@@ -18,6 +18,18 @@ def _client(people, name="member"):
     return client
 
 
+def _table(people, commit, game, seats, seed=4):
+    """A digital table of ``game`` made by the member, committed as a request would."""
+    return commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game=game,
+        seats=seats,
+        seed=seed,
+    )
+
+
 def test_the_lobby_needs_a_login(client, db):
     assert client.get("/play/").status_code == 302
 
@@ -50,14 +62,7 @@ def test_making_a_table_opens_the_board_on_your_turn(people, commit):
 
 def test_an_htmx_move_answers_with_the_new_board(people, commit):
     client = _client(people)
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game="ergio",
-        seats=["me", "heuristic"],
-        seed=4,
-    )
+    table = _table(people, commit, "ergio", ["me", "heuristic"], seed=4)
     action = registry.get("ergio").encode_action(services.state_of(table).legal_actions(0)[0])
     response = commit(
         client.post,
@@ -73,14 +78,7 @@ def test_an_htmx_move_answers_with_the_new_board(people, commit):
 
 def test_a_refused_move_shows_the_rule(people, commit):
     client = _client(people)
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game="sanmarco",
-        seats=["me", "heuristic"],
-        seed=4,
-    )
+    table = _table(people, commit, "sanmarco", ["me", "heuristic"], seed=4)
     response = client.post(
         f"/play/{table.pk}/act/",
         {"action": json.dumps({"colour": 0, "points": 999})},
@@ -91,28 +89,14 @@ def test_a_refused_move_shows_the_rule(people, commit):
 
 
 def test_someone_not_seated_sees_no_hand(people, commit):
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game="cardchess",
-        seats=["me", "heuristic"],
-        seed=4,
-    )
+    table = _table(people, commit, "cardchess", ["me", "heuristic"], seed=4)
     page = _client(people, "referee").get(f"/play/{table.pk}/").content.decode()
     assert "data-card=" not in page and "You do not sit at this table" in page
 
 
 def test_an_invited_player_joins_through_the_link(people, commit):
     owner = _client(people)
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game="cardchess",
-        seats=["me", "open"],
-        seed=4,
-    )
+    table = _table(people, commit, "cardchess", ["me", "open"], seed=4)
     page = owner.get(f"/play/{table.pk}/").content.decode()
     link = f"/play/{table.pk}/join/{table.invite}/"
     assert link in page and 'id="fill-bots"' in page
@@ -127,14 +111,7 @@ def test_an_invited_player_joins_through_the_link(people, commit):
 
 def test_the_creator_seats_bots_from_the_page(people, commit):
     owner = _client(people)
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game="tarocco",
-        seats=["me", "open", "open", "open"],
-        seed=4,
-    )
+    table = _table(people, commit, "tarocco", ["me", "open", "open", "open"], seed=4)
     commit(owner.post, f"/play/{table.pk}/bots/", {"kind": "random"})
     table.refresh_from_db()
     assert table.status == "playing"
@@ -146,14 +123,7 @@ def test_a_finished_game_replays_and_downloads(people, commit, game):
     from tests.play.conftest import play_out, seats_for
 
     client = _client(people)
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game=game,
-        seats=seats_for(game),
-        seed=9,
-    )
+    table = _table(people, commit, game, seats_for(game), seed=9)
     assert client.get(f"/play/{table.pk}/record.json").status_code == 409
     assert client.get(f"/play/{table.pk}/replay/").status_code == 302
     play_out(commit, people.users["member"], table)
@@ -173,14 +143,7 @@ def test_the_monte_discard_is_offered_card_by_card_and_checked_by_the_engine(peo
     """Three cards out of a soloist's hand are hundreds of combinations: the page offers the
     cards to tick, and a wrong number of them is refused under the engine's rule."""
     names = ["member", "scorekeeper", "referee", "organiser"]
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game="tarocco",
-        seats=["me", "open", "open", "open"],
-        seed=2,
-    )
+    table = _table(people, commit, "tarocco", ["me", "open", "open", "open"], seed=2)
     for name in names[1:]:
         commit(services.join, user=people.users[name], table=table, invite=table.invite)
     # Seat 1 passes, seat 2 holds, then seat 0 declares a solo and takes the monte.
