@@ -65,11 +65,13 @@ def _ready(db: Any) -> None:
     db.validate_no_broken_transaction()
 
 
-def _rows(db: Any, cursor: Any) -> list[tuple[Any, ...]]:
+def _rows(db: Any, cursor: Any, own: bool = False) -> list[tuple[Any, ...]]:
+    """The rows of the statement just run on ``cursor``. ``own``: the cursor ran no other
+    statement, so an answer already on it is this statement's and needs no round trip (a
+    cursor shared by several statements may hold an earlier one's)."""
     pipe = _pipe(db)
-    if pipe is not None and cursor.pgresult is None:
-        # Everything sent so far goes out; the answers up to this one come back. (An
-        # answer that came back with an earlier one needs no round trip of its own.)
+    if pipe is not None and not (own and cursor.pgresult is not None):
+        # Everything sent so far goes out; the answers up to this one come back.
         pipe.sync()
     result = cursor.pgresult
     if result is None or result.status != _TUPLES_OK:
@@ -147,7 +149,7 @@ def later(
     def rows() -> list[tuple[Any, ...]]:
         with db.wrap_database_errors:
             try:
-                return _rows(db, cursor)
+                return _rows(db, cursor, own=True)
             finally:
                 cursor.close()
 
