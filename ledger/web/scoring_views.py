@@ -230,7 +230,12 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                     messages.info(request, _("This result was already recorded."))
                 target = reverse("score-entry", args=[club, slug, table_obj.pk])
                 return redirect(target + (f"?mode={mode}" if mode != "form" else ""))
-    recent = table_obj.results.order_by("-entered_at")[:10]
+    recent = list(table_obj.results.order_by("-entered_at", "-pk")[:10])
+    if not form.is_bound and "dealer" in form.fields:
+        # The next hand is dealt by whoever the engine said follows the last one.
+        following = _next_dealer(recent)
+        if following in {index for index, _name in seats}:
+            form.fields["dealer"].initial = following
     sign_off = competition.confirmation == Competition.Confirmation.OPPONENTS
     qr = _qr_svg(request.build_absolute_uri()) if sign_off else ""
     engine = engine_available(competition.game)
@@ -253,6 +258,15 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "blind": competition.confirmation == Competition.Confirmation.BLIND,
         },
     )
+
+
+def _next_dealer(recent: list[Any]) -> int | None:
+    """The seat that deals next, as the engine gave it with the table's latest result."""
+    if not recent:
+        return None
+    verdict = recent[0].verdict
+    following = verdict.get("next_dealer") if isinstance(verdict, dict) else None
+    return following if isinstance(following, int) else None
 
 
 def _qr_svg(url: str) -> str:

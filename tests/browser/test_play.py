@@ -31,6 +31,14 @@ def _play_to_the_end(page, limit: int = 2000) -> int:
         if button.count() == 0:
             page.wait_for_timeout(150)  # the board polls while bots are to act
             continue
+        pick = page.locator("#pick")
+        if pick.count():
+            # A choice of several cards at once (Tarocco's discard): tick as many as asked,
+            # from the keyboard, then send them.
+            boxes = pick.locator("input[name=item]")
+            for n in range(int(pick.get_attribute("data-count") or "0")):
+                boxes.nth(n).focus()
+                page.keyboard.press("Space")
         button.focus()
         page.keyboard.press("Enter")
         try:

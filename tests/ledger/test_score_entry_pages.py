@@ -613,3 +613,16 @@ def test_an_ergio_result_is_corrected_through_the_same_scontri_form(
     assert response.status_code == 302, response.content.decode()[:2000]
     new = Result.objects.get(supersedes=result)
     assert [Decimal(s) for s in new.scores] == _engine_scores(table, _ergio_summary(fixed))
+
+
+@tarocco
+def test_after_a_tarocco_hand_the_form_offers_the_next_dealer(logged_in, tarocco_table):
+    url = f"/c/prova/tarocco/t/{tarocco_table.pk}/score/"
+    # Before any hand the last seat deals; after one dealt by seat 3, seat 0 does.
+    assert 'value="3" selected' in logged_in.get(url).content.decode()
+    body = {"outcome": "solo", "dealer": "3", "declarer": "0", "card_points": "70"}
+    assert logged_in.post(url, {**body, "form_token": "d1"}).status_code == 302
+    page = logged_in.get(url).content.decode()
+    assert 'value="0" selected' in page and 'value="3" selected' not in page
+    assert logged_in.post(url, {**body, "dealer": "0", "form_token": "d2"}).status_code == 302
+    assert 'value="1" selected' in logged_in.get(url).content.decode()
