@@ -197,7 +197,7 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
     ):
         return None
     try:
-        data = orjson.loads(request.body)
+        data = json.loads(request.body)
     except ValueError:
         return None
     if not isinstance(data, dict) or not data.keys() <= _FAST_FIELDS:
@@ -244,8 +244,12 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
                 response[name] = value
         return response
     body, headers = _recorded(result, created)
-    # The same compact UTF-8 text as the framework's renderer gives, several times faster.
-    response = HttpResponse(orjson.dumps(body), status=201, content_type="application/json")
+    try:
+        # The same compact UTF-8 text as the framework's renderer gives, several times faster.
+        text = orjson.dumps(body)
+    except TypeError:  # an integer beyond 64 bits in the record
+        text = _JSON.render(body)
+    response = HttpResponse(text, status=201, content_type="application/json")
     for name, value in headers.items():
         response[name] = value
     response["Vary"] = "Accept"

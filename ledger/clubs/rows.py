@@ -30,6 +30,7 @@ import contextlib
 import datetime
 import decimal
 import functools
+import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -308,9 +309,13 @@ def _insert(
 ) -> tuple[str, list[Any]]:
     if connection.vendor == "postgresql":
         columns = _columns(model, names)
-        document = orjson.dumps(
-            [dict(zip(columns, values, strict=True)) for values in rows], default=_plain
-        ).decode()
+        objects = [dict(zip(columns, values, strict=True)) for values in rows]
+        try:
+            document = orjson.dumps(objects, default=_plain).decode()
+        except TypeError:
+            # An integer beyond 64 bits (a record may hold one): the standard library
+            # writes it exactly.
+            document = json.dumps(objects, default=_plain)
         return f"{_from_json(model, names)} {suffix}", [document]
     fields = _fields(model, names)
     params = [

@@ -325,3 +325,28 @@ def test_a_table_that_does_not_exist_is_named_in_the_callers_language(people, ma
     assert italian["fields"]["table"] == ["Nessun tavolo con questo id."]
     english = post(people.client("scorekeeper", language="en"), data).json()["error"]
     assert english["message"] == f"There is no table {manual_table.pk + 999}."
+
+
+@pytest.mark.parametrize("extra", [{}, {"players": None}])
+def test_a_record_keeps_every_number_exactly_as_sent(people, club, extra):
+    # An integer of 30 digits in a note is kept to the digit, through the fast path (a
+    # token and a record only) and through the full one alike.
+    from ledger.clubs import services
+    from ledger.clubs.models import Competition
+
+    competition = Competition.objects.create(club=club, name="T", slug="t", game="tarocco")
+    table = services.create_table(
+        user=people.users["organiser"],
+        competition=competition,
+        label="A",
+        players=people.extra[:4],
+    )
+    big = 123456789012345678901234567890
+    record = {"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 70, "note": big}
+    body = {"table": table.pk, "source": "summary", "record": record, **extra}
+    response = people.client("scorekeeper").post(
+        "/api/v1/results/", json.dumps(body), content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    assert json.loads(response.content)["record"]["note"] == big
+    assert Result.objects.get(pk=response.json()["id"]).record["note"] == big
