@@ -20,6 +20,11 @@ that is waited for. The server still runs them in order, in the same transaction
 error in any of them is raised no later than the pipeline's end. Elsewhere (SQLite, or
 something watching the queries) every statement simply runs at once.
 
+``atomic`` is a transaction whose statements go out in a pipeline and whose COMMIT travels
+with the last of them. A statement's ``first`` are writes whose answers nobody reads that
+travel inside it, as WITH queries (``insertion`` makes one, ``flush`` runs a list of them):
+one statement, one message to the server, instead of several.
+
 (Sending one array per column through ``unnest`` was measured too: psycopg builds arrays
 in Python, at twice the client time.)
 """
@@ -112,9 +117,9 @@ def run(
     awaited: it returns no rows, and an error it meets is raised by a later statement or
     at the pipeline's end. ``first``: writes that travel with it (see ``_with``); none of
     them may write a row that ``sql`` writes too."""
+    sql, params = _with(first, sql, params)
     # The connection itself, not the thread-local proxy: each attribute read through the
     # proxy costs a context-variable look-up, and this runs ten times per result.
-    sql, params = _with(first, sql, params)
     db = connections[DEFAULT_DB_ALIAS]
     if not _direct(db):
         with db.cursor() as cursor:
@@ -272,13 +277,11 @@ def insert(
     *,
     suffix: str = "",
     wait: bool = True,
-    first: Sequence[Statement] = (),
 ) -> list[tuple[Any, ...]]:
     """INSERT ``rows`` (the fields' Python values, in the order of ``names``) into
     ``model``'s table; ``suffix`` follows the rows (ON CONFLICT ..., RETURNING ...). Rows
-    come back as RETURNING gives them, in the order of ``rows``; ``wait`` and ``first`` as
-    for ``run``."""
-    return run(*_insert(model, tuple(names), rows, suffix), wait=wait, first=first)
+    come back as RETURNING gives them, in the order of ``rows``; ``wait`` as for ``run``."""
+    return run(*_insert(model, tuple(names), rows, suffix), wait=wait)
 
 
 def flush(statements: Sequence[Statement], *, wait: bool = True) -> None:
