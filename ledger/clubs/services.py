@@ -341,13 +341,17 @@ def table_for_write(table_id: int, user: Any = None) -> Table | None:
     ``user``, the same query reads that user's role in the club, which the club then
     answers without asking again."""
     member = getattr(user, "is_authenticated", False) and not user.is_superuser
-    columns, joins = table_query("%s" if member else None)
-    found = rows_module.run(
-        f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(Table._meta.db_table)} "
-        f"t {joins} WHERE t.id = %s",
-        [user.pk, table_id] if member else [table_id],
-    )
+    found = rows_module.run(_table_sql(member), [user.pk, table_id] if member else [table_id])
     return table_from_rows(found, user if member else None)
+
+
+@functools.cache
+def _table_sql(member: bool) -> str:
+    columns, joins = table_query("%s" if member else None)
+    return (
+        f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(Table._meta.db_table)} "
+        f"t {joins} WHERE t.id = %s"
+    )
 
 
 _TABLE_WANTED: dict[Any, tuple[str, ...]] = {
