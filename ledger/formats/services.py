@@ -628,6 +628,15 @@ def _draft_knockout(competition: Competition, number: int, entrants: list[Entran
     return Drafted(tables, byes=byes, engine="knockout", matches=slots_out)
 
 
+def _knockout_still_in(competition: Competition, number: int) -> set[int] | None:
+    """Knockout: the players who play round ``number`` (the winners of the round before);
+    None for other formats and for the first round, where every entrant plays."""
+    if competition.format != Format.KNOCKOUT or number == 1:
+        return None
+    previous = KnockoutMatch.objects.filter(competition=competition, stage=number - 1)
+    return {w for m in previous if (w := _match_winner(competition, m)) is not None}
+
+
 def _match_winner(competition: Competition, match: KnockoutMatch) -> int | None:
     if match.winner_id:
         return int(match.winner_id)
@@ -754,7 +763,10 @@ def check_draw(competition: Competition, draw: Draw) -> list[Warning]:
             out.append(Warning("bye", _("%(p)s already had a bye.") % {"p": names.get(p, p)}))
     seated = {p for t in draw.tables for p in t["players"]} | set(draw.byes) | set(draw.sitting_out)
     if competition.format != Format.ROUND_ROBIN:
+        still_in = _knockout_still_in(competition, number)
         for e in present_players(competition, number):
+            if still_in is not None and e.player_id not in still_in:
+                continue  # knocked out: no table is expected
             if e.player_id not in seated:
                 out.append(
                     Warning(
@@ -814,8 +826,14 @@ def adjust_draw(
                 fields={"tables": {str(i): [_("Wrong number of players.")]}},
             )
     old = {tuple(t["players"]): t.get("match") for t in draw.tables}
+    # A table keeps its bracket slot: by its players, else by its place in the list.
+    by_place = [t.get("match") for t in draw.tables] if len(draw.tables) == len(tables) else []
     draw.tables = [
-        {"label": str(i), "players": list(t), "match": old.get(tuple(t))}
+        {
+            "label": str(i),
+            "players": list(t),
+            "match": old.get(tuple(t), by_place[i - 1] if by_place else None),
+        }
         for i, t in enumerate(tables, start=1)
     ]
     draw.byes = byes
@@ -882,21 +900,28 @@ def publish_draw(*, user: Any, draw: Draw) -> Draw:
 
 
 def _publish_knockout(competition: Competition, draw: Draw, created: list[Table]) -> None:
+    """One match per bracket slot, so that the winners of slots 2k and 2k+1 meet in the
+    next round: the draft's tables carry their slot; byes take the slots left, in order
+    (the draft lists them in slot order)."""
     number = draw.round.number
-    slot = 0
-    by_table = iter(created)
-    for t in draw.tables:
+    used = {t["match"] for t in draw.tables if t.get("match") is not None}
+    total = len(draw.tables) + len(draw.byes)
+    free = iter(s for s in range(total) if s not in used)
+    taken: set[int] = set()
+    for t, table in zip(draw.tables, created, strict=True):
+        slot = t.get("match")
+        if slot is None or slot in taken:
+            slot = next(free)
+        taken.add(slot)
         a, b = t["players"]
         match = KnockoutMatch.objects.create(
             competition=competition, stage=number, slot=slot, first_id=a, second_id=b
         )
-        match.tables.add(next(by_table))
-        slot += 1
+        match.tables.add(table)
     for p in draw.byes:
         KnockoutMatch.objects.create(
-            competition=competition, stage=number, slot=slot, first_id=p, winner_id=p
+            competition=competition, stage=number, slot=next(free), first_id=p, winner_id=p
         )
-        slot += 1
 
 
 @transaction.atomic
@@ -1046,3 +1071,137 @@ def published_numbers(competition: Competition) -> list[int]:
 def current_round(competition: Competition) -> int | None:
     numbers = published_numbers(competition)
     return numbers[-1] if numbers else None
+
+
+def bracket_view(competition: Competition) -> list[dict[str, Any]]:
+    """The knockout as a tree: every round of the bracket, those still to come included,
+    each with its matches in slot order. A match not drawn yet shows the players already
+    through to it and, for the others, the match whose winner will come. Reads the
+    matches, their tables and accepted results in a few queries whatever the size."""
+    matches = list(
+        KnockoutMatch.objects.filter(competition=competition)
+        .select_related("first", "second", "winner")
+        .prefetch_related("tables__seats")
+    )
+    if not matches:
+        return []
+    first_stage = [m for m in matches if m.stage == 1]
+    size = 2 * max(len(first_stage), max(m.slot for m in first_stage) + 1 if first_stage else 1)
+    stages = knockout.rounds_needed(size)
+    at = {(m.stage, m.slot): m for m in matches}
+    names = {p.pk: p.name for m in matches for p in (m.first, m.second) if p is not None}
+    table_ids = [t.pk for m in matches for t in m.tables.all()]
+    scores: dict[int, list[list[Any]]] = defaultdict(list)
+    for table_id, s in Result.objects.filter(
+        table_id__in=table_ids, status=Result.Status.ACCEPTED
+    ).values_list("table_id", "scores"):
+        scores[table_id].append(s)
+    best_of = settings_for(competition).best_of
+    winners: dict[tuple[int, int], int | None] = {}
+    out: list[dict[str, Any]] = []
+    for stage in range(1, stages + 1):
+        count = size >> stage
+        cells: list[dict[str, Any]] = []
+        for slot in range(count):
+            m = at.get((stage, slot))
+            cell: dict[str, Any] = {"slot": slot, "number": slot + 1, "drawn": m is not None}
+            sides: list[dict[str, Any]] = []
+            if m is not None:
+                games: list[tuple[float, float]] = []
+                for table in m.tables.all():
+                    seat_of = {seat.player_id: seat.index for seat in table.seats.all()}
+                    for s in scores.get(table.pk, []):
+                        if m.first_id in seat_of and m.second_id in seat_of:
+                            games.append(
+                                (float(s[seat_of[m.first_id]]), float(s[seat_of[m.second_id]]))
+                            )
+                if m.winner_id:
+                    won: int | None = int(m.winner_id)
+                elif m.second_id is None:
+                    won = m.first_id
+                else:
+                    side = knockout.match_winner(games, best_of)
+                    won = None if side is None else (m.first_id if side == 0 else m.second_id)
+                winners[(stage, slot)] = won
+                wins = [sum(1 for a, b in games if a > b), sum(1 for a, b in games if b > a)]
+                for i, pid in enumerate((m.first_id, m.second_id)):
+                    sides.append(
+                        {
+                            "player": pid,
+                            "name": names.get(pid, "") if pid else "",
+                            "bye": pid is None,
+                            "won": won is not None and won == pid,
+                            "out": won is not None and pid is not None and won != pid,
+                            "games": wins[i] if games and m.second_id else None,
+                        }
+                    )
+                cell["bye"] = m.second_id is None
+            else:
+                winners[(stage, slot)] = None
+                for feeder in (2 * slot, 2 * slot + 1):
+                    through = winners.get((stage - 1, feeder))
+                    sides.append(
+                        {
+                            "player": through,
+                            "name": names.get(through, "") if through else "",
+                            "from": feeder + 1,
+                            "won": False,
+                            "out": False,
+                            "games": None,
+                        }
+                    )
+                cell["bye"] = False
+            cell["sides"] = sides
+            cells.append(cell)
+        remaining = size >> (stage - 1)
+        out.append({"stage": stage, "players": remaining, "matches": cells})
+    return out
+
+
+def seats_this_round(club_id: int, player: Player) -> list[dict[str, Any]]:
+    """Where a player sits in the latest published round of each competition of the club
+    they are entered in: table and seat, a bye, or sitting out. A competition whose latest
+    round does not name them (knocked out, withdrawn) is left out."""
+    entries = Entrant.objects.filter(player=player, competition__club_id=club_id).select_related(
+        "competition", "competition__club"
+    )
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        competition = entry.competition
+        draw = (
+            Draw.objects.filter(round__competition=competition, status=Draw.Status.PUBLISHED)
+            .select_related("round")
+            .order_by("-round__number")
+            .first()
+        )
+        if draw is None:
+            continue
+        where: dict[str, Any] = {"competition": competition, "round": draw.round.number}
+        for t in draw.tables:
+            if player.pk in t["players"]:
+                seat = t["players"].index(player.pk)
+                where.update(
+                    table=t["label"],
+                    seat=seat + 1,
+                    side=(_("Tramontana") if seat == 0 else _("Mezzogiorno"))
+                    if len(t["players"]) == 2
+                    else "",
+                    against=[p for p in t["players"] if p != player.pk],
+                )
+                break
+        else:
+            if player.pk in draw.byes:
+                where["bye"] = True
+            elif player.pk in draw.sitting_out:
+                where["sitting_out"] = True
+            else:
+                continue
+        out.append(where)
+    names = dict(
+        Player.objects.filter(pk__in={p for w in out for p in w.get("against", [])}).values_list(
+            "pk", "name"
+        )
+    )
+    for w in out:
+        w["against"] = [names.get(p, "") for p in w.get("against", [])]
+    return out

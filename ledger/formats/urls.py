@@ -13,4 +13,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(C + "tiebreaks/", views.tiebreaks_page, name="formats-tiebreaks"),
     path(C + "export.trf", views.trf_file, name="formats-trf"),
     path(C + "bracket/", views.bracket_page, name="formats-bracket"),
+    path(C + "print/", views.printables_page, name="formats-printables"),
 ]

@@ -13,12 +13,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Competition, Player, Role
 from ledger.formats import services
-from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
+from ledger.formats.models import Draw, Entrant, ForbiddenPair
 
 
 def _competition(club: str, slug: str) -> Competition:
@@ -144,6 +145,16 @@ def _act(request: HttpRequest, competition: Competition) -> str:
             " " + _("%(n)d warnings: see the draft.") % {"n": len(warnings)} if warnings else ""
         )
     if action == "publish":
+        warnings = services.check_draw(competition, draft)
+        if warnings and post.get("confirm") != "1":
+            raise LedgerError(
+                ngettext(
+                    "This draft has a warning: tick “publish anyway” to publish it.",
+                    "This draft has %(n)d warnings: tick “publish anyway” to publish it.",
+                    len(warnings),
+                )
+                % {"n": len(warnings)}
+            )
         services.publish_draw(user=user, draw=draft)
         return _("Round %(n)d is published: its tables are open for results.") % {
             "n": draft.round.number
@@ -256,18 +267,43 @@ def trf_file(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 
 def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(club, slug)
-    matches = list(
-        KnockoutMatch.objects.filter(competition=competition).select_related(
-            "first", "second", "winner"
+    stages = services.bracket_view(competition)
+    for stage in stages:
+        n = stage["players"]
+        stage["title"] = (
+            _("Final")
+            if n == 2
+            else _("Semi-finals")
+            if n == 4
+            else _("Quarter-finals")
+            if n == 8
+            else _("Round %(n)d") % {"n": stage["stage"]}
         )
-    )
-    stages: dict[int, list[dict[str, Any]]] = {}
-    for m in matches:
-        stages.setdefault(m.stage, []).append(
-            {"match": m, "winner": services._match_winner(competition, m)}
-        )
+        for cell in stage["matches"]:
+            for side in cell["sides"]:
+                if "from" in side and not side["player"]:
+                    side["name"] = _("winner of %(round)s, match %(n)d") % {
+                        "n": side["from"],
+                        "round": stages[stage["stage"] - 2]["title"] if stage["stage"] > 1 else "",
+                    }
     return render(
         request,
         "formats/bracket.html",
-        {"competition": competition, "stages": sorted(stages.items())},
+        {"competition": competition, "stages": stages},
+    )
+
+
+def printables_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """The sheets a night needs, each a page whose print layout is the sheet."""
+    competition = _competition(club, slug)
+    numbers = services.published_numbers(competition)
+    return render(
+        request,
+        "formats/printables.html",
+        {
+            "competition": competition,
+            "latest": numbers[-1] if numbers else None,
+            "swiss": competition.format in (Competition.Format.SWISS, Competition.Format.TEAM),
+            "knockout": competition.format == Competition.Format.KNOCKOUT,
+        },
     )

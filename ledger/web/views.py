@@ -48,6 +48,7 @@ from ledger.clubs.models import (
 )
 from ledger.clubs.outcomes import KEYS, POINTS_LABEL, Settings, key_label, settings_for
 from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
+from ledger.formats import services as formats_services
 from ledger.web.charts import rating_band
 
 
@@ -614,6 +615,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
             "charts": charts,
             "entries": entries,
             "opponents": _head_to_head(the_club, person),
+            "seats": formats_services.seats_this_round(the_club.pk, person),
         },
     )
 
