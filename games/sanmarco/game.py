@@ -1,25 +1,34 @@
-"""San Marco's declaration and factories (two-player variants; see docs/rules/sanmarco.md)."""
+"""San Marco's declaration and factories: the board game (base 3-4 players, the three
+two-player variants) and the two-player scoring round (see docs/rules/sanmarco.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core import NOTATION_VERSION, Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.sanmarco.board import parse_board
+from games.sanmarco.bots import BoardBot
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.sanmarco.scoring import score_summary
 from games.sanmarco.state import DEFAULT_COLOURS, SLOTS, Enter, SanMarcoRuleset, ScoringRound
+from games.sanmarco.table import MODES, Act, BoardRuleset, BoardState, decode, encode, presets
+from games.sanmarco.table import start_board as board_from_deal
 
 JSON = Any
 
 
 class HeuristicBot:
-    """Writes a plausible prestige total (a San Marco colour usually ends between 40 and 90)."""
+    """On the board: ``BoardBot``. In the scoring round: a plausible prestige total (a San
+    Marco colour usually ends between 40 and 90)."""
 
     def __init__(self, seed: int) -> None:
         self._rng = rng(seed, "sanmarco-heuristic")
+        self._board = BoardBot(seed)
 
     def choose(self, state: Any, seat: int) -> Any:
+        if isinstance(state, BoardState):
+            return self._board.choose(state, seat)
         actions = state.legal_actions(seat)
         if not actions:
             raise RuntimeError(f"seat {seat} has no legal action")
@@ -27,24 +36,27 @@ class HeuristicBot:
         return actions[points]
 
 
-class SanMarco(Game[SanMarcoRuleset, ScoringRound]):
+class SanMarco(Game[Any, Any]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
-        name=Text("San Marco (varianti a due)", "San Marco (two-player variants)"),
-        seat_counts=(2,),
-        max_actions=4,
+        name=Text("San Marco", "San Marco"),
+        seat_counts=(2, 3, 4),
+        max_actions=6000,
         hidden_information=True,
-        chance=False,
+        chance=True,
         description=Text(
-            "Il turno di punteggio finale delle varianti a due giocatori.",
-            "The final scoring round of the two-player variants.",
+            "Il gioco da tavolo per 3-4 giocatori, le tre varianti a due e il turno di "
+            "punteggio finale delle varianti.",
+            "The board game for 3-4 players, the three two-player variants and the variants' "
+            "final scoring round.",
         ),
     )
     rules = BOOK
-    rulesets: ClassVar[Mapping[str, SanMarcoRuleset]] = {
+    rulesets: ClassVar[Mapping[str, Any]] = {
         "variant3": SanMarcoRuleset("variant3", 2, variant=3),
         "variant1": SanMarcoRuleset("variant1", 2, variant=1),
         "variant2": SanMarcoRuleset("variant2", 2, variant=2),
+        **presets(),
     }
     default_ruleset = "variant3"
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
@@ -52,18 +64,51 @@ class SanMarco(Game[SanMarcoRuleset, ScoringRound]):
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED
 
-    def check_ruleset(self, ruleset: SanMarcoRuleset) -> None:
+    def check_ruleset(self, ruleset: Any) -> None:
+        if isinstance(ruleset, BoardRuleset):
+            self._check_board_ruleset(ruleset)
+            return
         if ruleset.variant not in SLOTS:
             raise RecordError("expected 1, 2 or 3", path="ruleset.variant")
         if ruleset.max_points < 0:
             raise RecordError("expected zero or more", path="ruleset.max_points")
 
-    def new_game(self, ruleset: SanMarcoRuleset, seed: int) -> ScoringRound:
+    def _check_board_ruleset(self, rs: BoardRuleset) -> None:
+        choices = {
+            "mode": MODES,
+            "three_player_deal": ("6+4", "5+3"),
+            "passage_bonus": ("all_below", "lowest_only"),
+            "free_banish_ties": ("all", "none"),
+            "ghost_cubes": ("one_per_hand", "two_per_hand"),
+        }
+        for name, allowed in choices.items():
+            if getattr(rs, name) not in allowed:
+                raise RecordError(f"expected one of {', '.join(allowed)}", path=f"ruleset.{name}")
+        seats = {"base": (3, 4), "variant1": (2,), "variant2": (2,), "variant3": (2,)}
+        if rs.seats not in seats[rs.mode]:
+            raise RecordError("this mode is for another number of seats", path="ruleset.mode")
+        if not 0 <= rs.start_bridges <= 3:
+            raise RecordError("expected 0 to 3", path="ruleset.start_bridges")
+        if not 1 <= rs.limit <= 58:
+            raise RecordError("expected 1 to 58", path="ruleset.limit")
+        if not 1 <= rs.passages <= 9:
+            raise RecordError("expected 1 to 9", path="ruleset.passages")
+        if rs.board is not None:
+            parse_board(rs.board, "ruleset.board")
+
+    def new_game(self, ruleset: Any, seed: int) -> Any:
+        if isinstance(ruleset, BoardRuleset):
+            return BoardState(ruleset, seed)
         return ScoringRound(ruleset, DEFAULT_COLOURS[ruleset.variant])
 
-    def start(self, record: Mapping[str, JSON]) -> ScoringRound:
+    def start(self, record: Mapping[str, JSON]) -> Any:
+        version = record.get("version", NOTATION_VERSION)
+        if version != NOTATION_VERSION:
+            raise RecordError(f"this engine reads version {NOTATION_VERSION}", path="version")
         ruleset = self.ruleset(record.get("ruleset"))
         deal = record.get("deal")
+        if isinstance(ruleset, BoardRuleset):
+            return board_from_deal(ruleset, {"chance": {}} if deal is None else deal)
         if deal is None:
             return self.new_game(ruleset, 0)
         if not isinstance(deal, Mapping) or not isinstance(deal.get("colours"), list):
@@ -80,9 +125,13 @@ class SanMarco(Game[SanMarcoRuleset, ScoringRound]):
         return ScoringRound(ruleset, tuple(tuple(c) for c in raw))
 
     def encode_action(self, action: Any) -> dict[str, JSON]:
+        if isinstance(action, Act):
+            return encode(action)
         return {"colour": action.colour, "points": action.points}
 
-    def decode_action(self, data: Any, path: str = "actions") -> Enter:
+    def decode_action(self, data: Any, path: str = "actions") -> Enter | Act:
+        if isinstance(data, Mapping) and "do" in data:
+            return decode(data, path)
         if not isinstance(data, Mapping):
             raise RecordError('expected {"colour": i, "points": n}', path=path)
         values = []

@@ -95,6 +95,22 @@ def score_v3(points: Sequence[Sequence[int]]) -> dict[str, JSON]:
     }
 
 
+def score_base(points: Sequence[int]) -> dict[str, JSON]:
+    """The base game (3 or 4 players): most prestige points wins; equal tops share the win
+    (the sources give no tie-break: sanmarco.rank.tie)."""
+    top = max(points)
+    winners = [i for i, p in enumerate(points) if p == top]
+    return {
+        "players": len(points),
+        "final": list(points),
+        "winner": winners[0] if len(winners) == 1 else None,
+        "winners": winners,
+        "tie_break": None if len(winners) == 1 else "tie_stands",
+        "scores": list(points),
+        "ranking": rank([Ranked("player", i, p) for i, p in enumerate(points)]),
+    }
+
+
 def _active_winner(points: Sequence[int]) -> tuple[int | None, str | None]:
     if points[0] == points[1]:
         return None, "tie_stands"
@@ -211,6 +227,12 @@ def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
 def score_summary(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violation]]:
     """Read a summary (docs/notation/sanmarco.md), score it and list what is impossible."""
     variant = summary.get("variant")
+    players = summary.get("players")
+    if variant is None and players is not None:
+        if players not in (3, 4) or isinstance(players, bool):
+            raise RecordError("expected 3 or 4 (the base game)", path="players")
+        pts = _ints(summary.get("points"), players, "points")
+        return score_base(pts), _negative(pts, "points")
     if variant not in (1, 2, 3) or isinstance(variant, bool):
         raise RecordError("expected 1, 2 or 3 (the two-player variant)", path="variant")
     raw = summary.get("points")

@@ -162,7 +162,7 @@ def test_the_score_command_prints_final_and_winner(tmp_path: object) -> None:
     assert answer["final"] == [58, 59] and answer["winner"] == 1 and answer["scores"] == [58, 59]
 
 
-@pytest.mark.parametrize("name", list(GAME.rulesets))
+@pytest.mark.parametrize("name", ["variant1", "variant2", "variant3"])
 def test_the_scoring_round_ends_in_the_variants_score(name: str) -> None:
     state = GAME.new_game(GAME.ruleset(name), 1)
     play(GAME, state, [RandomBot(1), RandomBot(2)])

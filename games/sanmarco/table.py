@@ -1,0 +1,1199 @@
+"""San Marco on the board: the base game for 3 and 4 players and the three two-player
+variants, played action by action and refereed.
+
+One state machine serves every ruleset. What differs is said by the colours a game has
+(players, variant 1's ghosts, variant 2's neutral colour, variant 3's two colours per seat)
+and a few hooks: who takes the roles, the cards dealt per role shape, the ghosts' dice after
+each hand, what ends a passage, and how the final scores are read.
+
+Chance is part of the record: every die roll, every card drawn and every role draw is written
+in ``deal.chance`` in the order it happened, so a replay meets the same chance and a referee
+can type what really fell at a table. docs/rules/sanmarco.md gives every rule id its source
+and the decision taken where the sources are silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import rng as make_rng
+from games.core import violation as make_violation
+from games.sanmarco.board import DISTRICTS, MAX_BRIDGES, Board, load_board
+from games.sanmarco.rules import BOOK, SLUG
+from games.sanmarco.scoring import score_base, score_v1, score_v2, score_v3
+
+JSON = Any
+
+# --- cards --------------------------------------------------------------------------------
+BRIDGE, TRANSFER, DOGE, BANISH = 6, 7, 8, 9
+CARD_NAMES = (*DISTRICTS, "bridge", "transfer", "doge", "banish")
+ACTION_DECK = tuple([d for d in range(6) for _ in range(5)] + [BRIDGE] * 6 + [TRANSFER] * 12
+                    + [DOGE] * 10 + [BANISH] * 4)  # fmt: skip
+LIMIT_DECK = tuple([1] * 8 + [2] * 10 + [3] * 10)
+LIMIT_BASE = 10  # in a hand, limit card v is coded 10 + v so that one sorted list holds both
+CUBES = 25
+NEUTRAL_CUBES = 12
+
+MODES = ("base", "variant1", "variant2", "variant3")
+PLAYER, GHOST, NEUTRAL = "player", "ghost", "neutral"
+
+
+class Termination(StrEnum):
+    FINAL_SCORING = "final_scoring"
+
+
+@dataclass(frozen=True)
+class BoardRuleset(Ruleset):
+    """A ruleset of the board game. Each option is an open point of the sources, decided in
+    docs/rules/sanmarco.md beside its rule id; the presets hold the decisions.
+
+    ``board``: None for the house board, or a club's own board (docs/rules/sanmarco.md).
+    """
+
+    mode: str = "base"
+    board: Any = None
+    start_bridges: int = 1  # per colour at set-up
+    three_player_deal: str = "6+4"  # or "5+3": the cards a lone distributor draws
+    passage_bonus: str = "all_below"  # or "lowest_only"
+    free_banish_ties: str = "all"  # or "none": when several colours share the fewest limit
+    offers_public: bool = True  # everyone sees the offers once they are divided
+    toll_below_zero: bool = False  # False: a toll takes at most what the payer has
+    may_decline: bool = False  # True: a card may be set aside even when it can be carried out
+    ghost_cubes: str = "one_per_hand"  # or "two_per_hand" (variant 1)
+    ghost_tolls: bool = True  # variant 1: a ghost's bridge earns it tolls
+    distributor_acts_first: bool = False  # variant 2's "the distributor always starts first"
+    limit: int = 10
+    passages: int = 3
+
+
+# --- actions ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One decision. ``do`` names it; a, b, c are its parameters (-1 when unused):
+
+    pile (a: pile for the next card), choose (a: pile), bridge (a, b: districts; c: the
+    bridge taken over, when the supply is empty), district (a: the card's district,
+    b: where the aristocrat ends, c: the district it is taken from when the supply is empty),
+    transfer (a: district, b: colour replaced), banish (a: district), remove (a: colour),
+    doge (a: bridge crossed), stop, skip (a: card), neutral (a: district), score (a: colour).
+    """
+
+    do: str
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+
+KINDS = (
+    "pile", "choose", "bridge", "district", "transfer", "banish", "remove", "doge", "stop",
+    "skip", "neutral", "score",
+)  # fmt: skip
+
+
+def encode(action: Act) -> dict[str, JSON]:
+    do, a, b, c = action.do, action.a, action.b, action.c
+    out: dict[str, JSON] = {"do": do}
+    if do in ("pile", "choose"):
+        out["pile"] = a
+    elif do == "bridge":
+        out["between"] = [DISTRICTS[a], DISTRICTS[b]]
+        if c >= 0:
+            out["take"] = c
+    elif do == "district":
+        out["district"] = DISTRICTS[a]
+        if b != a:
+            out["to"] = DISTRICTS[b]
+        if c >= 0:
+            out["from"] = DISTRICTS[c]
+    elif do == "transfer":
+        out["district"] = DISTRICTS[a]
+        out["colour"] = b
+    elif do in ("banish", "neutral"):
+        out["district"] = DISTRICTS[a]
+    elif do in ("remove", "score"):
+        out["colour"] = a
+    elif do == "doge":
+        out["bridge"] = a
+    elif do == "skip":
+        out["card"] = CARD_NAMES[a]
+    return out
+
+
+def _d(data: Mapping[str, Any], key: str, path: str) -> int:
+    v = data.get(key)
+    if v not in DISTRICTS:
+        raise RecordError(f"expected a district: {', '.join(DISTRICTS)}", path=f"{path}.{key}")
+    return DISTRICTS.index(v)
+
+
+def _n(data: Mapping[str, Any], key: str, path: str) -> int:
+    v = data.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise RecordError("expected a whole number, 0 or more", path=f"{path}.{key}")
+    return v
+
+
+def decode(data: Any, path: str = "actions") -> Act:
+    if not isinstance(data, Mapping) or data.get("do") not in KINDS:
+        raise RecordError(f'expected {{"do": one of {", ".join(KINDS)}, ...}}', path=path)
+    do = data["do"]
+    if do in ("pile", "choose"):
+        return Act(do, _n(data, "pile", path))
+    if do == "bridge":
+        pair = data.get("between")
+        if not isinstance(pair, list) or len(pair) != 2 or any(p not in DISTRICTS for p in pair):
+            raise RecordError("expected two districts", path=f"{path}.between")
+        a, b = sorted(DISTRICTS.index(p) for p in pair)
+        take = _n(data, "take", path) if "take" in data else -1
+        return Act(do, a, b, take)
+    if do == "district":
+        a = _d(data, "district", path)
+        b = _d(data, "to", path) if "to" in data else a
+        c = _d(data, "from", path) if "from" in data else -1
+        return Act(do, a, b, c)
+    if do == "transfer":
+        return Act(do, _d(data, "district", path), _n(data, "colour", path))
+    if do in ("banish", "neutral"):
+        return Act(do, _d(data, "district", path))
+    if do in ("remove", "score"):
+        return Act(do, _n(data, "colour", path))
+    if do == "doge":
+        return Act(do, _n(data, "bridge", path))
+    if do == "skip":
+        card = data.get("card")
+        if card not in CARD_NAMES:
+            raise RecordError(f"expected a card: {', '.join(CARD_NAMES)}", path=f"{path}.card")
+        return Act(do, CARD_NAMES.index(card))
+    return Act(do)
+
+
+# --- chance ---------------------------------------------------------------------------------
+CHANCE_KINDS = ("dice", "action_cards", "limit_cards", "roles")
+
+
+class Chance:
+    """Die rolls, card draws and role draws: from a seed, or read back from a record.
+
+    Whatever is drawn is kept in ``used``, which is what a record writes.
+    """
+
+    def __init__(self, seed: int | None, given: Mapping[str, Any] | None) -> None:
+        self.rng = make_rng(seed or 0, "sanmarco-chance") if given is None else None
+        self.given = given or {}
+        self.used: dict[str, list[Any]] = {k: [] for k in CHANCE_KINDS}
+
+    def _next(self, kind: str) -> Any:
+        i = len(self.used[kind])
+        pool = self.given.get(kind, [])
+        if i >= len(pool):
+            raise RecordError(f"the record's chance has no {kind} left", path=f"deal.chance.{kind}")
+        return pool[i]
+
+    def die(self) -> int:
+        if self.rng is not None:
+            v = self.rng.randint(1, 6)
+        else:
+            v = self._next("dice")
+            if isinstance(v, bool) or v not in (1, 2, 3, 4, 5, 6):
+                raise RecordError("a die shows 1 to 6", path="deal.chance.dice")
+        self.used["dice"].append(v)
+        return int(v)
+
+    def card(self, kind: str, deck: list[int]) -> int:
+        """Draw one card from ``deck`` (removed from it)."""
+        if self.rng is not None:
+            v = deck.pop(self.rng.randrange(len(deck)))
+        else:
+            raw = self._next(kind)
+            if kind == "action_cards":
+                v = CARD_NAMES.index(raw) if raw in CARD_NAMES else -1
+            else:
+                v = raw if raw in (1, 2, 3) and not isinstance(raw, bool) else -1
+            if v not in deck:
+                raise RecordError(f"{raw!r} is not in the deck now", path=f"deal.chance.{kind}")
+            deck.remove(v)
+        self.used[kind].append(CARD_NAMES[v] if kind == "action_cards" else v)
+        return v
+
+    def roles(self, candidates: list[list[int]]) -> list[int]:
+        if self.rng is not None:
+            pick = candidates[self.rng.randrange(len(candidates))]
+        else:
+            pick = self._next("roles")
+            if pick not in candidates:
+                raise RecordError(
+                    f"{pick!r} is not a role draw the rules allow here", path="deal.chance.roles"
+                )
+            pick = list(pick)
+        self.used["roles"].append(list(pick))
+        return list(pick)
+
+
+# --- the state ----------------------------------------------------------------------------------
+@dataclass
+class Pair:
+    """A distributor and the colours that choose from the offers (in choosing order)."""
+
+    distributor: int
+    choosers: list[int]
+    actions: int  # action cards dealt
+    limits: int  # limit cards dealt
+
+
+@dataclass
+class Pending:
+    """Work inside a card: a banishment's removals, the Doge's walk, variant 3's choices."""
+
+    kind: str  # "remove" | "doge" | "score"
+    district: int = -1
+    left: int = 0
+    visited: set[int] = field(default_factory=set)
+    seats: list[int] = field(default_factory=list)
+    excluded: set[int] = field(default_factory=set)
+    card: bool = True  # False for the free banishment at a passage's end
+
+
+def combos(n: int, k: int) -> list[list[int]]:
+    """Every ordering of k distinct items from range(n)."""
+    out: list[list[int]] = [[]]
+    for _ in range(k):
+        out = [[*p, x] for p in out for x in range(n) if x not in p]
+    return out
+
+
+class BoardState(State):
+    ruleset: BoardRuleset
+
+    def __init__(
+        self, ruleset: BoardRuleset, seed: int | None, given: Mapping[str, Any] | None = None
+    ) -> None:
+        self.ruleset = ruleset
+        self.board: Board = load_board(ruleset.board)
+        self.chance = Chance(seed, given)
+        mode = ruleset.mode
+        if mode == "base":
+            kinds = [PLAYER] * ruleset.seats
+            ctrl: list[int | None] = list(range(ruleset.seats))
+        elif mode == "variant1":
+            kinds, ctrl = [PLAYER, PLAYER, GHOST, GHOST], [0, 1, None, None]
+        elif mode == "variant2":
+            kinds, ctrl = [PLAYER, PLAYER, NEUTRAL], [0, 1, None]
+        else:
+            kinds, ctrl = [PLAYER] * 4, [0, 1, 0, 1]
+        self.kinds = kinds
+        self.controller = ctrl
+        self.role_colours = [c for c, k in enumerate(kinds) if k == PLAYER]
+        n = len(kinds)
+        self.cubes = [[0] * n for _ in range(6)]
+        self.supply = [NEUTRAL_CUBES if k == NEUTRAL else CUBES for k in kinds]
+        self.score = [0] * n
+        self.limits: list[list[int]] = [[] for _ in range(n)]
+        self.bridges: list[list[int]] = []  # [site, owner]
+        self.doge = self.board.doge_start
+        self.action_deck = list(ACTION_DECK)
+        self.action_discard: list[int] = []
+        self.limit_deck = list(LIMIT_DECK)
+        self.limit_discard: list[int] = []
+        self.passage = 1
+        self.rounds = 0  # rounds begun in the game (the leader turns with it)
+        self.final_round = False
+        self.passage_log: list[dict[str, Any]] = []
+        self.history: list[tuple[int, Act]] = []
+        self.phase = "setup"
+        self.setup_queue: list[int] = []
+        self.neutral_seats: list[int] = []
+        self.pairs: list[Pair] = []
+        self.hand: list[int] = []
+        self.assign: list[int] = []
+        self.piles: list[list[int]] = []
+        self.taken: list[int] = []  # colour holding each pile (-1 while on the table)
+        self.chooser_i = 0
+        self.holders: list[int] = []  # colours still to carry out their pile, in order
+        self.holding: list[int] = []  # the current holder's action cards left
+        self.pending: Pending | None = None
+        self.banish_queue: list[int] = []
+        self.roles: list[int] = []
+        self.last_v1: list[int] = []
+        self._setup()
+
+    # --- small helpers -----------------------------------------------------------------
+    def seat_of(self, colour: int) -> int | None:
+        return self.controller[colour]
+
+    def limit_total(self, colour: int) -> int:
+        return sum(self.limits[colour])
+
+    def owner_bridges_at(self, colour: int, d: int) -> list[int]:
+        """Districts across this colour's own bridges from d."""
+        out = []
+        for site, owner in self.bridges:
+            if owner != colour:
+                continue
+            a, b = self.board.sites[site]
+            if a == d and b not in out:
+                out.append(b)
+            elif b == d and a not in out:
+                out.append(a)
+        return sorted(out)
+
+    def on_site(self, site: int) -> int:
+        return sum(1 for s, _ in self.bridges if s == site)
+
+    def _place(self, colour: int, d: int, count: int = 1) -> None:
+        k = min(count, self.supply[colour])
+        self.supply[colour] -= k
+        self.cubes[d][colour] += k
+
+    # --- set-up ---------------------------------------------------------------------------
+    def _setup(self) -> None:
+        for c, kind in enumerate(self.kinds):
+            if kind == NEUTRAL:
+                continue
+            for _ in range(4):
+                self._place(c, self.board.district_of_face(self.chance.die()), 2)
+        if self.ruleset.mode == "variant2":
+            for d in range(6):
+                self._place(2, d)
+            for _ in range(6):
+                self._place(2, self.board.district_of_face(self.chance.die()))
+        self.setup_queue = [c for c in self.role_colours for _ in range(self.ruleset.start_bridges)]
+        self.phase = "setup"
+        self._advance()
+
+    def _ghost_bridges(self) -> None:
+        for g, kind in enumerate(self.kinds):
+            if kind != GHOST:
+                continue
+            order = sorted(range(6), key=lambda d: (-self.cubes[d][g], self.board.die[d]))
+            free = [s for s in range(len(self.board.sites)) if self._site_free(s)]
+            if not free:
+                continue
+            top, second = order[0], order[1]
+            site = self.board.site_index(top, second)
+            if site is None or site not in free:
+                touching = [s for s in free if top in self.board.sites[s]]
+                if touching:
+                    rank = {d: i for i, d in enumerate(order)}
+
+                    def other_end(s: int, top: int = top, rank: dict[int, int] = rank) -> int:
+                        a, b = self.board.sites[s]
+                        return rank[b if a == top else a]
+
+                    site = min(touching, key=other_end)
+                else:
+                    site = free[0]
+            self._build(g, site)
+
+    def _site_free(self, site: int) -> bool:
+        return self.on_site(site) < self.board.per_site and len(self.bridges) < MAX_BRIDGES
+
+    def _build(self, colour: int, site: int) -> None:
+        self.bridges.append([site, colour])
+        self.supply[colour] -= 1
+
+    # --- the flow -------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run every automatic step until a colour must decide (or the game is over)."""
+        while True:
+            if self.phase == "setup":
+                if self.setup_queue:
+                    return
+                if self.ruleset.mode == "variant1":
+                    self._ghost_bridges()
+                self._start_round()
+                continue
+            if self.phase == "neutral":
+                if self.supply[2] > 0 and self.neutral_seats:
+                    return
+                self._start_round()
+                continue
+            if self.phase in ("divide", "choose", "free_banish", "over"):
+                return
+            if self.phase == "resolve":
+                if self.pending is not None or self.holding:
+                    return
+                # the holder's hand is carried out
+                holder = self.holders.pop(0)
+                if self.ruleset.mode == "variant1" and self.kinds[holder] == PLAYER:
+                    self._ghost_dice()
+                if self.holders:
+                    self._hold(self.holders[0])
+                    continue
+                self.pairs.pop(0)
+                if self.pairs:
+                    self._deal()
+                    continue
+                self._end_round()
+                continue
+            raise AssertionError(self.phase)
+
+    def _hold(self, colour: int) -> None:
+        pile = self.piles[self.taken.index(colour)]
+        self.holding = [c for c in pile if c < LIMIT_BASE]
+
+    def _ghost_dice(self) -> None:
+        per = 2 if self.ruleset.ghost_cubes == "two_per_hand" else 1
+        for g, kind in enumerate(self.kinds):
+            if kind != GHOST:
+                continue
+            for _ in range(per):
+                self._place(g, self.board.district_of_face(self.chance.die()))
+
+    def _active(self) -> list[int]:
+        if self.final_round:
+            return [c for c in self.role_colours if self.limit_total(c) < self.ruleset.limit]
+        return list(self.role_colours)
+
+    def _start_round(self) -> None:
+        active = self._active()
+        rs = self.ruleset
+        n_all = len(self.role_colours)
+        start = self.rounds % n_all
+        rotation = self.role_colours[start:] + self.role_colours[:start]
+        leader = next(c for c in rotation if c in active)
+        others = [c for c in rotation if c in active and c != leader]
+        if rs.mode == "variant1":
+            if self.rounds % 2 == 1 and self.last_v1:
+                d, s = self.last_v1[1], self.last_v1[0]
+            else:
+                while True:
+                    r0, r1 = self.chance.die(), self.chance.die()
+                    if r0 != r1:
+                        break
+                d, s = (0, 1) if r0 > r1 else (1, 0)
+            self.last_v1 = [d, s]
+            roles = [d, s]
+        elif len(active) == 2:
+            roles = [leader, others[0]]
+        elif len(active) == 3 and rs.mode == "variant3":
+            seat = self.controller
+            cands = [
+                [active[i] for i in p]
+                for p in combos(3, 3)
+                if seat[active[p[1]]] != seat[active[p[0]]]
+                and seat[active[p[1]]] != seat[active[p[2]]]
+            ]
+            roles = self.chance.roles(cands)
+        else:
+            cands = [[leader] + [others[i] for i in p] for p in combos(len(others), len(others))]
+            roles = self.chance.roles(cands)
+        self.rounds += 1
+        self.roles = roles
+        if len(roles) == 4:  # slots: distributor 1, distributor 2, chooser 1, chooser 2
+            self.pairs = [Pair(roles[0], [roles[2]], 5, 3), Pair(roles[1], [roles[3]], 5, 3)]
+        elif len(roles) == 3:
+            a, l_ = (6, 4) if rs.three_player_deal == "6+4" else (5, 3)
+            self.pairs = [Pair(roles[0], roles[1:], a, l_)]
+        else:
+            self.pairs = [Pair(roles[0], roles[1:], 5, 3)]
+        self._deal()
+
+    def _draw(self, kind: str) -> int | None:
+        deck = self.action_deck if kind == "action_cards" else self.limit_deck
+        discard = self.action_discard if kind == "action_cards" else self.limit_discard
+        if not deck:
+            deck.extend(sorted(discard))
+            discard.clear()
+        if not deck:
+            return None
+        return self.chance.card(kind, deck)
+
+    def _deal(self) -> None:
+        pair = self.pairs[0]
+        hand: list[int] = []
+        for _ in range(pair.actions):
+            v = self._draw("action_cards")
+            if v is not None:
+                hand.append(v)
+        for _ in range(pair.limits):
+            v = self._draw("limit_cards")
+            if v is not None:
+                hand.append(LIMIT_BASE + v)
+        self.hand = sorted(hand)
+        self.assign = []
+        self.piles = []
+        self.taken = []
+        self.phase = "divide"
+
+    def _n_piles(self) -> int:
+        return len(self.pairs[0].choosers) + 1
+
+    def _after_choice(self) -> None:
+        pair = self.pairs[0]
+        if self.chooser_i < len(pair.choosers):
+            return
+        # the distributor takes the pile left on the table; limit cards go face up
+        self.taken[self.taken.index(-1)] = pair.distributor
+        for colour, pile in zip(self.taken, self.piles, strict=True):
+            self.limits[colour].extend(c - LIMIT_BASE for c in pile if c >= LIMIT_BASE)
+        order = [*pair.choosers, pair.distributor]
+        if self.ruleset.distributor_acts_first:
+            order = [pair.distributor, *pair.choosers]
+        self.holders = order
+        self.phase = "resolve"
+        self._hold(order[0])
+
+    def _end_round(self) -> None:
+        rs = self.ruleset
+        self.phase = "between"
+        if self.final_round:
+            self._end_passage()
+            return
+        over = [c for c in self.role_colours if self.limit_total(c) >= rs.limit]
+        if not over:
+            self._start_round()
+            return
+        rest = [c for c in self.role_colours if self.limit_total(c) < rs.limit]
+        if rs.mode == "variant2" or len(rest) < 2:
+            self._end_passage()
+            return
+        self.final_round = True
+        self._start_round()
+
+    def _end_passage(self) -> None:
+        rs = self.ruleset
+        totals = [self.limit_total(c) for c in self.role_colours]
+        top = max(totals)
+        low = min(totals)
+        bonus = [0] * len(self.kinds)
+        for c, t in zip(self.role_colours, totals, strict=True):
+            if t >= rs.limit:
+                continue
+            if rs.passage_bonus == "lowest_only" and t != low:
+                continue
+            bonus[c] = top - t
+            self.score[c] += top - t
+        self.passage_log.append(
+            {"limits": [self.limit_total(c) for c in range(len(self.kinds))], "bonus": bonus}
+        )
+        fewest = [c for c, t in zip(self.role_colours, totals, strict=True) if t == low]
+        if len(fewest) > 1 and rs.free_banish_ties == "none":
+            fewest = []
+        self.banish_queue = fewest
+        self.phase = "free_banish"
+        self._next_banish()
+
+    def _next_banish(self) -> None:
+        if self.banish_queue:
+            self.phase = "free_banish"
+            return
+        if self.passage >= self.ruleset.passages:
+            for d in range(6):
+                self._score_district(d, set())
+            self.phase = "over"
+            return
+        for c in range(len(self.kinds)):
+            self.limit_discard.extend(self.limits[c])
+            self.limits[c] = []
+        self.passage += 1
+        self.final_round = False
+        if self.ruleset.mode == "variant2" and self.supply[2] > 0:
+            first = 0 if self.score[0] <= self.score[1] else 1
+            self.neutral_seats = [first, 1 - first]
+            self.phase = "neutral"
+            return
+        self._start_round()
+
+    # --- scoring ---------------------------------------------------------------------------
+    def district_points(self, d: int, excluded: set[int]) -> list[int]:
+        """What each colour scores in district d now (ties: see sanmarco.base.score_ties)."""
+        counts = [0 if c in excluded else n for c, n in enumerate(self.cubes[d])]
+        first, second = self.board.values[d]
+        pts = [0] * len(counts)
+        present = sorted({n for n in counts if n > 0}, reverse=True)
+        if not present:
+            return pts
+        top = [c for c, n in enumerate(counts) if n == present[0]]
+        if len(top) > 1:
+            for c in top:
+                pts[c] = second
+            return pts
+        pts[top[0]] = first
+        if len(present) > 1:
+            runners = [c for c, n in enumerate(counts) if n == present[1]]
+            if len(runners) == 1:
+                pts[runners[0]] = second
+        return pts
+
+    def _score_district(self, d: int, excluded: set[int]) -> None:
+        for c, p in enumerate(self.district_points(d, excluded)):
+            self.score[c] += p
+
+    def _pay_toll(self, mover: int, owner: int) -> None:
+        if owner == mover:
+            return
+        paid = 1 if self.ruleset.toll_below_zero else min(1, max(self.score[mover], 0))
+        self.score[mover] -= paid
+        same_seat = self.controller[owner] is not None and (
+            self.controller[owner] == self.controller[mover]
+        )
+        if same_seat or (self.kinds[owner] == GHOST and not self.ruleset.ghost_tolls):
+            return
+        self.score[owner] += paid
+
+    def _doge_done(self, mover: int) -> None:
+        d = self.doge
+        if self.ruleset.mode == "variant3":
+            seats = []
+            mseat = self.controller[mover]
+            for s in [mseat, 1 - (mseat or 0)]:
+                if s is None:
+                    continue
+                mine = [c for c in (s, s + 2) if self.cubes[d][c] > 0]
+                if len(mine) == 2:
+                    seats.append(s)
+            if seats:
+                self.pending = Pending("score", d, seats=seats)
+                return
+        self._score_district(d, set())
+        self.pending = None
+
+    # --- turn -----------------------------------------------------------------------------
+    def acting_colour(self) -> int | None:
+        ph = self.phase
+        if ph == "setup":
+            return self.setup_queue[0] if self.setup_queue else None
+        if ph == "divide":
+            return self.pairs[0].distributor
+        if ph == "choose":
+            return self.pairs[0].choosers[self.chooser_i]
+        if ph == "resolve":
+            if self.pending is not None and self.pending.kind == "score":
+                return self.pending.seats[0]  # variant 3: a seat (its first colour)
+            return self.holders[0]
+        if ph == "free_banish":
+            return self.banish_queue[0]
+        if ph == "neutral":
+            return self.neutral_seats[0]
+        return None
+
+    def to_act(self) -> int | None:
+        c = self.acting_colour()
+        if c is None:
+            return None
+        if self.phase == "neutral" or (
+            self.phase == "resolve" and self.pending is not None and self.pending.kind == "score"
+        ):
+            return c
+        return self.controller[c]
+
+    # --- legal actions ----------------------------------------------------------------------
+    def legal_actions(self, seat: int) -> list[Act]:
+        if self.to_act() != seat:
+            return []
+        return self._legal()
+
+    def _legal(self) -> list[Act]:
+        ph = self.phase
+        colour = self.acting_colour()
+        assert colour is not None
+        if ph == "setup":
+            return self._bridge_moves(colour, setup=True)
+        if ph == "divide":
+            k = self._n_piles()
+            i = len(self.assign)
+            used = max(self.assign) + 1 if self.assign else 0
+            left_after = len(self.hand) - i - 1
+            return [
+                Act("pile", q)
+                for q in range(min(used + 1, k))
+                if left_after >= k - max(used, q + 1)
+            ]
+        if ph == "choose":
+            return [Act("choose", p) for p, t in enumerate(self.taken) if t == -1]
+        if ph == "neutral":
+            return [Act("neutral", d) for d in range(6)]
+        if ph == "free_banish" and self.pending is None:
+            return [Act("banish", d) for d in range(6)]
+        p = self.pending
+        if p is not None:
+            if p.kind == "remove":
+                return [Act("remove", c) for c in self._removable(colour, p.district)]
+            if p.kind == "doge":
+                return self._doge_moves()
+            if p.kind == "score":
+                s = p.seats[0]
+                return [Act("score", c) for c in (s, s + 2)]
+        out: list[Act] = []
+        for card in sorted(set(self.holding)):
+            moves = self._card_moves(colour, card)
+            out.extend(moves)
+            if not moves or self.ruleset.may_decline:
+                out.append(Act("skip", card))
+        return out
+
+    def _removable(self, colour: int, d: int) -> list[int]:
+        others = [c for c, n in enumerate(self.cubes[d]) if n > 0 and c != colour]
+        return others or ([colour] if self.cubes[d][colour] > 0 else [])
+
+    def _doge_moves(self) -> list[Act]:
+        p = self.pending
+        assert p is not None
+        out = []
+        for i, (site, _owner) in enumerate(self.bridges):
+            a, b = self.board.sites[site]
+            if self.doge in (a, b):
+                other = b if a == self.doge else a
+                if other not in p.visited:
+                    out.append(Act("doge", i))
+        out.append(Act("stop"))
+        return out
+
+    def _bridge_moves(self, colour: int, setup: bool = False) -> list[Act]:
+        if self.supply[colour] <= 0:
+            return []
+        sites = self.board.sites
+        if len(self.bridges) < MAX_BRIDGES:
+            return [Act("bridge", a, b) for s, (a, b) in enumerate(sites) if self._site_free(s)]
+        if setup:
+            return []
+        out = []
+        for i, (old, owner) in enumerate(self.bridges):
+            if owner == colour:
+                continue
+            for s, (a, b) in enumerate(sites):
+                if self.on_site(s) - (1 if s == old else 0) < self.board.per_site:
+                    out.append(Act("bridge", a, b, i))
+        return out
+
+    def _card_moves(self, colour: int, card: int) -> list[Act]:
+        if card < 6:
+            ends = [card, *self.owner_bridges_at(colour, card)]
+            if self.supply[colour] > 0:
+                return [Act("district", card, e) for e in ends]
+            return [
+                Act("district", card, e, src)
+                for src in range(6)
+                if self.cubes[src][colour] > 0
+                for e in ends
+            ]
+        if card == BRIDGE:
+            return self._bridge_moves(colour)
+        if card == TRANSFER:
+            if self.supply[colour] <= 0:
+                return []
+            return [
+                Act("transfer", d, v)
+                for d in range(6)
+                for v, n in enumerate(self.cubes[d])
+                if n > 0 and v != colour
+            ]
+        if card == BANISH:
+            return [Act("banish", d) for d in range(6)]
+        # the Doge: the first step (or staying) plays the card
+        out = []
+        for i, (site, _owner) in enumerate(self.bridges):
+            a, b = self.board.sites[site]
+            if self.doge in (a, b):
+                out.append(Act("doge", i))
+        out.append(Act("stop"))
+        return out
+
+    # --- check ---------------------------------------------------------------------------
+    def check(self, seat: int, action: Any) -> list[Violation]:
+        if self.phase == "over":
+            return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
+        if not isinstance(action, Act):
+            return [make_violation(BOOK, "sanmarco.record.impossible", seat=seat)]
+        who = self.to_act()
+        if seat != who:
+            return [
+                make_violation(
+                    BOOK,
+                    "sanmarco.base.turn",
+                    Text(f"Tocca al posto {who}.", f"Seat {who} is to act."),
+                    seat=seat,
+                )
+            ]
+        if action in self._legal():
+            return []
+        return [self._why(seat, action)]
+
+    def _why(self, seat: int, act: Act) -> Violation:
+        """The rule a well-formed but illegal action breaks (the most specific one)."""
+        ph, do = self.phase, act.do
+        colour = self.acting_colour()
+        assert colour is not None
+
+        def v(rule: str, it: str = "", en: str = "") -> Violation:
+            return make_violation(BOOK, rule, Text(it, en) if it else None, seat=seat)
+
+        expected: tuple[str, ...] | None = {
+            "setup": ("bridge",),
+            "divide": ("pile",),
+            "choose": ("choose",),
+            "neutral": ("neutral",),
+            "free_banish": ("banish",),
+        }.get(ph)
+        p = self.pending
+        if p is not None:
+            expected = {"remove": ("remove",), "doge": ("doge", "stop"), "score": ("score",)}[
+                p.kind
+            ]
+        if expected is not None and do not in expected:
+            return v(
+                "sanmarco.base.phase",
+                f"Ora si attende: {', '.join(expected)}.",
+                f"Expected now: {', '.join(expected)}.",
+            )
+        if ph == "divide":
+            return v("sanmarco.base.divide")
+        if ph == "choose":
+            return v("sanmarco.base.choose")
+        if ph == "neutral":
+            return v("sanmarco.v2.neutral_return")
+        if p is not None and p.kind == "remove":
+            if 0 <= act.a < len(self.kinds) and self.cubes[p.district][act.a] > 0:
+                return v("sanmarco.base.banish_order")
+            return v("sanmarco.base.banish_remove")
+        if p is not None and p.kind == "doge":
+            return v("sanmarco.base.doge_path")
+        if p is not None and p.kind == "score":
+            return v("sanmarco.v3.doge_one_colour")
+        if ph == "free_banish":
+            return v("sanmarco.record.impossible")
+        # a card of the holder's hand
+        card = {
+            "district": act.a,
+            "bridge": BRIDGE,
+            "transfer": TRANSFER,
+            "banish": BANISH,
+            "doge": DOGE,
+            "stop": DOGE,
+            "skip": act.a,
+        }.get(do, -1)
+        if card not in self.holding:
+            return v("sanmarco.base.card_held")
+        if do == "skip":
+            return v("sanmarco.base.decline")
+        if do == "district":
+            if act.c >= 0 and self.supply[colour] > 0:
+                return v("sanmarco.base.district_supply")
+            if act.b != act.a and act.b not in self.owner_bridges_at(colour, act.a):
+                return v("sanmarco.base.district_hop")
+            return v("sanmarco.base.district_supply")
+        if do == "bridge":
+            if self.supply[colour] <= 0:
+                return v("sanmarco.base.bridge_marker")
+            site = self.board.site_index(act.a, act.b) if act.a != act.b else None
+            if site is None:
+                return v("sanmarco.base.bridge_site")
+            if act.c >= 0 or len(self.bridges) >= MAX_BRIDGES:
+                return v("sanmarco.base.bridge_take")
+            return v("sanmarco.base.bridge_cap")
+        if do == "transfer":
+            return v("sanmarco.base.transfer")
+        if do in ("doge", "stop"):
+            return v("sanmarco.base.doge_path")
+        return v("sanmarco.record.impossible")
+
+    # --- apply ----------------------------------------------------------------------------
+    def apply_unchecked(self, seat: int, action: Any) -> None:
+        if self.phase == "over":
+            raise RecordError("the game is over")
+        if not isinstance(action, Act):
+            raise RecordError("not a San Marco board action")
+        colour = self.acting_colour()
+        assert colour is not None
+        self.history.append((seat, action))
+        ph, do, a = self.phase, action.do, action.a
+        p = self.pending
+        if ph == "setup":
+            self._do_bridge(colour, action)
+            self.setup_queue.pop(0)
+        elif ph == "divide":
+            if do != "pile" or not 0 <= a < self._n_piles():
+                raise RecordError("a card goes to one of the offers")
+            self.assign.append(a)
+            if len(self.assign) == len(self.hand):
+                k = self._n_piles()
+                self.piles = [
+                    [card for card, q in zip(self.hand, self.assign, strict=True) if q == i]
+                    for i in range(k)
+                ]
+                self.taken = [-1] * k
+                self.chooser_i = 0
+                self.phase = "choose"
+        elif ph == "choose":
+            if do != "choose" or not 0 <= a < len(self.taken) or self.taken[a] != -1:
+                raise RecordError("that offer is not on the table")
+            self.taken[a] = colour
+            self.chooser_i += 1
+            self._after_choice()
+        elif ph == "neutral":
+            if do != "neutral" or not 0 <= a < 6:
+                raise RecordError("a neutral aristocrat goes to a district")
+            self._place(2, a)
+            self.neutral_seats.append(self.neutral_seats.pop(0))
+        elif p is not None and p.kind == "remove":
+            if do != "remove" or not 0 <= a < len(self.kinds) or self.cubes[p.district][a] <= 0:
+                raise RecordError("no such aristocrat in the district")
+            self._remove(p.district, a)
+            p.left -= 1
+            self._auto_remove(colour)
+        elif p is not None and p.kind == "doge":
+            self._doge_step(colour, action)
+        elif p is not None and p.kind == "score":
+            s = p.seats.pop(0)
+            if do != "score" or a not in (s, s + 2):
+                raise RecordError("a colour of the seat that chooses")
+            p.excluded.add(s + 2 if a == s else s)
+            if not p.seats:
+                self._score_district(p.district, p.excluded)
+                self.pending = None
+        elif ph == "free_banish":
+            if do != "banish" or not 0 <= a < 6:
+                raise RecordError("a banishment names a district")
+            self._start_banish(colour, a, card=False)
+        else:
+            self._play_card(colour, action)
+        self._settle()
+        self._advance()
+
+    def _settle(self) -> None:
+        """Close a banishment that has nothing left to remove."""
+        p = self.pending
+        if p is not None and p.kind == "remove" and p.left <= 0:
+            self.pending = None
+            if not p.card:
+                self.banish_queue.pop(0)
+                self._next_banish()
+
+    def _play_card(self, colour: int, act: Act) -> None:
+        do, a = act.do, act.a
+        card = {"district": a, "bridge": BRIDGE, "transfer": TRANSFER, "banish": BANISH}.get(
+            do, DOGE if do in ("doge", "stop") else (a if do == "skip" else -1)
+        )
+        if card not in self.holding:
+            raise RecordError(f"the holder has no {CARD_NAMES[card] if card >= 0 else do} card")
+        self.holding.remove(card)
+        self.action_discard.append(card)
+        if do == "skip":
+            return
+        if do == "district":
+            if not 0 <= act.b < 6:
+                raise RecordError("no such district")
+            if act.c >= 0:
+                if self.cubes[act.c][colour] <= 0:
+                    raise RecordError("no own aristocrat there")
+                self.cubes[act.c][colour] -= 1
+                self.cubes[act.b][colour] += 1
+            else:
+                if self.supply[colour] <= 0:
+                    raise RecordError("no aristocrat left in the supply")
+                self._place(colour, act.b)
+        elif do == "bridge":
+            self._do_bridge(colour, act)
+        elif do == "transfer":
+            victim = act.b
+            if victim >= len(self.kinds) or self.cubes[a][victim] <= 0 or self.supply[colour] <= 0:
+                raise RecordError("nothing to transfer there")
+            self._remove(a, victim)
+            self._place(colour, a)
+        elif do == "banish":
+            self._start_banish(colour, a, card=True)
+        else:
+            self.pending = Pending("doge", visited={self.doge})
+            self._doge_step(colour, act)
+
+    def _do_bridge(self, colour: int, act: Act) -> None:
+        site = self.board.site_index(act.a, act.b)
+        if site is None or self.supply[colour] <= 0:
+            raise RecordError("no bridge can go there")
+        if act.c >= 0:
+            if act.c >= len(self.bridges):
+                raise RecordError("no such bridge")
+            _old, owner = self.bridges.pop(act.c)
+            self.supply[owner] += 1  # the old owner's marker goes home
+        if len(self.bridges) >= MAX_BRIDGES:
+            raise RecordError("every bridge is on the board")
+        self._build(colour, site)
+
+    def _remove(self, d: int, colour: int) -> None:
+        self.cubes[d][colour] -= 1
+        self.supply[colour] += 1
+
+    def _start_banish(self, colour: int, d: int, card: bool) -> None:
+        roll = self.chance.die()
+        self.pending = Pending("remove", d, left=min(roll, sum(self.cubes[d])), card=card)
+        self._auto_remove(colour)
+
+    def _auto_remove(self, colour: int) -> None:
+        p = self.pending
+        assert p is not None
+        while p.left > 0:
+            options = self._removable(colour, p.district)
+            if len(options) != 1:
+                return
+            self._remove(p.district, options[0])
+            p.left -= 1
+
+    def _doge_step(self, colour: int, act: Act) -> None:
+        p = self.pending
+        assert p is not None
+        if act.do == "stop":
+            self._doge_done(colour)
+            return
+        if act.do != "doge" or not 0 <= act.a < len(self.bridges):
+            raise RecordError("no such bridge")
+        site, owner = self.bridges[act.a]
+        a, b = self.board.sites[site]
+        if self.doge not in (a, b):
+            raise RecordError("that bridge does not touch the Doge's district")
+        self.doge = b if a == self.doge else a
+        p.visited.add(self.doge)
+        self._pay_toll(colour, owner)
+
+    # --- end ---------------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def summary(self) -> dict[str, JSON]:
+        """The summary a scorekeeper would type for this game (docs/notation/sanmarco.md)."""
+        mode = self.ruleset.mode
+        s = self.score
+        if mode == "variant3":
+            return {"variant": 3, "points": [[s[0], s[2]], [s[1], s[3]]]}
+        if mode == "variant1":
+            return {"variant": 1, "points": [s[0], s[1]], "ghosts": [s[2], s[3]]}
+        if mode == "variant2":
+            return {
+                "variant": 2,
+                "points": [s[0], s[1]],
+                "neutral": s[2],
+                "passages": [
+                    {"limits": p["limits"][:2], "bonus": p["bonus"][:2]} for p in self.passage_log
+                ],
+            }
+        return {"players": len(s), "points": list(s)}
+
+    def result(self) -> dict[str, JSON]:
+        mode = self.ruleset.mode
+        s = self.score
+        if mode == "variant3":
+            return score_v3([[s[0], s[2]], [s[1], s[3]]])
+        if mode == "variant1":
+            return score_v1([s[0], s[1]], [s[2], s[3]])
+        if mode == "variant2":
+            return score_v2(
+                [s[0], s[1]], s[2], [{"limits": p["limits"][:2]} for p in self.passage_log]
+            )
+        return score_base(list(s))
+
+    def outcome(self) -> Outcome:
+        if not self.is_over():
+            raise ValueError("the game is not over")
+        res = self.result()
+        winners = res.get("winners")
+        if winners is None:
+            winners = [] if res["winner"] is None else [res["winner"]]
+        return Outcome(tuple(res["scores"]), Termination.FINAL_SCORING.value, tuple(winners), res)
+
+    # --- views and records ----------------------------------------------------------------------
+    def _card_name(self, card: int) -> JSON:
+        return card - LIMIT_BASE if card >= LIMIT_BASE else CARD_NAMES[card]
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        mine = [c for c, s in enumerate(self.controller) if s == seat and seat is not None]
+        over = self.is_over()
+        out: dict[str, JSON] = {
+            "game": SLUG,
+            "mode": self.ruleset.mode,
+            "board": self.board.to_json(),
+            "colours": [
+                {
+                    "kind": k,
+                    "seat": self.controller[c],
+                    "score": self.score[c],
+                    "supply": self.supply[c],
+                    "limits": list(self.limits[c]),
+                }
+                for c, k in enumerate(self.kinds)
+            ],
+            "cubes": {DISTRICTS[d]: list(self.cubes[d]) for d in range(6)},
+            "bridges": [
+                {"between": [DISTRICTS[x] for x in self.board.sites[s]], "owner": o}
+                for s, o in self.bridges
+            ],
+            "doge": DISTRICTS[self.doge],
+            "passage": self.passage,
+            "round": self.rounds,
+            "final_round": self.final_round,
+            "phase": self.phase,
+            "roles": list(self.roles),
+            "to_act": self.to_act(),
+            "acting_colour": self.acting_colour(),
+            "decks": {"action": len(self.action_deck), "limit": len(self.limit_deck)},
+        }
+        if self.phase == "divide":
+            dist = self.pairs[0].distributor
+            if over or dist in mine:
+                out["hand"] = [self._card_name(c) for c in self.hand]
+                out["assigned"] = list(self.assign)
+            else:
+                out["hand"] = {"cards": len(self.hand), "assigned": len(self.assign)}
+        elif self.piles and self.phase in ("choose", "resolve"):
+            pair_cols = set()
+            if self.pairs:
+                pair_cols = {self.pairs[0].distributor, *self.pairs[0].choosers}
+            public = self.ruleset.offers_public or any(c in pair_cols for c in mine)
+            out["offers"] = [
+                {"taken_by": t, "cards": [self._card_name(c) for c in pile]}
+                if public or t in mine
+                else {"taken_by": t, "cards": len(pile)}
+                for pile, t in zip(self.piles, self.taken, strict=True)
+            ]
+        if self.phase == "resolve":
+            out["holding"] = [CARD_NAMES[c] for c in sorted(self.holding)]
+        if self.pending is not None:
+            out["pending"] = {"kind": self.pending.kind, "district": self.pending.district,
+                              "left": self.pending.left}  # fmt: skip
+        if over:
+            out["result"] = self.result()
+        return out
+
+    def to_record(self) -> dict[str, JSON]:
+        return {
+            "game": SLUG,
+            "version": NOTATION_VERSION,
+            "ruleset": self.ruleset.to_json(),
+            "deal": {"chance": {k: list(v) for k, v in self.chance.used.items()}},
+            "actions": [{"seat": s, **encode(a)} for s, a in self.history],
+        }
+
+
+def start_board(ruleset: BoardRuleset, deal: Any) -> BoardState:
+    """The state a record's deal describes: ``{"chance": {...}}`` or ``{"seed": n}``."""
+    if not isinstance(deal, Mapping):
+        raise RecordError('expected {"chance": {"dice": [...], ...}}', path="deal")
+    if "seed" in deal:
+        seed = deal["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RecordError("expected a whole number", path="deal.seed")
+        return BoardState(ruleset, seed)
+    chance = deal.get("chance")
+    if not isinstance(chance, Mapping):
+        raise RecordError(
+            'expected {"dice": [...], "action_cards": [...], ...}', path="deal.chance"
+        )
+    for k, v in chance.items():
+        if k not in CHANCE_KINDS:
+            raise RecordError(f"unknown kind of chance; known: {', '.join(CHANCE_KINDS)}",
+                              path=f"deal.chance.{k}")  # fmt: skip
+        if not isinstance(v, list):
+            raise RecordError("expected a list", path=f"deal.chance.{k}")
+    return BoardState(ruleset, None, chance)
+
+
+def presets() -> dict[str, BoardRuleset]:
+    return {
+        "base3": BoardRuleset("base3", 3, mode="base", start_bridges=2),
+        "base4": BoardRuleset("base4", 4, mode="base", start_bridges=1),
+        "variant1-board": BoardRuleset("variant1-board", 2, mode="variant1", start_bridges=1),
+        "variant2-board": BoardRuleset("variant2-board", 2, mode="variant2", start_bridges=2),
+        "variant3-board": BoardRuleset("variant3-board", 2, mode="variant3", start_bridges=1),
+    }
