@@ -1,0 +1,904 @@
+"""A whole club as one file, and back: the export that backs a club up or moves it to another
+installation (SQLite to PostgreSQL and back) with its journal's chain intact.
+
+The file is JSON lines (docs/export.md): a header, one line per row of every table the club
+owns, and an end line. Each line carries its number ``n`` and a check ``x``: the SHA-256 of
+the previous line's check and of this line's text up to the check, so a line that was
+changed, removed, moved or cut short is named by its number on import. Rows keep their ids:
+the journal's hashes cover the ids of the club, its competitions, results and players, so
+the chain can only verify in the new place if they come back unchanged. Logins are matched
+by user name instead (their ids are in no hash).
+
+The export streams: rows are read in chunks inside one read-only snapshot and written as
+they come, so memory does not grow with the club. The import reads line by line, checks
+each line and the journal's chain as it goes, inserts in batches (COPY on PostgreSQL) and,
+in the same transaction, proves the journal it wrote, rebuilds the standings and ratings
+from it and compares them with the file's. Any refusal rolls everything back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import IO, Any
+
+import orjson
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from openskill.models import PlackettLuce
+
+from ledger.clubs.models import Club, Entry, Player, entry_hash
+from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes
+
+FORMAT = "club-ledger-export"
+VERSION = 1
+CHUNK = 5000
+# The check that ends every line: ,"x":"<64 hex digits>"}
+_CHECK_OPEN, _CHECK_LEN = b',"x":"', 72
+
+
+class Refused(Exception):
+    """An import that wrote nothing, with the line of the file that made it stop."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.line = message, line
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.message
+        return _("line %(n)d: %(why)s") % {"n": self.line, "why": self.message}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One table of a club's data: its rows, in the order the file holds them."""
+
+    name: str
+    model_label: str  # "app.Model", or "app.Model.field" for a many-to-many's own table
+    scope: str  # the lookup from a row to its club
+    order: str = "pk"
+    secret: bool = False  # only with --with-secrets (signing secrets, delivery logs)
+    # JSON that people or engines wrote (records, rulings): read with the standard
+    # library, which keeps integers of any size (orjson turns those into floats).
+    free_json: bool = False
+
+    @property
+    def model(self) -> type[models.Model]:
+        app, name, *through = self.model_label.split(".")
+        model = apps.get_model(app, name)
+        if through:
+            return model._meta.get_field(through[0]).remote_field.through  # type: ignore[union-attr,no-any-return]
+        return model
+
+
+# The file's order: every row after the rows it points to. New tables a club owns go here
+# (tests/ledger/test_export.py names any model of ours that is neither here nor left out).
+KINDS: tuple[Kind, ...] = (
+    Kind("club", "clubs.Club", "pk"),
+    Kind("player", "clubs.Player", "(players)"),
+    Kind("membership", "clubs.Membership", "club"),
+    Kind("season", "clubs.Season", "club"),
+    Kind("competition", "clubs.Competition", "club", free_json=True),
+    Kind("format_settings", "formats.FormatSettings", "competition__club"),
+    Kind("artificial_scores", "referee.ArtificialScores", "competition__club"),
+    Kind("round", "clubs.Round", "competition__club"),
+    Kind("table", "clubs.Table", "competition__club"),
+    Kind("seat", "clubs.Seat", "table__competition__club"),
+    Kind("entrant", "formats.Entrant", "competition__club"),
+    Kind("absence", "formats.Absence", "competition__club"),
+    Kind("forbidden_pair", "formats.ForbiddenPair", "competition__club"),
+    Kind("draw", "formats.Draw", "round__competition__club"),
+    Kind("bye", "formats.Bye", "competition__club"),
+    Kind("team", "formats.Team", "competition__club"),
+    Kind("team_member", "formats.Team.members", "team__competition__club"),
+    Kind("knockout_match", "formats.KnockoutMatch", "competition__club"),
+    Kind("knockout_table", "formats.KnockoutMatch.tables", "knockoutmatch__competition__club"),
+    Kind("result", "clubs.Result", "club", free_json=True),
+    Kind("entry", "clubs.Entry", "club", order="sequence"),
+    Kind("standing", "clubs.Standing", "competition__club"),
+    Kind("rating", "clubs.Rating", "club"),
+    Kind("rating_change", "clubs.RatingChange", "club"),
+    Kind("dispute", "clubs.Dispute", "result__club", free_json=True),
+    Kind("case", "referee.Case", "club", free_json=True),
+    Kind("game_table", "play.GameTable", "club", free_json=True),
+    Kind("play_seat", "play.PlaySeat", "table__club"),
+    Kind("move", "play.Move", "table__club", free_json=True),
+    Kind("import_job", "clubs.ImportJob", "club"),
+    Kind("webhook", "clubs.Webhook", "club", secret=True),
+    Kind("webhook_delivery", "clubs.WebhookDelivery", "webhook__club", secret=True),
+)
+KIND = {kind.name: kind for kind in KINDS}
+ORDER = {name: n for n, name in enumerate(["user", *KIND])}
+
+# Models of ours a club export leaves out, and why (see docs/export.md).
+LEFT_OUT = {
+    # A login's API token is a password: a new installation issues new ones.
+    "authtoken.Token",
+    "authtoken.TokenProxy",
+}
+
+# A login: what the club's rows need of it. Password hashes and e-mail addresses travel
+# only with --with-secrets; staff and superuser flags never do (they are the installation's).
+USER_FIELDS = ("id", "username", "first_name", "last_name", "is_active", "date_joined")
+USER_SECRET_FIELDS = ("email", "password")
+
+
+def kinds(secrets: bool) -> list[Kind]:
+    return [kind for kind in KINDS if secrets or not kind.secret]
+
+
+def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    return list(model._meta.concrete_fields)
+
+
+def _points_to(field: models.Field[Any, Any], model: type[models.Model]) -> bool:
+    return bool(field.is_relation and field.related_model is model)
+
+
+# ---------------------------------------------------------------------------------------
+# Export
+
+
+class _Lines:
+    """Numbers each line and chains its check to the line before."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.check = b""
+
+    def line(self, obj: dict[str, Any]) -> bytes:
+        self.n += 1
+        obj["n"] = self.n
+        try:
+            body = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+        except orjson.JSONEncodeError:  # an integer beyond 64 bits, say
+            body = json.dumps(
+                obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain
+            ).encode()
+        head = body[:-1]
+        self.check = hashlib.sha256(self.check + head).hexdigest().encode()
+        return head + _CHECK_OPEN + self.check + b'"}\n'
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime.datetime | datetime.date):
+        return value.isoformat()
+    raise TypeError(type(value).__name__)
+
+
+@contextlib.contextmanager
+def snapshot() -> Iterator[None]:
+    """One consistent read of the whole club while the service goes on writing: a
+    read-only repeatable-read transaction on PostgreSQL; on SQLite a deferred transaction
+    (in WAL mode readers keep their snapshot and never block the writers)."""
+    if connection.in_atomic_block:
+        yield
+        return
+    if connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+        return
+    connection.ensure_connection()
+    raw = connection.connection
+    raw.execute("BEGIN DEFERRED")
+    try:
+        yield
+    finally:
+        raw.execute("COMMIT")
+
+
+def _player_ids(club: Club) -> list[int]:
+    """Every player the club's rows name: its members and anyone seated, credited, rated or
+    drawn in its competitions (a player who left keeps their history)."""
+    found: set[int] = set()
+    for kind in KINDS:
+        if kind.name in ("club", "player"):
+            continue
+        model = kind.model
+        rows = model._default_manager.filter(**{kind.scope: club.pk})  # type: ignore[attr-defined]
+        for f in _fields(model):
+            if _points_to(f, Player):
+                found.update(
+                    rows.exclude(**{f.attname: None}).values_list(f.attname, flat=True).distinct()
+                )
+    return sorted(found)
+
+
+def _user_ids(club: Club, secrets: bool, players: list[int]) -> list[int]:
+    user = get_user_model()
+    found: set[int] = set()
+    for kind in kinds(secrets):
+        model = kind.model
+        if kind.name == "player":
+            rows = Player.objects.filter(pk__in=players)
+        else:
+            rows = model._default_manager.filter(**{kind.scope: club.pk})  # type: ignore[attr-defined]
+        for f in _fields(model):
+            if _points_to(f, user):
+                found.update(
+                    rows.exclude(**{f.attname: None}).values_list(f.attname, flat=True).distinct()
+                )
+    return sorted(found)
+
+
+def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _rows(kind: Kind, club: Club, players: list[int]) -> Iterator[dict[str, Any]]:
+    model = kind.model
+    fields = _fields(model)
+    names = [f.attname for f in fields]
+    places = [
+        (i, f.decimal_places) for i, f in enumerate(fields) if isinstance(f, models.DecimalField)
+    ]
+    if kind.name == "player":
+        batches: Iterable[Any] = (
+            Player.objects.filter(pk__in=ids).order_by("pk").values_list(*names)
+            for ids in _chunks(players)
+        )
+        source: Iterable[Any] = (row for batch in batches for row in batch)
+    else:
+        source = (
+            model._default_manager.filter(**{kind.scope: club.pk})  # type: ignore[attr-defined]
+            .order_by(kind.order)
+            .values_list(*names)
+            .iterator(chunk_size=CHUNK)
+        )
+    for values in source:
+        if places:
+            values = list(values)
+            for i, dp in places:
+                if values[i] is not None:
+                    values[i] = f"{values[i]:.{dp}f}"
+        row = dict(zip(names, values, strict=True))
+        row["t"] = kind.name
+        yield row
+
+
+def export_lines(club: Club, *, secrets: bool = False) -> Iterator[bytes]:
+    """The club as lines of the export file, read in one snapshot."""
+    with snapshot():
+        club.refresh_from_db()
+        lines = _Lines()
+        counts: dict[str, int] = {}
+        yield lines.line(
+            {
+                "t": "header",
+                "format": FORMAT,
+                "version": VERSION,
+                "club": club.slug,
+                "exported_at": timezone.now(),
+                "database": connection.vendor,
+                "secrets": secrets,
+                "kinds": ["user", *(k.name for k in kinds(secrets))],
+            }
+        )
+        players = _player_ids(club)
+        user_fields = USER_FIELDS + (USER_SECRET_FIELDS if secrets else ())
+        users = get_user_model().objects.filter(pk__in=_user_ids(club, secrets, players))
+        for values in users.order_by("pk").values_list(*user_fields):
+            counts["user"] = counts.get("user", 0) + 1
+            yield lines.line({"t": "user", **dict(zip(user_fields, values, strict=True))})
+        for kind in kinds(secrets):
+            for row in _rows(kind, club, players):
+                counts[kind.name] = counts.get(kind.name, 0) + 1
+                yield lines.line(row)
+        yield lines.line(
+            {
+                "t": "end",
+                "lines": lines.n + 1,
+                "rows": counts,
+                "journal_length": club.journal_length,
+                "journal_head": club.journal_head,
+            }
+        )
+
+
+def write_export(club: Club, out: IO[bytes], *, secrets: bool = False) -> int:
+    """Write the club's export to ``out``; the number of lines."""
+    n = 0
+    for line in export_lines(club, secrets=secrets):
+        out.write(line)
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# Import
+
+
+def _copy_text(value: Any) -> str:
+    if value is None:
+        return "\\N"
+    if value is True:
+        return "t"
+    if value is False:
+        return "f"
+    if isinstance(value, str):
+        return (
+            value.replace("\\", "\\\\")
+            .replace("\t", "\\t")
+            .replace("\n", "\\n")
+            .replace("\r", "\\r")
+        )
+    return str(value) if not isinstance(value, float) else repr(value)
+
+
+class _Table:
+    """The rows of one kind waiting to be written, with the file lines they came from."""
+
+    def __init__(self, kind: Kind, users: dict[int, int]) -> None:
+        self.kind = kind
+        self.model = kind.model
+        fields = _fields(self.model)
+        self.fields = {f.attname: f for f in fields}
+        self.columns = [f.attname for f in fields]
+        self.rows: list[list[Any]] = []
+        self.lines: list[int] = []
+        self.written = 0
+        pg = connection.vendor == "postgresql"
+        user = get_user_model()
+        self.prepare: list[tuple[int, Any]] = []
+        for i, f in enumerate(fields):
+            if _points_to(f, user):
+                self.prepare.append((i, lambda v, m=users: m.get(v, v)))
+            elif isinstance(f, models.JSONField):
+                dump = json.dumps if kind.free_json else (lambda v: orjson.dumps(v).decode())
+                self.prepare.append((i, dump))
+            elif isinstance(f, models.DateTimeField) and not pg:
+                self.prepare.append((i, _sqlite_datetime))
+            elif isinstance(f, models.BooleanField) and not pg:
+                self.prepare.append((i, bool))
+
+    def add(self, row: dict[str, Any], line: int) -> None:
+        extra = set(row) - self.fields.keys()
+        if extra:
+            raise Refused(
+                _(
+                    "a %(kind)s with a field this installation does not know (%(field)s): "
+                    "the file comes from a newer version; update this installation first"
+                )
+                % {"kind": self.kind.name, "field": ", ".join(sorted(extra))},
+                line,
+            )
+        values = [
+            row[name] if name in row else self.fields[name].get_default() for name in self.columns
+        ]
+        for i, prepare in self.prepare:
+            if values[i] is not None:
+                values[i] = prepare(values[i])
+        self.rows.append(values)
+        self.lines.append(line)
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        rows, lines = self.rows, self.lines
+        self.rows, self.lines = [], []
+        if self.model is Player:
+            rows, lines = self._known_players(rows, lines)
+        try:
+            with transaction.atomic():
+                _insert(self.model, self.columns, rows)
+        except DatabaseError as exc:
+            raise self._diagnose(rows, lines, exc) from exc
+        self.written += len(rows)
+
+    def _known_players(self, rows: list[list[Any]], lines: list[int]) -> tuple[Any, Any]:
+        """A player already here under the same number and name is the same person (one
+        who plays in two clubs that moved here one after the other): kept, not written
+        again. Under the same number with another name, the club cannot come here."""
+        pk, name = self.columns.index("id"), self.columns.index("name")
+        here = dict(Player.objects.filter(pk__in=[r[pk] for r in rows]).values_list("pk", "name"))
+        keep_rows, keep_lines = [], []
+        for row, line in zip(rows, lines, strict=True):
+            if row[pk] not in here:
+                keep_rows.append(row)
+                keep_lines.append(line)
+            elif here[row[pk]] != row[name]:
+                raise Refused(
+                    _(
+                        "player number %(id)d (%(name)s) is already used here by another "
+                        "player (%(other)s); the journal's hashes name players by number, so "
+                        "this club can only move into an installation where that number is free"
+                    )
+                    % {"id": row[pk], "name": row[name], "other": here[row[pk]]},
+                    line,
+                )
+        return keep_rows, keep_lines
+
+    def _diagnose(self, rows: list[list[Any]], lines: list[int], exc: Exception) -> Refused:
+        pk = self.columns.index("id") if "id" in self.columns else None
+        if pk is not None:
+            at = {row[pk]: line for row, line in zip(rows, lines, strict=True)}
+            for ids in _chunks(list(at)):
+                taken = sorted(
+                    self.model._default_manager.filter(pk__in=ids).values_list("pk", flat=True)
+                )
+                if taken:
+                    return Refused(
+                        _(
+                            "%(kind)s number %(id)d is already used here by another club's "
+                            "data; the club can only come back with its own numbers"
+                        )
+                        % {"kind": self.kind.name, "id": taken[0]},
+                        at[taken[0]],
+                    )
+        return Refused(
+            _("the database refused the %(kind)s rows of lines %(first)d to %(last)d: %(error)s")
+            % {"kind": self.kind.name, "first": lines[0], "last": lines[-1], "error": exc}
+        )
+
+
+def _sqlite_datetime(value: str) -> str:
+    # What Django itself stores on SQLite: UTC, without the offset.
+    stored: str = connection.ops.adapt_datetimefield_value(datetime.datetime.fromisoformat(value))
+    return stored
+
+
+def _insert(model: type[models.Model], columns: list[str], rows: list[list[Any]]) -> None:
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            text = "".join("\t".join(_copy_text(v) for v in row) + "\n" for row in rows)
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                copy.write(text)
+        else:
+            marks = ", ".join(["%s"] * len(columns))
+            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+
+
+@dataclass
+class Imported:
+    club: Club
+    lines: int
+    rows: dict[str, int]
+    journal_length: int
+
+
+class _Reader:
+    """The lines of the file, checked: each is whole, numbered in turn and unchanged."""
+
+    def __init__(self, stream: Iterable[bytes]) -> None:
+        self.stream = stream
+        self.n = 0
+        self.check = b""
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any], bytes]]:
+        for raw in self.stream:
+            self.n += 1
+            n = self.n
+            if not raw.endswith(b"\n"):
+                raise Refused(_("the line stops in the middle: the file was cut short"), n)
+            line = raw.rstrip(b"\r\n")
+            if len(line) < _CHECK_LEN + 2 or line[-_CHECK_LEN:-66] != _CHECK_OPEN:
+                raise Refused(_("the line has lost its check: it was changed or cut"), n)
+            head, check = line[:-_CHECK_LEN], line[-66:-2]
+            try:
+                obj = orjson.loads(head + b"}")
+            except orjson.JSONDecodeError:
+                raise Refused(_("the line is not readable JSON: it was changed"), n) from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("n"), int):
+                raise Refused(_("the line has lost its number: it was changed"), n)
+            if obj["n"] > n:
+                missing = (
+                    str(n) if obj["n"] == n + 1 else "%d–%d" % (n, obj["n"] - 1)  # noqa: UP031
+                )
+                raise Refused(
+                    _("line %(missing)s is missing: the file was changed") % {"missing": missing},
+                    n,
+                )
+            if obj["n"] < n:
+                raise Refused(
+                    _("this is line %(was)d again, or out of its place: the file was changed")
+                    % {"was": obj["n"]},
+                    n,
+                )
+            expected = hashlib.sha256(self.check + head).hexdigest().encode()
+            if check != expected:
+                raise Refused(_("the line was changed after the export (its check differs)"), n)
+            self.check = check
+            yield n, obj, head
+
+
+def import_club(stream: Iterable[bytes]) -> Imported:
+    """Bring a club's export in, all of it or nothing; ``Refused`` names the line that
+    stopped it."""
+    with transaction.atomic():
+        return _import(stream)
+
+
+def _import(stream: Iterable[bytes]) -> Imported:
+    reader = _Reader(stream)
+    lines = iter(reader)
+    first = next(lines, None)
+    if first is None:
+        raise Refused(_("the file is empty"), 1)
+    _n, header, _head = first
+    if header.get("t") != "header" or header.get("format") != FORMAT:
+        raise Refused(_("this is not a club export of this service"), 1)
+    if header.get("version") != VERSION:
+        raise Refused(
+            _(
+                "the file is in version %(found)s of the export format; this installation "
+                "reads version %(ours)d"
+            )
+            % {"found": header.get("version"), "ours": VERSION},
+            1,
+        )
+    users: dict[int, int] = {}
+    tables: dict[str, _Table] = {}
+    current: _Table | None = None
+    place = 0
+    club: Club | None = None
+    club_line = 0
+    chain = _Chain()
+    standings: dict[tuple[int, int], tuple[str, int, int, int, int]] = {}
+    ratings: dict[tuple[str, int], tuple[float, float, int]] = {}
+    end: dict[str, Any] | None = None
+    counts: dict[str, int] = {}
+    for n, obj, head in lines:
+        if end is not None:
+            raise Refused(_("a line after the end line: the file was changed"), n)
+        name = obj.pop("t", None)
+        obj.pop("n")
+        if name == "end":
+            end = obj
+            end["line"] = n
+            continue
+        if name not in ORDER:
+            raise Refused(
+                _("a row of a kind this installation does not know (%(kind)s)") % {"kind": name}, n
+            )
+        if ORDER[name] < place:
+            raise Refused(
+                _("a %(kind)s row out of its place: the file was changed") % {"kind": name}, n
+            )
+        place = ORDER[name]
+        counts[name] = counts.get(name, 0) + 1
+        if name == "user":
+            _bring_user(obj, users, n)
+            continue
+        kind = KIND[name]
+        if kind.free_json:
+            obj = json.loads(head + b"}")
+            obj.pop("t"), obj.pop("n")
+        if name == "club":
+            club_line = n
+            club = _check_club(obj, header, n)
+        elif club is None:
+            raise Refused(_("a %(kind)s row before the club's line") % {"kind": name}, n)
+        elif name == "entry":
+            chain.follow(obj, club.pk, n)
+        elif name == "standing":
+            standings[(obj["competition_id"], obj["player_id"])] = (
+                obj["points"],
+                obj["played"],
+                obj["wins"],
+                obj["draws"],
+                obj["losses"],
+            )
+        elif name == "rating":
+            ratings[(obj["game"], obj["player_id"])] = (obj["mu"], obj["sigma"], obj["results"])
+        if current is None or current.kind is not kind:
+            if current is not None:
+                current.flush()
+            current = tables[name] = _Table(kind, users)
+        current.add(obj, n)
+        if len(current.rows) >= CHUNK:
+            current.flush()
+    if current is not None:
+        current.flush()
+    if end is None:
+        raise Refused(
+            _("the file stops after line %(n)d, before its end line: it was cut short")
+            % {"n": reader.n},
+            reader.n,
+        )
+    if club is None:
+        raise Refused(_("the file holds no club"), end["line"])
+    if end.get("lines") != end["line"] or end.get("rows") != counts:
+        raise Refused(
+            _("the end line does not match the lines before it: the file was changed"), end["line"]
+        )
+    if (chain.length, chain.head) != (club.journal_length, club.journal_head):
+        raise Refused(
+            _(
+                "the club's journal should end at line #%(length)d (%(head)s) but the file's "
+                "journal ends at #%(found)d: journal lines were removed or added"
+            )
+            % {
+                "length": club.journal_length,
+                "head": club.journal_head[:12],
+                "found": chain.length,
+            },
+            club_line,
+        )
+    _finish([t.model for t in tables.values()])
+    prove_arrival(club, standings, ratings)
+    return Imported(
+        club=Club.objects.get(pk=club.pk),
+        lines=end["line"],
+        rows={k: t.written for k, t in tables.items()},
+        journal_length=chain.length,
+    )
+
+
+def _bring_user(row: dict[str, Any], users: dict[int, int], line: int) -> None:
+    """A login is matched by its user name; a new one keeps its number when free. Without
+    a password hash in the file it cannot log in until given a password."""
+    user_model = get_user_model()
+    old = row["id"]
+    found = user_model.objects.filter(username=row["username"]).values_list("pk", flat=True).first()
+    if found is not None:
+        users[old] = found
+        return
+    user = user_model(
+        username=row["username"],
+        first_name=row.get("first_name", ""),
+        last_name=row.get("last_name", ""),
+        email=row.get("email", ""),
+        is_active=row.get("is_active", True),
+    )
+    if row.get("date_joined"):
+        user.date_joined = datetime.datetime.fromisoformat(row["date_joined"])
+    if row.get("password"):
+        user.password = row["password"]
+    else:
+        user.set_unusable_password()
+    if not user_model.objects.filter(pk=old).exists():
+        user.pk = old
+    user.save()
+    users[old] = user.pk
+
+
+def _check_club(row: dict[str, Any], header: dict[str, Any], line: int) -> Club:
+    if row.get("slug") != header.get("club"):
+        raise Refused(_("the club's line names another club than the header"), line)
+    if Club.objects.filter(slug=row["slug"]).exists():
+        raise Refused(
+            _("a club called '%(slug)s' is already here: nothing was imported")
+            % {"slug": row["slug"]},
+            line,
+        )
+    if Club.objects.filter(pk=row["id"]).exists():
+        raise Refused(
+            _(
+                "club number %(id)d is already used here by another club; the journal's hashes "
+                "name the club by number, so it can only move where that number is free"
+            )
+            % {"id": row["id"]},
+            line,
+        )
+    club = Club(
+        pk=row["id"],
+        slug=row["slug"],
+        name=row.get("name", ""),
+        journal_length=row.get("journal_length", 0),
+        journal_head=row.get("journal_head", ""),
+    )
+    return club
+
+
+class _Chain:
+    """The journal's hash chain, followed line by line as the file is read."""
+
+    def __init__(self) -> None:
+        self.length = 0
+        self.head = ""
+
+    def follow(self, row: dict[str, Any], club_id: int, line: int) -> None:
+        sequence = row.get("sequence")
+        if row.get("club_id") != club_id:
+            raise Refused(_("a journal line of another club"), line)
+        if sequence != self.length + 1:
+            if isinstance(sequence, int) and sequence > self.length + 1:
+                raise Refused(
+                    _("journal line #%(n)d is missing before this one") % {"n": self.length + 1},
+                    line,
+                )
+            raise Refused(_("journal line #%(n)s is out of its place") % {"n": sequence}, line)
+        if row.get("prev_hash") != self.head:
+            raise Refused(
+                _("journal line #%(n)d does not follow the line before it (the chain breaks)")
+                % {"n": sequence},
+                line,
+            )
+        try:
+            digest = entry_hash(
+                prev_hash=self.head,
+                club_id=club_id,
+                competition_id=row["competition_id"],
+                sequence=sequence,
+                result_id=row["result_id"],
+                seat=row["seat"],
+                player_id=row["player_id"],
+                points=Decimal(row["points"]),
+                kind=row["kind"],
+            )
+        except (KeyError, ArithmeticError, TypeError):
+            digest = ""
+        if digest != row.get("hash"):
+            raise Refused(
+                _("journal line #%(n)d was changed: its hash does not match what it says")
+                % {"n": sequence},
+                line,
+            )
+        self.length, self.head = sequence, digest
+
+
+def _finish(written: list[type[models.Model]]) -> None:
+    """Every reference between the rows holds, and new rows are numbered after these."""
+    tables = [m._meta.db_table for m in written]
+    try:
+        with transaction.atomic():
+            connection.check_constraints(table_names=tables)
+    except DatabaseError as exc:
+        raise Refused(
+            _("the file's rows point to rows it does not hold: %(e)s") % {"e": exc}
+        ) from exc
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), [*written, get_user_model()]):
+                cursor.execute(sql)
+
+
+# ---------------------------------------------------------------------------------------
+# Proof on arrival
+
+
+RATING_MODEL = PlackettLuce()
+
+_ARRIVAL_SQL = """
+SELECT e.sequence, e.competition_id, e.result_id, e.seat, e.player_id, e.points, e.kind,
+       e.prev_hash, e.hash, r.scores, r.verdict, r.status, c.game
+FROM clubs_entry e
+JOIN clubs_result r ON r.id = e.result_id
+JOIN clubs_competition c ON c.id = e.competition_id
+WHERE e.club_id = %s ORDER BY e.sequence
+"""
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def prove_arrival(
+    club: Club,
+    standings: dict[tuple[int, int], tuple[str, int, int, int, int]],
+    ratings: dict[tuple[str, int], tuple[float, float, int]],
+) -> None:
+    """Read the journal back as written: its chain and head are the ones exported, and
+    the standings and ratings rebuilt from it equal the file's. One pass in journal order."""
+    head, length = "", 0
+    totals: dict[tuple[int, int], list[Any]] = {}
+    rated: dict[tuple[str, int], list[Any]] = {}
+    group: list[Any] = []  # the credit lines of the result being read
+    result_id = None
+    decided: list[str] = []
+    cursor = connection.chunked_cursor()
+    try:
+        cursor.execute(_ARRIVAL_SQL, [club.pk])
+        while True:
+            batch = cursor.fetchmany(CHUNK)
+            if not batch:
+                break
+            for (
+                seq,
+                comp,
+                res,
+                seat,
+                player,
+                points,
+                kind,
+                prev,
+                digest,
+                scores,
+                verdict,
+                status,
+                game,
+            ) in batch:
+                points = Decimal(str(points))
+                length += 1
+                if (
+                    seq != length
+                    or prev != head
+                    or digest
+                    != entry_hash(
+                        prev_hash=head,
+                        club_id=club.pk,
+                        competition_id=comp,
+                        sequence=seq,
+                        result_id=res,
+                        seat=seat,
+                        player_id=player,
+                        points=points,
+                        kind=kind,
+                    )
+                ):
+                    raise Refused(
+                        _("the journal written here breaks at line #%(n)d") % {"n": length}
+                    )
+                head = digest
+                if res != result_id:
+                    _rate(group, rated)
+                    group = []
+                    result_id = res
+                    scores = _json(scores)
+                    decided = outcomes(scores, _json(verdict))
+                    if status == "accepted":
+                        group = [game, scores]
+                step = 1 if kind == Entry.Kind.CREDIT else -1
+                row = totals.setdefault((comp, player), [Decimal(0), 0, 0, 0, 0])
+                row[0] += points
+                row[1] += step
+                if seat < len(decided):
+                    row[2 + (WIN, DRAW, LOSS).index(decided[seat])] += step
+                if group and kind == Entry.Kind.CREDIT:
+                    group.append((seat, player))
+        _rate(group, rated)
+    finally:
+        cursor.close()
+    if (length, head) != (club.journal_length, club.journal_head):
+        raise Refused(_("the journal written here does not end at the exported head"))
+    rebuilt = {
+        key: (f"{p:.2f}", played, w, d, lost) for key, (p, played, w, d, lost) in totals.items()
+    }
+    exported = {key: (f"{Decimal(v[0]):.2f}", *v[1:]) for key, v in standings.items()}
+    _same(_("standings"), exported, rebuilt)
+    _same(
+        _("ratings"),
+        {key: tuple(v) for key, v in ratings.items()},
+        {key: (mu, sigma, n) for key, (mu, sigma, n) in rated.items()},
+    )
+
+
+def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]]) -> None:
+    """Fold one accepted result into the replayed ratings, as ratings.rate_results does."""
+    if len(group) < 3:
+        return
+    game, scores, *seats = group
+    players = [p for _s, p in sorted(seats)]
+    points = [float(Decimal(p)) for p in scores]
+    if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
+        return
+    current = [
+        rated.setdefault((game, p), [RATING_MODEL.mu, RATING_MODEL.sigma, 0]) for p in players
+    ]
+    teams = [[RATING_MODEL.create_rating(c[:2])] for c in current]
+    for row, team in zip(current, RATING_MODEL.rate(teams, scores=points), strict=True):
+        row[0], row[1], row[2] = team[0].mu, team[0].sigma, row[2] + 1
+
+
+def _same(what: str, exported: dict[Any, Any], rebuilt: dict[Any, Any]) -> None:
+    if exported == rebuilt:
+        return
+    for key in sorted(set(exported) | set(rebuilt), key=str):
+        if exported.get(key) != rebuilt.get(key):
+            raise Refused(
+                _(
+                    "the %(what)s rebuilt from the journal differ from the exported ones "
+                    "(%(key)s: %(file)s in the file, %(journal)s from the journal)"
+                )
+                % {
+                    "what": what,
+                    "key": key,
+                    "file": exported.get(key),
+                    "journal": rebuilt.get(key),
+                }
+            )
