@@ -302,6 +302,7 @@ class BoardState(State):
         self.rounds = 0  # rounds begun in the game (the leader turns with it)
         self.final_round = False
         self.passage_log: list[dict[str, Any]] = []
+        self.score_log: list[dict[str, Any]] = []
         self.history: list[tuple[int, Act]] = []
         self.phase = "setup"
         self.setup_queue: list[int] = []
@@ -566,7 +567,7 @@ class BoardState(State):
             if rs.passage_bonus == "lowest_only" and t != low:
                 continue
             bonus[c] = top - t
-            self.score[c] += top - t
+        self._credit("bonus", bonus)
         self.passage_log.append(
             {"limits": [self.limit_total(c) for c in range(len(self.kinds))], "bonus": bonus}
         )
@@ -583,7 +584,7 @@ class BoardState(State):
             return
         if self.passage >= self.ruleset.passages:
             for d in range(6):
-                self._score_district(d, set())
+                self._score_district(d, set(), "final")
             self.phase = "over"
             return
         for c in range(len(self.kinds)):
@@ -619,21 +620,34 @@ class BoardState(State):
                 pts[runners[0]] = second
         return pts
 
-    def _score_district(self, d: int, excluded: set[int]) -> None:
-        for c, p in enumerate(self.district_points(d, excluded)):
+    def _credit(self, why: str, points: list[int], **facts: Any) -> None:
+        """Move the score track, and keep the line (the score log explains every point)."""
+        for c, p in enumerate(points):
             self.score[c] += p
+        if any(points):
+            self.score_log.append({"why": why, "passage": self.passage, "points": points, **facts})
+
+    def _score_district(self, d: int, excluded: set[int], why: str = "doge") -> None:
+        self._credit(
+            why,
+            self.district_points(d, excluded),
+            district=d,
+            cubes=list(self.cubes[d]),
+            excluded=sorted(excluded),
+        )
 
     def _pay_toll(self, mover: int, owner: int) -> None:
         if owner == mover:
             return
         paid = 1 if self.ruleset.toll_below_zero else min(1, max(self.score[mover], 0))
-        self.score[mover] -= paid
+        points = [0] * len(self.kinds)
+        points[mover] -= paid
         same_seat = self.controller[owner] is not None and (
             self.controller[owner] == self.controller[mover]
         )
-        if same_seat or (self.kinds[owner] == GHOST and not self.ruleset.ghost_tolls):
-            return
-        self.score[owner] += paid
+        if not same_seat and (self.kinds[owner] != GHOST or self.ruleset.ghost_tolls):
+            points[owner] += paid
+        self._credit("toll", points, mover=mover, owner=owner)
 
     def _doge_done(self, mover: int) -> None:
         d = self.doge
@@ -1152,6 +1166,10 @@ class BoardState(State):
         if self.pending is not None:
             out["pending"] = {"kind": self.pending.kind, "district": self.pending.district,
                               "left": self.pending.left}  # fmt: skip
+        out["score_log"] = [
+            {**e, "district": DISTRICTS[e["district"]]} if "district" in e else dict(e)
+            for e in self.score_log[-12:]
+        ]
         if over:
             out["result"] = self.result()
         return out
