@@ -224,3 +224,28 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# --- tamper evidence: checkpoints of each club's journal, signed with a key kept out of
+# the database (ledger/clubs/signing.py, docs/security.md). Without LEDGER_SIGNING_KEY or
+# LEDGER_SIGNING_KEY_FILE a development key is made in var/ledger-signing.key.
+LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
+LEDGER_SIGNING_KEY_FILE = env_str("LEDGER_SIGNING_KEY_FILE")
+# A checkpoint is signed once a club's journal has grown by this many lines since the last
+# one, at every round's end, and by the periodic job (`manage.py sign_checkpoints`, or the
+# worker's beat every LEDGER_CHECKPOINT_SECONDS).
+LEDGER_CHECKPOINT_EVERY = env_int("LEDGER_CHECKPOINT_EVERY", 200)
+LEDGER_CHECKPOINT_SECONDS = env_int("LEDGER_CHECKPOINT_SECONDS", 600)
+CELERY_BEAT_SCHEDULE = {
+    "sign-checkpoints": {
+        "task": "ledger.clubs.tasks.sign_checkpoints",
+        "schedule": float(LEDGER_CHECKPOINT_SECONDS),
+    }
+}
+
+# --- webhooks: where deliveries may go (ledger/clubs/webhooks.py)
+# http:// targets (development only) and loopback, private or link-local addresses are
+# refused unless these are set.
+LEDGER_WEBHOOKS_ALLOW_HTTP = env_bool("LEDGER_WEBHOOKS_ALLOW_HTTP", False)
+LEDGER_WEBHOOKS_ALLOW_PRIVATE = env_bool("LEDGER_WEBHOOKS_ALLOW_PRIVATE", False)
+LEDGER_WEBHOOK_TIMEOUT = env_int("LEDGER_WEBHOOK_TIMEOUT", 5)
+LEDGER_WEBHOOK_ATTEMPTS = env_int("LEDGER_WEBHOOK_ATTEMPTS", 8)

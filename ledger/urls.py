@@ -7,6 +7,7 @@ from ledger.web import import_views, login, result_views, scoring_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("c/<slug:club>/checkpoints.json", views.checkpoint_feed, name="checkpoint-feed"),
     path("c/<slug:club>/import/", import_views.upload, name="import"),
     path("c/<slug:club>/import/<int:pk>/", import_views.job, name="import-job"),
     path("c/<slug:club>/<slug:slug>/", views.competition, name="competition"),

@@ -30,6 +30,12 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _signing_key(settings: Any) -> None:
+    # A fixed journal signing key: tests never make the development key file in var/.
+    settings.LEDGER_SIGNING_KEY = "5e" * 32
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     from django.core.cache import cache
 

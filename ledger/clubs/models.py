@@ -9,6 +9,7 @@ a database trigger refuses them too (migration 0002), so even raw SQL cannot rew
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC
 from decimal import Decimal
 from typing import Any
 
@@ -373,6 +374,9 @@ class Entry(models.Model):
     sequence = models.PositiveBigIntegerField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # HMAC of what the line says under a key only the service holds (clubs/signing.py):
+    # a line slipped in through the database has none. Empty on lines written before seals.
+    seal = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     objects = EntryQuerySet.as_manager()
 
@@ -442,6 +446,52 @@ def entry_hash(
         ]
     )
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class Checkpoint(models.Model):
+    """A club's journal length and head at a moment, signed with the service's Ed25519 key
+    (never stored in the database). Published on the standings pages, in webhooks and in
+    the club's checkpoint feed, so that copies live outside the database: a journal that
+    no longer extends a checkpoint was rewritten or cut (``verify_ledger --checkpoints``)."""
+
+    class Reason(models.TextChoices):
+        INTERVAL = "interval", _("Regular checkpoint")
+        ROUND = "round", _("End of a round")
+        MANUAL = "manual", _("Signed by hand")
+
+    # Served by the unique (club, length) constraint's index.
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="checkpoints", db_index=False
+    )
+    length = models.PositiveBigIntegerField(_("journal lines"))
+    head = models.CharField(_("journal head"), max_length=64)
+    signed_at = models.DateTimeField(_("signed"))
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.INTERVAL)
+    round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="checkpoints"
+    )
+    key_id = models.CharField(max_length=16)
+    signature = models.CharField(max_length=128)
+
+    class Meta:
+        ordering = ["club", "-length"]
+        verbose_name = _("checkpoint")
+        verbose_name_plural = _("checkpoints")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "length"], name="one_checkpoint_per_length")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}@{self.length}"
+
+    def message(self) -> bytes:
+        from ledger.clubs.signing import checkpoint_message
+
+        return checkpoint_message(self.club_id, self.length, self.head, self.signed_at_text)
+
+    @property
+    def signed_at_text(self) -> str:
+        return self.signed_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class Standing(models.Model):

@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import groupcommit, ratings, tasks, webhooks
+from ledger.clubs import checkpoints, groupcommit, ratings, signing, tasks, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta
@@ -677,6 +677,7 @@ class Line:
         "points",
         "prev_hash",
         "result_id",
+        "seal",
         "seat",
         "sequence",
         "source",
@@ -708,6 +709,7 @@ _ENTRY_COLUMNS = (
     "sequence",
     "prev_hash",
     "hash",
+    "seal",
 )
 
 
@@ -782,6 +784,16 @@ def _chain(
                     sequence=None,
                     prev_hash=None,
                     hash=None,
+                    seal=signing.seal(
+                        club_id=club_id,
+                        competition_id=result.competition_id,
+                        result_id=result.pk,
+                        table_id=result.table_id,
+                        seat=seat,
+                        player_id=player_id,
+                        points=points,
+                        kind=kind,
+                    ),
                 )
                 written[n].append(line)
                 mine.append(line)
@@ -792,9 +804,16 @@ def _chain(
         if deferred is None:
             finish()
         else:
-            deferred.append(finish)
+            # Once committed, the club's new length may call for a checkpoint (a write
+            # inside a caller's transaction is counted by the next write, whose length
+            # includes its lines).
+            deferred += (finish, functools.partial(_written, club_id, mine[-1]))
     rows_module.flush(first, wait=False)
     return written
+
+
+def _written(club_id: int, last: Line) -> None:
+    checkpoints.written(club_id, last.sequence)
 
 
 def _chain_in_database(
@@ -813,6 +832,7 @@ def _chain_in_database(
                 "kind": line.kind,
                 "source": line.source,
                 "entered_by_id": line.entered_by_id,
+                "seal": line.seal,
             }
             for line in lines
         ]

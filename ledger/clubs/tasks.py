@@ -29,6 +29,23 @@ def run_import(job_id: int) -> int:
     return run_job(job_id).imported
 
 
+@shared_task
+def sign_checkpoint(club_id: int, reason: str = "interval", round_id: int | None = None) -> int:
+    """Sign a checkpoint of the club's journal; its length (0 when nothing was signed)."""
+    from ledger.clubs import checkpoints
+
+    made = checkpoints.sign(club_id, reason, round_id)
+    return made.length if made is not None else 0
+
+
+@shared_task
+def sign_checkpoints() -> int:
+    """The periodic job: a checkpoint for every club whose journal grew."""
+    from ledger.clubs import checkpoints
+
+    return len(checkpoints.sign_all())
+
+
 @shared_task(bind=True, max_retries=5, default_retry_delay=30)
 def deliver_webhook(self: Any, delivery_id: int) -> bool:
     from ledger.clubs.webhooks import deliver

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ledger.clubs import checkpoints
 from ledger.clubs.models import Result, Webhook, WebhookDelivery
 
 
@@ -29,7 +30,7 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
     return "sha256=" + digest.hexdigest()
 
 
-def payload(event: str, result: Result) -> dict[str, Any]:
+def payload(event: str, result: Result, checkpoint: Any = None) -> dict[str, Any]:
     seats = list(result.table.seats.values_list("index", "player_id", "player__name"))
     return {
         "event": event,
@@ -45,6 +46,9 @@ def payload(event: str, result: Result) -> dict[str, Any]:
             "reason": result.reason,
             "seats": [{"seat": i, "player": p, "name": n} for i, p, n in seats],
         },
+        # The club's latest signed checkpoint: a copy outside the database (see
+        # docs/security.md); check it with the public key it carries.
+        "checkpoint": checkpoints.summary(checkpoint),
     }
 
 
@@ -79,9 +83,14 @@ def announce_many(event: str, results: Sequence[Result]) -> None:
     for hook in Webhook.objects.filter(club_id__in=hooked, active=True).order_by("pk"):
         if hook.wants(event):
             by_club.setdefault(hook.club_id, []).append(hook)
+    signed = {club_id: checkpoints.latest(club_id) for club_id in by_club}
     deliveries = WebhookDelivery.objects.bulk_create(
         [
-            WebhookDelivery(webhook=hook, event=event, payload=payload(event, result))
+            WebhookDelivery(
+                webhook=hook,
+                event=event,
+                payload=payload(event, result, signed[result.club_id]),
+            )
             for result in results
             for hook in by_club.get(result.club_id, [])
         ]

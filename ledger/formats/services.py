@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ledger.clubs import checkpoints
 from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import meta
@@ -893,6 +894,15 @@ def publish_draw(*, user: Any, draw: Draw) -> Draw:
     draw.status = Draw.Status.PUBLISHED
     draw.published_at = timezone.now()
     draw.save(update_fields=["status", "published_at"])
+    # The round before has ended: its journal is signed once this commits.
+    before = (
+        Round.objects.filter(competition=competition, number__lt=number)
+        .order_by("-number")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if before is not None:
+        checkpoints.round_ended(before)
     if draw.round.played_on is None:
         draw.round.played_on = timezone.localdate()
         draw.round.save(update_fields=["played_on"])

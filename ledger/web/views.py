@@ -7,7 +7,7 @@ import functools
 import hashlib
 import html
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -19,6 +19,8 @@ from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format, get_format, localize
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -27,11 +29,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from ledger.clubs import checkpoints, services
 from ledger.clubs import rows as rows_module
-from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import (
+    Checkpoint,
     Club,
     Competition,
     Entry,
@@ -93,6 +96,9 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "more_ratings": count > TOP_RATINGS,
             "results": results,
             "can_score": can_score,
+            "feed_url": request.build_absolute_uri(
+                reverse("checkpoint-feed", args=[comp.club.slug])
+            ),
         },
     )
 
@@ -118,9 +124,17 @@ def _competition_for_page(club: str, slug: str, user: Any) -> Competition:
     comp, owner = built[Competition], built[Club]
     Competition.club.field.set_cached_value(comp, owner)
     Competition.season.field.set_cached_value(comp, built[Season])
-    comp.latest_round = row[-2]  # type: ignore[attr-defined]
+    comp.latest_round = row[-4]  # type: ignore[attr-defined]
     if member:
-        owner.known_roles = {user.pk: row[-1]}  # type: ignore[attr-defined]
+        owner.known_roles = {user.pk: row[-3]}  # type: ignore[attr-defined]
+    signed_at = row[-1]
+    if isinstance(signed_at, str):
+        signed_at = parse_datetime(signed_at)
+        if signed_at is not None and timezone.is_naive(signed_at):
+            signed_at = timezone.make_aware(signed_at, UTC)
+    owner.signed = (  # type: ignore[attr-defined]
+        {"length": row[-2], "at": signed_at} if row[-2] is not None else None
+    )
     return comp
 
 
@@ -148,14 +162,21 @@ def _competition_sql() -> tuple[str, list[tuple[Any, list[Any]]]]:
         fields = [f for f in model._meta.concrete_fields if f.attname in names]
         plan.append((model, fields))
         columns += [f"{aliases[model]}.{quote(f.column)}" for f in fields]
-    table = {m: quote(m._meta.db_table) for m in (Competition, Club, Season, Round, Table)}
+    table = {
+        m: quote(m._meta.db_table) for m in (Competition, Club, Season, Round, Table, Checkpoint)
+    }
     sql = (
         f"SELECT {', '.join(columns)}, "
         f"(SELECT r.number FROM {table[Round]} r WHERE r.competition_id = c.id AND EXISTS "
         f"(SELECT 1 FROM {table[Table]} t WHERE t.round_id = r.id) "
         "ORDER BY r.number DESC LIMIT 1), "
         # The visitor's role (NULL for no one): the parameter is the user's id or NULL.
-        f"({Club.ROLE_QUERY.format(club='c.club_id', user='%s')}) "
+        f"({Club.ROLE_QUERY.format(club='c.club_id', user='%s')}), "
+        # The club's latest signed checkpoint, for the line under the standings.
+        f"(SELECT cp.length FROM {table[Checkpoint]} cp WHERE cp.club_id = k.id "
+        "ORDER BY cp.length DESC LIMIT 1), "
+        f"(SELECT cp.signed_at FROM {table[Checkpoint]} cp WHERE cp.club_id = k.id "
+        "ORDER BY cp.length DESC LIMIT 1) "
         f"FROM {table[Competition]} c JOIN {table[Club]} k ON k.id = c.club_id "
         f"LEFT JOIN {table[Season]} s ON s.id = c.season_id "
         "WHERE k.slug = %s AND c.slug = %s"
@@ -703,3 +724,12 @@ def standings_settings(request: HttpRequest, club: str, slug: str) -> HttpRespon
             "default_keys": [key_label(k, comp.game) for k in settings_for(comp.game, None).order],
         },
     )
+
+
+def checkpoint_feed(request: HttpRequest, club: str) -> JsonResponse:
+    """The club's signed checkpoints, public: keep a copy, and check the journal against it
+    later with ``manage.py verify_ledger --checkpoints``."""
+    owner = get_object_or_404(Club, slug=club)
+    response = JsonResponse(checkpoints.feed(owner), json_dumps_params={"indent": 1})
+    response["Access-Control-Allow-Origin"] = "*"
+    return response

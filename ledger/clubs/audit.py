@@ -1,0 +1,128 @@
+"""The projections against the journal: results and standings rows edited behind the service.
+
+The journal is sealed and chained; the result rows and the standings rows are not (they are
+updated in place by design). Each is derived from, or must agree with, the journal, so an
+edit to one of them shows as a disagreement: a result whose scores, status or seats are not
+what its journal lines say, a standings row that is not the sum of its lines.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from ledger.clubs.models import Club, Competition, Entry, Result, Seat, Standing
+from ledger.clubs.standings import journal_totals
+
+CENT = Decimal("0.01")
+
+
+def _cents(value: Any) -> Decimal:
+    return Decimal(str(value)).quantize(CENT)
+
+
+def result_problems(club: Club) -> list[str]:
+    """Results whose row disagrees with their journal lines."""
+    lines: dict[int, dict[str, dict[int, tuple[int, Decimal]]]] = defaultdict(
+        lambda: {Entry.Kind.CREDIT: {}, Entry.Kind.REVERSAL: {}}
+    )
+    for result_id, seat, player_id, points, kind in Entry.objects.filter(club=club).values_list(
+        "result_id", "seat", "player_id", "points", "kind"
+    ):
+        lines[result_id][kind][seat] = (player_id, _cents(points))
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, index, player_id in Seat.objects.filter(
+        table__competition__club=club
+    ).values_list("table_id", "index", "player_id"):
+        seats[table_id][index] = player_id
+    problems = []
+    found = Result.objects.filter(club=club).values_list("pk", "status", "scores", "table_id")
+    known = set()
+    for pk, status, scores, table_id in found.iterator():
+        known.add(pk)
+        mine = lines.get(pk, {Entry.Kind.CREDIT: {}, Entry.Kind.REVERSAL: {}})
+        credits, reversals = mine[Entry.Kind.CREDIT], mine[Entry.Kind.REVERSAL]
+        try:
+            wanted = {i: (seats[table_id].get(i), _cents(s)) for i, s in enumerate(scores or [])}
+        except (ArithmeticError, ValueError, TypeError):
+            wanted = None
+        say = None
+        if status in (Result.Status.PENDING, Result.Status.DISPUTED):
+            if credits or reversals:
+                say = _("it is not counted, yet the journal credits it")
+        elif status == Result.Status.ACCEPTED:
+            if reversals:
+                say = _("it counts, yet the journal reverses it")
+            elif credits and credits != wanted:
+                say = _("its scores or seats are not the ones the journal credited")
+            elif not credits and (wanted is None or any(p for _x, p in wanted.values())):
+                say = _("it counts, yet the journal has no line for it")
+        elif status == Result.Status.SUPERSEDED:
+            if credits and credits != wanted:
+                say = _("its scores or seats are not the ones the journal credited")
+            elif set(credits) != set(reversals) or any(
+                reversals[s] != (credits[s][0], -credits[s][1]) for s in reversals
+            ):
+                say = _("it was replaced, yet the journal does not reverse exactly its credits")
+        else:
+            say = _("its status is unknown")
+        if say:
+            problems.append(
+                _("%(club)s: result #%(id)d does not match the journal: %(why)s")
+                % {"club": club.slug, "id": pk, "why": say}
+            )
+    for result_id in sorted(set(lines) - known):
+        problems.append(
+            _("%(club)s: journal lines name result #%(id)d, which is not in the club")
+            % {"club": club.slug, "id": result_id}
+        )
+    return problems
+
+
+def standing_problems(club: Club) -> list[str]:
+    """Standings rows that are not the sum of the journal's lines."""
+    problems = []
+    for competition in Competition.objects.filter(club=club).order_by("pk"):
+        totals = journal_totals(competition)
+        rows = {s.player_id: s for s in Standing.objects.filter(competition=competition)}
+        for player_id in sorted(set(totals) | set(rows)):
+            t, row = totals.get(player_id), rows.get(player_id)
+            want = (
+                (_cents(t.points), t.played, t.wins, t.draws, t.losses)
+                if t
+                else (_cents(0), 0, 0, 0, 0)
+            )
+            have = (
+                (_cents(row.points), row.played, row.wins, row.draws, row.losses)
+                if row
+                else (_cents(0), 0, 0, 0, 0)
+            )
+            if want != have:
+                problems.append(
+                    _(
+                        "%(club)s/%(comp)s: the standings row of player #%(p)d says %(have)s, "
+                        "the journal %(want)s"
+                    )
+                    % {
+                        "club": club.slug,
+                        "comp": competition.slug,
+                        "p": player_id,
+                        "have": _describe(have),
+                        "want": _describe(want),
+                    }
+                )
+    return problems
+
+
+def _describe(totals: tuple[Decimal, int, int, int, int]) -> str:
+    points, played, wins, draws, losses = totals
+    return _("%(pts)s points, %(n)d played (%(w)d-%(d)d-%(l)d)") % {
+        "pts": points,
+        "n": played,
+        "w": wins,
+        "d": draws,
+        "l": losses,
+    }

@@ -1,0 +1,333 @@
+"""Signed checkpoints of each club's journal, and proving the journal extends them.
+
+A checkpoint is (club, journal length, journal head, moment), signed with the service's
+Ed25519 key (clubs/signing.py). They are signed once a club's journal has grown by
+``LEDGER_CHECKPOINT_EVERY`` lines, when a round ends (the next round's draw is published),
+and by the periodic job; they are published on the standings pages, in every webhook and
+in the club's feed (``/c/<club>/checkpoints.json``). Copies kept outside the database are
+what make them worth having: ``manage.py verify_ledger --checkpoints FILE|URL`` proves that
+today's journal still extends every one of them.
+
+The signer never blesses a forgery: before signing, it checks the lines written since the
+club's previous checkpoint (their chain and their seals) and signs nothing when they fail.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.clubs import signing
+from ledger.clubs.models import Checkpoint, Club, Entry, Round
+
+log = logging.getLogger(__name__)
+
+
+def latest(club_id: int) -> Checkpoint | None:
+    return Checkpoint.objects.filter(club_id=club_id).order_by("-length").first()
+
+
+def line_problems(club: Club, entries: Iterable[Entry], sealed_before: bool = False) -> list[str]:
+    """What is wrong with these journal lines (in journal order) on their own: a missing or
+    wrong seal. Lines from before seals existed (an unsealed beginning of a journal, when
+    ``sealed_before`` is false) pass; an unsealed line after a sealed one does not."""
+    problems = []
+    for entry in entries:
+        if not entry.seal and not sealed_before:
+            continue
+        sealed_before = True
+        if not entry.seal:
+            problems.append(
+                _("%(club)s#%(n)d: this line was not written by the service (it has no seal)")
+                % {"club": club.slug, "n": entry.sequence}
+            )
+        elif not signing.seal_is_valid(
+            entry.seal,
+            club_id=entry.club_id,
+            competition_id=entry.competition_id,
+            result_id=entry.result_id,
+            table_id=entry.table_id,
+            seat=entry.seat,
+            player_id=entry.player_id,
+            points=entry.points,
+            kind=entry.kind,
+        ):
+            problems.append(
+                _("%(club)s#%(n)d: this line's seal is not the service's (forged or changed)")
+                % {"club": club.slug, "n": entry.sequence}
+            )
+    return problems
+
+
+def _segment_problems(club: Club, since: Checkpoint | None, length: int, head: str) -> list[str]:
+    """Whether the journal from the last checkpoint up to (length, head) is sound: it
+    starts at the checkpoint's head, each link holds, each line is sealed."""
+    start = since.length if since else 0
+    expected_prev = since.head if since else ""
+    problems = []
+    entries = Entry.objects.filter(club=club, sequence__gt=start, sequence__lte=length).order_by(
+        "sequence"
+    )
+    n = start
+    for entry in entries.iterator():
+        n += 1
+        if entry.sequence != n or entry.prev_hash != expected_prev:
+            problems.append(
+                _("%(club)s#%(n)d: the chain is broken before this entry")
+                % {"club": club.slug, "n": entry.sequence}
+            )
+            break
+        if entry.compute_hash() != entry.hash:
+            problems.append(
+                _("%(club)s#%(n)d: altered after it was written")
+                % {"club": club.slug, "n": entry.sequence}
+            )
+        expected_prev = entry.hash
+    if n != length or expected_prev != head:
+        problems.append(
+            _("%(club)s: the journal's end does not match its recorded head") % {"club": club.slug}
+        )
+    if since is not None:
+        at = Entry.objects.filter(club=club, sequence=since.length).values_list("hash", flat=True)
+        if list(at) != [since.head]:
+            problems.append(
+                _("%(club)s: the journal no longer extends the checkpoint at line %(n)d")
+                % {"club": club.slug, "n": since.length}
+            )
+    lines = Entry.objects.filter(club=club, sequence__gt=start, sequence__lte=length)
+    earlier = Entry.objects.filter(club=club, sequence__lte=start).exclude(seal="")
+    problems.extend(line_problems(club, lines.order_by("sequence"), earlier.exists()))
+    return problems
+
+
+def sign(
+    club_id: int, reason: str = Checkpoint.Reason.INTERVAL, round_id: int | None = None
+) -> Checkpoint | None:
+    """Sign the club's journal as it stands now. Returns the checkpoint (an existing one
+    when the journal has not grown since), or None when the journal is empty or fails its
+    checks since the last checkpoint (then an error is logged and nothing is signed)."""
+    club = Club.objects.get(pk=club_id)
+    # One row read: the length and head are committed together.
+    length, head = club.journal_length, club.journal_head
+    if length == 0:
+        return None
+    existing = Checkpoint.objects.filter(club_id=club_id, length=length).first()
+    if existing is not None:
+        return existing
+    previous = Checkpoint.objects.filter(club_id=club_id, length__lt=length).order_by("-length")
+    problems = _segment_problems(club, previous.first(), length, head)
+    if problems:
+        log.error(
+            "Not signing a checkpoint of %s: the journal fails its checks: %s",
+            club.slug,
+            "; ".join(problems),
+        )
+        return None
+    at = timezone.now()
+    checkpoint = Checkpoint(
+        club_id=club_id,
+        length=length,
+        head=head,
+        signed_at=at,
+        reason=reason,
+        round_id=round_id,
+        key_id=signing.key_id(),
+    )
+    checkpoint.signature = signing.sign(checkpoint.message())
+    try:
+        with transaction.atomic():
+            checkpoint.save()
+    except IntegrityError:
+        # Another process signed the same length at the same moment.
+        return Checkpoint.objects.filter(club_id=club_id, length=length).first()
+    return checkpoint
+
+
+def sign_all(reason: str = Checkpoint.Reason.INTERVAL) -> list[Checkpoint]:
+    """A checkpoint for every club whose journal grew since its last one."""
+    signed = []
+    for club_id, length in Club.objects.filter(journal_length__gt=0).values_list(
+        "pk", "journal_length"
+    ):
+        last = latest(club_id)
+        if last is not None and last.length >= length:
+            continue
+        made = sign(club_id, reason)
+        if made is not None:
+            signed.append(made)
+    return signed
+
+
+# Per process: the journal length each club had when this process last asked for a
+# checkpoint. A write adds no query for this: the lines it wrote carry their numbers.
+_asked: dict[int, int] = {}
+_asked_lock = threading.Lock()
+
+
+def written(club_id: int, length: int) -> None:
+    """Called after a write commits, with the club's journal length it reached: asks for a
+    checkpoint once the journal has grown by LEDGER_CHECKPOINT_EVERY lines."""
+    every = getattr(settings, "LEDGER_CHECKPOINT_EVERY", 200)
+    if every <= 0:
+        return
+    with _asked_lock:
+        last = _asked.setdefault(club_id, length - length % every)
+        if length - last < every:
+            return
+        _asked[club_id] = length
+    from ledger.clubs import tasks
+
+    try:
+        tasks.sign_checkpoint.delay(club_id)
+    except Exception:  # a lost broker must not fail a write that committed
+        log.exception("could not ask for a checkpoint of club %s", club_id)
+
+
+def round_ended(round_id: int) -> None:
+    """After the commit: a checkpoint for the end of a round (the next one was published)."""
+    from ledger.clubs import tasks
+
+    def ask() -> None:
+        club_id = (
+            Round.objects.filter(pk=round_id).values_list("competition__club_id", flat=True).first()
+        )
+        if club_id is not None:
+            tasks.sign_checkpoint.delay(club_id, Checkpoint.Reason.ROUND, round_id)
+
+    transaction.on_commit(ask)
+
+
+def as_json(checkpoint: Checkpoint) -> dict[str, Any]:
+    return {
+        "length": checkpoint.length,
+        "head": checkpoint.head,
+        "signed_at": checkpoint.signed_at_text,
+        "reason": checkpoint.reason,
+        "round": checkpoint.round_id,
+        "key_id": checkpoint.key_id,
+        "signature": checkpoint.signature,
+    }
+
+
+def feed(club: Club, limit: int | None = None) -> dict[str, Any]:
+    """The club's public feed: every checkpoint, newest first, with the public key and the
+    exact message each signature covers."""
+    found = Checkpoint.objects.filter(club=club).order_by("-length")
+    if limit is not None:
+        found = found[:limit]
+    return {
+        "club": club.slug,
+        "club_id": club.pk,
+        "algorithm": signing.ALGORITHM,
+        "public_key": signing.public_key(),
+        "key_id": signing.key_id(),
+        "message": "club-ledger checkpoint v1\\nclub {club_id}\\nlength {length}\\n"
+        "head {head}\\nat {signed_at}\\n",
+        "checkpoints": [as_json(c) for c in found],
+    }
+
+
+def summary(checkpoint: Checkpoint | None) -> dict[str, Any] | None:
+    """What a webhook carries: the latest checkpoint, enough to check it alone."""
+    if checkpoint is None:
+        return None
+    return {**as_json(checkpoint), "club": checkpoint.club_id, "public_key": signing.public_key()}
+
+
+class Published:
+    """A checkpoint read from a feed (a file or an address), not from the database."""
+
+    def __init__(self, club_id: int, slug: str, item: dict[str, Any], public_key: str) -> None:
+        self.club_id, self.slug, self.public_key = club_id, slug, public_key
+        self.length = int(item["length"])
+        self.head = str(item["head"])
+        self.signed_at = str(item["signed_at"])
+        self.signature = str(item["signature"])
+
+    def message(self) -> bytes:
+        return signing.checkpoint_message(self.club_id, self.length, self.head, self.signed_at)
+
+
+def parse_feeds(document: Any) -> list[Published]:
+    """Checkpoints from a feed, a list of feeds, or ``{"clubs": [feeds]}``."""
+    feeds: Sequence[Any]
+    if isinstance(document, dict) and "clubs" in document:
+        feeds = document["clubs"]
+    elif isinstance(document, list):
+        feeds = document
+    else:
+        feeds = [document]
+    out = []
+    for one in feeds:
+        if not isinstance(one, dict) or "checkpoints" not in one:
+            raise ValueError("not a checkpoint feed: expected an object with 'checkpoints'")
+        for item in one["checkpoints"]:
+            out.append(
+                Published(int(one["club_id"]), str(one.get("club", "")), item, one["public_key"])
+            )
+    return out
+
+
+def check(published: Sequence[Published], trusted_key: str | None = None) -> list[str]:
+    """Every way the database's journal fails to extend these checkpoints. ``trusted_key``:
+    the public key they must be signed with (default: this service's own)."""
+    key = trusted_key or signing.public_key()
+    problems = []
+    clubs = {c.pk: c for c in Club.objects.filter(pk__in={p.club_id for p in published})}
+    for p in published:
+        name = clubs[p.club_id].slug if p.club_id in clubs else (p.slug or str(p.club_id))
+        if p.public_key and p.public_key != key:
+            problems.append(
+                _("%(club)s: the checkpoint at line %(n)d was signed by another key")
+                % {"club": name, "n": p.length}
+            )
+            continue
+        if not signing.verify(p.message(), p.signature, key):
+            problems.append(
+                _("%(club)s: the checkpoint at line %(n)d has a signature that does not hold")
+                % {"club": name, "n": p.length}
+            )
+            continue
+        club = clubs.get(p.club_id)
+        if club is None:
+            problems.append(
+                _("%(club)s: the club of a signed checkpoint is missing") % {"club": name}
+            )
+            continue
+        if club.journal_length < p.length:
+            problems.append(
+                _(
+                    "%(club)s: the journal was cut: a checkpoint signed %(at)s has %(n)d "
+                    "lines, the journal has %(m)d"
+                )
+                % {"club": name, "at": p.signed_at, "n": p.length, "m": club.journal_length}
+            )
+            continue
+        at = list(Entry.objects.filter(club=club, sequence=p.length).values_list("hash", flat=True))
+        if at != [p.head]:
+            problems.append(
+                _(
+                    "%(club)s: history was rewritten: line %(n)d is not the one the checkpoint "
+                    "signed %(at)s holds"
+                )
+                % {"club": name, "n": p.length, "at": p.signed_at}
+            )
+    return problems
+
+
+def from_database(trusted_key: str | None = None) -> list[Published]:
+    """The database's own checkpoints, as if read from a feed (their signatures still
+    prove them: a row forged in the database has none that holds)."""
+    key = trusted_key or signing.public_key()
+    slugs = dict(Club.objects.values_list("pk", "slug"))
+    out = []
+    for c in Checkpoint.objects.order_by("club_id", "length"):
+        out.append(Published(c.club_id, slugs.get(c.club_id, ""), as_json(c), key))
+    return out

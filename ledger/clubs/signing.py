@@ -1,0 +1,163 @@
+"""The service's signing key: Ed25519 signatures on checkpoints, and seals on journal lines.
+
+The key never lives in the database, so whoever can only write to the database cannot sign a
+checkpoint or seal a line. It comes from ``LEDGER_SIGNING_KEY`` (the 32-byte private seed,
+hex or base64) or from the file ``LEDGER_SIGNING_KEY_FILE`` names. With neither set, a key is
+made on first use in ``var/ledger-signing.key`` (mode 600) and a warning is logged: that is a
+development default only; production sets its own key, kept apart from the database and its
+backups (see docs/security.md).
+
+Two uses of one key:
+
+- A **checkpoint** (a club's journal length and head at a moment) is signed with Ed25519; the
+  public key is published, so anyone holding a copy of a checkpoint can check it.
+- A **seal** on each journal line is an HMAC-SHA256 under a key derived from the private key,
+  over what the line says (club, competition, result, table, seat, player, points, kind). A
+  line written by anything other than this service (PostgreSQL's ``ledger_append`` called by
+  hand, say) has no valid seal. Only the service can check seals.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import hashlib
+import hmac
+import logging
+import os
+from decimal import Decimal
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+log = logging.getLogger(__name__)
+
+ALGORITHM = "Ed25519"
+
+
+def _decode_seed(raw: str, where: str) -> bytes:
+    text = raw.strip()
+    for decode in (bytes.fromhex, base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            seed = decode(text)
+        except (ValueError, binascii.Error):
+            continue
+        if len(seed) == 32:
+            return seed
+    raise ImproperlyConfigured(
+        f"{where}: expected a 32-byte Ed25519 private key as 64 hex digits or base64 "
+        "(make one with: python -c 'import secrets; print(secrets.token_hex(32))')"
+    )
+
+
+def _load_seed() -> bytes:
+    raw = getattr(settings, "LEDGER_SIGNING_KEY", "") or ""
+    if raw:
+        return _decode_seed(raw, "LEDGER_SIGNING_KEY")
+    named = getattr(settings, "LEDGER_SIGNING_KEY_FILE", "") or ""
+    if named:
+        path = Path(named)
+        if not path.exists():
+            raise ImproperlyConfigured(f"LEDGER_SIGNING_KEY_FILE={named}: no such file")
+        return _decode_seed(path.read_text(encoding="ascii"), named)
+    path = Path(settings.VAR_DIR) / "ledger-signing.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Exclusive creation: two processes starting together keep one key.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(os.urandom(32).hex() + "\n")
+            log.warning(
+                "DEVELOPMENT SIGNING KEY: made a new journal signing key in %s. Production "
+                "must set LEDGER_SIGNING_KEY (or LEDGER_SIGNING_KEY_FILE) to a key kept away "
+                "from the database; see docs/security.md.",
+                path,
+            )
+    return _decode_seed(path.read_text(encoding="ascii"), str(path))
+
+
+@functools.cache
+def _keys(seed: bytes) -> tuple[Ed25519PrivateKey, bytes, bytes]:
+    private = Ed25519PrivateKey.from_private_bytes(seed)
+    public = private.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
+    seal_key = hashlib.sha256(b"club-ledger line seal v1\x00" + seed).digest()
+    return private, public, seal_key
+
+
+_seed_cache: dict[str, bytes] = {}
+
+
+def _seed() -> bytes:
+    # Settings may change in tests; the key is read again when they do.
+    marker = f"{getattr(settings, 'LEDGER_SIGNING_KEY', '')}|"
+    marker += f"{getattr(settings, 'LEDGER_SIGNING_KEY_FILE', '')}|{settings.VAR_DIR}"
+    seed = _seed_cache.get(marker)
+    if seed is None:
+        seed = _seed_cache[marker] = _load_seed()
+    return seed
+
+
+def public_key() -> str:
+    """The public key, 64 hex digits, as the feed publishes it."""
+    return _keys(_seed())[1].hex()
+
+
+def key_id(public_hex: str | None = None) -> str:
+    """A short name for a public key: the first 16 hex digits of its SHA-256."""
+    raw = bytes.fromhex(public_hex or public_key())
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def checkpoint_message(club_id: int, length: int, head: str, signed_at: str) -> bytes:
+    """The exact bytes a checkpoint's signature covers."""
+    return (
+        f"club-ledger checkpoint v1\nclub {club_id}\nlength {length}\nhead {head}\nat {signed_at}\n"
+    ).encode()
+
+
+def sign(message: bytes) -> str:
+    return _keys(_seed())[0].sign(message).hex()
+
+
+def verify(message: bytes, signature_hex: str, public_hex: str | None = None) -> bool:
+    """True when the signature is the key's (this service's key unless one is given)."""
+    try:
+        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex or public_key()))
+        key.verify(bytes.fromhex(signature_hex), message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def seal(
+    *,
+    club_id: int,
+    competition_id: int,
+    result_id: int,
+    table_id: int,
+    seat: int,
+    player_id: int,
+    points: Decimal,
+    kind: str,
+) -> str:
+    """The seal of one journal line (HMAC-SHA256, hex)."""
+    message = (
+        f"{club_id}|{competition_id}|{result_id}|{table_id}|{seat}|{player_id}|"
+        f"{Decimal(points):.2f}|{kind}"
+    )
+    return hmac.new(_keys(_seed())[2], message.encode(), hashlib.sha256).hexdigest()
+
+
+def seal_is_valid(value: str, **line: object) -> bool:
+    return hmac.compare_digest(value, seal(**line))  # type: ignore[arg-type]
