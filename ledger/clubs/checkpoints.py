@@ -322,12 +322,19 @@ def check(published: Sequence[Published], trusted_key: str | None = None) -> lis
     return problems
 
 
-def from_database(trusted_key: str | None = None) -> list[Published]:
-    """The database's own checkpoints, as if read from a feed (their signatures still
-    prove them: a row forged in the database has none that holds)."""
+def from_database(trusted_key: str | None = None) -> tuple[list[Published], int]:
+    """The database's own checkpoints signed with the trusted key, as if read from a feed
+    (their signatures still prove them: a row forged in the database has none that holds),
+    and how many others there are (a club brought from another installation keeps the
+    checkpoints its key signed: check those with that installation's public key). Leaving
+    one out can hide nothing: a checkpoint only adds to what the journal must extend."""
     key = trusted_key or signing.public_key()
+    mine = signing.key_id(key)
     slugs = dict(Club.objects.values_list("pk", "slug"))
-    out = []
+    out, others = [], 0
     for c in Checkpoint.objects.order_by("club_id", "length"):
+        if c.key_id != mine:
+            others += 1
+            continue
         out.append(Published(c.club_id, slugs.get(c.club_id, ""), as_json(c), key))
-    return out
+    return out, others

@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
+from ledger.clubs import signing
 from ledger.clubs.models import Club, Entry, Player, entry_hash
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes
 
@@ -105,6 +106,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("knockout_table", "formats.KnockoutMatch.tables", "knockoutmatch__competition__club"),
     Kind("result", "clubs.Result", "club", free_json=True),
     Kind("entry", "clubs.Entry", "club", order="sequence"),
+    Kind("checkpoint", "clubs.Checkpoint", "club", order="length"),
     Kind("standing", "clubs.Standing", "competition__club"),
     Kind("rating", "clubs.Rating", "club"),
     Kind("rating_change", "clubs.RatingChange", "club"),
@@ -138,7 +140,9 @@ def kinds(secrets: bool) -> list[Kind]:
 
 
 def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
-    return list(model._meta.concrete_fields)
+    # A journal line's seal is made with this installation's key (clubs/signing.py): it
+    # does not travel; the lines are sealed again on arrival, once their chain is proven.
+    return [f for f in model._meta.concrete_fields if not (model is Entry and f.attname == "seal")]
 
 
 def _points_to(field: models.Field[Any, Any], model: type[models.Model]) -> bool:
@@ -347,6 +351,9 @@ class _Table:
         fields = _fields(self.model)
         self.fields = {f.attname: f for f in fields}
         self.columns = [f.attname for f in fields]
+        self.sealed = self.model is Entry
+        if self.sealed:
+            self.columns.append("seal")
         self.rows: list[list[Any]] = []
         self.lines: list[int] = []
         self.written = 0
@@ -376,11 +383,26 @@ class _Table:
                 line,
             )
         values = [
-            row[name] if name in row else self.fields[name].get_default() for name in self.columns
+            row[name] if name in row else self.fields[name].get_default()
+            for name in self.columns
+            if name in self.fields
         ]
         for i, prepare in self.prepare:
             if values[i] is not None:
                 values[i] = prepare(values[i])
+        if self.sealed:
+            values.append(
+                signing.seal(
+                    club_id=row["club_id"],
+                    competition_id=row["competition_id"],
+                    result_id=row["result_id"],
+                    table_id=row["table_id"],
+                    seat=row["seat"],
+                    player_id=row["player_id"],
+                    points=Decimal(str(row["points"])),
+                    kind=row["kind"],
+                )
+            )
         self.rows.append(values)
         self.lines.append(line)
 

@@ -69,7 +69,13 @@ class Command(BaseCommand):
             problems.extend(audit.standing_problems(club))
             checked += club.journal_length
         key = options["public_key"]
-        published = checkpoints.from_database(key)
+        published, others = checkpoints.from_database(key)
+        if others:
+            self.stdout.write(
+                f"{others} checkpoint(s) in the database are signed with another key (a club "
+                "brought from another installation): give its public key with --public-key "
+                "to check them."
+            )
         for source in options["checkpoints"]:
             try:
                 published += checkpoints.parse_feeds(_read(source))
