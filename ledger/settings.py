@@ -211,6 +211,11 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery: eager (in-process) unless a broker is configured
+# `manage.py backup` writes here (keep it on another disk than the database) and keeps the
+# newest LEDGER_BACKUP_KEEP backups.
+LEDGER_BACKUP_DIR = Path(env_str("LEDGER_BACKUP_DIR", str(BASE_DIR / "backups")))
+LEDGER_BACKUP_KEEP = env_int("LEDGER_BACKUP_KEEP", 7)
+
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

@@ -54,3 +54,14 @@ def deliver_webhook(self: Any, delivery_id: int) -> bool:
     if not ok and not self.request.is_eager:
         raise self.retry(countdown=30 * 2**self.request.retries)
     return ok
+
+
+@shared_task
+def backup(keep: int | None = None) -> str:
+    """`manage.py backup` for a Celery beat schedule (docs/operations.md)."""
+    from django.conf import settings
+
+    from ledger.clubs.backup import make_backup
+
+    made = make_backup(keep=settings.LEDGER_BACKUP_KEEP if keep is None else keep)
+    return str(made.path)

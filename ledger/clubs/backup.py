@@ -1,0 +1,320 @@
+"""Backups of the whole installation into a folder that keeps the newest N, and their
+restore on a new machine.
+
+A backup is a folder named after its time (``20261125T041500Z``) holding a consistent copy
+of the database (SQLite's online backup API, which copies while the service writes; on
+PostgreSQL a ``pg_dump`` in its custom format), each club's export with secrets as a portable
+second copy (always on PostgreSQL, on request on SQLite), and ``manifest.json`` with every
+file's size and SHA-256 and each club's journal head. It is written under a ``.partial-``
+name and renamed when complete, so a folder with a backup's name is whole.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+
+from ledger.clubs import transfer
+from ledger.clubs.models import Club, entry_hash
+from ledger.clubs.services import verify_chain
+
+NAME = re.compile(r"^\d{8}T\d{6}Z(-\d+)?$")
+SQLITE_FILE, PG_FILE, MANIFEST = "ledger.sqlite3", "ledger.pgdump", "manifest.json"
+
+
+class BackupError(Exception):
+    pass
+
+
+def default_folder() -> Path:
+    return Path(settings.LEDGER_BACKUP_DIR)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _pg_args() -> tuple[list[str], dict[str, str]]:
+    db = connection.settings_dict
+    args = ["--dbname", db["NAME"]]
+    if db.get("HOST"):
+        args += ["--host", str(db["HOST"])]
+    if db.get("PORT"):
+        args += ["--port", str(db["PORT"])]
+    if db.get("USER"):
+        args += ["--username", str(db["USER"])]
+    env = {**os.environ}
+    if db.get("PASSWORD"):
+        env["PGPASSWORD"] = str(db["PASSWORD"])
+    return args, env
+
+
+def _sqlite_copy(source: str | Path, target: Path) -> None:
+    """SQLite's online backup: a consistent copy even while others write."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+        # One self-contained file: the copy leaves write-ahead mode (the service turns it
+        # back on when it opens the file).
+        dst.execute("PRAGMA journal_mode=DELETE")
+        ((verdict,),) = dst.execute("PRAGMA integrity_check").fetchall()
+        if verdict != "ok":
+            raise BackupError(f"the copy of {source} fails SQLite's integrity check: {verdict}")
+    finally:
+        src.close()
+        dst.close()
+
+
+def _sqlite_journal_problems(path: Path) -> list[str]:
+    """Each club's chain in an SQLite copy, proven the way verify_ledger does it."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    problems: list[str] = []
+    try:
+        for club_id, slug, length, head in db.execute(
+            "SELECT id, slug, journal_length, journal_head FROM clubs_club ORDER BY id"
+        ).fetchall():
+            h, n = "", 0
+            for seq, comp, res, seat, player, points, kind, prev, digest in db.execute(
+                "SELECT sequence, competition_id, result_id, seat, player_id, points, kind, "
+                "prev_hash, hash FROM clubs_entry WHERE club_id = ? ORDER BY sequence",
+                [club_id],
+            ):
+                n += 1
+                again = entry_hash(
+                    prev_hash=h,
+                    club_id=club_id,
+                    competition_id=comp,
+                    sequence=seq,
+                    result_id=res,
+                    seat=seat,
+                    player_id=player,
+                    points=transfer.Decimal(str(points)),
+                    kind=kind,
+                )
+                if seq != n or prev != h or digest != again:
+                    problems.append(f"{slug}#{n}: the chain breaks in the copy")
+                    break
+                h = digest
+            if (n, h) != (length, head):
+                problems.append(f"{slug}: the copy's journal does not end at its head")
+    finally:
+        db.close()
+    return problems
+
+
+@dataclass
+class Made:
+    path: Path
+    files: dict[str, int]
+    removed: list[Path]
+
+
+def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = False) -> Made:
+    folder = folder or default_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    name, n = stamp, 1
+    while (folder / name).exists():
+        n += 1
+        name = f"{stamp}-{n}"
+    partial = folder / f".partial-{name}"
+    partial.mkdir()
+    try:
+        vendor = connection.vendor
+        if vendor == "sqlite":
+            _sqlite_copy(connection.settings_dict["NAME"], partial / SQLITE_FILE)
+            problems = _sqlite_journal_problems(partial / SQLITE_FILE)
+            if problems:
+                raise BackupError("; ".join(problems))
+        elif vendor == "postgresql":
+            args, env = _pg_args()
+            done = subprocess.run(
+                [
+                    "pg_dump",
+                    "--format=custom",
+                    "--no-owner",
+                    "--file",
+                    str(partial / PG_FILE),
+                    *args,
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode != 0:
+                raise BackupError(f"pg_dump failed: {done.stderr.strip()}")
+            exports = True
+        else:
+            raise BackupError(f"no backup for a {vendor} database")
+        clubs: dict[str, dict[str, Any]] = {}
+        if exports:
+            (partial / "clubs").mkdir()
+            for club in Club.objects.order_by("pk"):
+                with (partial / "clubs" / f"{club.slug}.jsonl").open(
+                    "wb", buffering=1 << 20
+                ) as out:
+                    transfer.write_export(club, out, secrets=True)
+        for club in Club.objects.order_by("pk"):
+            clubs[club.slug] = {
+                "journal_length": club.journal_length,
+                "journal_head": club.journal_head,
+            }
+        files = {
+            str(p.relative_to(partial)): {"bytes": p.stat().st_size, "sha256": _sha256(p)}
+            for p in sorted(partial.rglob("*"))
+            if p.is_file()
+        }
+        manifest = {
+            "made_at": datetime.datetime.now(datetime.UTC).isoformat(),
+            "database": vendor,
+            "files": files,
+            "clubs": clubs,
+        }
+        (partial / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        partial.rename(folder / name)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return Made(
+        path=folder / name,
+        files={k: v["bytes"] for k, v in files.items()},
+        removed=rotate(folder, keep),
+    )
+
+
+def backups(folder: Path) -> list[Path]:
+    """The complete backups in a folder, oldest first."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_dir() and NAME.match(p.name))
+
+
+def rotate(folder: Path, keep: int) -> list[Path]:
+    """Remove all but the newest ``keep`` backups; the removed ones."""
+    old = backups(folder)[: -keep or None] if keep > 0 else []
+    for path in old:
+        shutil.rmtree(path)
+    return old
+
+
+def choose(where: Path) -> Path:
+    """A backup folder itself, or the newest backup inside a folder of backups."""
+    if (where / MANIFEST).is_file():
+        return where
+    found = backups(where)
+    if not found:
+        raise BackupError(f"no backup in {where}")
+    return found[-1]
+
+
+def _check_manifest(backup: Path) -> dict[str, Any]:
+    manifest: dict[str, Any] = json.loads((backup / MANIFEST).read_text())
+    for name, facts in manifest["files"].items():
+        path = backup / name
+        if not path.is_file():
+            raise BackupError(f"{name} is missing from the backup {backup.name}")
+        if _sha256(path) != facts["sha256"]:
+            raise BackupError(f"{name} in the backup {backup.name} changed after it was made")
+    return manifest
+
+
+def _database_is_empty() -> bool:
+    tables = connection.introspection.table_names()
+    if "clubs_club" not in tables:
+        return True
+    return not Club.objects.exists()
+
+
+def restore(backup: Path, *, from_exports: bool = False, replace: bool = False) -> list[str]:
+    """Bring a backup back into this installation's database; the clubs restored. Their
+    journals are proven and must end at the heads the backup recorded."""
+    manifest = _check_manifest(backup)
+    vendor = connection.vendor
+    files = manifest["files"]
+    if not from_exports and vendor == "sqlite" and SQLITE_FILE in files:
+        _restore_sqlite(backup / SQLITE_FILE, replace)
+    elif not from_exports and vendor == "postgresql" and PG_FILE in files:
+        _restore_pg(backup / PG_FILE, replace)
+    else:
+        exports = sorted(n for n in files if n.startswith("clubs/"))
+        if not exports:
+            raise BackupError(
+                f"the backup {backup.name} was made on {manifest['database']} with no club "
+                "exports: restore it into the same kind of database"
+            )
+        call_command("migrate", verbosity=0, interactive=False)
+        if not _database_is_empty() and not replace:
+            raise BackupError("this database already holds clubs: restore into an empty one")
+        for name in exports:
+            with (backup / name).open("rb", buffering=1 << 20) as stream:
+                transfer.import_club(stream)
+    restored = []
+    for club in Club.objects.order_by("pk"):
+        problems = verify_chain(club)
+        expected = manifest["clubs"].get(club.slug)
+        if expected and (club.journal_length, club.journal_head) != (
+            expected["journal_length"],
+            expected["journal_head"],
+        ):
+            problems.append(f"{club.slug}: the journal does not end at the backup's head")
+        if problems:
+            raise BackupError("; ".join(problems))
+        restored.append(club.slug)
+    return restored
+
+
+def _restore_sqlite(copy: Path, replace: bool) -> None:
+    target = Path(connection.settings_dict["NAME"])
+    connection.close()
+    if target.exists() and target.stat().st_size > 0:
+        if not _database_is_empty() and not replace:
+            raise BackupError(
+                f"{target} already holds clubs: move it away first, or restore with --replace "
+                "(the current file is kept beside it)"
+            )
+        connection.close()
+        aside = target.with_name(
+            f"{target.name}.before-restore-{datetime.datetime.now(datetime.UTC):%Y%m%dT%H%M%SZ}"
+        )
+        target.rename(aside)
+    for suffix in ("-wal", "-shm"):
+        stale = target.with_name(target.name + suffix)
+        if stale.exists():
+            stale.unlink()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _sqlite_copy(copy, target)
+
+
+def _restore_pg(dump: Path, replace: bool) -> None:
+    if not _database_is_empty() and not replace:
+        raise BackupError("this database already holds clubs: restore into an empty one")
+    connection.close()
+    args, env = _pg_args()
+    command = ["pg_restore", "--no-owner", "--exit-on-error", "--single-transaction", *args]
+    if replace or connection.introspection.table_names():
+        command.insert(1, "--clean")
+        command.insert(2, "--if-exists")
+    done = subprocess.run(
+        [*command, str(dump)], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise BackupError(f"pg_restore failed: {done.stderr.strip()}")

@@ -1,0 +1,50 @@
+"""Bring a backup made by `manage.py backup` back, on this machine or a new one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ledger.clubs import backup
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a backup (a backup's folder, or the newest in the backup folder) into this "
+        "installation's database, then prove every club's journal against the backup's heads."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "backup", nargs="?", default=None, help="a backup folder (default: the newest)"
+        )
+        parser.add_argument(
+            "--from-exports",
+            action="store_true",
+            help="import the clubs' exports instead of the database copy (to move from SQLite "
+            "to PostgreSQL, or back)",
+        )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="restore over a database that holds clubs (an SQLite file is kept beside)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        where = Path(options["backup"] or settings.LEDGER_BACKUP_DIR)
+        try:
+            chosen = backup.choose(where)
+            clubs = backup.restore(
+                chosen, from_exports=options["from_exports"], replace=options["replace"]
+            )
+        except (backup.BackupError, backup.transfer.Refused) as exc:
+            raise CommandError(f"Not restored: {exc}") from None
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Restored {chosen.name}: {len(clubs)} club(s) ({', '.join(clubs) or 'none'}), "
+                "every journal intact and at the backup's head."
+            )
+        )
