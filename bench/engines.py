@@ -11,10 +11,10 @@ from typing import Any
 from games.core import registry
 
 
-def random_games(slug: str, seconds: float) -> dict[str, float]:
+def random_games(slug: str, seconds: float, ruleset_name: str | None = None) -> dict[str, float]:
     """Whole random games (deal included) for about ``seconds``: games/s and actions/s."""
     game = registry.get(slug)
-    ruleset = game.ruleset(None)
+    ruleset = game.ruleset(ruleset_name)
     chooser = random.Random(7)
     games = actions = 0
     start = time.perf_counter()
@@ -33,9 +33,9 @@ def random_games(slug: str, seconds: float) -> dict[str, float]:
     return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed}
 
 
-def validate_p50_ms(slug: str, records: int) -> float:
+def validate_p50_ms(slug: str, records: int, ruleset_name: str | None = None) -> float:
     game = registry.get(slug)
-    ruleset = game.ruleset(None)
+    ruleset = game.ruleset(ruleset_name)
     chooser = random.Random(11)
     samples = []
     for seed in range(records):

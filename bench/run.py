@@ -72,6 +72,15 @@ def engines(quick: bool, out: dict[str, Any]) -> None:
                 figures["games_per_s"] / hearts["games_per_s"]
             )
         out[f"engine.{slug}.validate_ms_p50"] = e.validate_p50_ms(slug, 20 if quick else 200)
+    # San Marco's default ruleset is the short scoring round: the board game is measured apart
+    for name in ("base4", "variant3-board"):
+        key = f"engine.sanmarco.{name}"
+        figures = e.random_games("sanmarco", seconds, name)
+        out[f"{key}.games_per_s"] = figures["games_per_s"]
+        out[f"{key}.actions_per_s"] = figures["actions_per_s"]
+        if chess:
+            out[f"{key}.vs_python_chess"] = figures["actions_per_s"] / chess["actions_per_s"]
+        out[f"{key}.validate_ms_p50"] = e.validate_p50_ms("sanmarco", 10 if quick else 50, name)
 
 
 def ledger(quick: bool, out: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import rng as make_rng
@@ -71,9 +71,10 @@ class BoardRuleset(Ruleset):
 
 
 # --- actions ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Act:
-    """One decision. ``do`` names it; a, b, c are its parameters (-1 when unused):
+class Act(NamedTuple):
+    """One decision (a named tuple: legal lists are built and compared at C speed).
+
+    ``do`` names it; a, b, c are its parameters (-1 when unused):
 
     pile (a: pile for the next card), choose (a: pile), bridge (a, b: districts; c: the
     bridge taken over, when the supply is empty), district (a: the card's district,
