@@ -35,7 +35,12 @@ class SettingsSerializer(serializers.Serializer):
     )
     cycles = serializers.IntegerField(min_value=1, max_value=2, required=False)
     bye_points = serializers.DecimalField(
-        max_digits=4, decimal_places=2, min_value=0, required=False
+        max_digits=4,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="On the standings' points scale; null: a bye is worth a win.",
     )
     best_of = serializers.IntegerField(min_value=1, max_value=9, required=False)
     exact_limit = serializers.IntegerField(

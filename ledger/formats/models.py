@@ -7,8 +7,6 @@ the organiser, and on publishing becomes the core's tables through clubs.service
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -36,7 +34,13 @@ class FormatSettings(models.Model):
         _("cycles"), default=1, help_text=_("Round robin: 1 single, 2 double.")
     )
     bye_points = models.DecimalField(
-        _("points for a bye"), max_digits=4, decimal_places=2, default=Decimal(1)
+        _("points for a bye"),
+        max_digits=4,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        default=None,
+        help_text=_("On the standings' points scale; empty: a bye is worth a win."),
     )
     best_of = models.PositiveSmallIntegerField(
         _("best of"), default=1, help_text=_("Knockout: games per match (odd).")

@@ -23,6 +23,7 @@ from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import meta
 from ledger.clubs.models import Competition, Player, Result, Role, Round, Seat, Table
+from ledger.clubs.standings import settings_of
 from ledger.formats.models import (
     Absence,
     Bye,
@@ -42,6 +43,31 @@ Format = Competition.Format
 def settings_for(competition: Competition) -> FormatSettings:
     found, _created = FormatSettings.objects.get_or_create(competition=competition)
     return found
+
+
+def swiss_scale(
+    competition: Competition, fs: FormatSettings | None = None
+) -> tuple[tiebreaks.Scale, float]:
+    """The one points scale of a Swiss: the standings' points for a win, a draw and a loss
+    (the competition's "Points and ranking"), and what a bye is worth on it (the format
+    setting; empty is a win). The standings, the tiebreaks and the pairing all read it."""
+    fs = fs or settings_for(competition)
+    chosen = settings_of(competition)
+    scale = tiebreaks.Scale(float(chosen.win), float(chosen.draw), float(chosen.loss))
+    bye = scale.win if fs.bye_points is None else float(fs.bye_points)
+    return scale, bye
+
+
+def scaled_games(
+    games: Iterable[tiebreaks.Game], scale: tiebreaks.Scale, bye: float
+) -> list[tiebreaks.Game]:
+    """History's games (results 1, ½, 0) as points on the scale, byes at the bye's worth."""
+    return [
+        tiebreaks.Game(g.round, g.a, None, bye)
+        if g.b is None
+        else tiebreaks.Game(g.round, g.a, g.b, scale.result(g.score_a), scale.result(g.score_b))
+        for g in games
+    ]
 
 
 def table_size(competition: Competition, fs: FormatSettings | None = None) -> int:
@@ -103,6 +129,8 @@ def update_settings(*, user: Any, competition: Competition, **values: Any) -> Fo
         )
     if int(fs.cycles) not in (1, 2):
         raise Invalid(_("A round robin has 1 or 2 cycles."), fields={"cycles": ["1, 2"]})
+    if fs.bye_points is not None and Decimal(fs.bye_points) < 0:
+        raise Invalid(_("A bye is worth zero points or more."), fields={"bye_points": [">= 0"]})
     if int(fs.hands_per_table) < 1:
         raise Invalid(_("A table plays at least one hand."), fields={"hands_per_table": [">= 1"]})
     fs.save()
@@ -481,25 +509,33 @@ def _draft_round_robin(competition: Competition, fs: FormatSettings, number: int
 
 
 def _swiss_players(
-    ids_numbers: list[tuple[int, int, int]], h: History, number: int
+    ids_numbers: list[tuple[int, int, int]],
+    h: History,
+    number: int,
+    scale: tiebreaks.Scale = tiebreaks.CHESS,
+    bye: float = 1.0,
 ) -> list[swiss.SwissPlayer]:
+    """The pairing's view of the field. Scores are the standings' points, counted in wins
+    (a win 1, a loss 0, a draw and a bye what part of a win the scale makes them), which is
+    the scale the Dutch rules are written in and ranks the field as the standings do."""
+    games = scaled_games(h.games, scale, bye)
     scores: dict[int, float] = defaultdict(float)
     before: dict[tuple[int, int], float] = {}
-    rounds = sorted({g.round for g in h.games})
+    rounds = sorted({g.round for g in games})
     for r in rounds:
-        for g in h.games:
+        for g in games:
             if g.round == r:
                 before[(g.a, r)] = scores[g.a]
                 if g.b is not None:
                     before[(g.b, r)] = scores[g.b]
-        for g in h.games:
+        for g in games:
             if g.round == r:
-                scores[g.a] += g.score_a
+                scores[g.a] += scale.share(g.score_a)
                 if g.b is not None:
-                    scores[g.b] += g.score_b
+                    scores[g.b] += scale.share(g.score_b)
     floats: dict[int, list[str]] = defaultdict(list)
     for r in rounds:
-        for g in h.games:
+        for g in games:
             if g.round != r:
                 continue
             if g.b is None:
@@ -544,7 +580,10 @@ def _draft_swiss(
             sat_out=h.sat_out,
         )
         return Drafted(grouping.tables, sitting_out=grouping.sitting_out, engine="groups")
-    players = _swiss_players([(e.player_id, e.number, e.rating) for e in entrants], h, number)
+    scale, bye = swiss_scale(competition, fs)
+    players = _swiss_players(
+        [(e.player_id, e.number, e.rating) for e in entrants], h, number, scale, bye
+    )
     result = swiss.pair_swiss(
         players,
         met=h.met.keys(),
@@ -575,7 +614,8 @@ def _draft_team(
     lead = {t.pk: members[t.pk][0] for t in teams}
     team_of_lead = {lead[t.pk]: t for t in teams}
     h = history(competition, before_round=number)
-    players = _swiss_players([(lead[t.pk], t.number, 0) for t in playing], h, number)
+    scale, bye = swiss_scale(competition, fs)
+    players = _swiss_players([(lead[t.pk], t.number, 0) for t in playing], h, number, scale, bye)
     met = {key(a, b) for a, b in h.met if a in team_of_lead and b in team_of_lead}
     result = swiss.pair_swiss(
         players,
@@ -883,7 +923,11 @@ def publish_draw(*, user: Any, draw: Draw) -> Draw:
                 round=draw.round,
             )
         )
-    points = Decimal(fs.bye_points) if competition.format in (Format.SWISS, Format.TEAM) else 0
+    points = (
+        Decimal(str(swiss_scale(competition, fs)[1]))
+        if competition.format in (Format.SWISS, Format.TEAM)
+        else Decimal(0)
+    )
     for p in draw.byes:
         if competition.format != Format.KNOCKOUT:
             Bye.objects.create(
@@ -948,10 +992,13 @@ def set_match_winner(*, user: Any, match: KnockoutMatch, winner: Player) -> Knoc
 # --- reads ----------------------------------------------------------------------------------
 
 
-def swiss_standings(competition: Competition) -> list[dict[str, Any]]:
-    """Match points with Buchholz, median Buchholz and Sonneborn-Berger."""
-    h = history(competition)
-    rounds = _published_rounds(competition)
+def swiss_standings(competition: Competition, as_of: int | None = None) -> list[dict[str, Any]]:
+    """The Swiss table: every entrant (or team), byes included, ranked by points on the
+    competition's scale, then Buchholz, median Buchholz and Sonneborn-Berger. ``as_of``: after
+    that round. The competition page, the tiebreak page and the CSV show these rows."""
+    h = history(competition, before_round=None if as_of is None else as_of + 1)
+    rounds = as_of or _published_rounds(competition)
+    scale, bye = swiss_scale(competition)
     if competition.format == Format.TEAM:
         # A team is scored as its first member, who takes its first seat at every table.
         names = {}
@@ -961,8 +1008,13 @@ def swiss_standings(competition: Competition) -> list[dict[str, Any]]:
                 names[members[0]] = team.name
     else:
         entrants = Entrant.objects.filter(competition=competition).select_related("player")
-        names = {e.player_id: e.player.name for e in entrants}
-    lines = tiebreaks.ranked(tiebreaks.table(h.games, list(names), rounds))
+        names = {
+            e.player_id: e.player.name
+            for e in entrants
+            if as_of is None or e.joined_round <= max(as_of, 1)
+        }
+    games = scaled_games(h.games, scale, bye)
+    lines = tiebreaks.ranked(tiebreaks.table(games, list(names), rounds, scale))
     out = []
     for rank, line in enumerate(lines, start=1):
         out.append(
@@ -971,10 +1023,14 @@ def swiss_standings(competition: Competition) -> list[dict[str, Any]]:
                 "player": line.player,
                 "name": names.get(line.player, str(line.player)),
                 "score": line.score,
+                "played": line.played,
+                "wins": line.wins,
+                "draws": line.draws,
+                "losses": line.losses,
                 "buchholz": line.buchholz,
                 "median_buchholz": line.median_buchholz,
                 "sonneborn_berger": line.sonneborn_berger,
-                "byes": h.byes.get(line.player, 0),
+                "byes": line.byes,
             }
         )
     return out
@@ -987,7 +1043,13 @@ def trf_export(competition: Competition) -> str:
     )
     players = [trf.TrfPlayer(e.player_id, e.player.name, max(e.rating, 0)) for e in entrants]
     known = {p.id for p in players}
-    games = [g for g in h.games if g.a in known and (g.b is None or g.b in known)]
+    scale, bye = swiss_scale(competition)
+    # TRF results are wins, draws and losses; a bye is written by what part of a win it is.
+    games = [
+        tiebreaks.Game(g.round, g.a, None, scale.share(bye)) if g.b is None else g
+        for g in h.games
+        if g.a in known and (g.b is None or g.b in known)
+    ]
     return trf.export(competition.name, players, games, max(_published_rounds(competition), 1))
 
 
@@ -1215,3 +1277,12 @@ def seats_this_round(club_id: int, player: Player) -> list[dict[str, Any]]:
     for w in out:
         w["against"] = [names.get(p, "") for p in w.get("against", [])]
     return out
+
+
+def has_swiss_table(competition: Competition) -> bool:
+    """Whether the competition's standings are the Swiss table: a Swiss or team event run
+    through its rounds here (with entrants). One that only records results at tables set up
+    by hand keeps the journal's standings."""
+    if competition.format not in (Format.SWISS, Format.TEAM):
+        return False
+    return Entrant.objects.filter(competition=competition).exists()

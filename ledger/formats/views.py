@@ -74,7 +74,9 @@ def _act(request: HttpRequest, competition: Competition) -> str:
     if action == "settings":
         values: dict[str, Any] = {}
         for name in services.SETTING_FIELDS:
-            if post.get(name, "") != "":
+            if name == "bye_points" and name in post and post[name].strip() == "":
+                values[name] = None  # empty: a bye is worth a win
+            elif post.get(name, "") != "":
                 if name == "bye_points":
                     try:
                         values[name] = Decimal(post[name])
@@ -216,6 +218,7 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
         "teams": competition.teams.prefetch_related("members"),
         "is_team": competition.format == Competition.Format.TEAM,
         "two_sided": services.table_size(competition, fs) == 2,
+        "scale": services.swiss_scale(competition, fs),
     }
 
 
@@ -252,7 +255,11 @@ def tiebreaks_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     return render(
         request,
         "formats/tiebreaks.html",
-        {"competition": competition, "rows": services.swiss_standings(competition)},
+        {
+            "competition": competition,
+            "rows": services.swiss_standings(competition),
+            "scale": services.swiss_scale(competition),
+        },
     )
 
 

@@ -76,10 +76,17 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     blind = comp.confirmation == Competition.Confirmation.BLIND
     table, count, results = _tables(comp, settings, as_of, latest, show_match_points, blind)
     can_score = comp.club.allows(request.user, "scorekeeper")
+    # A Swiss has one table: every entrant, byes counted, the tiebreaks in it, on the same
+    # points the pairing uses.
+    swiss = formats_services.has_swiss_table(comp)
+    swiss_rows = formats_services.swiss_standings(comp, as_of) if swiss else []
     return render(
         request,
         "web/competition.html",
         {
+            "swiss": swiss,
+            "swiss_rows": swiss_rows,
+            "swiss_scale": formats_services.swiss_scale(comp) if swiss else None,
             "competition": comp,
             "game": meta(comp.game),
             "engine": engine_available(comp.game),
@@ -531,6 +538,41 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     as_of = _round_param(request, last_round(comp))
     suffix = f"-round-{as_of}" if as_of else ""
     response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-standings{suffix}.csv")
+    if formats_services.has_swiss_table(comp):
+        out.writerow(
+            [
+                "rank",
+                "player_id",
+                "player",
+                "played",
+                "wins",
+                "draws",
+                "losses",
+                "byes",
+                "points",
+                "buchholz",
+                "median_buchholz",
+                "sonneborn_berger",
+            ]
+        )
+        for r in formats_services.swiss_standings(comp, as_of):
+            out.writerow(
+                [
+                    r["rank"],
+                    r["player"],
+                    r["name"],
+                    r["played"],
+                    r["wins"],
+                    r["draws"],
+                    r["losses"],
+                    r["byes"],
+                    f"{r['score']:g}",
+                    f"{r['buchholz']:g}",
+                    f"{r['median_buchholz']:g}",
+                    f"{r['sonneborn_berger']:g}",
+                ]
+            )
+        return response
     out.writerow(
         [
             "rank",

@@ -71,8 +71,15 @@ def test_format_settings_give_bye_points_as_the_documented_decimal_string(people
     swiss = Competition.objects.create(
         club=people.club, name="S", slug="s", game="cardchess", format="swiss"
     )
-    body = people.client("organiser").get(f"/api/v1/formats/competitions/{swiss.pk}/settings/")
-    assert isinstance(body.json()["bye_points"], str)
+    client = people.client("organiser")
+    address = f"/api/v1/formats/competitions/{swiss.pk}/settings/"
+    # Unset, a bye is worth a win on the standings' scale: null, as the schema allows.
+    assert client.get(address).json()["bye_points"] is None
+    client.patch(address, {"bye_points": "0.5"}, format="json")
+    assert client.get(address).json()["bye_points"] == "0.50"
+    schema = api_schema().raw_schema["components"]["schemas"]
+    settings = next(v for k, v in schema.items() if "bye_points" in v.get("properties", {}))
+    assert settings["properties"]["bye_points"].get("nullable") is True
 
 
 def test_a_result_not_superseded_shows_null_as_the_schema_allows(people):

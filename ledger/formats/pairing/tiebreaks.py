@@ -1,10 +1,15 @@
 """Swiss scores and tiebreaks: Buchholz, median Buchholz, Sonneborn-Berger.
 
+Everything is counted on the competition's one points scale (``Scale``: a win, a draw and
+a loss, 1/½/0 unless the competition says otherwise), the same the standings and the
+pairing use; a bye is worth what the competition gives for it.
+
 A bye is scored against a *virtual opponent* (FIDE's rule for unplayed games, the one
 lichess adopted in its issue 13694): who starts the round with the player's own score,
-loses the bye round, and draws every later round:
-    Svon = score before the round + (1 - points for the bye) + 0.5 * (rounds played - round)
-The player's bye counts for Sonneborn-Berger as a result of (bye points) against it.
+takes the other side of the bye's result, and draws every later round:
+    Svon = score before the round + (win + loss - bye) + draw * (rounds played - round)
+(with 1/½/0: before + (1 - bye) + 0.5 * (rounds - round)). For Sonneborn-Berger the bye
+is a result worth (bye - loss) / (win - loss) of a win against that virtual opponent.
 """
 
 from __future__ import annotations
@@ -13,12 +18,30 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
+@dataclass(frozen=True)
+class Scale:
+    win: float = 1.0
+    draw: float = 0.5
+    loss: float = 0.0
+
+    def share(self, points: float) -> float:
+        """What part of a win these points are (1 a win, ½ a draw with 1/½/0, 0 a loss)."""
+        return (points - self.loss) / (self.win - self.loss) if self.win != self.loss else 0.0
+
+    def result(self, fraction: float) -> float:
+        """Points for a game result given as 1, 0.5 or 0."""
+        return self.win if fraction == 1 else self.loss if fraction == 0 else self.draw
+
+
+CHESS = Scale()
+
+
 @dataclass
 class Game:
     round: int
     a: int
     b: int | None  # None: a bye for a
-    score_a: float  # match points for a: 1, 0.5 or 0 (the bye's points for a bye)
+    score_a: float  # points for a on the scale (the bye's points for a bye)
     score_b: float = 0.0
 
 
@@ -29,11 +52,17 @@ class Line:
     buchholz: float = 0.0
     median_buchholz: float = 0.0
     sonneborn_berger: float = 0.0
+    played: int = 0
     wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
     opponents: list[int] = field(default_factory=list)
 
 
-def table(games: Iterable[Game], players: Iterable[int], rounds: int) -> dict[int, Line]:
+def table(
+    games: Iterable[Game], players: Iterable[int], rounds: int, scale: Scale = CHESS
+) -> dict[int, Line]:
     games = sorted(games, key=lambda g: g.round)
     lines = {p: Line(p) for p in players}
     for g in games:
@@ -59,16 +88,24 @@ def table(games: Iterable[Game], players: Iterable[int], rounds: int) -> dict[in
     sb: dict[int, float] = {p: 0.0 for p in lines}
     for g in games:
         if g.b is None:
-            virtual = before[(g.a, g.round)] + (1 - g.score_a) + 0.5 * (played_rounds - g.round)
+            other_side = min(max(scale.win + scale.loss - g.score_a, scale.loss), scale.win)
+            virtual = before[(g.a, g.round)] + other_side + scale.draw * (played_rounds - g.round)
             contributions[g.a].append(virtual)
-            sb[g.a] += g.score_a * virtual
+            sb[g.a] += scale.share(g.score_a) * virtual
+            lines[g.a].byes += 1
             continue
         for me, other, mine in ((g.a, g.b, g.score_a), (g.b, g.a, g.score_b)):
+            line = lines[me]
             contributions[me].append(running[other])
-            lines[me].opponents.append(other)
-            sb[me] += mine * running[other]
-            if mine == 1:
-                lines[me].wins += 1
+            line.opponents.append(other)
+            line.played += 1
+            sb[me] += scale.share(mine) * running[other]
+            if mine == scale.win:
+                line.wins += 1
+            elif mine == scale.loss:
+                line.losses += 1
+            else:
+                line.draws += 1
     for p, line in lines.items():
         c = sorted(contributions[p])
         line.buchholz = sum(c)

@@ -28,7 +28,9 @@ def export(name: str, players: list[TrfPlayer], games: list[Game], rounds: int) 
 
     for g in games:
         if g.b is None:
-            results[g.a][g.round] = {"opponent": None, "result": "U" if g.score_a else "Z"}
+            # A bye worth a win is the pairing-allocated bye (U); half a win H; nothing Z.
+            code_ = "U" if g.score_a >= 1 else "H" if g.score_a > 0 else "Z"
+            results[g.a][g.round] = {"opponent": None, "result": code_}
             scores[g.a] += g.score_a
             continue
         results[g.a][g.round] = {"opponent": number[g.b], "color": "w", "result": code(g.score_a)}
