@@ -133,7 +133,7 @@ def test_adjusting_refuses_a_player_seated_twice(club: Any, people: Any) -> None
     with pytest.raises(Invalid):
         services.adjust_draw(user=organiser(people), draw=draft, tables=[[a, b], [c, a]])
     with pytest.raises(Invalid):
-        services.adjust_draw(user=organiser(people), draw=draft, tables=[[a, b, c]])
+        services.adjust_draw(user=organiser(people), draw=draft, tables=[[a], [b, c]])
 
 
 def test_a_published_round_cannot_be_changed(club: Any, people: Any) -> None:
