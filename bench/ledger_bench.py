@@ -249,10 +249,9 @@ def api_writes(
     measure the clients of the busier worker finishing last, alone)."""
     import psycopg
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     from ledger.clubs import services
-    from ledger.clubs.models import Club, Competition, Membership, Player, Role
+    from ledger.clubs.models import ApiToken, Club, Competition, Membership, Player, Role
 
     club = Club.objects.create(name="Write bench", slug="writes", city="Pisa")
     user = get_user_model().objects.create_superuser("writer", "", "writer-pw")
@@ -263,7 +262,7 @@ def api_writes(
         player=Player.objects.create(name="Keeper", user=keeper),
         role=Role.SCOREKEEPER,
     )
-    token = Token.objects.create(user=keeper).key
+    token = ApiToken.mint(user=keeper, club=None, scope="organiser", name="bench")[1]
     players = [Player.objects.create(name=f"W{i}") for i in range(clients * 4)]
     for p in players:
         Membership.objects.create(club=club, player=p)

@@ -3,13 +3,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from ledger.web import import_views, login, result_views, scoring_views, views
+from ledger.web import import_views, login, result_views, scoring_views, token_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("c/<slug:club>/checkpoints.json", views.checkpoint_feed, name="checkpoint-feed"),
     path("c/<slug:club>/import/", import_views.upload, name="import"),
     path("c/<slug:club>/import/<int:pk>/", import_views.job, name="import-job"),
+    path("c/<slug:club>/tokens/", token_views.tokens, name="club-tokens"),
+    path(
+        "c/<slug:club>/tokens/<int:pk>/revoke/",
+        token_views.revoke,
+        name="club-tokens-revoke",
+    ),
     path("c/<slug:club>/<slug:slug>/", views.competition, name="competition"),
     path("c/<slug:club>/<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("c/<slug:club>/<slug:slug>/journal.csv", views.journal_csv, name="journal-csv"),

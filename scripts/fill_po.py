@@ -54,7 +54,11 @@ def fill(po: Path, table: dict[str, object], force: bool = False) -> list[str]:
         body = lines[start:end]
         if plural:
             forms = translation if isinstance(translation, list) else [translation, translation]
-            body += [rest[0]] + [f"msgstr[{i}] {quote(f)}" for i, f in enumerate(forms)]
+            # msgid_plural may run over several lines, as msgid does.
+            stop = 1
+            while stop < len(rest) and rest[stop].startswith('"'):
+                stop += 1
+            body += rest[:stop] + [f"msgstr[{i}] {quote(f)}" for i, f in enumerate(forms)]
         else:
             body += [f"msgstr {quote(str(translation))}"]
         if (

@@ -3,10 +3,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
+from ledger.clubs.models import ApiToken, Club, Competition, Membership, Player, Role, Table
+
+
+def api_key(user: Any, club: Club | None = None, scope: str = Role.ORGANISER) -> str:
+    """A key for the API acting as ``user``: one per login, club and scope, made once (the
+    key is stored on the login object, as only its digest is in the database)."""
+    keys = user.__dict__.setdefault("_test_api_keys", {})
+    wanted = (club.pk if club else None, scope)
+    if wanted not in keys:
+        keys[wanted] = ApiToken.mint(user=user, club=club, scope=scope, name="test")[1]
+    return keys[wanted]
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
@@ -77,8 +86,7 @@ class People:
     def client(self, name: str | None, language: str = "en") -> APIClient:
         client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
         if name is not None:
-            token, _ = Token.objects.get_or_create(user=self.users[name])
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {api_key(self.users[name])}")
         return client
 
 

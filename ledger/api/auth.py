@@ -1,27 +1,35 @@
 """Token authentication with one plain query.
 
-The same tokens, header and answers as Django REST framework's TokenAuthentication; only the
-look-up differs: the token and the few user fields a request needs come back in one SELECT,
-which costs several times less than the ORM's query on every API call. Any other field of
-the user is read from the database if something asks for it.
+The header and answers are Django REST framework's TokenAuthentication's
+(``Authorization: Token <key>``); the keys are the club's API tokens (``ApiToken``), of
+which only a digest is stored, so the look-up is by the key's SHA-256. The token and the
+few user fields a request needs come back in one SELECT, which costs several times less
+than the ORM's query on every API call. Any other field of the user is read from the
+database if something asks for it.
+
+A token acts as the login that made it, within its club and never above its scope
+(``TokenLimit``, which ``Club.role_of`` applies); a club's token is never the site's
+superuser or staff, whoever made it.
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
-from rest_framework.authtoken.models import Token
 
 from ledger.clubs import rows, services
-from ledger.clubs.models import Table
+from ledger.clubs.models import ApiToken, Table, TokenLimit, token_digest
 
 WANTED = {"id", "is_superuser", "username", "is_staff", "is_active"}
 BOOLEAN = {"is_superuser", "is_staff", "is_active"}
+TOKEN_COLUMNS = ["tok.club_id", "tok.scope", "tok.expires_at", "tok.revoked_at"]
 
 
 @functools.cache
@@ -31,14 +39,16 @@ def _user_fields() -> tuple[str, ...]:
 
 
 def _token_query(more_columns: list[str], more_joins: str = "") -> str:
-    """The user's columns (then ``more_columns``) from the token and user tables, as
-    ``tok`` and ``u`` (then ``more_joins``)."""
+    """The user's columns, the token's (``TOKEN_COLUMNS``), then ``more_columns``, from the
+    token and user tables, as ``tok`` and ``u`` (then ``more_joins``)."""
     ops = connection.ops
-    columns = [f"u.{ops.quote_name(f)}" for f in _user_fields()] + list(more_columns)
+    columns = (
+        [f"u.{ops.quote_name(f)}" for f in _user_fields()] + TOKEN_COLUMNS + list(more_columns)
+    )
     return (
-        f"SELECT {', '.join(columns)} FROM {ops.quote_name(Token._meta.db_table)} tok "
+        f"SELECT {', '.join(columns)} FROM {ops.quote_name(ApiToken._meta.db_table)} tok "
         f"JOIN {ops.quote_name(get_user_model()._meta.db_table)} u ON u.id = tok.user_id "
-        f"{more_joins}WHERE tok.key = %s"
+        f"{more_joins}WHERE tok.digest = %s"
     )
 
 
@@ -46,10 +56,25 @@ def _user(found: list[tuple[Any, ...]]) -> Any:
     if not found:
         raise exceptions.AuthenticationFailed(_("Invalid token."))
     fields = _user_fields()
-    values = [bool(v) if f in BOOLEAN else v for f, v in zip(fields, found[0], strict=False)]
+    row = found[0]
+    values = [bool(v) if f in BOOLEAN else v for f, v in zip(fields, row, strict=False)]
+    club_id, scope, expires_at, revoked_at = row[len(fields) : len(fields) + 4]
+    if revoked_at is not None:
+        raise exceptions.AuthenticationFailed(_("This token was revoked."))
+    if expires_at is not None:
+        if isinstance(expires_at, str):  # SQLite's text, through a plain cursor
+            expires_at = connection.ops.convert_datetimefield_value(expires_at, None, connection)
+        if timezone.is_naive(expires_at):
+            expires_at = timezone.make_aware(expires_at, datetime.UTC)
+        if expires_at <= timezone.now():
+            raise exceptions.AuthenticationFailed(_("This token has expired."))
     user = get_user_model().from_db(connection.alias, list(fields), values)
     if not user.is_active:
         raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+    user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)
+    if club_id is not None:
+        # A club's token never carries the site's powers.
+        user.is_superuser = user.is_staff = False
     return user
 
 
@@ -69,7 +94,7 @@ def _user_and_table_sql() -> str:
 
 class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        return _user(rows.run(_credentials_sql(), [key])), key
+        return _user(rows.run(_credentials_sql(), [token_digest(key)])), key
 
 
 def user_and_table(key: str, table_id: int) -> tuple[Any, Table | None]:
@@ -78,7 +103,9 @@ def user_and_table(key: str, table_id: int) -> tuple[Any, Table | None]:
     a result needs both, and one round trip to the database costs less than two. The
     token's answers and errors are TokenAuthentication's; the table is None when there is
     no such table."""
-    found = rows.run(_user_and_table_sql(), [table_id, key])
+    found = rows.run(_user_and_table_sql(), [table_id, token_digest(key)])
     user = _user(found)
     member = None if user.is_superuser else user
-    return user, services.table_from_rows(found, member, at=len(_user_fields()))
+    return user, services.table_from_rows(
+        found, member, at=len(_user_fields()) + len(TOKEN_COLUMNS)
+    )

@@ -63,7 +63,13 @@ class Club(models.Model):
         """The role this user holds here (None for strangers and anonymous visitors)."""
         if not getattr(user, "is_authenticated", False):
             return None
-        if user.is_superuser:
+        held = self._held_by(user)
+        # An API token acts for its login within its club and scope only.
+        limit: TokenLimit | None = getattr(user, "token_limit", None)
+        return held if limit is None else limit.cap(self.pk, held)
+
+    def _held_by(self, user: Any) -> str | None:
+        if user.is_superuser or getattr(getattr(user, "token_limit", None), "superuser", False):
             return Role.ORGANISER
         known = getattr(self, "known_roles", None)
         if known is not None and user.pk in known:
@@ -695,3 +701,101 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} → {self.webhook_id} ({self.status_code})"
+
+
+def token_digest(key: str) -> str:
+    """What is stored of an API token: its SHA-256. A token is 160 random bits, so a fast
+    hash is enough (nothing to guess by brute force), and the stored value is useless to
+    whoever reads the table."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A key that lets a program use the API as the person who made it, within one club and
+    never above its scope. Only the key's digest is kept: the key is shown once, when it is
+    made, and never again."""
+
+    class Scope(models.TextChoices):
+        # The role a token can use at most, named after what it is for.
+        READ = Role.MEMBER.value, _("Read")
+        SCORE = Role.SCOREKEEPER.value, _("Score entry")
+        ORGANISER = Role.ORGANISER.value, _("Organiser")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("acts as"),
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+    )
+    # NULL only for the tokens made before tokens had a club (migration 0012): those act
+    # with their login's roles in every club, as they always did.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    scope = models.CharField(_("scope"), max_length=16, choices=Scope.choices)
+    prefix = models.CharField(_("key begins with"), max_length=8, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @classmethod
+    def mint(
+        cls,
+        *,
+        user: Any,
+        club: Club | None,
+        scope: str,
+        name: str,
+        expires_at: Any = None,
+    ) -> tuple[ApiToken, str]:
+        """A new token and its key: the only moment the key exists outside the client."""
+        import secrets
+
+        key = secrets.token_hex(20)
+        token = cls.objects.create(
+            user=user,
+            club=club,
+            scope=scope,
+            name=name,
+            prefix=key[:8],
+            digest=token_digest(key),
+            expires_at=expires_at,
+        )
+        return token, key
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None and (
+            self.expires_at is None or self.expires_at > timezone.now()
+        )
+
+
+class TokenLimit:
+    """What an API token lets its login do: its club (None: any) and the highest role.
+    ``superuser``: the login is the site's; a club's token of theirs is an organiser of
+    that club only (the user object the token gives is not a superuser)."""
+
+    __slots__ = ("club_id", "scope", "superuser")
+
+    def __init__(self, club_id: int | None, scope: str, superuser: bool = False) -> None:
+        self.club_id, self.scope, self.superuser = club_id, scope, superuser
+
+    def cap(self, club_id: int, held: str | None) -> str | None:
+        if held is None or (self.club_id is not None and club_id != self.club_id):
+            return None
+        if ROLE_RANK[Role(held)] > ROLE_RANK[Role(self.scope)]:
+            return self.scope
+        return held

@@ -1,15 +1,16 @@
 from django.contrib import admin
 
+from ledger.clubs.admin_scope import ClubScoped, ScopedInline
 from ledger.play.models import GameTable, Move, PlaySeat
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ScopedInline, admin.TabularInline):
     model = PlaySeat
     extra = 0
 
 
 @admin.register(GameTable)
-class GameTableAdmin(admin.ModelAdmin):
+class GameTableAdmin(ClubScoped):
     list_display = ["id", "club", "game", "status", "moves_count", "created_at"]
     list_filter = ["game", "status"]
     inlines = [SeatInline]
@@ -17,7 +18,7 @@ class GameTableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ClubScoped):
     list_display = ["table", "step", "seat", "bot", "created_at"]
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]

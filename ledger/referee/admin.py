@@ -4,16 +4,17 @@ from typing import Any
 
 from django.contrib import admin
 
+from ledger.clubs.admin_scope import ClubScoped
 from ledger.referee.models import ArtificialScores, Case
 
 
 @admin.register(ArtificialScores)
-class ArtificialScoresAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ArtificialScoresAdmin(ClubScoped):
     list_display = ("competition", "average_plus", "average", "average_minus", "updated_at")
 
 
 @admin.register(Case)
-class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CaseAdmin(ClubScoped):
     """Cases are written by the desk; the admin only reads them."""
 
     list_display = ("pk", "competition", "result", "status", "kind", "opened_at", "ruled_by")

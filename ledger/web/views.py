@@ -34,10 +34,12 @@ from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import (
+    ROLE_RANK,
     Checkpoint,
     Club,
     Competition,
     Entry,
+    Membership,
     Player,
     Rating,
     RatingChange,
@@ -64,7 +66,18 @@ def home(request: HttpRequest) -> HttpResponse:
             ),
         )
     )
+    roles = _roles_of(request.user)
+    for c in clubs:
+        held = roles.get(c.pk) or (Role.ORGANISER if request.user.is_superuser else None)
+        c.can_score = held is not None and ROLE_RANK[Role(held)] >= ROLE_RANK[Role.SCOREKEEPER]
+        c.can_organise = held == Role.ORGANISER
     return render(request, "web/home.html", {"clubs": clubs})
+
+
+def _roles_of(user: Any) -> dict[int, str]:
+    if not user.is_authenticated:
+        return {}
+    return dict(Membership.objects.filter(player__user=user).values_list("club_id", "role"))
 
 
 def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:

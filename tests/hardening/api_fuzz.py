@@ -11,7 +11,6 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import (
@@ -23,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
 
 from ledger.clubs import services
 from ledger.clubs.models import Competition, Entry, ImportJob, Player, Result, Table
+from tests.conftest import api_key
 
 CHECKS = [
     not_a_server_error,
@@ -114,7 +114,7 @@ def build_world(people: Any) -> World:
     world.ids["number"] = [1, 2]
     world.ids["match"] = [1]
     for who in ("organiser", "member"):
-        world.tokens[who] = Token.objects.get_or_create(user=people.users[who])[0].key
+        world.tokens[who] = api_key(people.users[who])
     return world
 
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from ledger.clubs import services
@@ -28,6 +27,7 @@ from ledger.clubs.models import (
     Role,
     Table,
 )
+from tests.conftest import api_key
 
 ROLES = ("anonymous", "member", "outsider", "scorekeeper", "referee", "organiser", "admin")
 _RANK = {"member": 0, "scorekeeper": 1, "referee": 2, "organiser": 3}
@@ -79,8 +79,7 @@ class World:
     def api(self, who: str) -> APIClient:
         client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
         if who != "anonymous":
-            token, _ = Token.objects.get_or_create(user=self.users[who])
-            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {api_key(self.users[who])}")
         return client
 
     def page(self, who: str) -> Client:

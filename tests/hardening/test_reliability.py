@@ -21,11 +21,11 @@ import psycopg
 import pytest
 import requests
 from django.db import OperationalError, connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from ledger.clubs.models import Entry, Result
 from ledger.clubs.services import verify_chain
+from tests.conftest import api_key
 from tests.hardening.reliability import (
     ROOT,
     URL,
@@ -51,7 +51,7 @@ def _post(client: APIClient, data: dict[str, Any], key: str) -> Any:
 
 def _eight_clients_submit(people: Any, n_results: int) -> None:
     competition, tables = competition_with_tables(people)
-    token = Token.objects.create(user=people.users["scorekeeper"]).key
+    token = api_key(people.users["scorekeeper"])
     clients = 8
     work: list[list[int]] = [[] for _ in range(clients)]
     for i in range(n_results):
@@ -164,7 +164,7 @@ def _burst(
 @pytest.mark.skipif(not ON_POSTGRES, reason=NEEDS_PG)
 def test_a_killed_web_process_loses_no_acknowledged_write(people, gunicorn):
     competition, tables = competition_with_tables(people)
-    token = Token.objects.create(user=people.users["scorekeeper"]).key
+    token = api_key(people.users["scorekeeper"])
     gunicorn.start()
     acked: dict[str, int] = {}
     n = 160
@@ -269,7 +269,7 @@ def test_a_terminated_database_backend_is_a_503_and_the_retry_records_once(
     people, live_server, monkeypatch
 ):
     competition, tables = competition_with_tables(people, n_tables=1)
-    token = Token.objects.create(user=people.users["scorekeeper"]).key
+    token = api_key(people.users["scorekeeper"])
     settings_dict = connection.settings_dict
     killed: list[int] = []
     # psycopg's own cursor: under Django's cursors and the write path's prepared statements.

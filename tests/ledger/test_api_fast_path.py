@@ -10,11 +10,11 @@ import pytest
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.test import RequestFactory, override_settings
-from rest_framework.authtoken.models import Token
 
 from ledger.api.fastpath import ResultsFastPath
 from ledger.clubs import services
 from ledger.clubs.models import Competition, Result
+from tests.conftest import api_key
 
 URL = "/api/v1/results/"
 
@@ -90,7 +90,7 @@ def tarocco_table(people):
 
 @pytest.fixture
 def token(people):
-    return "Token " + Token.objects.create(user=people.users["scorekeeper"]).key
+    return "Token " + api_key(people.users["scorekeeper"])
 
 
 def hand(table, points=50, declarer=0):
@@ -243,7 +243,7 @@ def test_the_token_and_the_table_are_read_together_with_the_writers_role(
         login = django_user_model.objects.create_superuser("boss", "", "pw")
     else:
         login = people.users[who]
-    key = Token.objects.create(user=login).key
+    key = api_key(login)
     user, table = user_and_table(key, tarocco_table.pk)
     if who != "admin":  # the role came with the table: the club need not ask again
         assert table is not None and table.competition.club.known_roles == {
@@ -268,7 +268,7 @@ def test_an_unknown_or_inactive_token_reads_no_table(tarocco_table, people):
     with pytest.raises(AuthenticationFailed):
         user_and_table("nope", tarocco_table.pk)
     login = people.users["scorekeeper"]
-    key = Token.objects.create(user=login).key
+    key = api_key(login)
     login.is_active = False
     login.save()
     with pytest.raises(AuthenticationFailed):

@@ -51,6 +51,7 @@ def competition_nav(
                 reverse("standings-settings", args=args),
             ),
             ("import", _("Import results"), reverse("import", args=[club.slug])),
+            ("tokens", _("API tokens"), reverse("club-tokens", args=[club.slug])),
         ]
     return {
         "links": [
