@@ -179,11 +179,14 @@ CHANCE_KINDS = ("dice", "action_cards", "limit_cards", "roles")
 class Chance:
     """Die rolls, card draws and role draws: from a seed, or read back from a record.
 
-    Whatever is drawn is kept in ``used``, which is what a record writes.
+    Whatever is drawn is kept in ``used``, which is what a record writes. With both a seed
+    and written chance (a digital table's record), the seed draws and what is written must
+    agree as far as it goes.
     """
 
     def __init__(self, seed: int | None, given: Mapping[str, Any] | None) -> None:
-        self.rng = make_rng(seed or 0, "sanmarco-chance") if given is None else None
+        self.seed = seed
+        self.rng = make_rng(seed, "sanmarco-chance") if seed is not None else None
         self.given = given or {}
         self.used: dict[str, list[Any]] = {k: [] for k in CHANCE_KINDS}
 
@@ -194,9 +197,18 @@ class Chance:
             raise RecordError(f"the record's chance has no {kind} left", path=f"deal.chance.{kind}")
         return pool[i]
 
+    def _agree(self, kind: str, value: Any) -> None:
+        i = len(self.used[kind])
+        pool = self.given.get(kind, [])
+        if i < len(pool) and pool[i] != value:
+            raise RecordError(
+                f"{pool[i]!r} written, the seed gives {value!r}", path=f"deal.chance.{kind}[{i}]"
+            )
+
     def die(self) -> int:
         if self.rng is not None:
             v = self.rng.randint(1, 6)
+            self._agree("dice", v)
         else:
             v = self._next("dice")
             if isinstance(v, bool) or v not in (1, 2, 3, 4, 5, 6):
@@ -208,6 +220,7 @@ class Chance:
         """Draw one card from ``deck`` (removed from it)."""
         if self.rng is not None:
             v = deck.pop(self.rng.randrange(len(deck)))
+            self._agree(kind, CARD_NAMES[v] if kind == "action_cards" else v)
         else:
             raw = self._next(kind)
             if kind == "action_cards":
@@ -223,6 +236,7 @@ class Chance:
     def roles(self, candidates: list[list[int]]) -> list[int]:
         if self.rng is not None:
             pick = candidates[self.rng.randrange(len(candidates))]
+            self._agree("roles", pick)
         else:
             pick = self._next("roles")
             if pick not in candidates:
@@ -1175,24 +1189,31 @@ class BoardState(State):
             out["result"] = self.result()
         return out
 
+    def _deal_json(self) -> dict[str, JSON]:
+        deal: dict[str, JSON] = {"chance": {k: list(v) for k, v in self.chance.used.items()}}
+        if self.chance.seed is not None:
+            deal = {"seed": self.chance.seed, **deal}
+        return deal
+
     def to_record(self) -> dict[str, JSON]:
         return {
             "game": SLUG,
             "version": NOTATION_VERSION,
             "ruleset": self.ruleset.to_json(),
-            "deal": {"chance": {k: list(v) for k, v in self.chance.used.items()}},
+            "deal": self._deal_json(),
             "actions": [{"seat": s, **encode(a)} for s, a in self.history],
         }
 
 
 def start_board(ruleset: BoardRuleset, deal: Any) -> BoardState:
-    """The state a record's deal describes: ``{"chance": {...}}`` or ``{"seed": n}``."""
+    """The state a record's deal describes: ``{"chance": {...}}`` (what fell at the table),
+    ``{"seed": n}`` (chance drawn from the seed) or both (they must agree)."""
     if not isinstance(deal, Mapping):
         raise RecordError('expected {"chance": {"dice": [...], ...}}', path="deal")
-    if "seed" in deal:
-        seed = deal["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RecordError("expected a whole number", path="deal.seed")
+    seed = deal.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError("expected a whole number", path="deal.seed")
+    if seed is not None and "chance" not in deal:
         return BoardState(ruleset, seed)
     chance = deal.get("chance")
     if not isinstance(chance, Mapping):
@@ -1205,7 +1226,7 @@ def start_board(ruleset: BoardRuleset, deal: Any) -> BoardState:
                               path=f"deal.chance.{k}")  # fmt: skip
         if not isinstance(v, list):
             raise RecordError("expected a list", path=f"deal.chance.{k}")
-    return BoardState(ruleset, None, chance)
+    return BoardState(ruleset, seed, chance)
 
 
 def presets() -> dict[str, BoardRuleset]:

@@ -298,6 +298,7 @@ def test_a_wrong_claimed_score_is_found() -> None:
 def test_chance_that_is_not_in_the_deck_makes_the_record_impossible() -> None:
     state = play_checked("base3", 8)
     record = json.loads(json.dumps(state.to_record()))
+    del record["deal"]["seed"]  # chance as written at a table
     record["deal"]["chance"]["action_cards"][:6] = ["doge"] * 6  # only ten doge cards exist
     record["deal"]["chance"]["action_cards"][6:12] = ["doge"] * 6
     verdict = GAME.validate(record)
@@ -376,3 +377,21 @@ def test_variant_3_both_colours_of_a_player_at_10_leave_the_opponent_a_round_for
 def test_variant_2_ends_the_passage_in_the_round_a_player_reaches_10() -> None:
     state = _end_round_with("variant2-board", [[3, 3, 3, 1], [2, 2], []])
     assert not state.final_round and state.passage_log[0]["bonus"][:2] == [0, 6]
+
+
+def test_a_record_without_a_seed_replays_from_the_chance_written_alone() -> None:
+    state = play_checked("variant1-board", 12)
+    record = json.loads(json.dumps(state.to_record()))
+    assert record["deal"]["seed"] == 12
+    del record["deal"]["seed"]  # what a referee types from a table: only what fell
+    verdict = GAME.validate(record)
+    assert verdict.valid and verdict.outcome == state.outcome()
+
+
+def test_chance_written_beside_a_seed_must_follow_from_it() -> None:
+    state = play_checked("base3", 13)
+    record = json.loads(json.dumps(state.to_record()))
+    dice = record["deal"]["chance"]["dice"]
+    dice[0] = dice[0] % 6 + 1
+    with pytest.raises(RecordError, match="the seed gives"):
+        GAME.validate(record)

@@ -1,0 +1,32 @@
+"""San Marco's board game at a digital table: a person against bots, to the ledger."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import registry
+from ledger.clubs.models import Result
+from ledger.play import services
+from ledger.play.models import GameTable
+from tests.play.conftest import play_out
+
+
+@pytest.mark.parametrize(("name", "seats"), [("variant3-board", 2), ("base3", 3)])
+def test_a_board_game_against_bots_reaches_the_ledger(commit, people, name, seats):
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="sanmarco",
+        seats=["me"] + ["heuristic"] * (seats - 1),
+        ruleset={"name": name},
+        seed=5,
+    )
+    assert table.status == GameTable.Status.PLAYING
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.FINISHED
+    result = table.result
+    assert result.status == Result.Status.ACCEPTED and len(result.scores) == seats
+    verdict = registry.get("sanmarco").validate(result.record)
+    assert verdict.valid and [str(s) for s in verdict.outcome.scores] == list(result.scores)
