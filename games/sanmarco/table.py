@@ -1163,8 +1163,8 @@ class BoardState(State):
             if over or dist in mine:
                 out["hand"] = [self._card_name(c) for c in self.hand]
                 out["assigned"] = list(self.assign)
-            else:
-                out["hand"] = {"cards": len(self.hand), "assigned": len(self.assign)}
+            else:  # only the distributor sees the hand while dividing
+                out["hand_hidden"] = {"cards": len(self.hand), "assigned": len(self.assign)}
         elif self.piles and self.phase in ("choose", "resolve"):
             pair_cols = set()
             if self.pairs:

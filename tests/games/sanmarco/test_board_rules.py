@@ -157,7 +157,8 @@ def test_dividing_keeps_every_offer_non_empty_and_hides_the_hand() -> None:
     assert state.legal_actions(seat) == [Act("pile", 1)]
     assert rules(state, seat, Act("pile", 0)) == ["sanmarco.base.divide"]
     other = (seat + 1) % 3
-    assert state.view(other)["hand"] == {"cards": 10, "assigned": 8}
+    assert "hand" not in state.view(other)
+    assert state.view(other)["hand_hidden"] == {"cards": 10, "assigned": 8}
     assert len(state.view(seat)["hand"]) == 10
 
 
@@ -395,3 +396,18 @@ def test_chance_written_beside_a_seed_must_follow_from_it() -> None:
     dice[0] = dice[0] % 6 + 1
     with pytest.raises(RecordError, match="the seed gives"):
         GAME.validate(record)
+
+
+def test_with_hidden_offers_only_the_pair_sees_what_is_in_them() -> None:
+    state = GAME.new_game(GAME.ruleset({"name": "base4", "offers_public": False}), 4)
+    assert isinstance(state, BoardState)
+    _to_phase(state, "choose")
+    pair = state.pairs[0]
+    outsiders = [s for s in range(4) if s not in (pair.distributor, *pair.choosers)]
+    assert len(outsiders) == 2
+    for seat in range(4):
+        offers = state.view(seat)["offers"]
+        if seat in outsiders:
+            assert all(isinstance(o["cards"], int) for o in offers)
+        else:
+            assert all(isinstance(o["cards"], list) for o in offers)
