@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "ledger.referee",
     "ledger.play",
     "ledger.formats",
+    "ledger.night",
 ]
 
 MIDDLEWARE = [

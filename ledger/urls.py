@@ -60,6 +60,7 @@ urlpatterns = [
     path("", include("ledger.referee.urls")),
     path("", include("ledger.play.urls")),
     path("", include("ledger.formats.urls")),
+    path("", include("ledger.night.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

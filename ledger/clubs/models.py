@@ -40,6 +40,14 @@ class Club(models.Model):
     slug = models.SlugField(_("short name"), unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    penalties_in_ratings = models.BooleanField(
+        _("penalties count in the ratings"),
+        default=False,
+        help_text=_(
+            "A penalty given at a table lowers the player's score in that table's hand "
+            "when the ratings rank it."
+        ),
+    )
     # The head of this club's hash chain; the row is locked while entries are appended.
     journal_length = models.PositiveBigIntegerField(default=0, editable=False)
     journal_head = models.CharField(max_length=64, default="", editable=False)
@@ -239,6 +247,9 @@ class Table(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Seats whose hands credit other points than the hand gave (a substitute's, as the
+    # competition says): {"seat index": "fixed points" or null for none}. Empty: none.
+    seat_points = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -340,6 +351,46 @@ class Result(models.Model):
         return f"#{self.pk} {self.table} ({self.get_status_display()})"
 
 
+class Penalty(models.Model):
+    """Points taken from (or, rarely, given to) a player by an organiser or a referee, with
+    the reason the player reads. Journaled as an entry of its own (kind "penalty"); a
+    cancellation adds a reversing entry (kind "cancel") and never removes the first."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="penalties")
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
+    )
+    # The change to the player's points: negative for a penalty.
+    points = models.DecimalField(_("points"), max_digits=10, decimal_places=2)
+    reason = models.CharField(_("reason"), max_length=200)
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    given_at = models.DateTimeField(default=timezone.now)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancel_reason = models.CharField(_("why it was cancelled"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-given_at", "-id"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.points}: {self.reason}"
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+
 class EntryQuerySet(models.QuerySet["Entry"]):
     def update(self, **kwargs: Any) -> int:
         raise PermissionError("ledger entries are append-only: record a correction instead")
@@ -354,6 +405,11 @@ class Entry(models.Model):
     class Kind(models.TextChoices):
         CREDIT = "credit", _("Result")
         REVERSAL = "reversal", _("Reversal")
+        PENALTY = "penalty", _("Penalty")
+        CANCEL = "cancel", _("Penalty cancelled")
+
+    # Lines that change points only: no game played, no win, draw or loss.
+    POINTS_ONLY = frozenset({"penalty", "cancel"})
 
     # Every write adds several lines, so an index costs on every result: the club, the
     # competition, the result and the player are each the first column of one of the
@@ -362,10 +418,14 @@ class Entry(models.Model):
     competition = models.ForeignKey(
         Competition, on_delete=models.PROTECT, related_name="entries", db_index=False
     )
+    # A result's line names the result and its table; a penalty's names the penalty.
     result = models.ForeignKey(
-        Result, on_delete=models.PROTECT, related_name="entries", db_index=False
+        Result, null=True, on_delete=models.PROTECT, related_name="entries", db_index=False
     )
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="entries")
+    table = models.ForeignKey(Table, null=True, on_delete=models.PROTECT, related_name="entries")
+    penalty = models.ForeignKey(
+        Penalty, null=True, on_delete=models.PROTECT, related_name="entries", db_index=False
+    )
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="entries", db_index=False
     )
@@ -394,6 +454,11 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["club", "sequence"], name="journal_sequence_unique"),
             models.UniqueConstraint(
                 fields=["result", "seat", "kind"], name="one_entry_per_seat_and_kind"
+            ),
+            models.UniqueConstraint(
+                fields=["penalty", "kind"],
+                name="one_entry_per_penalty_and_kind",
+                condition=models.Q(penalty__isnull=False),
             ),
         ]
         indexes = [
@@ -432,7 +497,7 @@ def entry_hash(
     club_id: int,
     competition_id: int,
     sequence: int,
-    result_id: int,
+    result_id: int | None,
     seat: int,
     player_id: int,
     points: Decimal,

@@ -125,11 +125,27 @@ def counting_results(club_id: int, game: str) -> Iterable[tuple[Result, Any]]:
 def recompute(club_id: int, game: str) -> int:
     """Throw the ratings of one game in one club away and replay the journal. Returns the
     number of results rated."""
+    from ledger.clubs.penalties import rating_adjustments
+
     Rating.objects.filter(club_id=club_id, game=game).delete()
     RatingChange.objects.filter(club_id=club_id, game=game).delete()
+    adjusted = rating_adjustments(club_id, game)
     count = 0
     for result, at in counting_results(club_id, game):
-        seats = dict(result.table.seats.values_list("index", "player_id"))
+        # Who sat where in this hand, as the journal credited it (a table's seats may have
+        # changed since: a replacement, a re-seat).
+        seats = dict(
+            Entry.objects.filter(result=result, kind=Entry.Kind.CREDIT).values_list(
+                "seat", "player_id"
+            )
+        )
+        fines = adjusted.get(result.pk)
+        if fines:
+            # The club counts penalties in the ratings: ranked with the penalty taken off.
+            result.scores = [
+                f"{Decimal(s) + fines.get(seats.get(i, 0), Decimal(0)):f}"
+                for i, s in enumerate(result.scores)
+            ]
         rate_result(result, seats, at)
         count += 1
     return count

@@ -355,7 +355,7 @@ def _table_sql(member: bool) -> str:
 
 
 _TABLE_WANTED: dict[Any, tuple[str, ...]] = {
-    Table: ("id", "competition_id", "label"),
+    Table: ("id", "competition_id", "label", "seat_points"),
     Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
     Club: ("id", "name"),
 }
@@ -456,18 +456,30 @@ def _credit_many(
     as for ``_chain``; ``numbered``, when the results' ids are still on their way, gives
     them their ids (as ``_insert_later``'s function does)."""
     journal = [(result, rows, Entry.Kind.REVERSAL) for result, rows in reversals] + [
-        (
-            result,
-            [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)],
-            Entry.Kind.CREDIT,
-        )
-        for result, seats in items
+        (result, credited(result, seats), Entry.Kind.CREDIT) for result, seats in items
     ]
     now = timezone.now()
     written = _journal(journal, now, rate=items, deferred=deferred, numbered=numbered)
     webhooks.announce_many("result.accepted", [result for result, _seated in items])
     for (result, _seated), entries in zip(items, written[len(reversals) :], strict=True):
         result.written_entries = entries  # type: ignore[attr-defined]
+
+
+def credited(result: Result, seats: dict[int, int]) -> list[tuple[int, int, Decimal]]:
+    """A result's journal lines as (seat, player, points): the points the hand gave each
+    seat, except at a seat the table credits otherwise (a substitute's, whose points go
+    to nobody or are a fixed score, as the competition said when the player was replaced)."""
+    special = result.table.seat_points
+    if not special:
+        return [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)]
+    out = []
+    for i, points in enumerate(result.scores):
+        if str(i) in special:
+            fixed = special[str(i)]
+            out.append((i, seats[i], Decimal(fixed) if fixed is not None else Decimal(0)))
+        else:
+            out.append((i, seats[i], Decimal(points)))
+    return out
 
 
 def _may_confirm(user: Any, result: Result) -> None:
@@ -639,6 +651,67 @@ def supersede_result(
     new.save(update_fields=["supersedes", "reason"])
     webhooks.announce("result.corrected", new)
     # Ratings depend on the order of every later result: replay the game's history.
+    club_id, game = old.club_id, old.competition.game
+    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    return new
+
+
+@transaction.atomic
+def rewrite_result(
+    *,
+    user: Any,
+    result: Result,
+    lines: Sequence[tuple[int, int, Decimal]],
+    reason: str,
+    role: str = Role.ORGANISER,
+) -> Result:
+    """The same hand (record, scores, verdict) written again with other players in its
+    seats, as (seat, player id, points credited): a re-seated table, a substitute from a
+    given hand. The version that counted is reversed and the new one credited in one
+    write; the result keeps its place among the table's hands through ``supersedes``."""
+    old = (
+        Result.objects.select_for_update()
+        .select_related("club", "competition", "table")
+        .get(pk=result.pk)
+    )
+    require_role(user, old.club, role)
+    if old.status != Result.Status.ACCEPTED:
+        raise Conflict(_("Only a hand that counts can be written again."))
+    if sorted(seat for seat, _p, _x in lines) != list(range(len(old.scores))):
+        raise Invalid(_("Give every seat of the hand once."), fields={"lines": ["?"]})
+    credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
+    reversal = [(old, [(e.seat, e.player_id, -e.points) for e in credits])]
+    old.status = Result.Status.SUPERSEDED
+    old.save(update_fields=["status"])
+    now = timezone.now()
+    new = Result(
+        club_id=old.club_id,
+        competition=old.competition,
+        table=old.table,
+        record=old.record,
+        source=old.source,
+        status=Result.Status.ACCEPTED,
+        scores=list(old.scores),
+        verdict=old.verdict,
+        entered_by=user,
+        entered_at=now,
+        confirmed_by=user,
+        confirmed_at=now,
+        reason=reason,
+        supersedes=old,
+    )
+    _insert([new])
+    ordered = sorted(lines)
+    journal = [
+        (old, reversal[0][1], Entry.Kind.REVERSAL),
+        (
+            new,
+            [(seat, player, Decimal(points)) for seat, player, points in ordered],
+            Entry.Kind.CREDIT,
+        ),
+    ]
+    _journal(journal, now)
+    webhooks.announce("result.corrected", new)
     club_id, game = old.club_id, old.competition.game
     transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
     return new
@@ -900,12 +973,13 @@ def _project(
     each seat)."""
     delta: dict[tuple[int, int], list[Any]] = {}
     for competition_id, lines, kind, seat_outcomes in changes:
-        step = 1 if kind == Entry.Kind.CREDIT else -1
+        # A penalty's line moves the points only.
+        step = 0 if kind in Entry.POINTS_ONLY else 1 if kind == Entry.Kind.CREDIT else -1
         for seat, player_id, points in lines:
             row = delta.setdefault((competition_id, player_id), [Decimal(0), 0, 0, 0, 0])
             row[0] += Decimal(points)
             row[1] += step
-            if seat < len(seat_outcomes):
+            if step and seat < len(seat_outcomes):
                 row[2 + (WIN, DRAW, LOSS).index(seat_outcomes[seat])] += step
     if any(kind != Entry.Kind.CREDIT for _c, _l, kind, _o in changes):
         # A correction updates some rows and upserts others: every row it touches is

@@ -91,12 +91,19 @@ def journal_totals(
     if through is not None:
         entries = entries.filter(sequence__lte=through)
     if up_to_round is not None:
+        # A result's line is in its table's round; a penalty's in the round it was given in.
         if after:
             entries = entries.filter(
-                Q(table__round__isnull=True) | Q(table__round__number__gt=up_to_round)
+                Q(penalty__isnull=True, table__round__isnull=True)
+                | Q(table__round__number__gt=up_to_round)
+                | Q(penalty__isnull=False, penalty__round__isnull=True)
+                | Q(penalty__round__number__gt=up_to_round)
             )
         else:
-            entries = entries.filter(table__round__number__lte=up_to_round)
+            entries = entries.filter(
+                Q(table__round__number__lte=up_to_round)
+                | Q(penalty__round__number__lte=up_to_round)
+            )
     lines = list(entries.values_list("player_id", "seat", "points", "kind", "result_id"))
     # The results as a subquery, not a list of ids: a league's journal names hundreds of
     # thousands, more than one statement may carry as parameters.
@@ -109,8 +116,10 @@ def journal_totals(
     totals: dict[int, Totals] = {}
     for player_id, seat, points, kind, result_id in lines:
         t = totals.setdefault(player_id, Totals())
-        step = 1 if kind == Entry.Kind.CREDIT else -1
         t.points += points
+        if kind in Entry.POINTS_ONLY:
+            continue  # a penalty or its cancellation: points, no game
+        step = 1 if kind == Entry.Kind.CREDIT else -1
         t.played += step
         seat_outcomes = decided[result_id]
         if seat < len(seat_outcomes):

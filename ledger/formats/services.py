@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +22,8 @@ from ledger.clubs import checkpoints
 from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import meta
-from ledger.clubs.models import Competition, Player, Result, Role, Round, Seat, Table
+from ledger.clubs.models import Competition, Penalty, Player, Result, Role, Round, Seat, Table
+from ledger.clubs.penalties import active_total as active_penalties
 from ledger.clubs.standings import settings_of
 from ledger.formats.models import (
     Absence,
@@ -347,6 +348,12 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
                 side_b = sum(s[1::2]) if team_event else s[1]
                 score_a = 1.0 if side_a > side_b else 0.0 if side_a < side_b else 0.5
                 h.games.append(tiebreaks.Game(rnd, a, b, score_a, 1.0 - score_a))
+    # Penalties that stand count in the points the next seating reads.
+    fines = Penalty.objects.filter(competition=competition, cancelled_at__isnull=True)
+    if before_round is not None:
+        fines = fines.filter(Q(round__isnull=True) | Q(round__number__lt=before_round))
+    for player_id, fine in fines.values_list("player_id", "points"):
+        h.points[player_id] = h.points.get(player_id, Decimal(0)) + fine
     byes = Bye.objects.filter(competition=competition)
     if before_round is not None:
         byes = byes.filter(round_number__lt=before_round)
@@ -1014,7 +1021,13 @@ def swiss_standings(competition: Competition, as_of: int | None = None) -> list[
             if as_of is None or e.joined_round <= max(as_of, 1)
         }
     games = scaled_games(h.games, scale, bye)
-    lines = tiebreaks.ranked(tiebreaks.table(games, list(names), rounds, scale))
+    scored = tiebreaks.table(games, list(names), rounds, scale)
+    # A penalty that stands takes its points from the player's score (not from the
+    # opponents' tiebreaks).
+    for player_id, points in active_penalties(competition, as_of).items():
+        if player_id in scored:
+            scored[player_id].score += float(points)
+    lines = tiebreaks.ranked(scored)
     out = []
     for rank, line in enumerate(lines, start=1):
         out.append(

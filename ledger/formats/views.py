@@ -20,6 +20,7 @@ from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Competition, Player, Role
 from ledger.formats import services
 from ledger.formats.models import Draw, Entrant, ForbiddenPair
+from ledger.night.services import blockers as night_blockers
 
 
 def _competition(club: str, slug: str) -> Competition:
@@ -219,6 +220,8 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
         "is_team": competition.format == Competition.Format.TEAM,
         "two_sided": services.table_size(competition, fs) == 2,
         "scale": services.swiss_scale(competition, fs),
+        # Why the next round cannot start yet (results missing, disputes, check-in).
+        "blockers": [] if draft else night_blockers(competition),
     }
 
 

@@ -239,6 +239,8 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
     sign_off = competition.confirmation == Competition.Confirmation.OPPONENTS
     qr = _qr_svg(request.build_absolute_uri()) if sign_off else ""
     engine = engine_available(competition.game)
+    from ledger.night.services import clock_state
+
     return render(
         request,
         "web/score/entry.html",
@@ -256,6 +258,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "modes": list(MODE_LABELS.items()) if engine else [],
             "qr": qr,
             "blind": competition.confirmation == Competition.Confirmation.BLIND,
+            "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
         },
     )
 

@@ -679,15 +679,20 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
         charts.append({"rating": rating, "game": meta(rating.game).label, "band": band})
     entries = (
         Entry.objects.filter(club=the_club, player=person)
-        .select_related("competition", "table")
+        .select_related("competition", "table", "penalty")
         .order_by("-sequence")[:50]
     )
+    from ledger.clubs.penalties import for_player
+    from ledger.night.services import tonight_for
+
     return render(
         request,
         "web/player.html",
         {
             "club": the_club,
             "player": person,
+            "penalties": list(for_player(person, the_club)),
+            "tonight": tonight_for(person, the_club.pk),
             "charts": charts,
             "entries": entries,
             "opponents": _head_to_head(the_club, person),

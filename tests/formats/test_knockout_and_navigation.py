@@ -154,10 +154,11 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
     club: Any, people: Any, fmt: str
 ) -> None:
     comp = make_competition(club, fmt)
-    public = {"standings", "rounds", "ratings", "printables"}
+    public = {"standings", "rounds", "ratings", "printables", "night", "penalties"}
     public |= {"swiss": {"tiebreaks"}, "knockout": {"bracket"}, "league": set()}[fmt]
     organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens"}
-    pages = ["", "rounds/", "ratings/", "print/"]
+    organiser |= {"checkin", "clock", "tables"}
+    pages = ["", "rounds/", "ratings/", "print/", "night/penalties/"]
     pages += {"swiss": ["tiebreaks/"], "knockout": ["bracket/"], "league": []}[fmt]
     for tail in pages:
         assert nav_links(client_for(people, None).get(url(comp, tail)).content.decode()) == public
@@ -169,7 +170,7 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
         ) == (public | {"score"})
         got = nav_links(client_for(people, "organiser").get(url(comp, tail)).content.decode())
         assert got == public | organiser
-    for tail in ("rounds/manage/", "standings/settings/", "score/"):
+    for tail in ("rounds/manage/", "standings/settings/", "score/", "night/", "night/clock/"):
         assert nav_links(client_for(people, "organiser").get(url(comp, tail)).content.decode())
 
 

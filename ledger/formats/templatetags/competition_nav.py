@@ -36,6 +36,8 @@ def competition_nav(
         links.append(("tiebreaks", _("Tiebreaks"), reverse("formats-tiebreaks", args=args)))
     links.append(("ratings", _("Ratings"), reverse("competition-ratings", args=args)))
     links.append(("printables", _("Printables"), reverse("formats-printables", args=args)))
+    links.append(("night", _("Tournament night"), reverse("night-hub", args=args)))
+    links.append(("penalties", _("Penalties"), reverse("night-penalties", args=args)))
     staff: list[tuple[str, str, str]] = []
     if user is not None and club.allows(user, Role.SCOREKEEPER):
         staff.append(("score", _("Record a result"), reverse("choose-table", args=args)))
@@ -52,6 +54,9 @@ def competition_nav(
             ),
             ("import", _("Import results"), reverse("import", args=[club.slug])),
             ("tokens", _("API tokens"), reverse("club-tokens", args=[club.slug])),
+            ("checkin", _("Check-in"), reverse("night-checkin", args=args)),
+            ("clock", _("Round clock"), reverse("night-clock", args=args)),
+            ("tables", _("Tables: replace a player, re-seat"), reverse("night-tables", args=args)),
         ]
     return {
         "links": [

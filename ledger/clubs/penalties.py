@@ -1,0 +1,257 @@
+"""Penalties: entries of their own in the journal.
+
+An organiser or a referee gives a player a penalty at any time, with the points it takes
+and a reason the player reads on their page. It is journaled as one line of kind
+"penalty", chained by hash and sealed like every line, and folded into the standings in
+the same transaction. The line names the penalty and no result (its hash and seal read the
+empty result as every verifier does); the penalty row keeps the reason. A cancellation
+never removes it: a line of kind "cancel" gives the points back, and the penalty keeps who
+cancelled it and why.
+
+Penalties count in the standings (their points), in the tiebreaks and the next seating
+(through the points the formats read from the journal) and, when the club chooses, in the
+ratings: a penalty given at a table lowers the player's score in the last hand that table
+recorded before it, when the hands are ranked for the ratings.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.clubs import signing, tasks
+from ledger.clubs.errors import Conflict, Invalid
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Entry,
+    Penalty,
+    Player,
+    Result,
+    Role,
+    Round,
+    Table,
+)
+from ledger.clubs.services import _project, require_role
+
+
+def parse_points(value: Any) -> Decimal:
+    """The points a penalty takes, as typed: a positive number, at most two decimals."""
+    try:
+        points = Decimal(str(value).strip().replace(",", "."))
+    except (InvalidOperation, ValueError):
+        raise Invalid(
+            _("Give the points the penalty takes, as a number."),
+            fields={"points": [_("Give a number, such as 2 or 0.5.")]},
+        ) from None
+    if not points.is_finite() or points <= 0 or points != points.quantize(Decimal("0.01")):
+        raise Invalid(
+            _("A penalty takes more than zero points, with at most two decimals."),
+            fields={"points": [_("Give a positive number, such as 2 or 0.5.")]},
+        )
+    if points >= Decimal("100000000"):
+        raise Invalid(_("That is too many points."), fields={"points": [_("Too large.")]})
+    return points
+
+
+@transaction.atomic
+def give_penalty(
+    *,
+    user: Any,
+    competition: Competition,
+    player: Player,
+    points: Any,
+    reason: str,
+    round: Round | None = None,
+    table: Table | None = None,
+) -> Penalty:
+    """Take ``points`` (a positive number) from ``player`` in ``competition``, at once."""
+    club = competition.club
+    require_role(user, club, Role.REFEREE)
+    taken = parse_points(points)
+    reason = (reason or "").strip()
+    if not reason:
+        raise Invalid(
+            _("Say why: the player reads the reason on their page."),
+            fields={"reason": [_("Required.")]},
+        )
+    if not club.memberships.filter(player=player).exists():
+        raise Invalid(
+            _("%(name)s is not a member of %(club)s.") % {"name": player.name, "club": club.name},
+            fields={"player": [_("Not a member.")]},
+        )
+    if round is not None and round.competition_id != competition.pk:
+        raise Invalid(_("That round belongs to another competition."), fields={"round": ["?"]})
+    if table is not None:
+        if table.competition_id != competition.pk:
+            raise Invalid(_("That table belongs to another competition."), fields={"table": ["?"]})
+        round = round or table.round
+    penalty = Penalty.objects.create(
+        club=club,
+        competition=competition,
+        player=player,
+        round=round,
+        table=table,
+        points=-taken,
+        reason=reason[:200],
+        given_by=user,
+    )
+    _journal(penalty, Entry.Kind.PENALTY, penalty.points, user)
+    _ratings_follow(penalty)
+    return penalty
+
+
+@transaction.atomic
+def cancel_penalty(*, user: Any, penalty: Penalty, reason: str = "") -> Penalty:
+    """Give a penalty's points back with a reversing line; the penalty stays on record."""
+    penalty = Penalty.objects.select_for_update().select_related("club").get(pk=penalty.pk)
+    require_role(user, penalty.club, Role.REFEREE)
+    if penalty.cancelled_at is not None:
+        raise Conflict(_("This penalty was already cancelled."))
+    penalty.cancelled_by = user
+    penalty.cancelled_at = timezone.now()
+    penalty.cancel_reason = (reason or "").strip()[:200]
+    penalty.save(update_fields=["cancelled_by", "cancelled_at", "cancel_reason"])
+    _journal(penalty, Entry.Kind.CANCEL, -penalty.points, user)
+    _ratings_follow(penalty)
+    return penalty
+
+
+def _journal(penalty: Penalty, kind: str, points: Decimal, user: Any) -> Entry:
+    """Fold the line into the standings, then chain it under the lock on the club's head
+    (the order every write takes its locks in). The hash is computed here on every
+    database; the line's place of a result is the penalty."""
+    now = timezone.now()
+    _project([(penalty.competition_id, [(0, penalty.player_id, points)], kind, ())], now)
+    club = Club.objects.select_for_update().get(pk=penalty.club_id)
+    sequence = club.journal_length + 1
+    entry = Entry(
+        club_id=club.pk,
+        competition_id=penalty.competition_id,
+        result=None,
+        table_id=penalty.table_id,
+        penalty=penalty,
+        player_id=penalty.player_id,
+        seat=0,
+        points=points,
+        kind=kind,
+        source=Result.Source.MANUAL,
+        entered_by=user,
+        created_at=now,
+        sequence=sequence,
+        prev_hash=club.journal_head,
+    )
+    entry.hash = entry.compute_hash()
+    entry.seal = signing.seal(
+        club_id=club.pk,
+        competition_id=penalty.competition_id,
+        result_id=None,  # type: ignore[arg-type]
+        table_id=penalty.table_id,  # type: ignore[arg-type]
+        seat=0,
+        player_id=penalty.player_id,
+        points=points,
+        kind=kind,
+    )
+    entry.save()
+    Club.objects.filter(pk=club.pk).update(journal_length=sequence, journal_head=entry.hash)
+    return entry
+
+
+def _ratings_follow(penalty: Penalty) -> None:
+    if not (penalty.table_id and penalty.club.penalties_in_ratings):
+        return
+    club_id, game = penalty.club_id, penalty.competition.game
+    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+
+
+# --- reads ----------------------------------------------------------------------------
+
+
+def active_total(competition: Competition, up_to_round: int | None = None) -> dict[int, Decimal]:
+    """Each player's points from penalties that stand (not cancelled); with
+    ``up_to_round``, those given in that round or before."""
+    out: dict[int, Decimal] = defaultdict(Decimal)
+    standing = Penalty.objects.filter(competition=competition, cancelled_at__isnull=True)
+    if up_to_round is not None:
+        standing = standing.filter(round__number__lte=up_to_round)
+    for player_id, points in standing.values_list("player_id", "points"):
+        out[player_id] += points
+    return dict(out)
+
+
+def rating_adjustments(club_id: int, game: str) -> dict[int, dict[int, Decimal]]:
+    """For a club that counts penalties in the ratings: result id -> {player id: points},
+    each standing penalty given at a table applied to the last hand that table recorded
+    before it (or its first hand, if it was given before any)."""
+    penalties = list(
+        Penalty.objects.filter(
+            club_id=club_id,
+            competition__game=game,
+            cancelled_at__isnull=True,
+            table__isnull=False,
+            club__penalties_in_ratings=True,
+        ).values_list("table_id", "player_id", "points", "given_at")
+    )
+    if not penalties:
+        return {}
+    hands: dict[int, list[tuple[Any, int]]] = defaultdict(list)
+    for table_id, pk, at in (
+        Result.objects.filter(table_id__in={p[0] for p in penalties}, status=Result.Status.ACCEPTED)
+        .order_by("entered_at", "pk")
+        .values_list("table_id", "pk", "entered_at")
+    ):
+        hands[table_id].append((at, pk))
+    out: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for table_id, player_id, points, given_at in penalties:
+        recorded = hands.get(table_id)
+        if not recorded:
+            continue
+        before = [pk for at, pk in recorded if at <= given_at]
+        target = before[-1] if before else recorded[0][1]
+        out[target][player_id] += points
+    return {k: dict(v) for k, v in out.items()}
+
+
+def zero_sum_check(competition: Competition) -> list[dict[str, Any]]:
+    """Per table of the competition: the points its counting hands gave (they sum to zero
+    in a zero-sum game), and the penalties given there, so that an organiser sees that a
+    table's total differs from zero by its penalties and nothing else."""
+    lines = Entry.objects.filter(competition=competition).values_list(
+        "table_id", "penalty_id", "points", "kind"
+    )
+    hands: dict[int | None, Decimal] = defaultdict(Decimal)
+    fines: dict[int | None, Decimal] = defaultdict(Decimal)
+    for table_id, penalty_id, points, _kind in lines:
+        if penalty_id is not None:
+            fines[table_id] += points
+        else:
+            hands[table_id] += points
+    tables = dict(Table.objects.filter(competition=competition).values_list("pk", "label"))
+    out = []
+    for table_id in sorted(set(hands) | set(fines), key=lambda t: (t is None, t or 0)):
+        total = hands.get(table_id, Decimal(0)) + fines.get(table_id, Decimal(0))
+        out.append(
+            {
+                "table": table_id,
+                "label": tables.get(table_id, "") if table_id else _("No table"),
+                "hands": hands.get(table_id, Decimal(0)),
+                "penalties": fines.get(table_id, Decimal(0)),
+                "total": total,
+                "balanced": hands.get(table_id, Decimal(0)) == 0,
+            }
+        )
+    return out
+
+
+def for_player(player: Player, club: Club) -> Iterable[Penalty]:
+    return (
+        Penalty.objects.filter(club=club, player=player)
+        .select_related("competition", "round", "table")
+        .order_by("-given_at", "-id")
+    )
