@@ -776,8 +776,12 @@ class BoardState(State):
         if self.supply[colour] <= 0:
             return []
         sites = self.board.sites
+        per_site = self.board.per_site
+        counts = [0] * len(sites)
+        for s, _owner in self.bridges:
+            counts[s] += 1
         if len(self.bridges) < MAX_BRIDGES:
-            return [Act("bridge", a, b) for s, (a, b) in enumerate(sites) if self._site_free(s)]
+            return [Act("bridge", a, b) for s, (a, b) in enumerate(sites) if counts[s] < per_site]
         if setup:
             return []
         out = []
@@ -785,7 +789,7 @@ class BoardState(State):
             if owner == colour:
                 continue
             for s, (a, b) in enumerate(sites):
-                if self.on_site(s) - (1 if s == old else 0) < self.board.per_site:
+                if counts[s] - (s == old) < per_site:
                     out.append(Act("bridge", a, b, i))
         return out
 
