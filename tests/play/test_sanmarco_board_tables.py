@@ -30,3 +30,20 @@ def test_a_board_game_against_bots_reaches_the_ledger(commit, people, name, seat
     assert result.status == Result.Status.ACCEPTED and len(result.scores) == seats
     verdict = registry.get("sanmarco").validate(result.record)
     assert verdict.valid and [str(s) for s in verdict.outcome.scores] == list(result.scores)
+
+
+def test_the_board_game_table_page_offers_every_legal_move(people, commit):
+    from django.test import Client
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["member"])
+    commit(
+        client.post,
+        "/play/new/",
+        {"club": people.club.pk, "ruleset": "sanmarco:base3", "others": "heuristic"},
+    )
+    table = GameTable.objects.get()
+    state = services.state_of(table)
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert page.count('class="play-action"') == len(state.legal_actions(0))
+    assert "do bridge" in page  # seat 0 lays its first starting bridge
