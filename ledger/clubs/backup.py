@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import io
 import json
 import os
 import re
@@ -25,11 +26,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 
-from ledger.clubs import transfer
+from ledger.clubs import signing, transfer
 from ledger.clubs.models import Club, entry_hash
-from ledger.clubs.services import verify_chain
 
 NAME = re.compile(r"^\d{8}T\d{6}Z(-\d+)?$")
 SQLITE_FILE, PG_FILE, MANIFEST = "ledger.sqlite3", "ledger.pgdump", "manifest.json"
@@ -127,7 +128,7 @@ class Made:
     removed: list[Path]
 
 
-def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = False) -> Made:
+def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = True) -> Made:
     folder = folder or default_folder()
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -162,7 +163,6 @@ def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = Fa
             )
             if done.returncode != 0:
                 raise BackupError(f"pg_dump failed: {done.stderr.strip()}")
-            exports = True
         else:
             raise BackupError(f"no backup for a {vendor} database")
         clubs: dict[str, dict[str, Any]] = {}
@@ -186,6 +186,8 @@ def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = Fa
         manifest = {
             "made_at": datetime.datetime.now(datetime.UTC).isoformat(),
             "database": vendor,
+            # The journal's seals in the copy were made with this key (never in the backup).
+            "signing_key": signing.key_id(),
             "files": files,
             "clubs": clubs,
         }
@@ -244,18 +246,42 @@ def _database_is_empty() -> bool:
     return not Club.objects.exists()
 
 
-def restore(backup: Path, *, from_exports: bool = False, replace: bool = False) -> list[str]:
+def restore(
+    backup: Path,
+    *,
+    from_exports: bool = False,
+    replace: bool = False,
+    notes: list[str] | None = None,
+) -> list[str]:
     """Bring a backup back into this installation's database; the clubs restored. Their
-    journals are proven and must end at the heads the backup recorded."""
+    journals are proven (verify_ledger: chains, seals, checkpoints) and must end at the heads
+    the backup recorded. ``notes`` receives what the operator should know."""
+    notes = [] if notes is None else notes
     manifest = _check_manifest(backup)
     vendor = connection.vendor
     files = manifest["files"]
+    exports = sorted(n for n in files if n.startswith("clubs/"))
+    sealed_by = manifest.get("signing_key")
+    if not from_exports and sealed_by and sealed_by != signing.key_id():
+        # The copy's journal lines are sealed with a key this installation does not hold:
+        # they would all read as forged. The exports carry no seals; their chains are proven
+        # on import and sealed again with this installation's key.
+        if not exports:
+            raise BackupError(
+                f"the backup's journal is sealed with the signing key {sealed_by}, and this "
+                f"installation's key is {signing.key_id()}: set LEDGER_SIGNING_KEY (or "
+                "LEDGER_SIGNING_KEY_FILE) to the key of the installation that made it"
+            )
+        notes.append(
+            f"The backup's journal was sealed with another signing key ({sealed_by}): the "
+            "clubs were imported from their exports and sealed again with this key."
+        )
+        from_exports = True
     if not from_exports and vendor == "sqlite" and SQLITE_FILE in files:
         _restore_sqlite(backup / SQLITE_FILE, replace)
     elif not from_exports and vendor == "postgresql" and PG_FILE in files:
         _restore_pg(backup / PG_FILE, replace)
     else:
-        exports = sorted(n for n in files if n.startswith("clubs/"))
         if not exports:
             raise BackupError(
                 f"the backup {backup.name} was made on {manifest['database']} with no club "
@@ -267,9 +293,14 @@ def restore(backup: Path, *, from_exports: bool = False, replace: bool = False) 
         for name in exports:
             with (backup / name).open("rb", buffering=1 << 20) as stream:
                 transfer.import_club(stream)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("verify_ledger", stdout=out, stderr=err)
+    except CommandError as exc:
+        raise BackupError(f"{exc}: {err.getvalue().strip()}") from exc
     restored = []
     for club in Club.objects.order_by("pk"):
-        problems = verify_chain(club)
+        problems = []
         expected = manifest["clubs"].get(club.slug)
         if expected and (club.journal_length, club.journal_head) != (
             expected["journal_length"],

@@ -16,8 +16,15 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def manage(url: str, var: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
+KEY = "11" * 32  # a signing key kept apart from the database, as production keeps it
+
+
+def manage(
+    url: str, var: Path, *args: str, ok: bool = True, key: str | None = KEY
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": url, "LEDGER_VAR_DIR": str(var)}
+    env.pop("LEDGER_SIGNING_KEY_FILE", None)
+    env["LEDGER_SIGNING_KEY"] = key or ""
     done = subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *args],
         env=env,
@@ -44,7 +51,7 @@ def head_of(manifest: Path) -> dict[str, int]:
     return json.loads(manifest.read_text())["clubs"]["circolo-pisano"]
 
 
-def test_the_restore_drill_on_sqlite_brings_the_club_back(seeded, tmp_path):
+def test_the_restore_drill_on_sqlite_brings_the_club_back_from_the_copy(seeded, tmp_path):
     var, backups = tmp_path / "var", tmp_path / "backups"
     var.mkdir()
     shutil.copy(seeded, var / "ledger.sqlite3")
@@ -54,11 +61,11 @@ def test_the_restore_drill_on_sqlite_brings_the_club_back(seeded, tmp_path):
     kept = sorted(p.name for p in backups.iterdir())
     assert len(kept) == 2
     newest = backups / kept[-1]
-    assert sorted(p.name for p in newest.iterdir()) == ["ledger.sqlite3", "manifest.json"]
+    assert sorted(p.name for p in newest.iterdir()) == ["clubs", "ledger.sqlite3", "manifest.json"]
     shutil.rmtree(var)
     var.mkdir()
     out = manage(url, var, "restore", str(backups)).stdout
-    assert "circolo-pisano" in out
+    assert "circolo-pisano" in out and "exports" not in out
     assert "72 entries" in manage(url, var, "verify_ledger").stdout
     # Over a database that holds clubs, only with --replace (the old file is kept beside).
     assert "already holds clubs" in manage(url, var, "restore", str(backups), ok=False).stderr
@@ -66,12 +73,34 @@ def test_the_restore_drill_on_sqlite_brings_the_club_back(seeded, tmp_path):
     assert any(p.name.startswith("ledger.sqlite3.before-restore-") for p in var.iterdir())
 
 
+def test_a_development_install_that_lost_var_and_its_key_restores_from_the_exports(tmp_path):
+    # `make run`: the development signing key lives in var/, so deleting var/ loses it too.
+    var, backups = tmp_path / "var", tmp_path / "backups"
+    url = f"sqlite:///{var / 'ledger.sqlite3'}"
+    manage(url, var, "migrate", "--noinput", "-v0", key=None)
+    manage(url, var, "seed_demo", key=None)
+    manage(url, var, "backup", "--dir", str(backups), key=None)
+    shutil.rmtree(var)
+    out = manage(url, var, "restore", str(backups), key=None).stdout
+    assert "sealed again with this key" in out and "circolo-pisano" in out
+    assert "72 entries" in manage(url, var, "verify_ledger", key=None).stdout
+    # Without exports, the copy is refused rather than restored with every seal broken.
+    shutil.rmtree(var)
+    shutil.rmtree(backups)
+    manage(url, var, "migrate", "--noinput", "-v0", key=None)
+    manage(url, var, "seed_demo", key=None)
+    manage(url, var, "backup", "--dir", str(backups), "--no-exports", key=None)
+    shutil.rmtree(var)
+    done = manage(url, var, "restore", str(backups), ok=False, key=None)
+    assert "set LEDGER_SIGNING_KEY" in done.stderr
+
+
 def test_a_changed_backup_is_not_restored(seeded, tmp_path):
     var, backups = tmp_path / "var", tmp_path / "backups"
     var.mkdir()
     shutil.copy(seeded, var / "ledger.sqlite3")
     url = f"sqlite:///{var / 'ledger.sqlite3'}"
-    manage(url, var, "backup", "--dir", str(backups), "--exports")
+    manage(url, var, "backup", "--dir", str(backups))
     (export,) = (backups).glob("*/clubs/circolo-pisano.jsonl")
     export.write_bytes(export.read_bytes().replace(b"Lucia", b"Lucio"))
     other = tmp_path / "other.sqlite3"
@@ -99,7 +128,7 @@ def test_the_restore_drill_on_postgresql_by_dump_and_by_exports(
     var.mkdir()
     # SQLite's backup, with the clubs' exports, restored into PostgreSQL.
     sqlite_url = f"sqlite:///{seeded}"
-    manage(sqlite_url, var, "backup", "--dir", str(backups / "from-sqlite"), "--exports")
+    manage(sqlite_url, var, "backup", "--dir", str(backups / "from-sqlite"))
     fresh()
     manage(url, var, "restore", str(backups / "from-sqlite"), "--from-exports")
     assert "72 entries" in manage(url, var, "verify_ledger").stdout

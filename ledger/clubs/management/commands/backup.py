@@ -13,8 +13,8 @@ from ledger.clubs import backup
 
 class Command(BaseCommand):
     help = (
-        "Back up the database (SQLite's online backup, or pg_dump on PostgreSQL together with "
-        "every club's export) into a new folder of the backup folder, keeping the newest N."
+        "Back up the database (SQLite's online backup, or pg_dump on PostgreSQL) and every "
+        "club's export into a new folder of the backup folder, keeping the newest N."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -25,16 +25,16 @@ class Command(BaseCommand):
             "--keep", type=int, default=None, help="backups kept (LEDGER_BACKUP_KEEP, default 7)"
         )
         parser.add_argument(
-            "--exports",
+            "--no-exports",
             action="store_true",
-            help="on SQLite, also write every club's export (always done on PostgreSQL)",
+            help="only the database copy, without every club's export beside it",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         folder = Path(options["dir"] or settings.LEDGER_BACKUP_DIR)
         keep = options["keep"] if options["keep"] is not None else settings.LEDGER_BACKUP_KEEP
         try:
-            made = backup.make_backup(folder, keep=keep, exports=options["exports"])
+            made = backup.make_backup(folder, keep=keep, exports=not options["no_exports"])
         except backup.BackupError as exc:
             raise CommandError(f"No backup made: {exc}") from None
         size = sum(made.files.values())

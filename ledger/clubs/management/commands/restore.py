@@ -35,13 +35,19 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         where = Path(options["backup"] or settings.LEDGER_BACKUP_DIR)
+        notes: list[str] = []
         try:
             chosen = backup.choose(where)
             clubs = backup.restore(
-                chosen, from_exports=options["from_exports"], replace=options["replace"]
+                chosen,
+                from_exports=options["from_exports"],
+                replace=options["replace"],
+                notes=notes,
             )
         except (backup.BackupError, backup.transfer.Refused) as exc:
             raise CommandError(f"Not restored: {exc}") from None
+        for note in notes:
+            self.stdout.write(note)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Restored {chosen.name}: {len(clubs)} club(s) ({', '.join(clubs) or 'none'}), "
