@@ -29,7 +29,10 @@ def result_problems(club: Club) -> list[str]:
     lines: dict[int, dict[str, dict[int, tuple[int, Decimal]]]] = defaultdict(
         lambda: {Entry.Kind.CREDIT: {}, Entry.Kind.REVERSAL: {}}
     )
-    for result_id, seat, player_id, points, kind in Entry.objects.filter(club=club).values_list(
+    # A penalty's lines (and their cancellations) name no result: the standings' audit
+    # counts them.
+    journal = Entry.objects.filter(club=club).exclude(kind__in=Entry.POINTS_ONLY)
+    for result_id, seat, player_id, points, kind in journal.values_list(
         "result_id", "seat", "player_id", "points", "kind"
     ):
         lines[result_id][kind][seat] = (player_id, _cents(points))

@@ -798,7 +798,7 @@ _ARRIVAL_SQL = """
 SELECT e.sequence, e.competition_id, e.result_id, e.seat, e.player_id, e.points, e.kind,
        e.prev_hash, e.hash, r.scores, r.verdict, r.status, c.game
 FROM clubs_entry e
-JOIN clubs_result r ON r.id = e.result_id
+LEFT JOIN clubs_result r ON r.id = e.result_id
 JOIN clubs_competition c ON c.id = e.competition_id
 WHERE e.club_id = %s ORDER BY e.sequence
 """
@@ -821,6 +821,7 @@ def prove_arrival(
     group: list[Any] = []  # the credit lines of the result being read
     result_id = None
     decided: list[str] = []
+    fines = _Fines(club.pk)
     cursor = connection.chunked_cursor()
     try:
         cursor.execute(_ARRIVAL_SQL, [club.pk])
@@ -865,14 +866,18 @@ def prove_arrival(
                         _("the journal written here breaks at line #%(n)d") % {"n": length}
                     )
                 head = digest
+                if kind in Entry.POINTS_ONLY:
+                    # A penalty or its cancellation: the player's points, no game played.
+                    totals.setdefault((comp, player), [Decimal(0), 0, 0, 0, 0])[0] += points
+                    continue
                 if res != result_id:
-                    _rate(group, rated)
+                    _rate(group, rated, fines)
                     group = []
                     result_id = res
                     scores = _json(scores)
                     decided = outcomes(scores, _json(verdict))
                     if status == "accepted":
-                        group = [game, scores]
+                        group = [game, res, scores]
                 step = 1 if kind == Entry.Kind.CREDIT else -1
                 row = totals.setdefault((comp, player), [Decimal(0), 0, 0, 0, 0])
                 row[0] += points
@@ -881,7 +886,7 @@ def prove_arrival(
                     row[2 + (WIN, DRAW, LOSS).index(decided[seat])] += step
                 if group and kind == Entry.Kind.CREDIT:
                     group.append((seat, player))
-        _rate(group, rated)
+        _rate(group, rated, fines)
     finally:
         cursor.close()
     if (length, head) != (club.journal_length, club.journal_head):
@@ -898,12 +903,34 @@ def prove_arrival(
     )
 
 
-def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]]) -> None:
-    """Fold one accepted result into the replayed ratings, as ratings.rate_results does."""
-    if len(group) < 3:
+class _Fines(dict[str, dict[int, dict[int, Decimal]]]):
+    """Per game, the penalties a club counts in its ratings, by result and player (as
+    ratings.recompute applies them)."""
+
+    def __init__(self, club_id: int) -> None:
+        super().__init__()
+        self.club_id = club_id
+
+    def __missing__(self, game: str) -> dict[int, dict[int, Decimal]]:
+        from ledger.clubs.penalties import rating_adjustments
+
+        found = self[game] = rating_adjustments(self.club_id, game)
+        return found
+
+
+def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]], fines: _Fines) -> None:
+    """Fold one accepted result into the replayed ratings, as ratings.recompute does."""
+    if len(group) < 4:
         return
-    game, scores, *seats = group
+    game, result_id, scores, *seats = group
     players = [p for _s, p in sorted(seats)]
+    fined = fines[game].get(result_id)
+    if fined:
+        seated = dict(seats)
+        scores = [
+            f"{Decimal(s) + fined.get(seated.get(i, 0), Decimal(0)):f}"
+            for i, s in enumerate(scores)
+        ]
     points = [float(Decimal(p)) for p in scores]
     if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
         return

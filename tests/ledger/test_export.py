@@ -45,6 +45,21 @@ pending, _ = services.record_result(
     user=user, table=table, source=second.source, record=second.record
 )
 services.dispute_result(user=user, result=pending, reason="wrong seat")
+# Penalties are journal lines of their own, counted in the ratings where the club says so.
+from ledger.clubs import penalties
+from ledger.clubs.models import Club
+Club.objects.update(penalties_in_ratings=True)
+tarocco = Competition.objects.get(slug="tarocco-2026")
+hand = Result.objects.filter(competition=tarocco, status="accepted").first()
+seat = hand.table.seats.first()
+fine = penalties.give_penalty(
+    user=user, competition=tarocco, player=seat.player, points=2, reason="late", table=hand.table
+)
+penalties.give_penalty(user=user, competition=tarocco, player=seat.player, points=1, reason="noise")
+penalties.cancel_penalty(user=user, penalty=fine, reason="he was on time")
+penalties.give_penalty(
+    user=user, competition=tarocco, player=seat.player, points=3, reason="cards", table=hand.table
+)
 """
 
 
