@@ -16,6 +16,7 @@ from games.core import registry
 from games.core.bots import RandomBot
 from games.core.engine import Game, play
 from games.core.errors import RecordError
+from games.core.fair import commitment
 
 EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
 
@@ -95,6 +96,25 @@ def cmd_score(game: Game[Any, Any], args: argparse.Namespace, out: TextIO) -> in
     return worst
 
 
+def cmd_deal(game: Game[Any, Any], args: argparse.Namespace, out: TextIO) -> int:
+    """The deal a seed gives (the record before the first action) and, with the table's
+    id, the commitment a digital table showed before the game began."""
+    ruleset = args.ruleset
+    if ruleset is not None and ruleset.lstrip().startswith("{"):
+        try:
+            ruleset = json.loads(ruleset)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"the ruleset is not valid JSON ({exc.msg})", path="ruleset") from exc
+    record = game.new_game(game.ruleset(ruleset), args.seed).to_record()
+    found: dict[str, Any] = {"seed": args.seed}
+    if args.table is not None:
+        found["table"] = args.table
+        found["commitment"] = commitment(args.seed, args.table)
+    found["deal"] = record
+    _dump(found, out)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m games", description=__doc__)
     sub = parser.add_subparsers(dest="game", metavar="GAME|list")
@@ -108,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--games", type=int, default=1)
         sp.add_argument("--seed", type=int, default=0)
         sp.add_argument("--bots", default="random")
+        dl = commands.add_parser(
+            "deal", help="the deal a seed gives, and a digital table's commitment to it"
+        )
+        dl.add_argument("--seed", type=int, required=True)
+        dl.add_argument("--table", type=int, default=None, help="the digital table's number")
+        dl.add_argument("--ruleset", default=None, help="a ruleset name or its JSON")
         for name, text in (("validate", "replay full records"), ("score", "score summaries")):
             c = commands.add_parser(name, help=text)
             c.add_argument("file", help="a JSON file, JSON lines, or - for standard input")
@@ -143,6 +169,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
                 known = ", ".join(["random", *game.bots])
                 raise RecordError(f"unknown bots {args.bots!r}; known: {known}")
             return cmd_selfplay(game, args, out)
+        if args.command == "deal":
+            return cmd_deal(game, args, out)
         if args.command == "validate":
             return cmd_validate(game, args, out)
         return cmd_score(game, args, out)

@@ -65,7 +65,8 @@ class PlayerViewSet(
     serializer_class = s.PlayerSerializer
 
     def get_queryset(self) -> Any:
-        qs = Player.objects.prefetch_related("clubs")
+        # Bots and the digital referee are not members anyone lists.
+        qs = Player.objects.filter(automated=False).prefetch_related("clubs")
         return _filter(qs, self.request, club="memberships__club_id").distinct()
 
     def get_serializer_class(self) -> Any:
@@ -351,7 +352,7 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self) -> Any:
         qs = _filter(
-            Rating.objects.select_related("player"),
+            Rating.objects.filter(player__automated=False).select_related("player"),
             self.request,
             club="club_id",
             player="player_id",

@@ -105,6 +105,9 @@ class Player(models.Model):
     )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    # A bot or the digital referee: seated where a game needs it, never listed among a
+    # club's members, never ranked or rated (see docs/ledger.md).
+    automated = models.BooleanField(_("bot or digital referee"), default=False)
 
     class Meta:
         ordering = ["name"]
@@ -191,6 +194,14 @@ class Competition(models.Model):
         help_text=_(
             "Points for a win, a draw and a loss, and the order of the standings' keys "
             "(match_points, points, wins). Empty: the game's defaults."
+        ),
+    )
+    bot_tables_count = models.BooleanField(
+        _("games with bots count"),
+        default=False,
+        help_text=_(
+            "The people's results at a digital table where bots fill the other seats count "
+            "here. The bots are never ranked."
         ),
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)

@@ -328,11 +328,12 @@ def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
 
 def _from_journal(competition: Competition, up_to_round: int, head: int | None = None) -> list[Row]:
     totals = totals_after(competition, up_to_round, head)
-    names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "name"))
+    names = dict(Player.objects.filter(pk__in=totals, automated=False).values_list("pk", "name"))
     return rank_rows(
         [
             (pid, names[pid], t.points, t.played, t.wins, t.draws, t.losses)
             for pid, t in totals.items()
+            if pid in names
         ],
         settings_of(competition),
     )
@@ -354,7 +355,9 @@ def projection(competition: Competition) -> list[Totalled]:
     """The competition's Standing rows as plain tuples, in no particular order (ranking
     sorts them; an ORDER BY on the player's name would cost the database a sort)."""
     return list(
-        Standing.objects.filter(competition=competition)
+        # Bots and the digital referee are never ranked (a competition may let people's
+        # games with bots count; the bots' rows are kept, never shown).
+        Standing.objects.filter(competition=competition, player__automated=False)
         .order_by()
         .values_list("player_id", "player__name", "points", "played", "wins", "draws", "losses")
     )
@@ -417,7 +420,8 @@ def pending_points(competition: Competition) -> Pending:
                 extra[player_id] = extra.get(player_id, Decimal(0)) + Decimal(scores[index])
     if not extra:
         return {}, {}
-    return extra, dict(Player.objects.filter(pk__in=extra).values_list("pk", "name"))
+    names = dict(Player.objects.filter(pk__in=extra, automated=False).values_list("pk", "name"))
+    return {p: v for p, v in extra.items() if p in names}, names
 
 
 def _add_pending(rows: list[Row], pending: Pending) -> None:

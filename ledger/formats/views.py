@@ -172,7 +172,9 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
     )
     entered = {e.player_id for e in entrants}
     members = list(
-        Player.objects.filter(memberships__club=competition.club).order_by("name").distinct()
+        Player.objects.filter(memberships__club=competition.club, automated=False)
+        .order_by("name")
+        .distinct()
     )
     draft = (
         Draw.objects.filter(round__competition=competition, status=Draw.Status.DRAFT)

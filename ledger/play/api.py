@@ -41,6 +41,14 @@ class PlayTableSerializer(serializers.Serializer):
     )
     label = serializers.CharField()
     status = serializers.CharField(help_text=STATUS_HELP)
+    practice = serializers.BooleanField(
+        help_text="Counts in no competition (bots, or a named deal)."
+    )
+    named_deal = serializers.BooleanField(help_text="A practice table replaying a chosen seed.")
+    commitment = serializers.CharField(
+        help_text='SHA-256 of "<seed>:<table id>", shown from the start (see docs/play.md).'
+    )
+    seed = serializers.IntegerField(allow_null=True, help_text="Revealed once the game is over.")
     seats = PlaySeatSerializer(many=True)
     moves = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True)
@@ -92,8 +100,17 @@ class PlayCreateSerializer(serializers.Serializer):
         return attrs
 
     label = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    practice = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A practice table counts nowhere; only a practice table takes a seed.",
+    )
     seed = serializers.IntegerField(
-        required=False, min_value=0, max_value=2**31 - 1, help_text="Fix the deal (tests)."
+        required=False,
+        min_value=0,
+        max_value=2**62 - 1,
+        help_text="Replay a named deal: practice tables only (refused otherwise). The server "
+        "deals every other table from a secure random source.",
     )
 
 
@@ -178,6 +195,7 @@ class TablesView(APIView):
             ledger_table=v.get("ledger_table"),
             label=v.get("label", ""),
             seed=v.get("seed"),
+            practice=v.get("practice", False),
         )
         table.refresh_from_db()
         return Response(

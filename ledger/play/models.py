@@ -32,7 +32,15 @@ class GameTable(models.Model):
     club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="game_tables")
     game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
     ruleset = models.JSONField(_("ruleset"), default=dict)
+    # Chosen by the server from ``secrets`` (a practice table may replay a named deal) and
+    # kept secret until the game is over; ``commitment`` (games.core.fair) is shown from
+    # the start, so anyone can check afterwards that the deal was fixed before play.
     seed = models.BigIntegerField(editable=False)
+    commitment = models.CharField(max_length=64, blank=True, editable=False)
+    # A practice game counts nowhere: a table with bots (unless its competition lets such
+    # games count) or one replaying a named deal. Kept and replayable like any other.
+    practice = models.BooleanField(_("practice"), default=False)
+    named_deal = models.BooleanField(_("named deal"), default=False)
     # The record before the first move (ruleset and deal), as the engine wrote it.
     deal = models.JSONField(editable=False)
     competition = models.ForeignKey(

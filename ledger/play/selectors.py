@@ -7,6 +7,7 @@ every secret choice), and the full record is public once the game is over.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.urls import reverse
@@ -15,17 +16,44 @@ from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import engine
 from ledger.play.services import state_of
 
+BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico"}
+
 
 def seat_rows(table: GameTable) -> list[dict[str, Any]]:
-    return [
-        {
-            "index": s.index,
-            "kind": s.kind,
-            "kind_label": str(s.get_kind_display()),
-            "name": s.player.name if s.player else "",
-        }
-        for s in table.seats.select_related("player").order_by("index")
-    ]
+    rows = []
+    numbers: dict[str, int] = {}
+    for s in table.seats.select_related("player").order_by("index"):
+        name = s.player.name if s.player else ""
+        if s.is_bot:
+            numbers[s.kind] = numbers.get(s.kind, 0) + 1
+            name = name or f"{BOT_NAMES.get(s.kind, 'Bot')} {numbers[s.kind]}"
+        rows.append(
+            {
+                "index": s.index,
+                "kind": s.kind,
+                "kind_label": str(s.get_kind_display()),
+                "name": name,
+                "bot": s.is_bot,
+            }
+        )
+    return rows
+
+
+def fairness(table: GameTable) -> dict[str, Any]:
+    """The deal's commitment, from the start; its seed and the command that replays it,
+    once the game is over (finished or abandoned)."""
+    out: dict[str, Any] = {"commitment": table.commitment, "seed": None, "command": ""}
+    if table.over:
+        out["seed"] = table.seed
+        name = table.ruleset.get("name") if isinstance(table.ruleset, dict) else None
+        preset = engine(table.game).rulesets.get(name or "")
+        ruleset = f" --ruleset {name}" if preset is not None else ""
+        if preset is not None and engine(table.game).ruleset(table.ruleset) != preset:
+            ruleset = " --ruleset '" + json.dumps(table.ruleset, separators=(",", ":")) + "'"
+        out["command"] = (
+            f"python -m games {table.game} deal --seed {table.seed} --table {table.pk}{ruleset}"
+        )
+    return out
 
 
 def invite_path(table: GameTable) -> str:
@@ -46,6 +74,10 @@ def table_summary(table: GameTable, user: Any = None) -> dict[str, Any]:
         "ledger_table": table.ledger_table_id,
         "label": table.label,
         "status": table.status,
+        "practice": table.practice,
+        "named_deal": table.named_deal,
+        "commitment": table.commitment,
+        "seed": table.seed if table.over else None,
         "seats": seat_rows(table),
         "moves": table.moves_count,
         "your_seat": mine.index if mine else None,

@@ -8,6 +8,8 @@ ends, the full record goes to the ledger through clubs.services.record_result.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from collections.abc import Sequence
 from datetime import timedelta
@@ -21,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games.core import RecordError
 from games.core.engine import State
+from games.core.fair import commitment
 from games.core.verdict import violation
 from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
@@ -31,6 +34,20 @@ from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
 
 ENGINE_USERNAME = "play-engine"
 ME, OPEN = "me", "open"
+
+
+def new_seed() -> int:
+    """A deal's seed: the server's alone, from the operating system's secure source."""
+    return secrets.randbits(62)
+
+
+def result_key(table: GameTable) -> str:
+    """The idempotency key of a table's result: the table's id and a MAC of it under the
+    site's secret, so nobody can send a result ahead under the key of a future table."""
+    mac = hmac.new(
+        settings.SECRET_KEY.encode(), f"play-table:{table.pk}".encode(), hashlib.sha256
+    ).hexdigest()
+    return f"play-table-{table.pk}-{mac[:40]}"
 
 
 def timeout() -> timedelta:
@@ -84,7 +101,7 @@ def engine_user(club: Club) -> Any:
         user.save(update_fields=["password"])
     player = getattr(user, "player", None)
     if player is None:
-        player = Player.objects.create(name="Arbitro digitale", user=user)
+        player = Player.objects.create(name="Arbitro digitale", user=user, automated=True)
     Membership.objects.get_or_create(club=club, player=player, defaults={"role": Role.SCOREKEEPER})
     return user
 
@@ -96,9 +113,11 @@ def bot_player(club: Club, kind: str, number: int) -> Player:
     """The club's player for a bot of this kind in the n-th bot seat of a table (a ledger
     table seats a player once, so three heuristic bots need three players)."""
     name = f"{BOT_NAMES.get(kind, 'Bot ' + kind)} {number}"
-    player = Player.objects.filter(name=name, user__isnull=True, memberships__club=club).first()
+    player = Player.objects.filter(
+        name=name, user__isnull=True, automated=True, memberships__club=club
+    ).first()
     if player is None:
-        player = Player.objects.create(name=name)
+        player = Player.objects.create(name=name, automated=True)
         Membership.objects.create(club=club, player=player, role=Role.MEMBER)
     return player
 
@@ -172,12 +191,27 @@ def create_table(
     ledger_table: Table | None = None,
     label: str = "",
     seed: int | None = None,
+    practice: bool = False,
 ) -> GameTable:
     """A new digital table. ``seats`` lists each seat: "me" (the creator, once), "open"
     (for a player invited by link) or a bot kind ("random", "heuristic").
 
     With ``ledger_table`` (a scheduled table of a competition) the seats are its players
-    in its order: the creator sits in their own seat, the others' seats wait for them."""
+    in its order: the creator sits in their own seat, the others' seats wait for them.
+
+    The server chooses the deal. ``seed`` (a named deal) is for a ``practice`` table only,
+    which counts nowhere; so is any table with bots, unless its competition lets the
+    people's results at such tables count."""
+    if seed is not None and not practice:
+        raise Invalid(
+            _("Only a practice table may replay a chosen deal: the server deals every other."),
+            fields={"seed": [_("Leave it out, or make a practice table.")]},
+        )
+    if practice and (competition is not None or ledger_table is not None):
+        raise Invalid(
+            _("A practice table counts in no competition: leave the competition out."),
+            fields={"competition": [_("Not for a practice table.")]},
+        )
     if ledger_table is not None:
         competition = ledger_table.competition
         game = competition.game
@@ -227,10 +261,16 @@ def create_table(
             _("Take exactly one seat yourself ('me')."),
             fields={"seats": [_("Exactly one seat is 'me'.")]},
         )
+    with_bots = any(kind not in (ME, OPEN) for kind in seats)
+    if with_bots and competition is not None:
+        _refuse_bots_in(competition)
+    named = seed is not None
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = new_seed()
     deal = rules_engine.new_game(chosen, seed).to_record()
     table = GameTable.objects.create(
+        practice=practice or (with_bots and competition is None),
+        named_deal=named,
         club=club,
         game=game,
         ruleset=deal.get("ruleset", {}),
@@ -241,6 +281,8 @@ def create_table(
         label=(label or (ledger_table.label if ledger_table else ""))[:40],
         created_by=user,
     )
+    table.commitment = commitment(seed, table.pk)
+    table.save(update_fields=["commitment"])
     scheduled = dict(ledger_table.seats.values_list("index", "player_id")) if ledger_table else {}
     rows = []
     for i, kind in enumerate(seats):
@@ -257,6 +299,18 @@ def create_table(
     PlaySeat.objects.bulk_create(rows)
     _start_when_full(table)
     return table
+
+
+def _refuse_bots_in(competition: Competition) -> None:
+    if not competition.bot_tables_count:
+        raise Invalid(
+            _(
+                "Games with bots count nowhere in %(competition)s: invite people to the open "
+                "seats, or play with bots at a practice table."
+            )
+            % {"competition": competition.name},
+            fields={"seats": [_("No bots at a table of this competition.")]},
+        )
 
 
 def join(*, user: Any, table: GameTable, invite: str, seat: int | None = None) -> PlaySeat:
@@ -326,6 +380,12 @@ def _fill_with_bots(user: Any, table: GameTable, kind: str) -> GameTable:
             _("Choose a bot: %(kinds)s.") % {"kinds": ", ".join(bot_kinds(table.game))},
             fields={"kind": [_("Unknown bot %(k)r.") % {"k": kind}]},
         )
+    if table.competition is not None:
+        _refuse_bots_in(table.competition)
+    else:
+        # A friendly table that bots join is practice: it counts nowhere.
+        table.practice = True
+        table.save(update_fields=["practice"])
     table.seats.filter(kind=PlaySeat.Kind.OPEN).update(kind=kind)
     _start_when_full(table)
     return table
@@ -334,6 +394,13 @@ def _fill_with_bots(user: Any, table: GameTable, kind: str) -> GameTable:
 def _start_when_full(table: GameTable) -> None:
     seats = list(table.seats.order_by("index"))
     if table.status != GameTable.Status.WAITING or any(s.kind == PlaySeat.Kind.OPEN for s in seats):
+        return
+    if table.practice:
+        # Nothing goes to the ledger: the bots need no player, the game no ledger table.
+        table.status = GameTable.Status.PLAYING
+        table.last_move_at = timezone.now()
+        table.save(update_fields=["status", "last_move_at"])
+        _bots_after_commit(table)
         return
     club = table.club
     players = []
@@ -473,16 +540,16 @@ def _append(
 
 def _finish(table: GameTable, state: State) -> None:
     """The finished game enters the ledger with its full record (once: the key is the
-    table's, so a retried finish finds the first result)."""
-    assert table.ledger_table is not None
-    result, _created = ledger.record_result(
-        user=engine_user(table.club),
-        table=table.ledger_table,
-        source="digital",
-        record=state.to_record(),
-        idempotency_key=f"play-table-{table.pk}",
-    )
-    table.result = result
+    table's, so a retried finish finds the first result). A practice game stays here."""
+    if not table.practice:
+        assert table.ledger_table is not None
+        table.result, _created = ledger.record_result(
+            user=engine_user(table.club),
+            table=table.ledger_table,
+            source="digital",
+            record=state.to_record(),
+            idempotency_key=result_key(table),
+        )
     table.status = GameTable.Status.FINISHED
     table.ended_at = timezone.now()
     table.save(update_fields=["result", "status", "ended_at"])

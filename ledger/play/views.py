@@ -108,7 +108,10 @@ def _board_context(
         "result_url": _result_url(table),
         "is_creator": table.created_by_id == getattr(request.user, "pk", None),
         "bot_kinds": bot_kinds(table.game),
+        "fair": selectors.fairness(table),
     }
+    if seat is not None and seat.player_id is not None:
+        context["history_url"] = reverse("player", args=[table.club.slug, seat.player_id])
     if seat is not None and table.status != GameTable.Status.WAITING:
         payload = selectors.seat_payload(table, seat)
         actions = [
@@ -224,6 +227,9 @@ def create(request: HttpRequest) -> HttpResponse:
             ruleset = {"name": name}
         seats_n = registry.get(game).ruleset(ruleset).seats
         other = data.get("others", "heuristic")
+        deal = data.get("deal", "").strip()
+        if deal and not deal.isdigit():
+            raise LedgerError(_("A deal number is made of digits only."))
         table = services.create_table(
             user=request.user,
             club=club,
@@ -232,6 +238,8 @@ def create(request: HttpRequest) -> HttpResponse:
             ruleset=ruleset,
             competition=competition,
             label=data.get("label", "").strip(),
+            seed=int(deal) if deal else None,
+            practice=bool(deal),
         )
     except (LedgerError, ValueError, Table.DoesNotExist) as exc:
         messages.error(request, getattr(exc, "message", str(exc)))
@@ -354,6 +362,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
             "last": log[step - 1] if step else None,
             "outcome": state.outcome().to_json() if state.is_over() else None,
             "result_url": _result_url(table),
+            "fair": selectors.fairness(table),
         },
     )
 

@@ -54,7 +54,9 @@ def _seats_for(competition: Competition) -> int:
 @login_required
 def choose_table(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(request, club, slug)
-    members = list(Player.objects.filter(memberships__club=competition.club).order_by("name"))
+    members = list(
+        Player.objects.filter(memberships__club=competition.club, automated=False).order_by("name")
+    )
     seats = _seats_for(competition)
     form = NewTableForm(request.POST or None, members=members, seats=seats)
     if request.method == "POST" and form.is_valid():

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -58,7 +58,9 @@ from ledger.web.charts import rating_band
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    clubs = Club.objects.annotate(members=Count("memberships", distinct=True)).prefetch_related(
+    clubs = Club.objects.annotate(
+        members=Count("memberships", filter=Q(memberships__player__automated=False), distinct=True)
+    ).prefetch_related(
         Prefetch(
             "competitions",
             queryset=Competition.objects.select_related("season").annotate(
@@ -357,7 +359,7 @@ def _ratings_sql() -> str:
     return f"""
         SELECT r.player_id, p.name, r.mu, r.sigma, r.results
           FROM {rating} r JOIN {player} p ON p.id = r.player_id
-         WHERE r.club_id = %s AND r.game = %s AND EXISTS (
+         WHERE r.club_id = %s AND r.game = %s AND NOT p.automated AND EXISTS (
                SELECT 1 FROM {standing} s WHERE s.competition_id = %s AND s.player_id = r.player_id
          )
          ORDER BY r.mu - 3 * r.sigma DESC, r.player_id
@@ -666,7 +668,7 @@ def journal_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 
 def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
     the_club = get_object_or_404(Club, slug=club)
-    person = get_object_or_404(Player, pk=player_id, memberships__club=the_club)
+    person = get_object_or_404(Player, pk=player_id, memberships__club=the_club, automated=False)
     ratings = list(Rating.objects.filter(club=the_club, player=person).order_by("game"))
     charts = []
     for rating in ratings:
@@ -697,7 +699,20 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
             "entries": entries,
             "opponents": _head_to_head(the_club, person),
             "seats": formats_services.seats_this_round(the_club.pk, person),
+            "practice": _practice_games(the_club, person),
         },
+    )
+
+
+def _practice_games(club: Club, person: Player) -> list[Any]:
+    """The player's digital games that count nowhere (with bots, or a chosen deal), newest
+    first: kept and replayable, never in a competition."""
+    from ledger.play.models import GameTable
+
+    return list(
+        GameTable.objects.filter(club=club, practice=True, seats__player=person)
+        .distinct()
+        .order_by("-created_at")[:30]
     )
 
 

@@ -62,26 +62,32 @@ def _play_to_the_end(page, limit: int = 2000) -> int:
 
 
 @pytest.mark.parametrize("game", [g for g in registry.available() if g in COMPETITIONS])
-def test_a_digital_game_against_bots_ends_in_the_ledger(page, server, game):
+def test_a_digital_game_against_bots_is_practice_in_the_players_history(page, server, game):
     log_in(page, server)
     page.goto(server + "/play/")
-    page.select_option("#competition", label=f"{COMPETITIONS[game]} · " + _label(page, game))
+    first = next(
+        o
+        for o in page.locator("#ruleset option").all()
+        if o.get_attribute("value").startswith(game + ":")
+    )
+    page.select_option("#ruleset", first.get_attribute("value"))
     page.check("input[name=others][value=heuristic]")
     page.fill("#label", f"Browser {game}")
     page.click("#new-table button[type=submit]")
     page.wait_for_selector("#board")
     assert page.locator("#table-status").inner_text() in ("In gioco", "Playing")
+    assert page.locator("#practice").count() == 1
     moves = _play_to_the_end(page)
     assert moves > 0
     page.screenshot(path=str(_shots() / f"play-{game}-over.png"), full_page=True)
-    page.click("#ledger-result")
-    page.wait_for_url("**/r/*/")
-    assert "Bot euristico 1" in page.locator("main").inner_text()
-    # The competition's page lists the digital table's result and its players stand.
+    assert page.locator("#ledger-result").count() == 0
+    assert page.locator("#seed").count() == 1
+    page.click("#history")
+    assert page.locator(f"#practice-games >> text=Browser {game}").count() == 1
+    # No competition's standings name a bot.
     page.goto(server + "/")
     page.click(f"text={COMPETITIONS[game]}")
-    assert page.locator(f"td:text-is('Browser {game}')").count() == 1
-    assert page.locator("table.standings >> text=Bot euristico 1").count() >= 1
+    assert page.locator("table.standings >> text=Bot euristico").count() == 0
 
 
 def test_a_finished_game_replays_move_by_move_and_downloads(page, server):
@@ -100,15 +106,6 @@ def test_a_finished_game_replays_move_by_move_and_downloads(page, server):
     assert page.locator("#last-move").count() == 1
     page.click("#last")
     assert page.locator("#outcome").count() == 1
-
-
-def _label(page, game: str) -> str:
-    # The game's name as the competition list prints it, in the page's language.
-    options = page.locator("#competition option").all_inner_texts()
-    for option in options:
-        if option.startswith(COMPETITIONS[game] + " · "):
-            return option.split(" · ", 1)[1]
-    raise AssertionError(f"no competition of {game} offered: {options}")
 
 
 def _shots():

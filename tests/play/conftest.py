@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -21,6 +23,14 @@ def commit(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., An
             return fn(*args, **kwargs)
 
     yield run
+
+
+@contextmanager
+def dealt(seed: int) -> Iterator[None]:
+    """Tables made inside are dealt from this seed, as if the server had drawn it (a test
+    needs a known deal; a player can name one only at a practice table)."""
+    with mock.patch.object(services, "new_seed", return_value=seed):
+        yield
 
 
 def seats_for(game: str, first: str = "me", rest: str = "heuristic") -> list[str]:

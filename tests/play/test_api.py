@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.fair import commitment
 from ledger.play.models import GameTable
 
 
 def _create(client, people, **body):
-    data = {"club": people.club.pk, "game": "cardchess", "seats": ["me", "heuristic"], "seed": 5}
+    data = {"club": people.club.pk, "game": "cardchess", "seats": ["me", "heuristic"]}
     data.update(body)
     return client.post("/api/v1/play/tables/", data, format="json")
 
@@ -99,10 +100,26 @@ def test_it_plays_a_whole_game_and_gives_the_record(people, django_capture_on_co
                 HTTP_IDEMPOTENCY_KEY=f"k{i}",
             )
         assert response.status_code == 201, response.json()
-    assert view["status"] == "finished" and view["result"] and view["outcome"]
+    # Against a bot the game is practice: over, with its record, and nothing in the ledger.
+    assert view["status"] == "finished" and view["result"] is None and view["outcome"]
     record = client.get(f"/api/v1/play/tables/{table_id}/record/").json()
     assert record["game"] == "sanmarco" and len(record["actions"]) == 4
-    assert GameTable.objects.get(pk=table_id).result.record == record
+    summary = client.get(f"/api/v1/play/tables/{table_id}/").json()
+    assert (
+        summary["practice"] is True and summary["seed"] == GameTable.objects.get(pk=table_id).seed
+    )
+    assert commitment(summary["seed"], table_id) == summary["commitment"]
+
+
+def test_it_refuses_a_clients_seed_unless_the_table_is_practice(people):
+    client = people.client("member")
+    refused = _create(client, people, seats=["me", "open"], seed=7)
+    assert refused.status_code == 400 and "seed" in refused.json()["error"]["fields"]
+    made = _create(client, people, seats=["me", "open"], seed=7, practice=True)
+    assert made.status_code == 201
+    body = made.json()
+    assert body["practice"] and body["named_deal"] and body["seed"] is None
+    assert body["commitment"] == commitment(7, body["id"])
 
 
 @pytest.mark.parametrize("path", ["", "view/", "record/"])

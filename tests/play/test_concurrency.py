@@ -10,6 +10,7 @@ from django.db import connection
 from games.core import registry
 from ledger.play import services
 from ledger.play.models import GameTable, Move
+from tests.play.conftest import dealt
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -44,9 +45,10 @@ def _race(n, fn):
 
 def test_one_move_sent_by_eight_clients_at_once_is_applied_once(transactional_db, people):
     user = people.users["member"]
-    table = services.create_table(
-        user=user, club=people.club, game="cardchess", seats=["me", "open"], seed=2
-    )
+    with dealt(2):
+        table = services.create_table(
+            user=user, club=people.club, game="cardchess", seats=["me", "open"]
+        )
     services.join(user=people.users["referee"], table=table, invite=table.invite)
     table.refresh_from_db()
     state = services.state_of(table)
@@ -70,9 +72,10 @@ def test_two_different_moves_at_once_are_taken_in_turn(transactional_db, people)
     from ledger.clubs.errors import RuleViolation
 
     user = people.users["member"]
-    table = services.create_table(
-        user=user, club=people.club, game="cardchess", seats=["me", "open"], seed=2
-    )
+    with dealt(2):
+        table = services.create_table(
+            user=user, club=people.club, game="cardchess", seats=["me", "open"]
+        )
     services.join(user=people.users["referee"], table=table, invite=table.invite)
     state = services.state_of(table)
     actions = [registry.get("cardchess").encode_action(a) for a in state.legal_actions(0)[:2]]

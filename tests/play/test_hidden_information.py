@@ -20,7 +20,7 @@ from django.test import Client
 
 from games.core import registry
 from ledger.play import selectors, services
-from tests.play.conftest import GAMES
+from tests.play.conftest import GAMES, dealt
 
 USERS = ["member", "scorekeeper", "referee", "organiser", "scorekeeper2"]
 STEPS = 40  # every step of the first STEPS, then every 10th and the end of the game
@@ -70,14 +70,14 @@ def test_no_seat_sees_another_seats_hand(game, people, monkeypatch, commit):
     engine = registry.get(game)
     n = engine.ruleset().seats
     users = [people.users[u] for u in USERS[:n]]
-    table = commit(
-        services.create_table,
-        user=users[0],
-        club=people.club,
-        game=game,
-        seats=["me"] + ["open"] * (n - 1),
-        seed=17,
-    )
+    with dealt(17):
+        table = commit(
+            services.create_table,
+            user=users[0],
+            club=people.club,
+            game=game,
+            seats=["me"] + ["open"] * (n - 1),
+        )
     for user in users[1:]:
         commit(services.join, user=user, table=table, invite=table.invite)
     clients = []

@@ -10,6 +10,7 @@ from django.test import Client
 from games.core import registry
 from ledger.play import selectors, services
 from ledger.play.models import GameTable
+from tests.play.conftest import dealt
 
 
 def _client(people, name="member"):
@@ -20,14 +21,14 @@ def _client(people, name="member"):
 
 def _table(people, commit, game, seats, seed=4):
     """A digital table of ``game`` made by the member, committed as a request would."""
-    return commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game=game,
-        seats=seats,
-        seed=seed,
-    )
+    with dealt(seed):
+        return commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game=game,
+            seats=seats,
+        )
 
 
 def test_the_lobby_needs_a_login(client, db):
@@ -130,13 +131,15 @@ def test_a_finished_game_replays_and_downloads(people, commit, game):
     table.refresh_from_db()
     download = client.get(f"/play/{table.pk}/record.json")
     assert download["Content-Disposition"].startswith("attachment")
-    assert json.loads(download.content) == table.result.record
+    assert json.loads(download.content) == services.state_of(table).to_record()
     first = client.get(f"/play/{table.pk}/replay/?step=1").content.decode()
     assert 'id="last-move"' in first and 'id="outcome"' not in first
     last = client.get(f"/play/{table.pk}/replay/?step={table.moves_count}").content.decode()
     assert 'id="outcome"' in last
     board = client.get(f"/play/{table.pk}/").content.decode()
-    assert 'id="ledger-result"' in board
+    # Practice (a bot sat at it): no result in the ledger; the deal's seed is revealed.
+    assert 'id="ledger-result"' not in board and 'id="practice"' in board
+    assert f"--seed {table.seed} --table {table.pk}" in board and table.commitment in board
 
 
 def test_the_monte_discard_is_offered_card_by_card_and_checked_by_the_engine(people, commit):

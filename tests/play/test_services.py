@@ -8,60 +8,169 @@ import pytest
 from django.utils import timezone
 
 from games.core import registry
+from games.core.fair import commitment
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
-from ledger.clubs.models import Entry, Result, Standing
-from ledger.play import services
+from ledger.clubs.models import Entry, Player, Result, Standing
+from ledger.clubs.standings import standings
+from ledger.play import selectors, services
 from ledger.play.models import GameTable, Move
-from tests.play.conftest import GAMES, play_out, seats_for
+from tests.play.conftest import GAMES, dealt, play_out, seats_for
 
 
-def _table(commit, people, game="tarocco", seats=None, **kw):
-    return commit(
-        services.create_table,
-        user=people.users["member"],
-        club=people.club,
-        game=game,
-        seats=seats or seats_for(game),
-        seed=11,
-        **kw,
-    )
+def _table(commit, people, game="tarocco", seats=None, user=None, **kw):
+    with dealt(11):
+        return commit(
+            services.create_table,
+            user=user or people.users["member"],
+            club=people.club,
+            game=game,
+            seats=seats or seats_for(game),
+            **kw,
+        )
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_game_against_bots_ends_in_the_ledger_with_its_full_record(commit, people, game):
+def test_a_game_against_bots_is_practice_kept_whole_and_never_in_the_ledger(commit, people, game):
     table = _table(commit, people, game)
-    assert table.status == GameTable.Status.PLAYING
+    assert table.status == GameTable.Status.PLAYING and table.practice
     play_out(commit, people.users["member"], table)
     table.refresh_from_db()
     assert table.status == GameTable.Status.FINISHED
+    assert table.result is None and table.ledger_table is None
+    record = services.state_of(table).to_record()
+    assert len(record["actions"]) == table.moves_count == Move.objects.filter(table=table).count()
+    assert registry.get(game).validate(record).valid
+    assert not Result.objects.exists() and not Entry.objects.exists()
+    assert not Player.objects.filter(automated=True).exists()
+
+
+def _people_table(commit, people, game="cardchess", **kw):
+    """A table of two people (the member and the referee): it counts."""
+    table = _table(commit, people, game, seats=["me", "open"], **kw)
+    commit(services.join, user=people.users["referee"], table=table, invite=table.invite)
+    table.refresh_from_db()
+    return table
+
+
+def test_a_game_between_people_ends_in_the_ledger_with_its_full_record(commit, people):
+    table = _people_table(commit, people)
+    assert not table.practice
+    for _ in range(500):
+        table.refresh_from_db()
+        if table.over:
+            break
+        state = services.state_of(table)
+        seat = state.to_act()
+        user = next(s.user for s in table.seats.all() if s.index == seat)
+        action = registry.get("cardchess").encode_action(state.legal_actions(seat)[0])
+        commit(services.act, user=user, table=table, action=action)
     result = table.result
-    assert result.source == Result.Source.DIGITAL
-    assert result.status == Result.Status.ACCEPTED
-    logged = Move.objects.filter(table=table).count()
-    assert len(result.record["actions"]) == table.moves_count == logged
-    assert registry.get(game).validate(result.record).valid
+    assert result.source == Result.Source.DIGITAL and result.status == Result.Status.ACCEPTED
+    assert result.record == services.state_of(table).to_record()
     assert Entry.objects.filter(result=result).count() == len(result.scores)
-    assert result.competition.slug == f"partite-digitali-{game}"
+    assert result.competition.slug == "partite-digitali-cardchess"
+    # The key of the table's result cannot be guessed from the table's number.
+    assert result.idempotency_key == services.result_key(table)
+    assert result.idempotency_key != f"play-table-{table.pk}"
+    assert not Player.objects.filter(automated=True, standings__isnull=False).exists()
+
+
+def test_the_server_alone_deals_and_seals_the_deal_before_play(commit, people):
+    table = _people_table(commit, people)
+    assert table.commitment == commitment(11, table.pk)
+    summary = selectors.table_summary(table, people.users["member"])
+    assert summary["commitment"] == table.commitment and summary["seed"] is None
+    with pytest.raises(Invalid, match="practice"):
+        commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game="cardchess",
+            seats=["me", "open"],
+            seed=5,
+        )
+
+
+def test_a_drawn_seed_comes_from_the_secure_source(monkeypatch):
+    drawn = []
+    monkeypatch.setattr(services.secrets, "randbits", lambda n: drawn.append(n) or 42)
+    assert services.new_seed() == 42 and drawn == [62]
+
+
+def test_a_practice_table_replays_a_named_deal_and_counts_nowhere(commit, people):
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="cardchess",
+        seats=["me", "open"],
+        seed=5,
+        practice=True,
+    )
+    assert table.practice and table.named_deal and table.seed == 5
+    assert (
+        table.deal
+        == registry.get("cardchess")
+        .new_game(registry.get("cardchess").ruleset(None), 5)
+        .to_record()
+    )
+    with pytest.raises(Invalid):
+        commit(
+            services.create_table,
+            user=people.users["scorekeeper"],
+            club=people.club,
+            game="cardchess",
+            seats=["me", "open"],
+            competition=_league(people),
+            seed=5,
+            practice=True,
+        )
+
+
+def _league(people, **kw):
+    from ledger.clubs.models import Competition
+
+    return Competition.objects.create(
+        club=people.club, name="Lega", slug="lega", game="cardchess", ruleset={"name": "2p"}, **kw
+    )
+
+
+def test_a_competition_refuses_bots_unless_its_setting_lets_people_count(commit, people):
+    user = people.users["scorekeeper"]
+    comp = _league(people)
+    with pytest.raises(Invalid, match="bots"):
+        _table(commit, people, "cardchess", seats=["me", "random"], competition=comp, user=user)
+    comp.bot_tables_count = True
+    comp.save()
+    table = _table(commit, people, "cardchess", seats=["me", "random"], competition=comp, user=user)
+    assert not table.practice
+    play_out(commit, user, table)
+    table.refresh_from_db()
+    assert table.result.competition == comp
+    ranked = {r.player_id for r in standings(comp)}
+    assert ranked == {people.players["scorekeeper"].pk}
+    bots = Player.objects.filter(automated=True)
+    assert bots.count() == 2  # the bot and the digital referee, neither ranked nor listed
+    members = people.client("member").get(f"/api/v1/players/?club={people.club.pk}").json()
+    names = {p["name"] for p in (members.get("results", members))}
+    assert not names & set(bots.values_list("name", flat=True))
 
 
 def test_a_table_of_a_competition_enters_its_standings(commit, people):
-    from ledger.clubs.models import Competition
-
-    comp = Competition.objects.create(
-        club=people.club, name="Lega", slug="lega", game="cardchess", ruleset={"name": "2p"}
-    )
+    comp = _league(people)
     user = people.users["scorekeeper"]
-    table = commit(
-        services.create_table,
-        user=user,
-        club=people.club,
-        game="cardchess",
-        seats=["me", "random"],
-        competition=comp,
-        seed=3,
-    )
-    play_out(commit, user, table)
+    table = _table(commit, people, "cardchess", seats=["me", "open"], competition=comp, user=user)
+    commit(services.join, user=people.users["member"], table=table, invite=table.invite)
     table.refresh_from_db()
+    for _ in range(500):
+        table.refresh_from_db()
+        if table.over:
+            break
+        state = services.state_of(table)
+        seat = state.to_act()
+        mover = next(s.user for s in table.seats.all() if s.index == seat)
+        action = registry.get("cardchess").encode_action(state.legal_actions(seat)[0])
+        commit(services.act, user=mover, table=table, action=action)
     assert table.result.competition == comp
     assert Standing.objects.filter(competition=comp, player=people.players["scorekeeper"]).exists()
 
@@ -139,8 +248,8 @@ def test_an_invited_player_takes_the_open_seat_and_the_game_begins(commit, peopl
     seat = commit(services.join, user=people.users["referee"], table=table, invite=table.invite)
     assert seat.index == 1
     table.refresh_from_db()
-    assert table.status == GameTable.Status.PLAYING
-    assert [s.player.name for s in table.ledger_table.seats.all()][2:] == [
+    assert table.status == GameTable.Status.PLAYING and table.practice
+    assert [s["name"] for s in selectors.seat_rows(table)][2:] == [
         "Bot casuale 1",
         "Bot euristico 1",
     ]
@@ -160,9 +269,10 @@ def test_the_creator_fills_open_seats_with_bots(commit, people):
         commit(services.fill_with_bots, user=people.users["referee"], table=table, kind="random")
     commit(services.fill_with_bots, user=people.users["member"], table=table, kind="heuristic")
     table.refresh_from_db()
-    assert table.status == GameTable.Status.PLAYING
-    names = [s.player.name for s in table.ledger_table.seats.all()]
+    assert table.status == GameTable.Status.PLAYING and table.practice
+    names = [s["name"] for s in selectors.seat_rows(table)]
     assert names[1:] == ["Bot euristico 1", "Bot euristico 2", "Bot euristico 3"]
+    assert table.ledger_table is None
 
 
 def test_an_idle_table_times_out_and_keeps_its_log(commit, people, settings):
@@ -199,7 +309,9 @@ def test_replaying_the_log_gives_the_engine_state(commit, people):
     table = _table(commit, people, "tarocco")
     play_out(commit, people.users["member"], table)
     table.refresh_from_db()
-    assert services.state_of(table).to_record() == table.result.record
+    state = services.state_of(table)
+    assert state.is_over()
+    assert state.to_record()["deal"] == table.deal["deal"]
 
 
 def test_a_move_at_a_stale_table_is_refused_and_the_table_stays_abandoned(commit, people, settings):
@@ -243,7 +355,6 @@ def test_a_scheduled_table_keeps_its_players_seats_and_records_there(commit, peo
         game="",
         seats=[],
         ledger_table=sitting,
-        seed=1,
     )
     assert [(s.index, s.kind) for s in table.seats.all()] == [(0, "open"), (1, "human")]
     with pytest.raises(Conflict):
