@@ -5,25 +5,34 @@ from __future__ import annotations
 import pytest
 
 from games.core import registry
-from ledger.clubs.models import Result
+from ledger.clubs.models import Competition, Result
 from ledger.play import services
 from ledger.play.models import GameTable
-from tests.play.conftest import play_out
+from tests.play.conftest import dealt, play_out
 
 
 @pytest.mark.parametrize(("name", "seats"), [("variant3-board", 2), ("base3", 3)])
 def test_a_board_game_against_bots_reaches_the_ledger(commit, people, name, seats):
-    table = commit(
-        services.create_table,
-        user=people.users["member"],
+    # Games with bots count only in a competition that lets them (else they are practice).
+    league = Competition.objects.create(
         club=people.club,
+        name="San Marco",
+        slug="san-marco",
         game="sanmarco",
-        seats=["me"] + ["heuristic"] * (seats - 1),
         ruleset={"name": name},
-        seed=5,
+        bot_tables_count=True,
     )
-    assert table.status == GameTable.Status.PLAYING
-    play_out(commit, people.users["member"], table)
+    with dealt(5):
+        table = commit(
+            services.create_table,
+            user=people.users["scorekeeper"],
+            club=people.club,
+            game="sanmarco",
+            seats=["me"] + ["heuristic"] * (seats - 1),
+            competition=league,
+        )
+    assert table.status == GameTable.Status.PLAYING and not table.practice
+    play_out(commit, people.users["scorekeeper"], table)
     table.refresh_from_db()
     assert table.status == GameTable.Status.FINISHED
     result = table.result

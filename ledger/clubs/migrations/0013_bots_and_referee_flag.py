@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0011_checkpoints_and_line_seals'),
+        ('clubs', '0012_api_tokens'),
     ]
 
     operations = [
