@@ -82,7 +82,7 @@ def bots_out_of_the_ledger(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0013_bots_and_referee_flag"),
+        ("clubs", "0014_bots_and_referee_flag"),
         ("play", "0003_fair_deals_and_practice"),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0012_api_tokens'),
+        ('clubs', '0013_penalties'),
     ]
 
     operations = [
