@@ -80,7 +80,7 @@ def test_the_server_alone_deals_and_seals_the_deal_before_play(commit, people):
     assert table.commitment == commitment(11, table.pk)
     summary = selectors.table_summary(table, people.users["member"])
     assert summary["commitment"] == table.commitment and summary["seed"] is None
-    with pytest.raises(Invalid, match="practice"):
+    with pytest.raises(Invalid) as refused:
         commit(
             services.create_table,
             user=people.users["member"],
@@ -89,6 +89,7 @@ def test_the_server_alone_deals_and_seals_the_deal_before_play(commit, people):
             seats=["me", "open"],
             seed=5,
         )
+    assert "seed" in refused.value.fields
 
 
 def test_a_drawn_seed_comes_from_the_secure_source(monkeypatch):
@@ -138,8 +139,9 @@ def _league(people, **kw):
 def test_a_competition_refuses_bots_unless_its_setting_lets_people_count(commit, people):
     user = people.users["scorekeeper"]
     comp = _league(people)
-    with pytest.raises(Invalid, match="bots"):
+    with pytest.raises(Invalid) as refused:
         _table(commit, people, "cardchess", seats=["me", "random"], competition=comp, user=user)
+    assert "seats" in refused.value.fields
     comp.bot_tables_count = True
     comp.save()
     table = _table(commit, people, "cardchess", seats=["me", "random"], competition=comp, user=user)
