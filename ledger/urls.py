@@ -3,7 +3,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from ledger.web import import_views, login, result_views, scoring_views, token_views, views
+from ledger.web import (
+    export_views,
+    import_views,
+    login,
+    result_views,
+    scoring_views,
+    token_views,
+    views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +19,11 @@ urlpatterns = [
     path("c/<slug:club>/import/", import_views.upload, name="import"),
     path("c/<slug:club>/import/<int:pk>/", import_views.job, name="import-job"),
     path("c/<slug:club>/tokens/", token_views.tokens, name="club-tokens"),
+    path("c/<slug:club>/export/", export_views.club_export, name="club-export"),
+    path("c/<slug:club>/export/club.jsonl", export_views.club_export_file, name="club-export-file"),
+    path(
+        "c/<slug:club>/export/results.csv", export_views.club_results_csv, name="club-results-csv"
+    ),
     path(
         "c/<slug:club>/tokens/<int:pk>/revoke/",
         token_views.revoke,

@@ -54,6 +54,7 @@ def competition_nav(
             ),
             ("import", _("Import results"), reverse("import", args=[club.slug])),
             ("tokens", _("API tokens"), reverse("club-tokens", args=[club.slug])),
+            ("export", _("Export and backup"), reverse("club-export", args=[club.slug])),
             ("checkin", _("Check-in"), reverse("night-checkin", args=args)),
             ("clock", _("Round clock"), reverse("night-clock", args=args)),
             ("tables", _("Tables: replace a player, re-seat"), reverse("night-tables", args=args)),
