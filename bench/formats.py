@@ -1,16 +1,21 @@
 """Swiss pairing speed: `bench_swiss(players)` plays a simulated event through the same
 pairing function the organiser's page calls and returns the seconds of the slowest round
-paired (rounds 2 to 5, with real history: scores, sides, floats, byes and met pairs)."""
+paired (rounds 2 to ``rounds``, with real history: scores, sides, floats, byes and met
+pairs). `bench_dutch()` measures the exact FIDE Dutch engine at 40, 100 and 200 players
+and the default settings at the same sizes (the exact engine up to the competition's
+limit, the fallback above it)."""
 
 from __future__ import annotations
 
 import random
 import time
 
-from ledger.formats.pairing.swiss import SwissPlayer, key, pair_swiss
+from ledger.formats.pairing.swiss import EXACT_LIMIT, SwissPlayer, key, pair_swiss
 
 
-def bench_swiss(players: int, rounds: int = 5, seed: int = 2026) -> float:
+def bench_swiss(
+    players: int, rounds: int = 5, seed: int = 2026, exact_limit: int = EXACT_LIMIT
+) -> float:
     rng = random.Random(seed)
     field = [
         SwissPlayer(id=i, rating=rng.randint(1200, 2400), number=i) for i in range(1, players + 1)
@@ -21,7 +26,9 @@ def bench_swiss(players: int, rounds: int = 5, seed: int = 2026) -> float:
     for number in range(1, rounds + 1):
         before = {p.id: p.score for p in field}
         start = time.perf_counter()
-        result = pair_swiss(field, met=met, round_number=number, total_rounds=rounds)
+        result = pair_swiss(
+            field, met=met, round_number=number, total_rounds=rounds, exact_limit=exact_limit
+        )
         elapsed = time.perf_counter() - start
         if number > 1:
             slowest = max(slowest, elapsed)
@@ -48,6 +55,19 @@ def bench_swiss(players: int, rounds: int = 5, seed: int = 2026) -> float:
     return slowest
 
 
+def bench_dutch(quick: bool = False) -> dict[str, float]:
+    """Slowest round (2 to 3 quick, 2 to 4 full) at each size: exact Dutch and defaults."""
+    rounds = 3 if quick else 4
+    out: dict[str, float] = {}
+    for n in (40, 100) if quick else (40, 100, 200):
+        out[f"swiss.dutch_{n}_s"] = bench_swiss(n, rounds=rounds, exact_limit=10_000)
+        out[f"swiss.default_{n}_s"] = bench_swiss(n, rounds=rounds)
+    return out
+
+
 if __name__ == "__main__":
-    for n in (40, 100, 1000):
-        print(f"{n} players: {bench_swiss(n):.3f} s")
+    import sys
+
+    quick = "--quick" in sys.argv
+    for name, value in bench_dutch(quick).items():
+        print(f"{name}: {value:.3f} s", flush=True)

@@ -126,10 +126,11 @@ def ledger(quick: bool, out: dict[str, Any]) -> None:
 
 def swiss(quick: bool, out: dict[str, Any]) -> None:
     try:
-        from bench.formats import bench_swiss
+        from bench.formats import bench_dutch, bench_swiss
     except ImportError:
         return
     out["swiss.players_1000_s"] = bench_swiss(1000)
+    out.update(bench_dutch(quick))
 
 
 def main() -> None:

@@ -49,6 +49,11 @@ class SettingsSerializer(serializers.Serializer):
         required=False,
         help_text="Swiss fields up to this size use the exact FIDE Dutch engine.",
     )
+    initial_side = serializers.ChoiceField(
+        choices=[0, 1],
+        required=False,
+        help_text="Swiss: the side of the first seed in round 1 (0 Tramontana, 1 Mezzogiorno).",
+    )
     table_size = serializers.IntegerField(read_only=True)
 
 

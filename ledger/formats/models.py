@@ -47,8 +47,17 @@ class FormatSettings(models.Model):
     )
     exact_limit = models.PositiveSmallIntegerField(
         _("exact FIDE Dutch up to"),
-        default=40,
+        default=80,
         help_text=_("Swiss fields up to this size use the exact FIDE Dutch engine."),
+    )
+    initial_side = models.PositiveSmallIntegerField(
+        _("top seed's side in round 1"),
+        choices=[(0, _("Tramontana")), (1, _("Mezzogiorno"))],
+        default=0,
+        help_text=_(
+            "Swiss: the side of the first seed in round 1; the boards below alternate, and"
+            " later rounds use it when two players have no preference."
+        ),
     )
 
     class Meta:

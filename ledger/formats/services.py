@@ -96,6 +96,7 @@ SETTING_FIELDS = (
     "bye_points",
     "best_of",
     "exact_limit",
+    "initial_side",
 )
 
 
@@ -132,6 +133,8 @@ def update_settings(*, user: Any, competition: Competition, **values: Any) -> Fo
         raise Invalid(_("A round robin has 1 or 2 cycles."), fields={"cycles": ["1, 2"]})
     if fs.bye_points is not None and Decimal(fs.bye_points) < 0:
         raise Invalid(_("A bye is worth zero points or more."), fields={"bye_points": [">= 0"]})
+    if int(fs.initial_side) not in (0, 1):
+        raise Invalid(_("Choose Tramontana or Mezzogiorno."), fields={"initial_side": ["0, 1"]})
     if int(fs.hands_per_table) < 1:
         raise Invalid(_("A table plays at least one hand."), fields={"hands_per_table": [">= 1"]})
     fs.save()
@@ -599,6 +602,7 @@ def _draft_swiss(
         hard_forbidden=hard,
         soft_forbidden=soft,
         exact_limit=fs.exact_limit,
+        initial_side=fs.initial_side,
     )
     return Drafted(
         [list(p) for p in result.pairs],
@@ -630,6 +634,7 @@ def _draft_team(
         round_number=number,
         total_rounds=fs.rounds or number,
         exact_limit=fs.exact_limit,
+        initial_side=fs.initial_side,
     )
     tables = []
     for a, b in result.pairs:

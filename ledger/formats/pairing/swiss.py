@@ -4,27 +4,40 @@ Sides: seat 0 is Tramontana, seat 1 is Mezzogiorno. They take the place of chess
 the library's "white" is seat 0 and its "black" seat 1, so its colour rules (alternate,
 never three in a row, keep the difference within 2) balance the sides.
 
-Engines: the library's FIDE Dutch engine is exact but runs networkx's O(n^3) blossom
-matching once per bracket over the whole field; it takes about 1 s for 40 players and
-10 s for 100. Fields up to ``exact_limit`` players (40 by default, a competition setting)
-are paired by it; larger fields by the library's casual Swiss engine (score groups,
-greedy, well under a second for 1,000 players). Both results then pass through
-``_repair``, which guarantees what the organiser relies on whatever the engine did:
-no repeated or hard-forbidden pairing while a pairing without one exists, and the bye
-to a player who has not had one whenever such a player is present.
+Engines: the library's FIDE Dutch engine is exact. It is a port of bbpPairings' method
+that solves a whole-field maximum-weight matching (networkx's blossom, O(n^3)) dozens of
+times a round; measured on this project's machine (bench/formats.py) it takes about 0.1 s
+a round at 40 players, 1 s at 60 to 80, 4 s at 100 and 40 s or more at 200. Fields up to
+``exact_limit`` players (80 by default, a competition setting up to 200) are paired by
+it; larger fields by the library's casual Swiss engine (score groups, greedy, well under
+a second for 1,000 players). Both results then pass through ``_repair``, which
+guarantees what the organiser relies on whatever the engine did: no repeated or
+hard-forbidden pairing and no pair that breaks the absolute colour rules (nobody gets the
+same side three times running or two more games on one side than the other) while a
+pairing without one exists, and the bye to a player who has not had one whenever such a
+player is present.
+
+Sides within a pair follow the Dutch allocation rules (C.04.3 E.1 to E.5) in our
+``allocate``: both preferences when they differ, else the stronger, else alternate from the
+last round the two had different sides, else the preference of the higher ranked player
+(score first, then pairing number: the library ranks by pairing number alone here), else
+the initial side (a competition setting) to the higher ranked player when their pairing
+number is odd.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
 from caissify_pairings.engines.casual import CasualSwissEngine  # type: ignore[import-untyped]
 from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped]
 
-EXACT_LIMIT = 40
+EXACT_LIMIT = 80
 SIDES = ("white", "black")  # seat 0 Tramontana, seat 1 Mezzogiorno
 
 Pair = tuple[int, int]
@@ -55,6 +68,83 @@ class SwissRound:
     extra_byes: list[int] = field(default_factory=list)  # only when nothing better exists
 
 
+# --- sides (colours) --------------------------------------------------------------------
+
+ABSOLUTE, STRONG, MILD, NONE = 3, 2, 1, 0
+
+
+@dataclass(frozen=True)
+class Seated:
+    """What the side allocation reads of a player: sides of the games played in order,
+    the score, and the pairing number (1 is the top of the starting list)."""
+
+    sides: tuple[int, ...]
+    score: float
+    pairing_number: int
+
+
+def preference(sides: tuple[int, ...] | list[int]) -> tuple[int | None, int]:
+    """(side wanted, strength). Absolute: the same side in the last two games, or two more
+    games on one side; strong: one more game on one side; mild: alternate from the last."""
+    if not sides:
+        return None, NONE
+    diff = sides.count(0) - sides.count(1)
+    if len(sides) >= 2 and sides[-1] == sides[-2]:
+        return 1 - sides[-1], ABSOLUTE
+    if abs(diff) >= 2:
+        return (1 if diff > 0 else 0), ABSOLUTE
+    if diff:
+        return (1 if diff > 0 else 0), STRONG
+    return 1 - sides[-1], MILD
+
+
+def allocate(a: Seated, b: Seated, initial_side: int = 0) -> bool:
+    """True when ``a`` takes seat 0 (Tramontana), by the Dutch allocation rules E.1-E.5."""
+    want_a, strength_a = preference(a.sides)
+    want_b, strength_b = preference(b.sides)
+    if want_a is not None and want_b is not None and want_a != want_b:
+        return want_a == 0  # E.1: both are granted
+    if strength_a != strength_b:  # E.2: the stronger preference
+        return want_a == 0 if strength_a > strength_b else want_b == 1
+    if strength_a == ABSOLUTE:  # both absolute (topscorers): the wider difference
+        wide_a = abs(a.sides.count(0) - a.sides.count(1))
+        wide_b = abs(b.sides.count(0) - b.sides.count(1))
+        if wide_a != wide_b:
+            return want_a == 0 if wide_a > wide_b else want_b == 1
+    for k in range(1, min(len(a.sides), len(b.sides)) + 1):  # E.3: alternate
+        if a.sides[-k] != b.sides[-k]:
+            return a.sides[-k] == 1
+    a_higher = (-a.score, a.pairing_number) < (-b.score, b.pairing_number)
+    higher, want_higher = (a, want_a) if a_higher else (b, want_b)
+    if want_higher is not None:  # E.4: the higher ranked player's preference
+        higher_gets = want_higher
+    else:  # E.5: the initial side to an odd pairing number, the other to an even one
+        higher_gets = initial_side if higher.pairing_number % 2 else 1 - initial_side
+    return (higher_gets == 0) == a_higher
+
+
+def colour_clash(a: Seated, b: Seated, *, last_round: bool = False, top: float = 0) -> bool:
+    """Both want the same side absolutely: pairing them breaks an absolute colour rule
+    (allowed only in the last round between topscorers, above half the maximum score)."""
+    want_a, strength_a = preference(a.sides)
+    want_b, strength_b = preference(b.sides)
+    if not (strength_a == strength_b == ABSOLUTE and want_a == want_b):
+        return False
+    return not (last_round and (a.score > top or b.score > top))
+
+
+class _RankedDutch(DutchEngine):  # type: ignore[misc]
+    """The library's Dutch engine with our side allocation (ranked by score first)."""
+
+    def _assign_colors(self, p1: Any, p2: Any) -> tuple[Any, Any]:
+        first, second = (
+            Seated(tuple(0 if c == "white" else 1 for c in p.color_hist), p.score, p.pairing_number)
+            for p in (p1, p2)
+        )
+        start = 0 if self.initial_color == "white" else 1
+        return (p1, p2) if allocate(first, second, start) else (p2, p1)
+
+
 def pair_swiss(
     players: list[SwissPlayer],
     *,
@@ -64,8 +154,10 @@ def pair_swiss(
     hard_forbidden: Iterable[Pair] = (),
     soft_forbidden: Iterable[Pair] = (),
     exact_limit: int = EXACT_LIMIT,
+    initial_side: int = 0,
 ) -> SwissRound:
-    """Pair one Swiss round. ``met`` holds every pair that already played."""
+    """Pair one Swiss round. ``met`` holds every pair that already played; ``initial_side``
+    is the side the top seed takes in round 1 (0 Tramontana, 1 Mezzogiorno)."""
     met_set = {key(*p) for p in met}
     hard = {key(*p) for p in hard_forbidden}
     soft = {key(*p) for p in soft_forbidden} - hard
@@ -73,15 +165,48 @@ def pair_swiss(
     if len(players) < 2:
         return SwissRound([], players[0].id if players else None, "none")
     engine = "dutch" if len(players) <= exact_limit else "casual"
+    total = max(total_rounds, round_number)
+    seated = _seated(players)
+    clash = _clashes(seated, last_round=round_number == total, top=(round_number - 1) / 2)
     # Soft constraints first as if hard; if that costs a repeat or an extra bye, drop them.
-    result = _engine_round(players, blocked | soft, round_number, total_rounds, engine)
-    if soft and not _clean(result, players, blocked | soft):
-        result = _engine_round(players, blocked, round_number, total_rounds, engine)
-    return _repair(result, players, blocked, soft)
+    result = _engine_round(players, blocked | soft, round_number, total, engine, initial_side)
+    if soft and not _clean(result, players, blocked | soft | clash):
+        result = _engine_round(players, blocked, round_number, total, engine, initial_side)
+    result = _repair(result, players, blocked, soft, clash)
+    result.pairs = [
+        (a, b) if allocate(seated[a], seated[b], initial_side) else (b, a) for a, b in result.pairs
+    ]
+    return result
+
+
+def _seated(players: list[SwissPlayer]) -> dict[int, Seated]:
+    order = sorted(players, key=lambda p: (p.number or p.id, p.id))
+    return {p.id: Seated(tuple(p.sides), p.score, i) for i, p in enumerate(order, start=1)}
+
+
+def _clashes(seated: dict[int, Seated], *, last_round: bool, top: float) -> set[Pair]:
+    """Every pair that would break an absolute colour rule."""
+    by_want: dict[int, list[int]] = defaultdict(list)
+    for pid, s in seated.items():
+        want, strength = preference(s.sides)
+        if strength == ABSOLUTE and want is not None:
+            by_want[want].append(pid)
+    out: set[Pair] = set()
+    for ids in by_want.values():
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                if colour_clash(seated[a], seated[b], last_round=last_round, top=top):
+                    out.add(key(a, b))
+    return out
 
 
 def _engine_round(
-    players: list[SwissPlayer], blocked: set[Pair], round_number: int, total: int, engine: str
+    players: list[SwissPlayer],
+    blocked: set[Pair],
+    round_number: int,
+    total: int,
+    engine: str,
+    initial_side: int = 0,
 ) -> SwissRound:
     order = sorted(players, key=lambda p: (p.number or p.id, p.id))
     data = [
@@ -98,14 +223,17 @@ def _engine_round(
         }
         for i, p in enumerate(order, start=1)
     ]
-    cls = DutchEngine if engine == "dutch" else CasualSwissEngine
     logging.getLogger("caissify_pairings").setLevel(logging.ERROR)
-    out = cls(
-        players=data,
-        previous_pairings=blocked,
-        round_number=round_number,
-        total_rounds=max(total, round_number),
-    ).generate_pairings()
+    common: dict[str, Any] = {
+        "players": data,
+        "previous_pairings": blocked,
+        "round_number": round_number,
+        "total_rounds": max(total, round_number),
+    }
+    if engine == "dutch":
+        out = _RankedDutch(**common, initial_color=SIDES[initial_side]).generate_pairings()
+    else:
+        out = CasualSwissEngine(**common).generate_pairings()
     pairs: list[Pair] = []
     byes: list[int] = []
     for row in out:
@@ -138,10 +266,16 @@ BYE = -1
 
 
 def _repair(
-    result: SwissRound, players: list[SwissPlayer], blocked: set[Pair], soft: set[Pair]
+    result: SwissRound,
+    players: list[SwissPlayer],
+    blocked: set[Pair],
+    soft: set[Pair],
+    clash: set[Pair] | None = None,
 ) -> SwissRound:
-    """Re-pair the smallest neighbourhood of the faults that can be paired cleanly."""
-    if _clean(result, players, blocked):
+    """Re-pair the smallest neighbourhood of the faults that can be paired cleanly. A pair
+    that breaks an absolute colour rule (``clash``) is a fault like a repeat."""
+    clash = clash or set()
+    if _clean(result, players, blocked | clash):
         return result
     by_id = {p.id: p for p in players}
     # Standings order: the window grows around faults along it.
@@ -150,7 +284,7 @@ def _repair(
     partner: dict[int, int] = {}
     for a, b in result.pairs:
         partner[a], partner[b] = b, a
-    faulty = {x for p in result.pairs if key(*p) in blocked for x in p}
+    faulty = {x for p in result.pairs if key(*p) in blocked | clash for x in p}
     faulty |= set(result.extra_byes)
     if result.bye is not None:
         faulty.add(result.bye)
@@ -168,13 +302,17 @@ def _repair(
         # Keep pairs whole: a window holds both players of each pair it touches.
         window |= {partner[x] for x in list(window) if x in partner}
         whole = len(window) == len(players)
-        fixed = _match(window, by_id, position, blocked, soft, players, strict=True)
+        fixed = _match(window, by_id, position, blocked, soft, clash, players, level=2)
+        # The whole field and still no clean pairing: first let a colour rule give, then
+        # (only when even that cannot be avoided) a repeat or a second bye.
         if fixed is None and whole:
-            fixed = _match(window, by_id, position, blocked, soft, players, strict=False)
+            fixed = _match(window, by_id, position, blocked, soft, clash, players, level=1)
+        if fixed is None and whole:
+            fixed = _match(window, by_id, position, blocked, soft, clash, players, level=0)
         if fixed is not None:
             pairs = [p for p in result.pairs if p[0] not in window and p[1] not in window]
             new_pairs, bye = fixed
-            pairs += [_sides(a, b, by_id) for a, b in new_pairs]
+            pairs += new_pairs  # sides are allocated for every pair at the end
             if bye is None and result.bye is not None and result.bye not in window:
                 bye = result.bye
             return SwissRound(
@@ -193,14 +331,17 @@ def _match(
     position: dict[int, int],
     blocked: set[Pair],
     soft: set[Pair],
+    clash: set[Pair],
     players: list[SwissPlayer],
     *,
-    strict: bool,
+    level: int,
 ) -> tuple[list[Pair], int | None] | None:
     """Maximum-weight perfect matching of the window (plus a bye vertex when odd).
 
-    Strict: blocked pairs are absent and the bye goes only to a player without one (when
-    anyone present lacks one). Not strict: everything is allowed at a heavy price."""
+    Level 2: blocked and colour-clashing pairs are absent and the bye goes only to a
+    player without one (when anyone present lacks one). Level 1: a colour clash is allowed
+    at a price. Level 0: everything is allowed, a repeat at the heaviest price."""
+    strict = level >= 1
     ids = sorted(window)
     graph = nx.Graph()
     big = 10_000
@@ -211,23 +352,27 @@ def _match(
             cost = abs(position[a] - position[b]) + int(abs(by_id[a].score - by_id[b].score) * 20)
             if k in soft:
                 cost += big // 10
+            if k in clash:
+                if level == 2:
+                    continue
+                cost += big // 2
             if k in blocked:
                 if strict:
                     continue
-                cost += big
-            graph.add_edge(a, b, weight=4 * big - cost)
+                cost += 2 * big
+            graph.add_edge(a, b, weight=5 * big - cost)
     odd = len(ids) % 2 == 1
     if odd:
         for a in ids:
             if by_id[a].byes and someone_without:
                 if strict:
                     continue
-                penalty = big
+                penalty = 3 * big  # a second bye is worse than a repeat
             else:
                 penalty = 0
             # The bye goes low in the standings: prefer the last positions.
             cost = (len(position) - position[a]) + penalty + 100 * by_id[a].byes
-            graph.add_edge(a, BYE, weight=4 * big - cost)
+            graph.add_edge(a, BYE, weight=5 * big - cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     needed = (len(ids) + (1 if odd else 0)) // 2
     if len(matching) < needed:
@@ -240,18 +385,6 @@ def _match(
         else:
             pairs.append((a, b))
     return pairs, bye
-
-
-def _sides(a: int, b: int, by_id: dict[int, SwissPlayer]) -> Pair:
-    """Seat 0 to whoever is owed it: fewer seat-0 games, else not seat 0 last time."""
-
-    def owed(p: SwissPlayer) -> tuple[int, int]:
-        diff = p.sides.count(0) - p.sides.count(1)
-        last = p.sides[-1] if p.sides else 1
-        return (diff, -last)
-
-    pa, pb = by_id[a], by_id[b]
-    return (a, b) if owed(pa) <= owed(pb) else (b, a)
 
 
 def legal_pairing_exists(
