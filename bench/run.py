@@ -28,6 +28,9 @@ GOALS = {
     "standings.p50_ms": 30.0,
     "standings.speedup_vs_journal": 50.0,
     "swiss.players_1000_s": 2.0,
+    # A club of 1,000,000 journal lines exported, and imported, in under 60 s each.
+    "export.lines_per_s": 1_000_000 / 60,
+    "import.lines_per_s": 1_000_000 / 60,
 }
 
 
@@ -124,6 +127,16 @@ def ledger(quick: bool, out: dict[str, Any]) -> None:
             conn.execute("DROP DATABASE IF EXISTS ledger_bench WITH (FORCE)")
 
 
+def transfer(quick: bool, out: dict[str, Any]) -> None:
+    """A club's export and import (bench/transfer_bench.py), in processes of their own."""
+    from bench import transfer_bench
+
+    try:
+        out.update(transfer_bench.run(50_000 if quick else 1_000_000))
+    except Exception as exc:  # PostgreSQL missing, say: the other figures still count
+        print(f"!! export/import figures skipped: {exc}")
+
+
 def swiss(quick: bool, out: dict[str, Any]) -> None:
     try:
         from bench.formats import bench_dutch, bench_swiss
@@ -142,6 +155,7 @@ def main() -> None:
     started = time.perf_counter()
     engines(args.quick, out)
     ledger(args.quick, out)
+    transfer(args.quick, out)
     swiss(args.quick, out)
     report = {
         "machine": machine(),
