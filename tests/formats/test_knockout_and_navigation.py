@@ -156,7 +156,7 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
     comp = make_competition(club, fmt)
     public = {"standings", "rounds", "ratings", "printables", "night", "penalties"}
     public |= {"swiss": {"tiebreaks"}, "knockout": {"bracket"}, "league": set()}[fmt]
-    organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens"}
+    organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens", "export"}
     organiser |= {"checkin", "clock", "tables"}
     pages = ["", "rounds/", "ratings/", "print/", "night/penalties/"]
     pages += {"swiss": ["tiebreaks/"], "knockout": ["bracket/"], "league": []}[fmt]
