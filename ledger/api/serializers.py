@@ -19,6 +19,7 @@ from ledger.clubs.models import (
 )
 from ledger.clubs.outcomes import KEYS, SettingsError, clean_settings
 from ledger.clubs.scoring import check_ruleset
+from ledger.clubs.visibility import viewer_of
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -122,6 +123,24 @@ class EntrySerializer(serializers.ModelSerializer):
 class ResultSerializer(serializers.ModelSerializer):
     entries = EntrySerializer(many=True, read_only=True)
     superseded_by = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    sealed = serializers.BooleanField(
+        read_only=True,
+        default=False,
+        help_text=_(
+            "True when the result awaits confirmation (or a ruling) and this caller may not "
+            "read it yet: record and scores are then empty. The person who entered it, the "
+            "club's referees and organisers and, except with blind re-entry, those asked to "
+            "confirm it read it whole."
+        ),
+    )
+
+    def to_representation(self, instance: Any) -> Any:
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        data["sealed"] = request is not None and not viewer_of(request).may_see(instance)
+        if data["sealed"]:
+            data["record"], data["scores"], data["verdict"] = {}, [], None
+        return data
 
     class Meta:
         model = Result
@@ -142,6 +161,7 @@ class ResultSerializer(serializers.ModelSerializer):
             "supersedes",
             "superseded_by",
             "entries",
+            "sealed",
         ]
 
 
@@ -284,6 +304,7 @@ def result_as_written(result: Result, entries: list[Any]) -> dict[str, Any]:
         "confirmed_at": _when(result.confirmed_at),
         "supersedes": result.supersedes_id,
         "superseded_by": None,
+        "sealed": False,  # the answer goes to the one who entered it
         "entries": [
             {
                 "id": e.pk,

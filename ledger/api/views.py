@@ -37,6 +37,7 @@ from ledger.clubs.models import (
     Table,
 )
 from ledger.clubs.standings import last_round, settings_of, standings
+from ledger.clubs.visibility import viewer_of
 
 
 def _filter(queryset: Any, request: Request, **params: str) -> Any:
@@ -139,7 +140,11 @@ class CompetitionViewSet(
                     fields={"round": ["No such round."]},
                 )
             as_of = int(value)
-        rows = standings(competition, as_of_round=as_of)
+        rows = standings(
+            competition,
+            as_of_round=as_of,
+            with_pending=viewer_of(request).sees_every_result(competition.club_id),
+        )
         return Response(
             {
                 "competition": competition.pk,

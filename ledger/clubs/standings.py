@@ -363,21 +363,20 @@ def projection(competition: Competition) -> list[Totalled]:
     )
 
 
-def shows_pending(competition: Competition) -> bool:
-    # Blind re-entry must not show the first entry's points before the second.
-    return competition.confirmation != Competition.Confirmation.BLIND
-
-
 def standings(
     competition: Competition,
     as_of_round: int | None = None,
     latest: int | None = _UNKNOWN,
     *,
     head: int | None = None,
+    with_pending: bool = False,
 ) -> list[Row]:
-    """The standings now (or after round ``as_of_round``), with movement and pending points.
-    A caller that already knows the last round passes it as ``latest``, and one that has
-    just read the club's journal length passes it as ``head``."""
+    """The standings now (or after round ``as_of_round``), with movement, and with the
+    points of results awaiting confirmation when ``with_pending`` (only for the club's
+    referees and organisers: a result that is not confirmed is sealed to everyone else,
+    see ledger/clubs/visibility.py). A caller that already knows the last round passes it
+    as ``latest``, and one that has just read the club's journal length passes it as
+    ``head``."""
     if latest == _UNKNOWN:
         latest = last_round(competition)
     if as_of_round is None:
@@ -393,7 +392,7 @@ def standings(
         for row in rows:
             if row.player_id in before:
                 row.movement = before[row.player_id] - row.rank
-    if as_of_round is None and shows_pending(competition):
+    if as_of_round is None and with_pending:
         _add_pending(rows, pending_points(competition))
     return rows
 

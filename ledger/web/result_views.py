@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Competition, Dispute, Result, Role
+from ledger.clubs.visibility import viewer_of
 from ledger.web.scoring_views import _evaluate, _forms
 
 
@@ -77,6 +78,11 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
         blind_form, _seats = _forms(competition, result.table, None)
     dispute = Dispute.objects.filter(result=result).first()
     seats = list(result.table.seats.all())
+    viewer = viewer_of(request)
+    hide = not viewer.may_see(result)
+    versions = _versions(result)
+    for v in versions:
+        v.hidden = not viewer.may_see(v)
     return render(
         request,
         "web/result.html",
@@ -85,15 +91,18 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "competition": competition,
             "seats": seats,
             "scored": _by_seat(seats, result.scores),
-            "versions": _versions(result),
+            "versions": versions,
             "may_confirm": may_confirm and mode != Competition.Confirmation.BLIND,
             "blind_form": blind_form,
-            "hide_scores": pending and mode == Competition.Confirmation.BLIND,
+            # Sealed until confirmed: see ledger/clubs/visibility.py.
+            "hide_scores": hide,
             "may_dispute": pending and (scorekeeper or _seated(result, user)),
             "may_correct": result.status in (Result.Status.ACCEPTED, Result.Status.PENDING)
             and competition.club.allows(user, Role.REFEREE),
             "dispute": dispute,
-            "dispute_scores": _by_seat(seats, dispute.other_scores or []) if dispute else [],
+            "dispute_scores": _by_seat(seats, dispute.other_scores or [])
+            if dispute and viewer.sees_every_result(result.club_id)
+            else [],
             "may_rule": dispute is not None
             and dispute.ruling == Dispute.Ruling.OPEN
             and competition.club.allows(user, Role.REFEREE),

@@ -21,6 +21,7 @@ from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Competition, Player, Role, Table
 from ledger.clubs.scoring import score_result
+from ledger.clubs.visibility import viewer_of
 from ledger.web.forms import (
     MODES,
     ROW_NAMES,
@@ -233,6 +234,9 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                 target = reverse("score-entry", args=[club, slug, table_obj.pk])
                 return redirect(target + (f"?mode={mode}" if mode != "form" else ""))
     recent = list(table_obj.results.order_by("-entered_at", "-pk")[:10])
+    viewer = viewer_of(request)
+    for r in recent:
+        r.hidden = not viewer.may_see(r)  # sealed until confirmed (ledger/clubs/visibility.py)
     if not form.is_bound and "dealer" in form.fields:
         # The next hand is dealt by whoever the engine said follows the last one.
         following = _next_dealer(recent)
@@ -259,7 +263,6 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "game": competition.game,
             "modes": list(MODE_LABELS.items()) if engine else [],
             "qr": qr,
-            "blind": competition.confirmation == Competition.Confirmation.BLIND,
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
         },
     )

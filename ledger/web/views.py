@@ -53,6 +53,7 @@ from ledger.clubs.models import (
 )
 from ledger.clubs.outcomes import KEYS, POINTS_LABEL, Settings, key_label, settings_for
 from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
+from ledger.clubs.visibility import SEALED, viewer_of
 from ledger.formats import services as formats_services
 from ledger.web.charts import rating_band
 
@@ -88,8 +89,10 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     as_of = _round_param(request, latest)
     settings = settings_of(comp)
     show_match_points = "match_points" in settings.order
-    blind = comp.confirmation == Competition.Confirmation.BLIND
-    table, count, results = _tables(comp, settings, as_of, latest, show_match_points, blind)
+    # Results awaiting confirmation are sealed to all but the club's referees and
+    # organisers here (ledger/clubs/visibility.py).
+    reveal = viewer_of(request).sees_every_result(comp.club_id)
+    table, count, results = _tables(comp, settings, as_of, latest, show_match_points, reveal)
     can_score = comp.club.allows(request.user, "scorekeeper")
     # A Swiss has one table: every entrant, byes counted, the tiebreaks in it, on the same
     # points the pairing uses.
@@ -212,7 +215,7 @@ def _tables(
     as_of: int | None,
     latest: int | None,
     match_points: bool,
-    blind: bool,
+    reveal: bool,
 ) -> tuple[SafeString, int, SafeString]:
     """The standings table's rows as HTML and how many there are, and the latest results'
     rows as HTML.
@@ -225,7 +228,10 @@ def _tables(
     A hit costs that one query instead of four and skips ranking and writing the rows. The
     views as of a past round aggregate the journal and are not cached here."""
     if as_of is not None:
-        return (*_standings_table(comp, as_of, latest, match_points), _results_table(comp, blind))
+        return (
+            *_standings_table(comp, as_of, latest, match_points, reveal),
+            _results_table(comp, reveal),
+        )
     club = comp.club
     version = _content_version(comp)
     key = "competition-tables:" + _digest(
@@ -237,6 +243,7 @@ def _tables(
         latest,
         settings,
         comp.confirmation,
+        reveal,
         get_language(),
         get_current_timezone_name(),
         version,
@@ -245,8 +252,8 @@ def _tables(
     if hit is not None:
         table, count, results = hit
         return mark_safe(table), count, mark_safe(results)  # written below, every text escaped
-    table, count = _standings_table(comp, None, latest, match_points)
-    results = _results_table(comp, blind)
+    table, count = _standings_table(comp, None, latest, match_points, reveal)
+    results = _results_table(comp, reveal)
     # Kept only if nothing changed while the tables were read: otherwise newer rows would
     # sit under the older data's key, to be shown should the data ever read the same again.
     if _content_version(comp) == version:
@@ -259,9 +266,15 @@ LATEST_RESULTS = 25
 
 
 def _standings_table(
-    comp: Competition, as_of: int | None, latest: int | None, match_points: bool
+    comp: Competition, as_of: int | None, latest: int | None, match_points: bool, reveal: bool
 ) -> tuple[SafeString, int]:
-    rows = standings(comp, as_of_round=as_of, latest=latest, head=comp.club.journal_length)
+    rows = standings(
+        comp,
+        as_of_round=as_of,
+        latest=latest,
+        head=comp.club.journal_length,
+        with_pending=reveal,
+    )
     return _display(rows, comp.club.slug, bool(latest), match_points), len(rows)
 
 
@@ -451,7 +464,7 @@ def _rating_rows(ratings: Any, club: str) -> SafeString:
     )  # every text above is escaped
 
 
-def _results_table(comp: Competition, blind: bool, count: int = LATEST_RESULTS) -> SafeString:
+def _results_table(comp: Competition, reveal: bool, count: int = LATEST_RESULTS) -> SafeString:
     """The newest results with their seats as table rows, read as plain rows (two queries)
     and written in one pass like the standings, every text escaped."""
     results = list(
@@ -475,7 +488,7 @@ def _results_table(comp: Competition, blind: bool, count: int = LATEST_RESULTS) 
     language, zone = get_language(), get_current_timezone_name()
     out = []
     for r in results:
-        hidden = blind and r["status"] == Result.Status.PENDING
+        hidden = not reveal and r["status"] in SEALED
         scores = r["scores"] or []
         shown = " · ".join(
             f'<span class="seat">{name} <b>'
@@ -603,7 +616,8 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "pending",
         ]
     )
-    for row in standings(comp, as_of_round=as_of):
+    reveal = viewer_of(request).sees_every_result(comp.club_id)
+    for row in standings(comp, as_of_round=as_of, with_pending=reveal):
         out.writerow(
             [
                 row.rank,

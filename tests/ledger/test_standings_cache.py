@@ -94,6 +94,7 @@ def test_each_language_gets_its_own_cached_table(client, people, manual_table):
 
 def test_a_pending_result_and_its_confirmation_reach_a_cached_table(client, people, played):
     use(played.competition, "second_person")
+    client.force_login(people.users["referee"])  # provisional points are the referees'
     table_body(client)
     pending = record(people, played, [3, 1])
     rows = table_body(client)
@@ -103,12 +104,20 @@ def test_a_pending_result_and_its_confirmation_reach_a_cached_table(client, peop
     assert "provisional" not in rows[0][1] and rows[0][-1] == "10"
 
 
-def test_blind_confirmation_hides_pending_points_from_a_cached_table(client, people, played):
-    use(played.competition, "second_person")
-    record(people, played, [3, 1])
-    assert "provisional" in table_body(client)[0][1]
-    use(played.competition, "blind")
-    assert "provisional" not in table_body(client)[0][1]
+def test_pending_points_reach_only_referees_and_organisers_from_a_cached_table(
+    client, people, played
+):
+    """A result not confirmed yet is sealed (ledger/clubs/visibility.py): its provisional
+    points are shown to the club's referees and organisers only, in any mode."""
+    for mode in ("second_person", "blind"):
+        use(played.competition, mode)
+        record(people, played, [3, 1])
+        client.logout()
+        assert "provisional" not in table_body(client)[0][1]
+        client.force_login(people.users["member"])
+        assert "provisional" not in table_body(client)[0][1]
+        client.force_login(people.users["organiser"])
+        assert "provisional" in table_body(client)[0][1]
 
 
 def test_a_new_round_brings_the_movement_column_to_a_cached_table(client, people, played):
@@ -191,6 +200,7 @@ def test_a_renamed_player_not_yet_counted_reaches_a_cached_page(client, people, 
     """Only pending results so far: the player has no standing yet, only a seat."""
     use(manual_table.competition, "second_person")
     record(people, manual_table, [3, 1])
+    client.force_login(people.users["referee"])
     assert table_body(client)[0][1].startswith(people.extra[0].name)
     people.extra[0].name = "Nuovo nome"
     people.extra[0].save()
@@ -226,6 +236,7 @@ def test_an_old_pending_result_settled_reaches_a_cached_table(client, people, pl
     )
     for _ in range(views.LATEST_RESULTS):
         record(people, other, [1, 0])
+    client.force_login(people.users["organiser"])
     assert any("provisional" in row[1] for row in table_body(client))
     services.dispute_result(user=people.users["scorekeeper2"], result=pending, reason="No")
     assert not any("provisional" in row[1] for row in table_body(client))
