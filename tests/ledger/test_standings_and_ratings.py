@@ -61,8 +61,10 @@ def test_pending_results_show_as_provisional_and_do_not_count(people, league):
     Competition.objects.filter(pk=competition.pk).update(confirmation="second_person")
     competition.refresh_from_db()
     record(people, tables[(1, a.name, b.name)], [7, 3])
-    rows = {r.name: r for r in standings(competition)}
+    # Provisional points are for the club's referees and organisers (sealed results).
+    rows = {r.name: r for r in standings(competition, with_pending=True)}
     assert rows[a.name].points == 0 and rows[a.name].pending == Decimal(7)
+    assert {r.name: r for r in standings(competition)}[a.name].pending == 0
     assert not Standing.objects.exists()
 
 
