@@ -28,15 +28,6 @@ def _text(value: Any) -> str:
     return str(value).translate(_PLAIN).encode("latin-1", "replace").decode("latin-1")
 
 
-def qr_svg(url: str, scale: int = 4) -> str:
-    """An inline SVG QR code of ``url`` (no XML declaration: it sits inside a page)."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(
-        out, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True
-    )
-    return out.getvalue().decode()
-
-
 def qr_png(url: str, scale: int = 8) -> bytes:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="png", scale=scale, border=4)

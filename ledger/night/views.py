@@ -251,7 +251,7 @@ def checkin_list(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "number": number,
             "seen": services.attendance(competition, number),
             "venue_url": venue,
-            "venue_qr": printing.qr_svg(venue),
+            "venue_qr": printing.qr_png_uri(venue),
             "blockers": services.blockers(competition),
         },
     )
@@ -271,7 +271,7 @@ def venue_code(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     return render(
         request,
         "night/venue_code.html",
-        {"competition": competition, "number": number, "venue_qr": printing.qr_svg(venue, 12)},
+        {"competition": competition, "number": number, "venue_qr": printing.qr_png_uri(venue)},
     )
 
 
@@ -597,9 +597,7 @@ def _table_rows(request: HttpRequest, competition: Competition, rnd: Round) -> l
     rows = []
     for t in view["tables"]:
         url = request.build_absolute_uri(_here(request, "score-entry", competition, t["id"]))
-        rows.append(
-            {**t, "url": url, "qr": printing.qr_svg(url, 4), "qr_png": printing.qr_png_uri(url)}
-        )
+        rows.append({**t, "url": url, "qr_png": printing.qr_png_uri(url)})
     return rows
 
 
