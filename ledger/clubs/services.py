@@ -7,6 +7,7 @@ may do what, and what the journal must look like, live here and nowhere else.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -107,6 +108,15 @@ def _check_players(table: Table, seated: dict[int, int], players: Sequence[Any] 
                 % {"p": player_id, "i": i, "t": table.label},
                 fields={"players": {str(i): [_("Not the player in this seat.")]}},
             )
+
+
+def sender_key(user_id: int, source: str, key: str) -> str:
+    """The idempotency key as stored: the client's key scoped by its sender (the login a
+    session or API token acts for) and the result's source, hashed to a fixed length. Two
+    senders never share a key, so nobody can take another's key ahead of time (the
+    probe's ``Idempotency-Key: play-table-N``), and a key says nothing of whose it is."""
+    scoped = f"{user_id}\x1f{source}\x1f{key}"
+    return "k1:" + hashlib.sha256(scoped.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def record_result(
@@ -238,7 +248,9 @@ def _prepare(
         verdict=scored.verdict,
         entered_by=user,
         entered_at=now,
-        idempotency_key=idempotency_key or None,
+        idempotency_key=sender_key(user.pk, origin or source, idempotency_key)
+        if idempotency_key
+        else None,
         fingerprint=fingerprint,
         # Accepted at once when nobody has to confirm: written so, not updated after.
         status=Result.Status.ACCEPTED if accept else Result.Status.PENDING,

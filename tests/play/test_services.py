@@ -70,8 +70,12 @@ def test_a_game_between_people_ends_in_the_ledger_with_its_full_record(commit, p
     assert Entry.objects.filter(result=result).count() == len(result.scores)
     assert result.competition.slug == "partite-digitali-cardchess"
     # The key of the table's result cannot be guessed from the table's number.
-    assert result.idempotency_key == services.result_key(table)
-    assert result.idempotency_key != f"play-table-{table.pk}"
+    from ledger.clubs.services import sender_key
+
+    assert result.idempotency_key == sender_key(
+        result.entered_by_id, result.source, services.result_key(table)
+    )
+    assert services.result_key(table) != f"play-table-{table.pk}"
     assert not Player.objects.filter(automated=True, standings__isnull=False).exists()
 
 

@@ -102,9 +102,10 @@ class Command(BaseCommand):
                     )
                 for n in range(RESULTS_PER_TABLE):
                     key = f"demo-{slug}-{t}-{n}"
-                    if Result.objects.filter(club=club, idempotency_key=key).exists():
-                        continue
                     source, record, scores = self._result(game, seats, c_index * 100 + t * 10 + n)
+                    stored = services.sender_key(user.pk, source, key)
+                    if Result.objects.filter(club=club, idempotency_key=stored).exists():
+                        continue
                     services.record_result(
                         user=user,
                         table=table,
