@@ -501,7 +501,8 @@ def _act(
         found = [turn_violation(table, state, mine.index)]
     if found:
         lang = language()
-        text = "; ".join(f"{v['rule']}: {v['message'].get(lang, '')}" for v in found)
+        # The rule's words only: its id stays in the API's violations, not in the message.
+        text = "; ".join(v["message"].get(lang, "") for v in found)
         raise RuleViolation(text, fields={"action": [text]}, violations=found)
     move = _append(table, state, mine.index, decoded, by=user, move_id=move_id)
     if not table.over:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.core import registry
+from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
 from ledger.clubs.models import Club, Competition, Role, Table
@@ -41,8 +42,13 @@ def _table(pk: int) -> GameTable:
     )
 
 
-def action_label(action: dict[str, Any]) -> str:
-    """A short, readable name for an action in the game's notation: "play bP3d bQ"."""
+def action_label(action: dict[str, Any], game: str = "") -> str:
+    """An action in words, as players say it, from the game's own words module
+    (games/<slug>/words.py) in the page's language; the bare notation only for a game
+    that declares no words."""
+    words = game_words.for_game(game) if game else None
+    if words is not None:
+        return str(words.action(action, services.language()))
     parts = []
     for key, value in action.items():
         if isinstance(value, list):
@@ -78,13 +84,33 @@ def pick_of(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
+def _named_pick(game: str, pick: dict[str, Any] | None) -> dict[str, Any] | None:
+    if pick is not None:
+        pick["items"] = card_names(game, pick["items"])
+    return pick
+
+
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _view_rows(view: dict[str, Any]) -> list[tuple[str, str]]:
+def _view_rows(view: dict[str, Any], game: str = "") -> list[tuple[str, str]]:
+    words = game_words.for_game(game) if game else None
+    if words is not None:
+        return list(words.state(view, services.language()))
     hidden = {"hand", "game", "seat"}
     return [(k, _compact(v)) for k, v in view.items() if k not in hidden and v not in (None, [])]
+
+
+def card_names(game: str, codes: Any) -> list[dict[str, str]]:
+    """Cards of a hand as {"code", "name"}: the name in words for the page, the code only
+    in attributes the page's script reads."""
+    words = game_words.for_game(game)
+    lang = services.language()
+    return [
+        {"code": str(c), "name": str(words.card(c, lang)) if words is not None else str(c)}
+        for c in (codes or [])
+    ]
 
 
 def _result_url(table: GameTable) -> str | None:
@@ -115,16 +141,21 @@ def _board_context(
     if seat is not None and table.status != GameTable.Status.WAITING:
         payload = selectors.seat_payload(table, seat)
         actions = [
-            {"json": _compact(a), "label": action_label(a)} for a in payload["legal_actions"]
+            {"json": _compact(a), "label": action_label(a, table.game)}
+            for a in payload["legal_actions"]
         ]
         to_act = payload["to_act"]
         names = {s["index"]: s["name"] for s in context["seats"]}
         context.update(
             payload=payload,
-            hand=payload["view"].get("hand") if isinstance(payload["view"], dict) else None,
-            rows=_view_rows(payload["view"]) if isinstance(payload["view"], dict) else [],
+            hand=card_names(table.game, payload["view"].get("hand"))
+            if isinstance(payload["view"], dict) and payload["view"].get("hand") is not None
+            else None,
+            rows=_view_rows(payload["view"], table.game)
+            if isinstance(payload["view"], dict)
+            else [],
             actions=actions,
-            pick=pick_of(payload["legal_actions"]),
+            pick=_named_pick(table.game, pick_of(payload["legal_actions"])),
             as_list=len(actions) > MAX_BUTTONS,
             move_id=f"{seat.index}-{table.moves_count}-{secrets.token_hex(4)}",
             to_act_name=names.get(to_act, "") if to_act is not None else "",
@@ -342,10 +373,19 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         step = len(moves)
     state = replay(table.game, table.deal, [(s, a) for s, a, _b in moves[:step]])
     seats = selectors.seat_rows(table)
-    views = [{"seat": seat, "hand": state.view(seat["index"]).get("hand")} for seat in seats]
+    views = [
+        {"seat": seat, "hand": card_names(table.game, state.view(seat["index"]).get("hand"))}
+        for seat in seats
+    ]
     names = {s["index"]: s["name"] for s in seats}
     log = [
-        {"step": i + 1, "seat": s, "name": names.get(s, ""), "label": action_label(a), "bot": b}
+        {
+            "step": i + 1,
+            "seat": s,
+            "name": names.get(s, ""),
+            "label": action_label(a, table.game),
+            "bot": b,
+        }
         for i, (s, a, b) in enumerate(moves)
     ]
     return render(
@@ -357,7 +397,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
             "step": step,
             "total": len(moves),
             "views": views,
-            "rows": _view_rows(state.view(None)),
+            "rows": _view_rows(state.view(None), table.game),
             "log": log,
             "last": log[step - 1] if step else None,
             "outcome": state.outcome().to_json() if state.is_over() else None,

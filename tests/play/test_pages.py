@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from games.core import registry
 from ledger.play import selectors, services
@@ -77,7 +78,7 @@ def test_an_htmx_move_answers_with_the_new_board(people, commit):
     assert table.moves_count >= 1
 
 
-def test_a_refused_move_shows_the_rule(people, commit):
+def test_a_refused_move_says_the_rule_in_words_without_its_id(people, commit):
     client = _client(people)
     table = _table(people, commit, "sanmarco", ["me", "heuristic"], seed=4)
     response = client.post(
@@ -86,7 +87,11 @@ def test_a_refused_move_shows_the_rule(people, commit):
         HTTP_HX_REQUEST="true",
     )
     page = response.content.decode()
-    assert 'id="move-error"' in page and "sanmarco." in page
+    assert 'id="move-error"' in page and "sanmarco." not in page
+    state = services.state_of(table)
+    decoded = registry.get("sanmarco").decode_action({"colour": 0, "points": 999})
+    said = [v.to_json()["message"]["en"] for v in state.check(0, decoded)]
+    assert said and all(escape(s) in page for s in said)
 
 
 def test_someone_not_seated_sees_no_hand(people, commit):
@@ -169,7 +174,7 @@ def test_the_monte_discard_is_offered_card_by_card_and_checked_by_the_engine(peo
         {"pick": "discard", "item": hand[:2], "move_id": "d1"},
         HTTP_HX_REQUEST="true",
     ).content.decode()
-    assert 'id="move-error"' in two and "tarocco.monte.discard" in two
+    assert 'id="move-error"' in two and "tarocco.monte.discard" not in two
     table.refresh_from_db()
     moves = table.moves_count
 

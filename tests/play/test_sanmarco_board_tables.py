@@ -55,4 +55,4 @@ def test_the_board_game_table_page_offers_every_legal_move(people, commit):
     state = services.state_of(table)
     page = client.get(f"/play/{table.pk}/").content.decode()
     assert page.count('class="play-action"') == len(state.legal_actions(0))
-    assert "do bridge" in page  # seat 0 lays its first starting bridge
+    assert "lays a bridge between" in page  # seat 0 lays its first starting bridge

@@ -1,0 +1,146 @@
+"""Er Giò in words, as players say them (Italian and English)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.words import pick, plain, seat_name
+from games.ergio import cards as C
+
+MAG_BY_CODE = {code: label for _slug, label, code in C.MAGISTRATURE}
+MAG_BY_SLUG = {slug: label for slug, label, _code in C.MAGISTRATURE}
+FIGURES = {
+    "MAG": ("Magistrato", "Magistrato"),
+    "CAP": ("Capitano", "Capitano"),
+    "CSC": ("Caposchiera", "Caposchiera"),
+}
+GROUPS = {
+    "CEL": ("Celatino", "Celatino"),
+    "GCCC": ("Guardia al Campo con Corazza", "Camp Guard with Cuirass"),
+    "GCSC": ("Guardia al Campo senza Corazza", "Camp Guard without Cuirass"),
+    "GEN": ("Generale", "General"),
+    "MDC": ("Maestro di Campo", "Maestro di Campo"),
+    "TAM": ("Tamburino", "Drummer"),
+    "TRO": ("Trombettiere", "Trumpeter"),
+    "LAP": ("Luogotenente Alfiere di Parte", "Lieutenant Standard-bearer"),
+}
+SIDES = {"T": ("Tramontana", "Tramontana"), "M": ("Mezzogiorno", "Mezzogiorno")}
+
+
+def card(code: str, lang: str) -> str:
+    head, _sep, tail = code.partition("-")
+    if head in SIDES:
+        it, en = GROUPS.get(tail, (tail, tail))
+        side = SIDES[head][0]
+        return pick(lang, f"{it} di {side}", f"{en} of {side}")
+    mag = MAG_BY_CODE.get(head, head)
+    if tail in FIGURES:
+        it, en = FIGURES[tail]
+        return pick(lang, f"{it} di {mag}", f"{en} of {mag}")
+    if tail.isdigit():
+        return pick(lang, f"combattente {tail} di {mag}", f"fighter {tail} of {mag}")
+    return code
+
+
+def magistratura(slug: str) -> str:
+    return MAG_BY_SLUG.get(slug, slug.replace("_", " ").title())
+
+
+def action(act: dict[str, Any], lang: str) -> str:
+    if "lay" in act:
+        return pick(lang, "schiera ", "lays ") + ", ".join(card(c, lang) for c in act["lay"])
+    if "add" in act:
+        return pick(lang, "aggiunge ", "adds ") + card(act["add"], lang)
+    if "swap" in act:
+        return (
+            pick(lang, "scambia ", "swaps ")
+            + card(act["swap"], lang)
+            + pick(lang, " con ", " for ")
+            + card(act["for"], lang)
+        )
+    if "celatino" in act:
+        text = pick(lang, "gioca un Celatino su ", "plays a Celatino on ") + plain(
+            act["celatino"], lang
+        )
+        if act.get("card"):
+            text += ": " + card(act["card"], lang)
+        if act.get("victim") is not None:
+            text += pick(lang, " contro ", " against ") + seat_name(act["victim"], lang)
+        return text
+    if "special" in act:
+        text = pick(lang, "gioca ", "plays ") + card(act["special"], lang)
+        if act.get("card"):
+            text += pick(lang, " su ", " on ") + card(act["card"], lang)
+        return text
+    if "pass" in act:
+        return pick(lang, "passa ", "passes ") + card(act["pass"], lang)
+    if "draw" in act:
+        return pick(lang, "pesca dal ", "draws from the ") + plain(act["draw"], lang)
+    if "arno" in act:
+        return pick(lang, "getta in Arno ", "throws into the Arno ") + card(act["arno"], lang)
+    if "end" in act:
+        return pick(lang, "finisce il turno", "ends the turn")
+    if "sabotage" in act:
+        return (
+            pick(lang, "sabota", "sabotages")
+            if act["sabotage"]
+            else pick(lang, "non sabota", "does not sabotage")
+        )
+    if "send" in act:
+        return pick(lang, "manda allo scontro ", "sends to the scontro ") + magistratura(
+            act["send"]
+        )
+    if "reinforce" in act:
+        under = act.get("under")
+        text = pick(lang, "rinforza con ", "reinforces with ") + card(act["reinforce"], lang)
+        if under:
+            text += pick(lang, f" sotto il {under}", f" under the {under}")
+        return text
+    if "ready" in act:
+        return pick(lang, "pronto allo scontro", "ready for the scontro")
+    return plain(act, lang)
+
+
+STATE_LABELS = {
+    "phase": ("Fase", "Phase"),
+    "side": ("La tua parte", "Your side"),
+    "turn": ("Turno", "Turn"),
+    "hand_sizes": ("Carte in mano", "Cards in hand"),
+    "decks": ("Carte nei mazzi", "Cards in the decks"),
+    "field": ("Cortei", "Cortei"),
+    "specials": ("Speciali", "Specials"),
+    "arno": ("Arno", "Arno"),
+    "pile": ("Pila", "Pile"),
+    "kept": ("Tenute", "Kept"),
+    "corteo_winner": ("Vince il Corteo", "Corteo won by"),
+    "battle": ("Scontro in corso", "Scontro in progress"),
+    "ruleset": ("Regole", "Rules"),
+    "to_act": ("Di turno", "To act"),
+}
+
+
+def _word(code: str, lang: str) -> str:
+    if code in C.BY_CODE:
+        return card(code, lang)
+    if code in MAG_BY_SLUG:
+        return magistratura(code)
+    return code.replace("_", " ")
+
+
+def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    out = []
+    for key, v in view.items():
+        if key in ("hand", "game", "seat", "result") or v in (None, [], {}):
+            continue
+        label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
+        if key == "field" and isinstance(v, list):
+            for i, side in enumerate(v):
+                groups = "; ".join(
+                    f"{_word(k, lang)}: {plain(cards, lang, _word)}" for k, cards in side.items()
+                )
+                out.append(
+                    (pick(lang, f"Corteo del posto {i}", f"Corteo of seat {i}"), groups or "—")
+                )
+            continue
+        out.append((pick(lang, *label), plain(v, lang, _word)))
+    return out

@@ -1,0 +1,107 @@
+"""The Bridge's Game (Gioco del Ponte) in words, as players say them (Italian and English)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.words import pick, plain
+
+NAMES = {
+    "calci": "Calci",
+    "calcesana": "Calcesana",
+    "mattaccini": "Mattaccini",
+    "san_michele": "San Michele",
+    "santa_maria": "Santa Maria",
+    "satiri": "Satiri",
+    "delfini": "Delfini",
+    "dragoni": "Dragoni",
+    "leoni": "Leoni",
+    "san_marco": "San Marco",
+    "san_martino": "San Martino",
+    "sant_antonio": "Sant'Antonio",
+    "tramontana": "Tramontana",
+    "mezzogiorno": "Mezzogiorno",
+}
+TYPES = {"A": ("attacco", "attack"), "P": ("spinta", "push"), "D": ("difesa", "defence")}
+QUARTERS = {
+    "east": ("quartiere di levante", "East quarter"),
+    "west": ("quartiere di ponente", "West quarter"),
+}
+
+
+def kg(n: int, lang: str) -> str:
+    return f"{n:,}".replace(",", "." if lang == "it" else ",") + " Kg"
+
+
+def card(code: str, lang: str) -> str:
+    """A fight card: its type and its Kg of push."""
+    if code and code[0] in TYPES and code[1:].isdigit():
+        it, en = TYPES[code[0]]
+        return pick(lang, it, en).capitalize() + " " + kg(int(code[1:]), lang)
+    return NAMES.get(code, code.replace("_", " "))
+
+
+def action(act: dict[str, Any], lang: str) -> str:
+    if "assign" in act:
+        return (
+            pick(lang, "assegna a ", "gives ")
+            + card(act["assign"], lang)
+            + pick(lang, " una forza di ", " a power of ")
+            + kg(int(act["power"]), lang)
+        )
+    if "equip" in act:
+        return (
+            pick(lang, "dà a ", "gives ")
+            + card(act["equip"], lang)
+            + pick(lang, " la carta strategia ", " strategy card ")
+            + plain(act["strategy"], lang)
+        )
+    if "deploy" in act:
+        text = pick(lang, "schiera ", "deploys ") + card(act["deploy"], lang)
+        q = act.get("quarter")
+        if q:
+            it, en = QUARTERS.get(q, (q, q))
+            text += pick(lang, f" nel {it}", f" in the {en}")
+        return text
+    if "fight" in act:
+        text = pick(lang, "gioca ", "plays ") + card(act["fight"], lang)
+        if act.get("strategy") is not None:
+            text += pick(lang, " con la strategia ", " with strategy ") + plain(
+                act["strategy"], lang
+            )
+        return text
+    return plain(act, lang)
+
+
+def _word(v: str, lang: str) -> str:
+    return card(v, lang)
+
+
+STATE_LABELS = {
+    "mode": ("Modo", "Mode"),
+    "phase": ("Fase", "Phase"),
+    "seat_side": ("La tua parte", "Your side"),
+    "carrello": ("Carrello", "Carrello"),
+    "challenges": ("Sfide vinte", "Challenges won"),
+    "to_act": ("Di turno", "To act"),
+}
+
+
+def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    out = []
+    for key, v in view.items():
+        if key in ("hand", "game", "seat", "result", "legal", "packs") or v in (None, [], {}):
+            continue
+        if key == "magistrature" and isinstance(v, list):
+            for m in v:
+                left = m.get("left")
+                text = pick(lang, "forza rimasta ", "power left ") + (
+                    kg(left, lang) if isinstance(left, int) else "—"
+                )
+                if m.get("fought"):
+                    text += pick(lang, " · ha combattuto", " · has fought")
+                out.append((card(m.get("name", ""), lang), text))
+            continue
+        label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
+        out.append((pick(lang, *label), plain(v, lang, _word)))
+    return out

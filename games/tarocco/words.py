@@ -1,0 +1,154 @@
+"""Tarocco Siciliano in words, as players say them at the table (Italian and English)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.words import pick, plain, seat_name
+from games.tarocco import cards as C
+
+RANKS = {
+    "K": ("Re", "King"),
+    "Q": ("Regina", "Queen"),
+    "C": ("Cavallo", "Knight"),
+    "D": ("Donna", "Maid"),
+}
+SUIT_IT_PREP = {"S": "di Spade", "B": "di Bastoni", "C": "di Coppe", "O": "di Denari"}
+TRUMPS = {1: ("Picciotti", "Picciotti"), 19: ("Palla", "Palla"), 20: ("Giove", "Giove")}
+SIGNALS = {
+    "knock": ("bussa", "knocks"),
+    "giove": ("segnala Giove", "signals Giove"),
+    "palla": ("segnala la Palla", "signals the Palla"),
+    "both": ("segnala Giove e la Palla", "signals Giove and the Palla"),
+}
+
+
+def card(code: str, lang: str) -> str:
+    if code == "F":
+        return pick(lang, "il Fuggitivo", "the Fuggitivo")
+    if code == "M":
+        return pick(lang, "la Miseria", "the Miseria")
+    if code.startswith("T") and code[1:].isdigit():
+        n = int(code[1:])
+        name = TRUMPS.get(n)
+        if name:
+            return pick(lang, f"{name[0]} (trionfo {n})", f"{name[1]} (trump {n})")
+        return pick(lang, f"trionfo {n}", f"trump {n}")
+    suit, rank = code[0], code[1:]
+    if suit not in C.SUIT_NAMES:
+        return code
+    _it_suit, en_suit = C.SUIT_NAMES[suit]
+    if rank in RANKS:
+        it, en = RANKS[rank]
+        return pick(lang, f"{it} {SUIT_IT_PREP[suit]}", f"{en} of {en_suit}")
+    return pick(lang, f"{rank} {SUIT_IT_PREP[suit]}", f"{rank} of {en_suit}")
+
+
+def suit(letter: str, lang: str) -> str:
+    it, en = C.SUIT_NAMES.get(letter, (letter, letter))
+    return pick(lang, it, en)
+
+
+def action(act: dict[str, Any], lang: str) -> str:
+    if "bid" in act:
+        kind = act["bid"]
+        if kind == "offro":
+            return pick(lang, f"offro {act.get('points')}", f"offro {act.get('points')} (I offer)")
+        if kind == "piglio":
+            of = act.get("of")
+            return pick(
+                lang,
+                f"piglio l'offerta di {seat_name(of, lang)}",
+                f"piglio: takes {seat_name(of, lang)}'s offer",
+            )
+        return pick(
+            lang, kind, {"vado": "vado (I pass)", "tengo": "tengo (I hold)"}.get(kind, kind)
+        )
+    if "solo" in act:
+        return (
+            pick(lang, "gioco da solo", "I play alone")
+            if act["solo"]
+            else pick(lang, "chiamo un compagno", "I call a partner")
+        )
+    if "venti" in act:
+        return (
+            pick(lang, "dichiaro venti", "I declare twenty")
+            if act["venti"]
+            else pick(lang, "niente venti", "no twenty")
+        )
+    if "quindici" in act:
+        return (
+            pick(lang, "dichiaro quindici", "I declare fifteen")
+            if act["quindici"]
+            else pick(lang, "niente quindici", "no fifteen")
+        )
+    if "discard" in act:
+        names = [card(c, lang) for c in act["discard"]]
+        return pick(lang, "scarto ", "discard ") + ", ".join(names)
+    if "call" in act:
+        return pick(lang, "chiamo ", "I call ") + card(act["call"], lang)
+    if "play" in act:
+        text = pick(lang, "gioca ", "plays ") + card(act["play"], lang)
+        signal = act.get("signal")
+        if signal:
+            it, en = SIGNALS.get(signal, (signal, signal))
+            text += pick(lang, f" e {it}", f" and {en}")
+        return text
+    return plain(act, lang)
+
+
+STATE_LABELS = {
+    "dealer": ("Mazziere", "Dealer"),
+    "phase": ("Fase", "Phase"),
+    "trick": ("Presa in corso", "Trick in progress"),
+    "last_trick": ("Ultima presa", "Last trick"),
+    "leader": ("Di mano", "Lead"),
+    "called": ("Re chiamato", "Called King"),
+    "partner": ("Compagno", "Partner"),
+    "declarer": ("Chi gioca", "Declarer"),
+    "offers": ("Offerte", "Offers"),
+    "monte": ("Monte", "Monte"),
+    "tricks": ("Prese", "Tricks"),
+    "card_points": ("Punti in carte", "Card points"),
+}
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str) and value in C.BY_CODE
+
+
+def value(v: Any, lang: str) -> str:
+    if isinstance(v, str) and _is_card(v):
+        return card(v, lang)
+    return plain(v, lang, lambda c, lg: card(c, lg) if _is_card(c) else c.replace("_", " "))
+
+
+PHASES = {
+    "bargain": ("contrattazione", "bargaining"),
+    "declare": ("dichiarazione", "declaration"),
+    "discard": ("scarto", "discard"),
+    "call": ("chiamata", "call"),
+    "play": ("gioco delle carte", "card play"),
+    "over": ("smazzata finita", "hand over"),
+}
+
+
+def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    out = []
+    for key, v in view.items():
+        if key in ("hand", "game", "seat", "result", "ruleset", "to_act") or v in (None, [], {}):
+            continue
+        if key == "bids" and isinstance(v, list):
+            said = [f"{seat_name(b.get('seat'), lang)}: {action(b, lang)}" for b in v]
+            out.append((pick(lang, "Contrattazione", "Bargaining"), "; ".join(said)))
+            continue
+        if key == "phase" and isinstance(v, str):
+            out.append((pick(lang, "Fase", "Phase"), pick(lang, *PHASES.get(v, (v, v)))))
+            continue
+        if key == "hand_sizes" and isinstance(v, list):
+            sizes = "; ".join(f"{seat_name(i, lang)}: {n}" for i, n in enumerate(v))
+            out.append((pick(lang, "Carte in mano", "Cards in hand"), sizes))
+            continue
+        label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
+        out.append((pick(lang, *label), value(v, lang)))
+    return out
