@@ -31,6 +31,15 @@ def publish(page: Any) -> None:
         page.click("#publish")
 
 
+def standings(page: Any) -> dict[str, float]:
+    rows = page.locator("#swiss-standings tbody tr")
+    out = {}
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        out[cells.nth(1).inner_text()] = float(cells.nth(7).inner_text().replace(",", "."))
+    return out
+
+
 def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     page: Any, server: str
 ) -> None:
@@ -62,8 +71,34 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     assert byes.count("1") == 1
     assert "BH" in page.locator("#swiss-standings thead").inner_text().upper()
 
+    # Round 1's results through the score entry, the first seat winning every table.
+    nav(page, "score")
+    for table in range(1, 4):
+        if table > 1:  # back to the tables from the entry page's breadcrumbs
+            with page.expect_navigation():
+                page.locator(".crumbs a").nth(1).click()
+        with page.expect_navigation():
+            page.get_by_role("link", name=f"R1 · table {table}", exact=True).click()
+        inputs = page.locator("form .cells input[type=number]:visible")
+        for i in range(inputs.count()):
+            inputs.nth(i).fill("9" if i < inputs.count() // 2 else "2")
+        with page.expect_navigation():
+            page.click("#record")
+    with page.expect_navigation():
+        page.locator(".crumbs a").first.click()
+    assert page.locator("nav.competition-nav").count() == 1
+    after_one = standings(page)
+    assert len(after_one) == 7
+    assert sorted(after_one.values()) == [0, 0, 0, 1, 1, 1, 1]  # three wins and the bye
+
     nav(page, "tiebreaks")
-    assert page.locator("#swiss-standings tbody tr").count() == 7
+    assert standings(page) == after_one  # the same table, the same points
+    nav(page, "draw")
+    with page.expect_navigation():
+        page.click("#generate")
+    publish(page)
+    nav(page, "standings")
+    assert len(standings(page)) == 7
     nav(page, "rounds")
     assert page.locator(".table-card").count() == 3
     nav(page, "printables")
