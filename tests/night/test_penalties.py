@@ -217,3 +217,38 @@ def test_penalty_lines_are_sealed_and_exported_after_the_penalties_they_name(
         ("cancel", "1.00", None),
     ]
     assert {r["penalty_id"] for r in fined} == {penalty_row["id"]}
+
+
+def test_a_club_may_count_penalties_given_at_a_table_in_the_ratings(
+    club: Any, people: Any, manual_cardchess: None
+) -> None:
+    from ledger.clubs import ratings
+    from ledger.clubs.models import Rating
+
+    competition = night_competition(club)
+    table = _table(people, competition)
+    record_result(
+        user=people.users["scorekeeper"], table=table, source="manual", scores=[1, 0, 0, -1]
+    )
+    first, second = people.extra[0], people.extra[1]
+
+    def mu(player: Any) -> float:
+        ratings.recompute(club.pk, "cardchess")
+        return Rating.objects.get(club=club, game="cardchess", player=player).mu
+
+    before = mu(first)
+    penalties.give_penalty(
+        user=people.users["referee"],
+        competition=competition,
+        player=first,
+        points=2,
+        reason="Carte mostrate",
+        table=table,
+    )
+    assert mu(first) == before  # the club has not chosen: the ratings ignore penalties
+    club.penalties_in_ratings = True
+    club.save(update_fields=["penalties_in_ratings"])
+    # Ranked with the penalty taken off, the hand's winner (1 - 2 = -1) falls behind
+    # the two players on 0.
+    assert mu(first) < before
+    assert mu(second) > Rating.objects.get(club=club, game="cardchess", player=people.extra[3]).mu
