@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Too large, too deep or NaN: refused before any view reads the body.
+    "ledger.web.limits.RequestLimitsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -255,3 +257,9 @@ LEDGER_WEBHOOKS_ALLOW_HTTP = env_bool("LEDGER_WEBHOOKS_ALLOW_HTTP", False)
 LEDGER_WEBHOOKS_ALLOW_PRIVATE = env_bool("LEDGER_WEBHOOKS_ALLOW_PRIVATE", False)
 LEDGER_WEBHOOK_TIMEOUT = env_int("LEDGER_WEBHOOK_TIMEOUT", 5)
 LEDGER_WEBHOOK_ATTEMPTS = env_int("LEDGER_WEBHOOK_ATTEMPTS", 8)
+
+# What a request may carry (ledger/web/limits.py): a 413 beyond the size, a 400 beyond the
+# depth. An import's file may be LEDGER_IMPORT_MAX_BYTES (5 MB by default).
+LEDGER_MAX_BODY_BYTES = env_int("LEDGER_MAX_BODY_BYTES", 1_000_000)
+LEDGER_IMPORT_MAX_BYTES = env_int("LEDGER_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
+LEDGER_MAX_JSON_DEPTH = env_int("LEDGER_MAX_JSON_DEPTH", 64)

@@ -36,16 +36,19 @@ from django.middleware.security import SecurityMiddleware
 from django.urls import reverse, set_script_prefix, set_urlconf
 from django.utils.log import log_response
 
+from ledger.web import limits
+
 # What the layer was written for: each of these either has nothing to do for a token
 # POST of JSON to the results (static files, sessions, CSRF for an exempt view, the
 # session's user, messages, htmx, the pages' 503) or is run here (security, common,
-# locale, frame options).
+# locale, the request limits, frame options).
 WRITTEN_FOR = (
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "ledger.web.limits.RequestLimitsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -126,6 +129,10 @@ class ResultsFastPath:
             self.locale.process_request(request)
         except Exception:
             return None
+        # The request limits run here as in Django's stack (ledger/web/limits.py).
+        refused = limits.check(request)
+        if refused is not None:
+            return self.security.process_response(request, refused)
         try:
             response = fast_create(request)
         except Exception as exc:

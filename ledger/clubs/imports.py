@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import get_language
@@ -280,6 +281,13 @@ def create_job(
     fmt = (fmt or ("jsonl" if filename.lower().endswith((".jsonl", ".ndjson")) else "csv")).lower()
     if fmt not in ("csv", "jsonl"):
         raise Invalid(_("The format is csv or jsonl."), fields={"format": [_("csv or jsonl")]})
+    cap = settings.LEDGER_IMPORT_MAX_BYTES
+    if len(raw) > cap:
+        raise Invalid(
+            _("The file is too large: %(size)s bytes, at most %(cap)s. Split it into smaller ones.")
+            % {"size": f"{len(raw):,}", "cap": f"{cap:,}"},
+            fields={"file": [_("Too large.")]},
+        )
     content = decode(raw)
     return ImportJob.objects.create(
         club=club,

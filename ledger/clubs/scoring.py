@@ -47,6 +47,9 @@ def _message(violations: Sequence[Mapping[str, Any]]) -> str:
     return f"{first['rule']}: {text}{suffix}"
 
 
+MAX_POINTS = Decimal(10**9)
+
+
 def _as_points(values: Sequence[Any], seats: int, field: str) -> list[Decimal]:
     if len(values) != seats:
         raise Invalid(
@@ -61,12 +64,21 @@ def _as_points(values: Sequence[Any], seats: int, field: str) -> list[Decimal]:
             value = None
         try:
             point = Decimal(str(value))
+            if not point.is_finite() or point != point.quantize(Decimal("0.01")):
+                point = None
         except (InvalidOperation, ValueError):
             point = None
-        if point is None or not point.is_finite() or point != point.quantize(Decimal("0.01")):
+        if point is None:
             raise Invalid(
                 _("Seat %(seat)d: a score is a number with at most two decimals.") % {"seat": i},
                 fields={field: {str(i): [_("Not a valid score: %(v)r.") % {"v": value}]}},
+            )
+        if abs(point) >= MAX_POINTS:
+            # The journal keeps ten digits before the point; no game comes near it.
+            raise Invalid(
+                _("Seat %(seat)d: %(v)s points is beyond any game's range.")
+                % {"seat": i, "v": value},
+                fields={field: {str(i): [_("At most 999,999,999 points.")]}},
             )
         out.append(point)
     return out

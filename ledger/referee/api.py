@@ -182,6 +182,7 @@ class RulingView(APIView):
         data = RulingRequest(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
+        services.check_numbers({k: v[k] for k in ("scores", "seats", "outcomes") if k in v})
         result = Result.objects.select_related("competition__club").filter(pk=v["result"]).first()
         if result is None:
             return Response(

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs import services, tasks
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role
+from ledger.clubs.scoring import MAX_POINTS
 from ledger.referee import checking
 from ledger.referee.models import ArtificialScores, Case
 
@@ -38,7 +39,25 @@ def _points(value: Any, field: str) -> Decimal:
             _("%(v)r is not a score: write a number.") % {"v": value},
             fields={field: [_("Not a number.")]},
         )
+    if abs(point) >= MAX_POINTS:
+        raise Invalid(
+            _("%(v)s points is beyond any game's range.") % {"v": value},
+            fields={field: [_("At most 999,999,999 points.")]},
+        )
     return point.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def check_numbers(params: dict[str, Any]) -> None:
+    """Refuse a ruling's numbers out of range before anything is written (no case is
+    opened for a ruling that cannot be given)."""
+    for key in ("scores", "seats", "outcomes"):
+        value = params.get(key)
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, int | float | Decimal) and not isinstance(item, bool):
+                _points(item, key)
+            elif isinstance(item, dict):
+                check_numbers(item)
 
 
 def _vector(values: Any, seats: int, field: str) -> list[Decimal]:
