@@ -26,7 +26,7 @@ from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
 from ledger.clubs.models import Club, Competition, Role, Table
 from ledger.play import selectors, services
-from ledger.play.models import GameTable
+from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import bot_kinds, replay
 
 # Past this many choices the actions are offered as one list instead of one button each.
@@ -161,6 +161,9 @@ def _board_context(
             to_act_name=names.get(to_act, "") if to_act is not None else "",
             scores=payload["outcome"]["scores"] if payload["outcome"] else None,
         )
+    if seat is None and table.status == GameTable.Status.PLAYING:
+        # A spectator sees the public table (the engine's view of no seat), never a hand.
+        context["public_rows"] = _view_rows(services.state_of(table).view(None), table.game)
     context["polling"] = not table.over and not context.get("payload", {}).get("your_turn")
     if table.status == GameTable.Status.WAITING and context["is_creator"]:
         context["invite_url"] = request.build_absolute_uri(selectors.invite_path(table))
@@ -212,6 +215,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .distinct()
         .order_by("-created_at")[:30]
     )
+    mine = set(GameTable.objects.filter(seats__user=request.user).values_list("pk", flat=True))
+    in_clubs = GameTable.objects.filter(club__in=clubs).exclude(pk__in=mine).select_related("club")
+    open_tables = [
+        {"table": t, "join": selectors.invite_path(t)}
+        for t in in_clubs.filter(
+            status=GameTable.Status.WAITING,
+            ledger_table__isnull=True,
+            seats__kind=PlaySeat.Kind.OPEN,
+        )
+        .distinct()
+        .order_by("-created_at")[:20]
+    ]
+    to_watch = list(in_clubs.filter(status=GameTable.Status.PLAYING).order_by("-last_move_at")[:20])
     return render(
         request,
         "play/lobby.html",
@@ -220,6 +236,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "competitions": competitions,
             "games": _choices(),
             "tables": tables,
+            "open_tables": open_tables,
+            "to_watch": to_watch,
             "scheduled": _scheduled(request.user),
             "other_seats": OTHER_SEATS,
         },

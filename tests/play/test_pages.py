@@ -187,3 +187,42 @@ def test_the_monte_discard_is_offered_card_by_card_and_checked_by_the_engine(peo
     )
     table.refresh_from_db()
     assert table.moves_count == moves + 1
+
+
+def test_the_lobby_lists_open_tables_and_games_to_watch_and_a_spectator_sees_no_hand(
+    people, commit
+):
+    waiting = _table(people, commit, "cardchess", ["me", "open"])
+    playing = _table(people, commit, "ergio", ["me", "heuristic"])
+    lobby = _client(people, "referee").get("/play/").content.decode()
+    assert f"/play/{waiting.pk}/join/{waiting.invite}/" in lobby
+    assert f'href="/play/{playing.pk}/"' in lobby
+    page = _client(people, "referee").get(f"/play/{playing.pk}/").content.decode()
+    assert 'id="spectator"' in page and "data-card=" not in page
+    hands = [services.state_of(playing).view(i)["hand"] for i in (0, 1)]
+    words = __import__("games.ergio.words", fromlist=["card"])
+    for hand in hands:
+        # No card name of a hand appears, unless the public table shows that card too.
+        public = str(services.state_of(playing).view(None))
+        for code in hand:
+            if code not in public:
+                assert words.card(code, "en") not in page
+
+
+def test_a_forced_move_plays_itself_unless_the_player_says_otherwise(people, commit):
+    table = _table(people, commit, "ergio", ["me", "heuristic"])
+    client = _client(people)
+    for _ in range(60):
+        table.refresh_from_db()
+        state = services.state_of(table)
+        legal = state.legal_actions(0) if state.to_act() == 0 else []
+        if len(legal) == 1:
+            page = client.get(f"/play/{table.pk}/").content.decode()
+            assert 'id="forced"' in page and "load delay:900ms" in page
+            assert 'id="no-autoplay"' in page
+            return
+        if state.is_over() or state.to_act() != 0:
+            break
+        action = registry.get("ergio").encode_action(legal[-1])
+        commit(services.act, user=people.users["member"], table=table, action=action)
+    pytest.skip("no forced move came up in this deal")
