@@ -145,6 +145,66 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
         if key == "phase" and isinstance(v, str):
             out.append((pick(lang, "Fase", "Phase"), pick(lang, *PHASES.get(v, (v, v)))))
             continue
+        if key in (
+            "dealer",
+            "soloist",
+            "monte_taker",
+            "partner",
+            "declarer",
+            "leader",
+            "venti",
+            "quindici",
+        ):
+            names = {
+                "venti": ("Venti dichiarato da", "Twenty declared by"),
+                "quindici": ("Quindici dichiarato da", "Fifteen declared by"),
+                "dealer": ("Mazziere", "Dealer"),
+                "soloist": ("Gioca da solo", "Playing alone"),
+                "monte_taker": ("Ha preso il monte", "Took the monte"),
+                "partner": ("Compagno", "Partner"),
+                "declarer": ("Chi gioca", "Declarer"),
+                "leader": ("Di mano", "Lead"),
+            }[key]
+            out.append(
+                (pick(lang, *names), seat_name(v, lang) if isinstance(v, int) else value(v, lang))
+            )
+            continue
+        if key == "tricks" and isinstance(v, list):
+            won: dict[int, int] = {}
+            for t in v:
+                if isinstance(t, dict) and isinstance(t.get("winner"), int):
+                    won[t["winner"]] = won.get(t["winner"], 0) + 1
+            counts = "; ".join(f"{seat_name(k, lang)}: {n}" for k, n in sorted(won.items()))
+            out.append((pick(lang, "Prese fatte", "Tricks taken"), counts or "—"))
+            last = v[-1] if v and isinstance(v[-1], dict) else None
+            if last is not None:
+                cards = ", ".join(card(c, lang) for c in last.get("cards", []))
+                taker = last.get("winner")
+                out.append(
+                    (
+                        pick(lang, "Ultima presa", "Last trick"),
+                        cards
+                        + (
+                            pick(lang, " — la prende ", " — taken by ") + seat_name(taker, lang)
+                            if isinstance(taker, int)
+                            else ""
+                        ),
+                    )
+                )
+            continue
+        if key == "signals" and isinstance(v, list):
+            said = []
+            for sg in v:
+                if isinstance(sg, dict):
+                    it, en = SIGNALS.get(
+                        sg.get("signal", ""), (sg.get("signal", ""), sg.get("signal", ""))
+                    )
+                    said.append(f"{seat_name(sg.get('seat'), lang)} {pick(lang, it, en)}")
+            out.append((pick(lang, "Segnali", "Signals"), "; ".join(said) or "—"))
+            continue
+        if key == "trick" and isinstance(v, list):
+            out.append((pick(lang, "Presa in corso", "Trick in progress"), value(v, lang)))
+            continue
         if key == "hand_sizes" and isinstance(v, list):
             sizes = "; ".join(f"{seat_name(i, lang)}: {n}" for i, n in enumerate(v))
             out.append((pick(lang, "Carte in mano", "Cards in hand"), sizes))
