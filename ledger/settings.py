@@ -125,8 +125,18 @@ CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
     if CACHE_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The rate limits' counts (failed logins, referee checks) must be shared by every web
+    # process: Redis with CACHE_URL, else files under var/ that all processes of this
+    # machine share (gunicorn's workers each had their own count: 20 failures for 10).
+    "limits": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "limits-cache"),
+    },
 }
+RATELIMIT_USE_CACHE = "limits"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

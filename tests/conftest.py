@@ -46,9 +46,10 @@ def _signing_key(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    for alias in ("default", "limits"):
+        caches[alias].clear()
 
 
 @pytest.fixture

@@ -383,7 +383,14 @@ class ImportViewSet(
         user = self.request.user
         if not user.is_authenticated:
             return ImportJob.objects.none()
-        clubs = [m.club_id for m in Membership.objects.filter(player__user=user)]
+        # Scorekeepers and up read their clubs' imports; members do not (the refused
+        # rows quote the file).
+        viewer = viewer_of(self.request)
+        clubs = [
+            m.club_id
+            for m in Membership.objects.filter(player__user=user)
+            if viewer.at_least(m.club_id, Role.SCOREKEEPER)
+        ]
         qs = ImportJob.objects.defer("content")
         if not user.is_superuser:
             qs = qs.filter(club_id__in=clubs)

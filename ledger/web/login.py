@@ -1,4 +1,5 @@
-"""The login page, with failed attempts limited per address (django-ratelimit).
+"""The login page, with failed attempts limited per address and per account
+(django-ratelimit, counted in the shared "limits" cache).
 
 A club's laptop may share one address with the whole room, so only failures count: members
 logging in at the start of a league night are never slowed down, while someone guessing
@@ -21,15 +22,25 @@ FAILURES_PER_MINUTE = 10
 RATE = f"{FAILURES_PER_MINUTE}/m"
 
 
+def _account(group: str, request: HttpRequest) -> str:
+    return str(request.POST.get("username", "")).strip().lower()[:150]
+
+
 def _failures(request: HttpRequest, *, count: bool) -> int:
-    usage = get_usage(request, group="login-failures", key="ip", rate=RATE, increment=count)
-    return int(usage["count"]) if usage else 0
+    """The most failures this request's address or the account it names has had in the
+    last minute (counting this one when ``count``): 10 from one address, or 10 against one
+    account from anywhere, and the next attempt waits."""
+    worst = 0
+    for group, key in (("login-failures", "ip"), ("login-failures-account", _account)):
+        usage = get_usage(request, group=group, key=key, rate=RATE, increment=count)
+        worst = max(worst, int(usage["count"]) if usage else 0)
+    return worst
 
 
 def _too_many() -> str:
     return _(
-        "Too many failed logins from this address. Wait a minute, then try again "
-        "(and check the username and password)."
+        "Too many failed logins from this address or for this account. Wait a minute, "
+        "then try again (and check the username and password)."
     )
 
 

@@ -37,8 +37,11 @@ def test_failed_logins_are_limited_per_address_with_a_clear_message(people):
     assert blocked.status_code == 429
     assert "Too many failed logins" in blocked.content.decode()
     assert "_auth_user_id" not in client.session
-    # Another address is not affected.
-    assert _login(Client(), "pw-organiser", address="198.51.100.9").status_code == 302
+    # Another address is not affected (for another account: this one waits too).
+    other = Client().post(
+        "/login/", {"username": "member", "password": "pw-member"}, REMOTE_ADDR="198.51.100.9"
+    )
+    assert other.status_code == 302
 
 
 def test_the_admin_login_shares_the_limit(people, django_user_model):
@@ -54,10 +57,50 @@ def test_the_admin_login_shares_the_limit(people, django_user_model):
     )
     assert blocked.status_code == 429
     assert "_auth_user_id" not in client.session
+    django_user_model.objects.create_superuser(username="boss2", password="pw-boss2", email="")
     other = Client().post(
-        "/admin/login/", {"username": "boss", "password": "pw-boss"}, REMOTE_ADDR="198.51.100.1"
+        "/admin/login/", {"username": "boss2", "password": "pw-boss2"}, REMOTE_ADDR="198.51.100.1"
     )
     assert other.status_code == 302
+    # The account itself waits, from any address.
+    again = Client().post(
+        "/admin/login/", {"username": "boss", "password": "pw-boss"}, REMOTE_ADDR="198.51.100.2"
+    )
+    assert again.status_code == 429
+
+
+def test_failed_logins_are_limited_per_account_from_any_address(people):
+    for n in range(FAILURES_PER_MINUTE):
+        assert _login(Client(), "guess", address=f"203.0.113.{n + 20}").status_code == 200
+    blocked = _login(Client(), "pw-organiser", address="198.51.100.77")
+    assert blocked.status_code == 429
+    # Another account from that address is not affected.
+    other = Client().post(
+        "/login/",
+        {"username": "member", "password": "pw-member"},
+        REMOTE_ADDR="198.51.100.77",
+    )
+    assert other.status_code == 302
+
+
+def test_the_login_count_is_shared_by_every_process(people, settings):
+    """The count lives in the "limits" cache: Redis with CACHE_URL, else files that every
+    process of the machine reads; a second connection to it (as another process makes)
+    sees the failures the first counted."""
+    from django.core.cache import caches
+
+    assert "LocMem" not in settings.CACHES["limits"]["BACKEND"]
+    assert settings.RATELIMIT_USE_CACHE == "limits"
+    for _ in range(FAILURES_PER_MINUTE):
+        _login(Client(), "guess")
+    other_process = caches.create_connection("limits")
+    keys = (
+        [k for k in other_process._list_cache_files()]
+        if hasattr(other_process, "_list_cache_files")
+        else []
+    )
+    assert keys or settings.CACHES["limits"]["BACKEND"].endswith("RedisCache")
+    assert _login(Client(), "pw-organiser").status_code == 429
 
 
 def test_successful_logins_do_not_count_towards_the_limit(people):
@@ -194,3 +237,24 @@ def test_the_development_defaults_still_pass_the_ordinary_check(tmp_path):
     env["LEDGER_VAR_DIR"] = str(tmp_path)
     run = _check(env)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+# --- import jobs are for scorekeepers and up ----------------------------------------------
+
+
+def test_plain_members_cannot_read_import_jobs_through_the_api(people):
+    from ledger.clubs.models import ImportJob
+
+    job = ImportJob.objects.create(
+        club=people.club,
+        user=people.users["scorekeeper"],
+        filename="night.csv",
+        format="csv",
+        content="secret,row",
+        errors=[{"line": 2, "message": "secret row"}],
+    )
+    for who, sees in (("member", False), ("stranger", False), ("scorekeeper2", True)):
+        api = people.client(who)
+        listed = api.get("/api/v1/imports/").content.decode()
+        assert ("night.csv" in listed) is sees, who
+        assert (api.get(f"/api/v1/imports/{job.pk}/").status_code == 200) is sees, who
