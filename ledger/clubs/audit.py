@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ledger.clubs.models import Club, Competition, Entry, Result, Seat, Standing
+from ledger.clubs.models import Club, Competition, Entry, Result, RoundTotal, Seat, Standing
 from ledger.clubs.standings import journal_totals
 
 CENT = Decimal("0.01")
@@ -117,6 +117,41 @@ def standing_problems(club: Club) -> list[str]:
                         "want": _describe(want),
                     }
                 )
+        problems += _round_total_problems(club, competition)
+    return problems
+
+
+def _round_total_problems(club: Club, competition: Competition) -> list[str]:
+    """Per-round totals (the projection "as of round N" and the movement column read)
+    that are not the sum of the journal's lines of their round."""
+    from ledger.clubs.services import round_totals_from_journal
+
+    want = round_totals_from_journal(competition)
+    have = {
+        (r.round_key, r.player_id): r
+        for r in RoundTotal.objects.filter(competition=competition)
+        if (r.points, r.played, r.wins, r.draws, r.losses) != (0, 0, 0, 0, 0)
+    }
+    problems = []
+    for key in sorted(set(want) | set(have)):
+        t, row = want.get(key), have.get(key)
+        wanted = (_cents(t.points), t.played, t.wins, t.draws, t.losses) if t else None
+        had = (_cents(row.points), row.played, row.wins, row.draws, row.losses) if row else None
+        if wanted != had:
+            zero = (_cents(0), 0, 0, 0, 0)
+            problems.append(
+                _(
+                    "%(club)s/%(comp)s: the totals of player #%(p)d in one round say "
+                    "%(have)s, the journal %(want)s"
+                )
+                % {
+                    "club": club.slug,
+                    "comp": competition.slug,
+                    "p": key[1],
+                    "have": _describe(had or zero),
+                    "want": _describe(wanted or zero),
+                }
+            )
     return problems
 
 

@@ -253,6 +253,9 @@ class Table(models.Model):
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
     )
+    # The round whose per-round totals (RoundTotal) hold this table's journal lines (0:
+    # none). It follows ``round`` at the next standings read when the table is moved.
+    totals_round = models.BigIntegerField(default=0, editable=False)
     label = models.CharField(_("label"), max_length=40)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     created_by = models.ForeignKey(
@@ -604,6 +607,39 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.points}"
+
+
+class RoundTotal(models.Model):
+    """A projection of the journal beside Standing: each player's totals from the lines of
+    one round (the round of the result's table, or the round a penalty was given in; 0 for
+    lines in no round), kept current in the same transaction as the entries, so the
+    standings "as of round N" and the movement column sum a few rows per player rather
+    than the journal. Keyed by the round's id, so renumbering rounds changes nothing here;
+    moving a table to another round moves its lines' totals (see ledger/clubs/services.py).
+    Rebuilt from the journal with the standings."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="round_totals", db_index=False
+    )
+    round_key = models.BigIntegerField(default=0)  # the round's id; 0: in no round
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    points = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal(0))
+    played = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    draws = models.IntegerField(default=0)
+    losses = models.IntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("round total")
+        verbose_name_plural = _("round totals")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "round_key", "player"], name="one_round_total_row"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}@{self.round_key}: {self.points}"
 
 
 class Rating(models.Model):

@@ -128,7 +128,18 @@ def _journal(penalty: Penalty, kind: str, points: Decimal, user: Any) -> Entry:
     (the order every write takes its locks in). The hash is computed here on every
     database; the line's place of a result is the penalty."""
     now = timezone.now()
-    _project([(penalty.competition_id, [(0, penalty.player_id, points)], kind, ())], now)
+    _project(
+        [
+            (
+                penalty.competition_id,
+                [(0, penalty.player_id, points)],
+                kind,
+                (),
+                penalty.round_id or 0,
+            )
+        ],
+        now,
+    )
     club = Club.objects.select_for_update().get(pk=penalty.club_id)
     sequence = club.journal_length + 1
     entry = Entry(

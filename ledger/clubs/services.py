@@ -14,7 +14,8 @@ from typing import Any
 
 import orjson
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,10 +28,12 @@ from ledger.clubs.models import (
     Competition,
     Dispute,
     Entry,
+    Penalty,
     Player,
     Result,
     Role,
     Round,
+    RoundTotal,
     Seat,
     Standing,
     Table,
@@ -86,7 +89,13 @@ def create_table(
         )
     if round is not None and round.competition_id != competition.pk:
         raise Invalid(_("That round belongs to another competition."), fields={"round": ["?"]})
-    table = Table.objects.create(competition=competition, round=round, label=label, created_by=user)
+    table = Table.objects.create(
+        competition=competition,
+        round=round,
+        totals_round=round.pk if round is not None else 0,
+        label=label,
+        created_by=user,
+    )
     Seat.objects.bulk_create([Seat(table=table, index=i, player=p) for i, p in enumerate(players)])
     return table
 
@@ -367,7 +376,7 @@ def _table_sql(member: bool) -> str:
 
 
 _TABLE_WANTED: dict[Any, tuple[str, ...]] = {
-    Table: ("id", "competition_id", "label", "seat_points"),
+    Table: ("id", "competition_id", "totals_round", "label", "seat_points"),
     Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
     Club: ("id", "name"),
 }
@@ -815,10 +824,11 @@ def _journal(
     in journal order, because a later write for the same player waits for the row until
     this one commits. Writes to one club queue only for the few statements after the head.
     """
+    keys = _round_keys([result for result, _rows, _kind in items])
     _project(
         [
-            (result.competition_id, rows, kind, outcomes(result.scores, result.verdict))
-            for result, rows, kind in items
+            (result.competition_id, rows, kind, outcomes(result.scores, result.verdict), key)
+            for (result, rows, kind), key in zip(items, keys, strict=True)
         ],
         now,
     )
@@ -975,25 +985,87 @@ def _chain_here(
     return finish
 
 
+def _round_keys(results: Sequence[Result]) -> list[int]:
+    """The round whose per-round totals each result's lines join: its table's
+    ``totals_round`` (where that table's lines are counted until a read moves them), from
+    the tables the write loaded when they carry it, otherwise one query for all."""
+    keys: list[int | None] = []
+    missing: set[int] = set()
+    for result in results:
+        table = result.table if Result.table.is_cached(result) else None
+        if table is not None and "totals_round" in table.__dict__:
+            keys.append(table.totals_round)
+        else:
+            keys.append(None)
+            missing.add(result.table_id)
+    if missing:
+        found = dict(Table.objects.filter(pk__in=missing).values_list("pk", "totals_round"))
+        return [
+            k if k is not None else found.get(r.table_id) or 0
+            for k, r in zip(keys, results, strict=True)
+        ]
+    return [k or 0 for k in keys]
+
+
+def reconcile_moved_tables(competition_id: int) -> None:
+    """Tables moved to another round (or out of a deleted one) since their lines were
+    counted: their totals move to the round they are in now. One indexed read when none
+    moved (the usual case); each moved table is locked, so two readers move it once."""
+    moved = rows_module.run(
+        f"SELECT id FROM {Table._meta.db_table} WHERE competition_id = %s "
+        "AND COALESCE(round_id, 0) <> totals_round",
+        [competition_id],
+    )
+    if not moved:
+        return
+    with transaction.atomic():
+        # Tables with no journal lines (new ones, say) only take their round.
+        Table.objects.filter(pk__in=[pk for (pk,) in moved]).exclude(
+            pk__in=Entry.objects.filter(table_id__in=[pk for (pk,) in moved]).values("table_id")
+        ).update(totals_round=Coalesce(F("round_id"), Value(0)))
+        moved = rows_module.run(
+            f"SELECT id FROM {Table._meta.db_table} WHERE competition_id = %s "
+            "AND COALESCE(round_id, 0) <> totals_round",
+            [competition_id],
+        )
+        for (table_id,) in moved:
+            row = (
+                Table.objects.select_for_update()
+                .filter(pk=table_id)
+                .values_list("round_id", "totals_round")
+                .first()
+            )
+            if row is None or (row[0] or 0) == row[1]:
+                continue
+            move_table_totals(table_id, row[1], row[0] or 0)
+            Table.objects.filter(pk=table_id).update(totals_round=row[0] or 0)
+
+
 def _project(
-    changes: Sequence[tuple[int, Sequence[tuple[int, int, Decimal]], str, Sequence[str]]],
+    changes: Sequence[tuple[int, Sequence[tuple[int, int, Decimal]], str, Sequence[str], int]],
     now: Any,
 ) -> None:
-    """Fold journal lines into the standings rows with one upsert, whatever the number of
-    results and seats: new rows are inserted, existing ones add the change. ``changes``
-    holds (competition id, lines as (seat, player id, points), their kind, the outcome of
-    each seat)."""
+    """Fold journal lines into the standings rows and the per-round totals with one upsert
+    each, whatever the number of results and seats: new rows are inserted, existing ones
+    add the change. ``changes`` holds (competition id, lines as (seat, player id, points),
+    their kind, the outcome of each seat, the round's id the lines count in or 0)."""
     delta: dict[tuple[int, int], list[Any]] = {}
-    for competition_id, lines, kind, seat_outcomes in changes:
+    by_round: dict[tuple[int, int, int], list[Any]] = {}
+    for competition_id, lines, kind, seat_outcomes, round_key in changes:
         # A penalty's line moves the points only.
         step = 0 if kind in Entry.POINTS_ONLY else 1 if kind == Entry.Kind.CREDIT else -1
         for seat, player_id, points in lines:
             row = delta.setdefault((competition_id, player_id), [Decimal(0), 0, 0, 0, 0])
-            row[0] += Decimal(points)
-            row[1] += step
-            if step and seat < len(seat_outcomes):
-                row[2 + (WIN, DRAW, LOSS).index(seat_outcomes[seat])] += step
-    if any(kind != Entry.Kind.CREDIT for _c, _l, kind, _o in changes):
+            per_round = by_round.setdefault(
+                (competition_id, round_key, player_id), [Decimal(0), 0, 0, 0, 0]
+            )
+            for target in (row, per_round):
+                target[0] += Decimal(points)
+                target[1] += step
+                if step and seat < len(seat_outcomes):
+                    target[2 + (WIN, DRAW, LOSS).index(seat_outcomes[seat])] += step
+    _project_rounds(by_round)
+    if any(kind != Entry.Kind.CREDIT for _c, _l, kind, _o, _r in changes):
         # A correction updates some rows and upserts others: every row it touches is
         # locked first, in the order the upsert of any other write locks them.
         list(
@@ -1049,10 +1121,130 @@ def _project(
     )
 
 
+ROUND_TOTAL_COLUMNS = (
+    "competition_id",
+    "round_key",
+    "player_id",
+    "points",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+)
+
+
+def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bool = False) -> None:
+    """Add (competition, round key, player) -> [points, played, wins, draws, losses] to the
+    per-round totals with one upsert. Their rows are locked after the standings rows of
+    the same players (taken first by every write), so writes never wait in a circle."""
+    if not by_round:
+        return
+    table = connection.ops.quote_name(RoundTotal._meta.db_table)
+    rows_module.insert(
+        RoundTotal,
+        ROUND_TOTAL_COLUMNS,
+        [[*key, *values] for key, values in sorted(by_round.items())],
+        suffix=(
+            "ON CONFLICT (competition_id, round_key, player_id) DO UPDATE SET "
+            f"points = {table}.points + excluded.points, "
+            f"played = {table}.played + excluded.played, "
+            f"wins = {table}.wins + excluded.wins, "
+            f"draws = {table}.draws + excluded.draws, "
+            f"losses = {table}.losses + excluded.losses"
+        ),
+        wait=wait,
+    )
+
+
+def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int], Any]:
+    """Each (round key, player)'s totals summed from the competition's journal, as the
+    per-round totals should hold them (rows all zero left out)."""
+    from ledger.clubs.standings import Totals, journal_totals
+
+    keyed: dict[tuple[int, int], Totals] = {}
+    rounds = list(Round.objects.filter(competition=competition).values_list("pk", "number"))
+    for round_pk, number in rounds:
+        for player_id, t in journal_totals(competition, number, exact=True).items():
+            keyed[(round_pk, player_id)] = t
+    for player_id, t in journal_totals(competition, None, outside=True).items():
+        keyed[(0, player_id)] = t
+    return {k: t for k, t in keyed.items() if t != Totals()}
+
+
+def rebuild_round_totals(competition: Competition) -> None:
+    """Recompute a competition's per-round totals from its journal (after a restore, or
+    when a round is deleted and its tables fall out of every round)."""
+    with transaction.atomic():
+        Table.objects.filter(competition=competition).update(
+            totals_round=Coalesce(F("round_id"), Value(0))
+        )
+        RoundTotal.objects.filter(competition=competition).delete()
+        RoundTotal.objects.bulk_create(
+            [
+                RoundTotal(
+                    competition=competition,
+                    round_key=round_key,
+                    player_id=player_id,
+                    points=t.points,
+                    played=t.played,
+                    wins=t.wins,
+                    draws=t.draws,
+                    losses=t.losses,
+                )
+                for (round_key, player_id), t in sorted(
+                    round_totals_from_journal(competition).items()
+                )
+            ]
+        )
+
+
+def move_table_totals(table_id: int, old_key: int, new_key: int) -> None:
+    """A table moved from one round to another (keys: round ids, 0 for none): its journal
+    lines' totals leave the old round's rows and join the new one's. Called as the table's
+    round changes, in the same transaction."""
+    from ledger.clubs.standings import journal_totals_of_table
+
+    competition_id = (
+        Table.objects.filter(pk=table_id).values_list("competition_id", flat=True).first()
+    )
+    if competition_id is not None and old_key != new_key:
+        _move_totals(competition_id, journal_totals_of_table(table_id), old_key, new_key)
+
+
+def move_penalty_totals(penalty_id: int, old_key: int, new_key: int) -> None:
+    """As ``move_table_totals``, for a penalty's lines (its round deleted)."""
+    from ledger.clubs.standings import journal_totals_of_penalty
+
+    competition_id = (
+        Penalty.objects.filter(pk=penalty_id).values_list("competition_id", flat=True).first()
+    )
+    if competition_id is not None and old_key != new_key:
+        _move_totals(competition_id, journal_totals_of_penalty(penalty_id), old_key, new_key)
+
+
+def _move_totals(competition_id: int, totals: dict[int, Any], old_key: int, new_key: int) -> None:
+    if not totals:
+        return
+    list(
+        Standing.objects.select_for_update()
+        .filter(competition_id=competition_id, player_id__in=totals)
+        .order_by("competition_id", "player_id")
+        .values_list("pk", flat=True)
+    )
+    change: dict[tuple[int, int, int], list[Any]] = {}
+    for player_id, t in totals.items():
+        values = [t.points, t.played, t.wins, t.draws, t.losses]
+        change[(competition_id, old_key, player_id)] = [-v for v in values]
+        change[(competition_id, new_key, player_id)] = values
+    _project_rounds(change, wait=True)
+
+
 def rebuild_standings(competition: Competition) -> None:
-    """Recompute a competition's standings from its journal (after a restore, say)."""
+    """Recompute a competition's standings and per-round totals from its journal (after a
+    restore, say)."""
     with transaction.atomic():
         Competition.objects.select_for_update().get(pk=competition.pk)
+        rebuild_round_totals(competition)
         Standing.objects.filter(competition=competition).delete()
         Standing.objects.bulk_create(
             [

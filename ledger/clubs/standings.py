@@ -26,6 +26,7 @@ from ledger.clubs.models import (
     Player,
     Result,
     Round,
+    RoundTotal,
     Seat,
     Standing,
     Table,
@@ -80,30 +81,58 @@ def journal_totals(
     after: bool = False,
     since: int | None = None,
     through: int | None = None,
+    exact: bool = False,
+    outside: bool = False,
 ) -> dict[int, Totals]:
     """Each player's totals summed from the journal itself (credits less reversals), with
     every result's winners decided as when it was written: the whole journal, the rounds
-    up to ``up_to_round``, or with ``after`` the rest (later rounds and tables in no round);
+    up to ``up_to_round`` (with ``exact``, that round alone), or with ``after`` the rest
+    (later rounds and tables in no round); with ``outside``, the lines in no round only;
     only the club's journal lines after ``since`` and up to ``through`` if given."""
     entries = Entry.objects.filter(competition=competition)
     if since is not None:
         entries = entries.filter(sequence__gt=since)
     if through is not None:
         entries = entries.filter(sequence__lte=through)
-    if up_to_round is not None:
-        # A result's line is in its table's round; a penalty's in the round it was given in.
+    # A result's line is in its table's round; a penalty's in the round it was given in.
+    if outside:
+        entries = entries.filter(
+            Q(penalty__isnull=True, table__round__isnull=True)
+            | Q(penalty__isnull=False, penalty__round__isnull=True)
+        )
+    elif up_to_round is not None:
         if after:
             entries = entries.filter(
                 Q(penalty__isnull=True, table__round__isnull=True)
-                | Q(table__round__number__gt=up_to_round)
+                | Q(penalty__isnull=True, table__round__number__gt=up_to_round)
                 | Q(penalty__isnull=False, penalty__round__isnull=True)
                 | Q(penalty__round__number__gt=up_to_round)
             )
+        elif exact:
+            entries = entries.filter(
+                Q(penalty__isnull=True, table__round__number=up_to_round)
+                | Q(penalty__round__number=up_to_round)
+            )
         else:
             entries = entries.filter(
-                Q(table__round__number__lte=up_to_round)
+                Q(penalty__isnull=True, table__round__number__lte=up_to_round)
                 | Q(penalty__round__number__lte=up_to_round)
             )
+    return _summed(entries)
+
+
+def journal_totals_of_table(table_id: int) -> dict[int, Totals]:
+    """Each player's totals from the result lines of one table (a penalty's line counts in
+    its own round, so it stays where it is when the table moves)."""
+    return _summed(Entry.objects.filter(table_id=table_id, penalty__isnull=True))
+
+
+def journal_totals_of_penalty(penalty_id: int) -> dict[int, Totals]:
+    """Each player's totals from one penalty's lines (the penalty and its cancellation)."""
+    return _summed(Entry.objects.filter(penalty_id=penalty_id))
+
+
+def _summed(entries: Any) -> dict[int, Totals]:
     lines = list(entries.values_list("player_id", "seat", "points", "kind", "result_id"))
     # The results as a subquery, not a list of ids: a league's journal names hundreds of
     # thousands, more than one statement may carry as parameters.
@@ -242,34 +271,32 @@ def totals_after(
     competition: Competition, round_number: int, head: int | None = None
 ) -> dict[int, Totals]:
     """Each player's totals after a past round (the standings "as of round N" and the
-    movement column read them). Counted once (``counted_after``; summing a league's journal
-    takes seconds) and kept with the journal length they are as of; when the club's journal
-    has grown, the lines written since are added (a write to a later round adds nothing),
-    so a read after a write reads those few lines, not the journal. Kept under which round
-    each table is in, as moving a table changes them without a write. A caller that has
-    just read the club's journal length passes it as ``head``."""
-    key = f"totals:{competition.pk}:{round_number}:{round_layout(competition)}"
-    kept: tuple[int, dict[int, Totals]] | None = cache.get(key)
-    if kept is not None:
-        at, totals = kept
-        if head is None:
-            head = _journal_length(competition) or 0
-        if at >= head:
-            return totals
-        since = journal_totals(competition, round_number, since=at, through=head)
-        if since:
-            totals = _combined(totals, since, 1)
-            totals = {pid: t for pid, t in totals.items() if t != Totals()}
-        cache.set(key, (head, totals), TOTALS_SECONDS)
-        return totals
-    totals, at = counted_after(competition, round_number)
-    cache.set(key, (at, totals), TOTALS_SECONDS)
-    return totals
+    movement column read them): the per-round totals (a projection written with the
+    journal lines, see RoundTotal) of the rounds numbered up to ``round_number``, summed
+    by the database in one statement over a few rows per player, whatever the journal's
+    length, so a cold read is as fast as a warm one. ``head`` is accepted for callers that
+    know the journal's length; the projection is always current."""
+    del head
+    from ledger.clubs.services import reconcile_moved_tables
+
+    reconcile_moved_tables(competition.pk)
+    found = rows_module.run(_totals_sql(), [competition.pk, competition.pk, round_number])
+    totals = {
+        int(player_id): Totals(Decimal(points), int(played), int(wins), int(draws), int(losses))
+        for player_id, points, played, wins, draws, losses in found
+    }
+    return {pid: t for pid, t in totals.items() if t != Totals()}
 
 
-# Kept totals are brought up to date by each read: a day only bounds what an idle
-# competition holds in the cache.
-TOTALS_SECONDS = 24 * 3600
+@functools.cache
+def _totals_sql() -> str:
+    return (
+        "SELECT t.player_id, SUM(t.points), SUM(t.played), SUM(t.wins), SUM(t.draws), "
+        f"SUM(t.losses) FROM {RoundTotal._meta.db_table} t "
+        f"JOIN {Round._meta.db_table} r ON r.id = t.round_key "
+        "WHERE t.competition_id = %s AND r.competition_id = %s AND r.number <= %s "
+        "GROUP BY t.player_id"
+    )
 
 
 def _ranks_after(

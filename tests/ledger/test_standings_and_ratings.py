@@ -339,32 +339,37 @@ def test_the_movement_column_follows_new_standings_settings_at_once(people, leag
     assert cached == fresh
 
 
-def test_standings_as_of_a_round_sum_the_journal_once_then_add_what_is_written(
+def test_standings_as_of_a_round_read_the_per_round_totals_never_the_journal(
     people, league, monkeypatch
 ):
+    from django.core.cache import cache
+
     from ledger.clubs import standings as module
 
     competition, tables, (a, b, c, d) = league
     play_both_rounds(people, tables, (a, b, c, d))
-    sums: list[int | None] = []
-    original = module.counted_after
+    sums: list[object] = []
+    original = module._summed
 
-    def counted(competition, round_number, by=None):
-        sums.append(round_number)
-        return original(competition, round_number, by)
+    def summed(entries):
+        sums.append(entries)
+        return original(entries)
 
-    monkeypatch.setattr(module, "counted_after", counted)
+    monkeypatch.setattr(module, "_summed", summed)
+    cache.clear()  # a cold start
     first = [(r.name, r.rank, r.points) for r in standings(competition, as_of_round=2)]
     again = [(r.name, r.rank, r.points) for r in standings(competition, as_of_round=2)]
     assert again == first
-    assert sums == [2, 1], "round 2 and, for its movement, round 1; each once"
-    # A late result of round 1 reaches both at once, added to what was kept: the journal
-    # is not summed again.
+    # A late result of round 1 reaches both at once, from the totals written with it.
     record(people, tables[(1, a.name, b.name)], [0, 30])
     later = {r.name: r for r in standings(competition, as_of_round=2)}
     assert later[b.name].points == Decimal(32)
     assert later[b.name].rank == 1 and later[b.name].movement == 0
-    assert sums == [2, 1]
+    assert sums == [], "no read summed the journal"
+    monkeypatch.undo()
+    from ledger.clubs.audit import standing_problems
+
+    assert standing_problems(competition.club) == []
 
 
 def test_a_table_moved_to_another_round_reaches_the_kept_totals_and_movement(people, league):
@@ -401,3 +406,28 @@ def test_the_ratings_table_shows_estimate_uncertainty_and_cautious_value_escaped
         assert f'<td class="num">{shown}</td><td class="num">{cautious}</td>' in page, path
         assert "Anna &lt;b&gt;Bold&lt;/b&gt;" in page and "<b>Bold</b>" not in page
         assert f'href="/c/prova/p/{a.pk}/"' in page
+
+
+def test_verify_names_a_changed_round_total_and_the_rebuild_restores_it(people, league):
+    from ledger.clubs.audit import standing_problems
+    from ledger.clubs.models import RoundTotal
+
+    competition, tables, (a, b, c, d) = league
+    play_both_rounds(people, tables, (a, b, c, d))
+    before = {r.name: (r.rank, r.points, r.movement) for r in standings(competition, as_of_round=1)}
+    RoundTotal.objects.filter(competition=competition, player=a).update(points=99)
+    assert any("one round" in p for p in standing_problems(competition.club))
+    services.rebuild_standings(competition)
+    assert standing_problems(competition.club) == []
+    after = {r.name: (r.rank, r.points, r.movement) for r in standings(competition, as_of_round=1)}
+    assert after == before
+
+
+def test_a_deleted_round_leaves_its_tables_lines_out_of_every_round(people, league):
+    from ledger.clubs.audit import standing_problems
+
+    competition, tables, (a, b, c, d) = league
+    play_both_rounds(people, tables, (a, b, c, d))
+    competition.rounds.get(number=1).delete()
+    standings(competition, as_of_round=2)  # the moved tables follow at this read
+    assert standing_problems(competition.club) == []
