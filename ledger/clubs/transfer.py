@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
 from ledger.clubs import signing
-from ledger.clubs.models import Club, Entry, Player, entry_hash
+from ledger.clubs.models import Club, Competition, Entry, Player, entry_hash
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes
 
 FORMAT = "club-ledger-export"
@@ -135,6 +135,8 @@ LEFT_OUT = {
     "authtoken.TokenProxy",
     # The club's own tokens: only their digests are kept, and a key is shown once.
     "clubs.ApiToken",
+    # Per-round totals are keyed by this database's round ids: counted again on arrival.
+    "clubs.RoundTotal",
 }
 
 # A login: what the club's rows need of it. Password hashes and e-mail addresses travel
@@ -661,6 +663,11 @@ def _import(stream: Iterable[bytes]) -> Imported:
         )
     _finish([t.model for t in tables.values()])
     prove_arrival(club, standings, ratings)
+    # The per-round totals are keyed by this database's round ids: counted here again.
+    from ledger.clubs.services import rebuild_round_totals
+
+    for competition in Competition.objects.filter(club=club).order_by("pk"):
+        rebuild_round_totals(competition)
     return Imported(
         club=Club.objects.get(pk=club.pk),
         lines=end["line"],
