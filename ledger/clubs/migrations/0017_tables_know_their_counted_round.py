@@ -14,7 +14,7 @@ def counted_where_they_are(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0015_round_totals'),
+        ('clubs', '0016_round_totals'),
     ]
 
     operations = [

@@ -59,7 +59,7 @@ def fill_round_totals(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0014_bots_and_referee_flag'),
+        ('clubs', '0015_scoped_idempotency_keys'),
     ]
 
     operations = [
