@@ -55,7 +55,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of the server's process: its own database under a fresh folder.
+    A test that needs rows of its own runs `manage.py` with it (see `manage`)."""
     var = tmp_path_factory.mktemp("var")
     env = {
         **os.environ,
@@ -63,6 +65,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DATABASE_URL": f"sqlite:///{var / 'ledger.sqlite3'}",
     }
     env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run a management command against the browser server's database."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="session")
+def server(server_env: dict[str, str]) -> Iterator[str]:
+    env = server_env
     python = sys.executable
     for command in (["migrate", "--noinput", "-v0"], ["seed_demo"]):
         subprocess.run(
