@@ -69,6 +69,8 @@ def _manage(url: str, *args: str) -> float:
         check=False,
     )
     elapsed = time.perf_counter() - t0
+    # Each step's time as it comes: a long run that fails later keeps what it measured.
+    print(f"manage.py {args[0]}: {elapsed:.1f} s", file=sys.stderr, flush=True)
     if done.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed: {done.stderr[-2000:]}")
     return elapsed
