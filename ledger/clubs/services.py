@@ -1157,17 +1157,43 @@ def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bo
 
 
 def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int], Any]:
-    """Each (round key, player)'s totals summed from the competition's journal, as the
-    per-round totals should hold them (rows all zero left out)."""
-    from ledger.clubs.standings import Totals, journal_totals
+    """Each (round key, player)'s totals summed from the competition's journal in one pass,
+    as the per-round totals should hold them (rows all zero left out): a result's lines
+    count in its table's round, a penalty's in the round it was given in (0: none)."""
+    from ledger.clubs.outcomes import COUNTERS
+    from ledger.clubs.standings import Totals
 
+    decided = {
+        pk: outcomes(scores, verdict)
+        for pk, scores, verdict in Result.objects.filter(competition=competition).values_list(
+            "pk", "scores", "verdict"
+        )
+    }
     keyed: dict[tuple[int, int], Totals] = {}
-    rounds = list(Round.objects.filter(competition=competition).values_list("pk", "number"))
-    for round_pk, number in rounds:
-        for player_id, t in journal_totals(competition, number, exact=True).items():
-            keyed[(round_pk, player_id)] = t
-    for player_id, t in journal_totals(competition, None, outside=True).items():
-        keyed[(0, player_id)] = t
+    lines = Entry.objects.filter(competition=competition).values_list(
+        "player_id",
+        "seat",
+        "points",
+        "kind",
+        "result_id",
+        "table__round_id",
+        "penalty_id",
+        "penalty__round_id",
+    )
+    for player_id, seat, points, kind, result_id, table_round, penalty, penalty_round in lines:
+        key = (penalty_round if penalty is not None else table_round) or 0
+        t = keyed.get((key, player_id))
+        if t is None:
+            t = keyed[(key, player_id)] = Totals()
+        t.points += points
+        if kind in Entry.POINTS_ONLY:
+            continue
+        step = 1 if kind == Entry.Kind.CREDIT else -1
+        t.played += step
+        seat_outcomes = decided.get(result_id, ())
+        if seat < len(seat_outcomes):
+            name = COUNTERS[seat_outcomes[seat]]
+            setattr(t, name, getattr(t, name) + step)
     return {k: t for k, t in keyed.items() if t != Totals()}
 
 
