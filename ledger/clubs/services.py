@@ -16,6 +16,7 @@ import orjson
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -119,6 +120,12 @@ def _check_players(table: Table, seated: dict[int, int], players: Sequence[Any] 
             )
 
 
+# Sent before a table's new result is checked and scored; a receiver refuses the result by
+# raising Invalid (the round clock of a tournament night does, once time is up). Rulings
+# and corrections by a referee or an organiser are not asked.
+result_requested = Signal()
+
+
 def sender_key(user_id: int, source: str, key: str) -> str:
     """The idempotency key as stored: the client's key scoped by its sender (the login a
     session or API token acts for) and the result's source, hashed to a fixed length. Two
@@ -147,6 +154,7 @@ def record_result(
     """
     club = table.competition.club
     require_role(user, club, Role.SCOREKEEPER)
+    result_requested.send(sender=Table, table=table, user=user)
     # Checked and scored before any transaction: the engine's work holds no lock.
     write = _prepare(
         user, table, source, record, scores, players, idempotency_key, fingerprint, origin=origin
@@ -376,7 +384,7 @@ def _table_sql(member: bool) -> str:
 
 
 _TABLE_WANTED: dict[Any, tuple[str, ...]] = {
-    Table: ("id", "competition_id", "totals_round", "label", "seat_points"),
+    Table: ("id", "competition_id", "round_id", "totals_round", "label", "seat_points"),
     Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
     Club: ("id", "name"),
 }

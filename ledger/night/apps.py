@@ -5,3 +5,9 @@ class NightConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ledger.night"
     verbose_name = "Tournament night"
+
+    def ready(self) -> None:
+        from ledger.clubs.services import result_requested
+        from ledger.night.services import refuse_hands_after_time
+
+        result_requested.connect(refuse_hands_after_time, dispatch_uid="night-time-up")

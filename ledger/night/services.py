@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -682,3 +682,60 @@ def tonight_for(player: Player, club_id: int) -> list[dict[str, Any]]:
             continue
         out.append({"competition": competition, "table": table, "seat": seat.index, "clock": state})
     return out
+
+
+# --- time up: what the competition's setting says happens to hands after time -----------------
+
+
+def time_up_at(clock: RoundClock, extra: int, now: datetime) -> datetime | None:
+    """The moment play time ran out at a table (its extra minutes included), or None while
+    time is left. Ending the round early ends its time too."""
+    if clock.started_at is None:
+        return None
+    if clock.ended_at is None and clock.left(extra, now) > 0:
+        return None
+    ran_out = clock.started_at + timedelta(
+        seconds=clock.paused_seconds, minutes=clock.minutes + extra
+    )
+    if clock.ended_at is not None and clock.ended_at < ran_out:
+        return clock.ended_at
+    return ran_out
+
+
+def refuse_hands_after_time(sender: Any, table: Table, user: Any, **kwargs: Any) -> None:
+    """Refuse a table's new hand once its time is up, as the competition's setting says:
+    with "finish the hand in play" the one hand in play when time ran out is still
+    recorded and no other; with "stop at once" none is. An organiser who gives the table
+    extra minutes lets its hands in again."""
+    if table.round_id is None:
+        return
+    clock = RoundClock.objects.filter(round_id=table.round_id).first()
+    if clock is None or clock.started_at is None:
+        return
+    now = timezone.now()
+    found = ExtraTime.objects.filter(table_id=table.pk).values_list("minutes", flat=True).first()
+    up = time_up_at(clock, found or 0, now)
+    if up is None:
+        return
+    rule = (
+        NightSettings.objects.filter(competition_id=table.competition_id)
+        .values_list("at_time", flat=True)
+        .first()
+    ) or NightSettings.AtTime.FINISH_HAND
+    if rule == NightSettings.AtTime.STOP:
+        raise Invalid(
+            _(
+                "Time is up at table %(table)s: this competition stops play at time, so no "
+                "more hands are recorded there. If the hand ended in time, ask an organiser "
+                "to give the table extra minutes."
+            )
+            % {"table": table.label}
+        )
+    if Result.objects.filter(table_id=table.pk, entered_at__gte=up).exists():
+        raise Invalid(
+            _(
+                "Time is up at table %(table)s and the hand that was in play is recorded: no "
+                "new hand starts after time. An organiser can give the table extra minutes."
+            )
+            % {"table": table.label}
+        )
