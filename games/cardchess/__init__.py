@@ -2,7 +2,8 @@
 
 from games.cardchess.game import CardChess
 from games.cardchess.rules import BOOK
-from games.cardchess.state import CardChessRuleset, CardChessState, Play, Resolve, Termination
+from games.cardchess.scoring import Termination
+from games.cardchess.state import CardChessRuleset, CardChessState, Play, Resolve
 
 GAME = CardChess()
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from games.cardchess import cards as C
 from games.cardchess.bots import HeuristicBot
 from games.cardchess.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.cardchess.scoring import score_summary
+from games.cardchess.scoring import score_summary, summary_outcome
 from games.cardchess.state import (
     NONE,
     CardChessRuleset,
@@ -137,8 +137,12 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
             return Resolve(at, taker)
         raise RecordError('expected "play" or "resolve"', path=path)
 
-    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
-        if not isinstance(summary, Mapping):
-            raise RecordError("a summary is a JSON object")
-        result, found = score_summary(summary)
-        return ScoreReport(SLUG, result, tuple(found))
+    def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
+        players = summary.get("players")
+        name = f"{players}p"
+        return name if not isinstance(players, bool) and name in self.rulesets else None
+
+    def score_summary(self, summary: Mapping[str, JSON], ruleset: CardChessRuleset) -> ScoreReport:
+        result, found = score_summary(summary, ruleset.seats)
+        outcome = None if found else summary_outcome(result)
+        return ScoreReport(SLUG, result, tuple(found), outcome)

@@ -4,21 +4,99 @@ the points of each sfida (formats in docs/notation/cardchess.md)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK
-from games.core import RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, violation
 
 JSON = Any
 
 
-def _seats(summary: Mapping[str, Any]) -> int:
-    n = summary.get("players", 2)
-    if n not in (2, 3, 4) or isinstance(n, bool):
-        raise RecordError("expected 2, 3 or 4", path="players")
-    return int(n)
+class Termination(StrEnum):
+    GOLD_TAKEN = "gold_taken"  # two players: every gold card has been won
+    THREE_GOLD = "three_gold"  # three or four players: someone reached three gold cards
+    DECIDING_SFIDA = "deciding_sfida"  # all level on gold: the deciding sfida's winner
+    UNFINISHED = "unfinished"  # a summary of a game stopped before its end
+    SFIDA = "sfida"  # a summary of one sfida only
+
+
+def top(points: Sequence[int]) -> int | None:
+    """The one player with the most points, or None when the lead is shared."""
+    best = max(points)
+    leaders = [s for s, p in enumerate(points) if p == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+@dataclass
+class Tally:
+    """The gold cards of a game and its end, sfida after sfida: the one place where the end
+    of a game is decided, for a record replayed and a summary alike (cardchess.game.end,
+    cardchess.gold.count)."""
+
+    players: int
+    gold_left: int
+    gold: list[int] = field(default_factory=list)
+    deciding: bool = False
+    winners: tuple[int, ...] | None = None  # None until the game is over
+    termination: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.gold:
+            self.gold = [0] * self.players
+
+    @property
+    def over(self) -> bool:
+        return self.winners is not None
+
+    def add(self, points: Sequence[int]) -> int | None:
+        """Count one sfida's points; the seat that took a gold card with it, if any."""
+        taker = top(points)
+        if self.deciding:  # the deciding sfida: its sole winner wins the game
+            if taker is not None:
+                self.winners, self.termination = (taker,), Termination.DECIDING_SFIDA.value
+            return None
+        took = None
+        if taker is not None and self.gold_left > 0:
+            took = taker
+            self.gold[taker] += 1
+            self.gold_left -= 1
+        if self.players == 2:
+            if self.gold_left == 0:
+                best = max(self.gold)
+                most = tuple(s for s, g in enumerate(self.gold) if g == best)
+                self.winners = most if len(most) == 1 else ()
+                self.termination = Termination.GOLD_TAKEN.value
+        else:
+            three = [s for s, g in enumerate(self.gold) if g >= 3]
+            if three:
+                self.winners, self.termination = (three[0],), Termination.THREE_GOLD.value
+            elif self.gold_left == 0 and len(set(self.gold)) == 1:
+                self.deciding = True
+        return took
+
+    def outcome(self, detail: Mapping[str, JSON]) -> Outcome:
+        """The game's Outcome: gold cards per seat, the winner first."""
+        if self.winners is None:
+            return Outcome(tuple(self.gold), Termination.UNFINISHED.value, (), detail)
+        return Outcome(tuple(self.gold), self.termination, self.winners, detail)
+
+
+VALUE_ONE_PAWNS = ("bP1l", "bP1d", "gP1l", "gP1d")
+
+
+def _seats(summary: Mapping[str, Any], seats: int) -> int:
+    """The players the summary is for: the ruleset's, which ``players`` may restate."""
+    n = summary.get("players", seats)
+    if n != seats or isinstance(n, bool):
+        raise RecordError(
+            f"this summary is for {n!r} players; the competition plays with {seats}",
+            path="players",
+        )
+    return seats
 
 
 def _deck(n: int, removed_pawn: str = "bP1l") -> Counter[int]:
@@ -28,6 +106,16 @@ def _deck(n: int, removed_pawn: str = "bP1l") -> Counter[int]:
     return Counter(deck)
 
 
+def beyond_deck(n: int, cards: Counter[int]) -> Counter[int]:
+    """The cards counted more often than the deck holds them. With four players a value-1
+    pawn leaves the deck, and the text does not say which (docs/rules/cardchess.md), so the
+    cards fit when they fit the deck without any one of the four."""
+    if n != 4:
+        return cards - _deck(n)
+    fits = [cards - _deck(n, pawn) for pawn in VALUE_ONE_PAWNS]
+    return min(fits, key=lambda over: sum(over.values()))
+
+
 def max_total(n: int) -> int:
     """The most points one sfida can give out in all: every card, every reame."""
     deck = _deck(n)
@@ -35,14 +123,8 @@ def max_total(n: int) -> int:
     return points
 
 
-def top(points: list[int]) -> int | None:
-    best = max(points)
-    leaders = [s for s, p in enumerate(points) if p == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
-def score_sfida(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violation]]:
-    n = _seats(summary)
+def score_sfida(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON], list[Violation]]:
+    n = _seats(summary, seats)
     raw = summary["captured"]
     if not isinstance(raw, list) or len(raw) != n:
         raise RecordError(f"expected one list of card codes per player ({n})", path="captured")
@@ -63,7 +145,7 @@ def score_sfida(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Viola
     total: Counter[int] = Counter()
     for row in hands:
         total.update(row)
-    over = total - _deck(n)
+    over = beyond_deck(n, total)
     if over:
         names = ", ".join(f"{C.CODES[t]} x{k}" for t, k in sorted(over.items()))
         found.append(
@@ -87,19 +169,15 @@ def score_sfida(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Viola
     }, found
 
 
-def score_game(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violation]]:
-    n = _seats(summary)
+def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON], list[Violation]]:
+    n = _seats(summary, seats)
     raw = summary["sfide"]
     if not isinstance(raw, list) or not raw:
         raise RecordError("expected a list of sfide, each one score per player", path="sfide")
     found: list[Violation] = []
-    gold = [0] * n
-    gold_left = C.GOLD_PER_DECK * (1 if n == 2 else 2)
+    tally = Tally(n, C.GOLD_PER_DECK * (1 if n == 2 else 2))
     limit = max_total(n)
     rows: list[dict[str, JSON]] = []
-    winners: list[int] | None = None
-    termination: str | None = None
-    deciding = False
     for k, sf in enumerate(raw):
         path = f"sfide[{k}]"
         if not isinstance(sf, list) or len(sf) != n:
@@ -109,7 +187,7 @@ def score_game(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violat
             if isinstance(v, bool) or not isinstance(v, int):
                 raise RecordError("expected a whole number", path=f"{path}[{i}]")
             points.append(v)
-        if winners is not None:
+        if tally.over:
             found.append(
                 violation(
                     BOOK,
@@ -134,29 +212,9 @@ def score_game(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violat
                     sfida=k,
                 )
             )
-        taker = top(points)
-        row: dict[str, JSON] = {"points": points, "gold": None, "deciding": deciding}
-        if deciding:
-            if taker is not None:
-                winners, termination = [taker], "deciding_sfida"
-        elif taker is not None and gold_left > 0:
-            row["gold"] = taker
-            gold[taker] += 1
-            gold_left -= 1
-        rows.append(row)
-        if winners is not None:
-            continue
-        if n == 2:
-            if gold_left == 0:
-                best = max(gold)
-                most = [s for s, g in enumerate(gold) if g == best]
-                winners, termination = (most if len(most) == 1 else []), "gold_taken"
-        else:
-            three = [s for s, g in enumerate(gold) if g >= 3]
-            if three:
-                winners, termination = three[:1], "three_gold"
-            elif gold_left == 0 and len(set(gold)) == 1:
-                deciding = True
+        deciding = tally.deciding
+        rows.append({"points": points, "gold": tally.add(points), "deciding": deciding})
+    gold = list(tally.gold)
     claimed = summary.get("gold")
     if claimed is not None:
         if not isinstance(claimed, list) or len(claimed) != n:
@@ -169,24 +227,38 @@ def score_game(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violat
                     Text(f"Scritto {claimed}, dovuto {gold}.", f"Written {claimed}, due {gold}."),
                 )
             )
+    winners = tally.winners
     return {
         "form": "game",
         "players": n,
         "sfide": rows,
         "gold": gold,
-        "gold_left": gold_left,
+        "gold_left": tally.gold_left,
         "complete": winners is not None,
-        "winner": (winners[0] if winners else None) if winners is not None else None,
-        "termination": termination,
+        "winner": winners[0] if winners else None,
+        "winners": list(winners) if winners is not None else None,
+        "termination": tally.termination or None,
         "scores": gold,
     }, found
 
 
-def score_summary(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violation]]:
+def summary_outcome(result: Mapping[str, JSON]) -> Outcome:
+    """The Outcome of a summary: a game's as its record gives it; one sfida's by points."""
+    if result["form"] == "sfida":
+        return Outcome.ranked(result["points"], Termination.SFIDA.value, result)
+    winners = result["winners"]
+    if winners is None:
+        return Outcome(tuple(result["gold"]), Termination.UNFINISHED.value, (), result)
+    return Outcome(tuple(result["gold"]), result["termination"], tuple(winners), result)
+
+
+def score_summary(
+    summary: Mapping[str, Any], seats: int
+) -> tuple[dict[str, JSON], list[Violation]]:
     if "captured" in summary:
-        return score_sfida(summary)
+        return score_sfida(summary, seats)
     if "sfide" in summary:
-        return score_game(summary)
+        return score_game(summary, seats)
     raise RecordError(
         'expected "captured" (one sfida: card codes per player) or "sfide" (a game: points '
         "per sfida)"

@@ -16,24 +16,18 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK, SLUG
+from games.cardchess.scoring import Tally
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import rng as make_rng
 from games.core import violation as make_violation
 
 JSON = Any
 NONE = -1  # no card under this table card
-
-
-class Termination(StrEnum):
-    GOLD_TAKEN = "gold_taken"  # two players: every gold card has been won
-    THREE_GOLD = "three_gold"  # three or four players: someone reached three gold cards
-    DECIDING_SFIDA = "deciding_sfida"  # all level on gold: the deciding sfida's winner
 
 
 @dataclass(frozen=True)
@@ -132,14 +126,9 @@ class CardChessState(State):
         self.deals = deals
         self.seed = seed
         self.sfida = -1
-        self.gold = [0] * self.n
-        self.gold_left = ruleset.gold
+        self.tally = Tally(self.n, ruleset.gold)
         self.results: list[SfidaResult] = []
-        self.deciding = False
-        self.over = False
         self.waiting = False  # the record lacks the next deal and there is no seed
-        self.winners: tuple[int, ...] = ()
-        self.termination = ""
         self.resolve_at = -1  # -1: players are still playing face down
         self.actions: list[tuple[int, Play | Resolve]] = []
         self.b = Board([], [[] for _ in range(self.n)])
@@ -236,39 +225,29 @@ class CardChessState(State):
         counted = b.captured if self.ruleset.counted == "all" else b.pieces
         scored = [C.sfida_points(cs) for cs in counted]
         points = [p for p, _ in scored]
-        top = max(points)
-        leaders = [s for s, p in enumerate(points) if p == top]
-        taker = leaders[0] if len(leaders) == 1 else None
-        result = SfidaResult(points, [r for _, r in scored], None, self.deciding)
+        result = SfidaResult(points, [r for _, r in scored], None, self.tally.deciding)
         self.results.append(result)
-        if self.deciding:
-            if taker is not None:
-                self._finish((taker,), Termination.DECIDING_SFIDA)
-                return
-        elif taker is not None and self.gold_left > 0:
-            result.gold = taker
-            self.gold[taker] += 1
-            self.gold_left -= 1
-        if self.n == 2:
-            if self.gold_left == 0:
-                best = max(self.gold)
-                most = [s for s, g in enumerate(self.gold) if g == best]
-                self._finish(tuple(most) if len(most) == 1 else (), Termination.GOLD_TAKEN)
-                return
+        result.gold = self.tally.add(points)
+        if self.tally.over:
+            self.resolve_at = -1
         else:
-            for s, g in enumerate(self.gold):
-                if g >= 3:
-                    self._finish((s,), Termination.THREE_GOLD)
-                    return
-            if self.gold_left == 0 and len(set(self.gold)) == 1:
-                self.deciding = True
-        self._start_sfida()
+            self._start_sfida()
 
-    def _finish(self, winners: tuple[int, ...], how: Termination) -> None:
-        self.over = True
-        self.winners = winners
-        self.termination = how.value
-        self.resolve_at = -1
+    @property
+    def over(self) -> bool:
+        return self.tally.over
+
+    @property
+    def gold(self) -> list[int]:
+        return self.tally.gold
+
+    @property
+    def gold_left(self) -> int:
+        return self.tally.gold_left
+
+    @property
+    def deciding(self) -> bool:
+        return self.tally.deciding
 
     # --- turns ------------------------------------------------------------------------
     def to_act(self) -> int | None:
@@ -467,12 +446,13 @@ class CardChessState(State):
     def outcome(self) -> Outcome:
         if not self.over:
             raise ValueError("the game is not over")
-        return Outcome(
-            tuple(self.gold),
-            self.termination,
-            self.winners,
-            {"gold": list(self.gold), "sfide": [r.to_json() for r in self.results]},
+        return self.tally.outcome(
+            {"gold": list(self.gold), "sfide": [r.to_json() for r in self.results]}
         )
+
+    def summary(self) -> dict[str, JSON]:
+        """What a scorekeeper writes for this game: each sfida's points (notation)."""
+        return {"players": self.n, "sfide": [list(r.points) for r in self.results]}
 
     def cards_in_play(self) -> Counter[int]:
         """Every card of the current sfida, wherever it is (for conservation checks)."""

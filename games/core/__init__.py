@@ -6,7 +6,7 @@ from games.core.errors import AmbiguousAction, EngineError, IllegalAction, Recor
 from games.core.rng import rng
 from games.core.rules import Rule, RuleBook
 from games.core.text import Text
-from games.core.verdict import Outcome, ScoreReport, Verdict, Violation, violation
+from games.core.verdict import Outcome, ScoreReport, Verdict, Violation, places_by, violation
 
 __all__ = [
     "NOTATION_VERSION",
@@ -27,6 +27,7 @@ __all__ = [
     "Text",
     "Verdict",
     "Violation",
+    "places_by",
     "play",
     "rng",
     "violation",

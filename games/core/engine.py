@@ -144,6 +144,11 @@ class State(ABC):
     def to_record(self) -> dict[str, JSON]:
         """The game's notation: ruleset, deal and actions so far (see docs/notation/)."""
 
+    def summary(self) -> dict[str, JSON]:
+        """What a scorekeeper writes down for this finished game (docs/notation/): scoring
+        it gives this state's Outcome."""
+        raise NotImplementedError
+
 
 S = TypeVar("S", bound=State)
 
@@ -290,9 +295,40 @@ class Game(ABC, Generic[R, S]):
         )
         return [violation(self.rules, self.rule_claimed_score, detail)]
 
+    def score(
+        self, summary: Mapping[str, JSON], ruleset: str | Mapping[str, JSON] | None = None
+    ) -> ScoreReport:
+        """From the facts a scorekeeper types to the per-seat Outcome (see docs/notation/).
+
+        ``ruleset`` is the competition's: it applies to the summary, and a summary that
+        names another ruleset (or a nonsense option) is refused rather than scored by its
+        own rules. Without it the summary's own ``ruleset`` (or the default) applies.
+        """
+        if not isinstance(summary, Mapping):
+            raise RecordError("a summary is a JSON object")
+        own = summary.get("ruleset")
+        if own is None and ruleset is None:
+            own = self.ruleset_named_by(summary)
+        chosen = self.ruleset(ruleset if ruleset is not None else own)
+        if ruleset is not None and own is not None and self.ruleset(own) != chosen:
+            raise RecordError(
+                f"this summary is for the ruleset {_name(own)!r}, the competition plays "
+                f"{chosen.name!r}",
+                path="ruleset",
+            )
+        return self.score_summary(summary, chosen)
+
+    def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
+        """The preset a summary's own fields name when nothing else does (override)."""
+        return None
+
     @abstractmethod
-    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
-        """From the facts a scorekeeper types to the per-seat result (see docs/notation/)."""
+    def score_summary(self, summary: Mapping[str, JSON], ruleset: R) -> ScoreReport:
+        """Score a summary under a ruleset already read: the Outcome and every violation."""
+
+
+def _name(spec: Any) -> Any:
+    return spec.get("name") if isinstance(spec, Mapping) else spec
 
 
 def play(game: Game[Any, Any], state: State, bots: Sequence[Bot]) -> State:

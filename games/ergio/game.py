@@ -12,7 +12,7 @@ from games.ergio import cards as C
 from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
 from games.ergio.bots import HeuristicBot
 from games.ergio.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.ergio.scoring import score_summary
+from games.ergio.scoring import outcome_of, score_summary
 from games.ergio.state import ErGioRuleset, ErGioState
 
 JSON = Any
@@ -115,11 +115,9 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
     def decode_action(self, data: Any, path: str = "actions") -> A.Action:
         return A.decode(data, path)
 
-    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
-        if not isinstance(summary, Mapping):
-            raise RecordError("a summary is a JSON object")
-        ruleset = self.ruleset(summary.get("ruleset"))
+    def score_summary(self, summary: Mapping[str, JSON], ruleset: ErGioRuleset) -> ScoreReport:
         result, found = score_summary(
             summary, ruleset.tie_order, ruleset.bella_sums, ruleset.effects, ruleset.seats
         )
-        return ScoreReport(SLUG, result, tuple(found))
+        outcome = outcome_of(result, ruleset.seats) if result is not None and not found else None
+        return ScoreReport(SLUG, result, tuple(found), outcome)

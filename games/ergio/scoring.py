@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, violation
 from games.ergio import battle as B
 from games.ergio import cards as C
 from games.ergio.rules import BOOK
@@ -102,6 +102,20 @@ def result_of(
         "winner": C.SIDES[winner] if winner is not None else None,
         "complete": winner is not None,
     }
+
+
+def outcome_of(result: Mapping[str, JSON], seats: int) -> Outcome:
+    """The Outcome of a match from its result (a record's and a summary's alike): the
+    seats of the winning side win; a match stopped before its end has no winner yet."""
+    sides = [seat % 2 for seat in range(seats)]
+    winner = C.SIDES.index(result["winner"]) if result["winner"] else None
+    if winner is None:
+        termination = "unfinished"
+    elif result["bella_nazionale"]:
+        termination = "bella_nazionale"
+    else:
+        termination = "scontri"
+    return Outcome.of_sides(result["scores"], termination, sides, winner, result)
 
 
 # --- summaries ----------------------------------------------------------------------------

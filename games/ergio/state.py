@@ -46,13 +46,14 @@ from games.ergio.actions import (
 )
 from games.ergio.battle import Sent, clash
 from games.ergio.rules import BOOK, SLUG
-from games.ergio.scoring import ScontroFacts, SideFacts, result_of
+from games.ergio.scoring import ScontroFacts, SideFacts, outcome_of, result_of
 
 JSON = Any
 
 
 class Termination(StrEnum):
     SCONTRI = "scontri"  # one side won more scontri
+    UNFINISHED = "unfinished"  # a summary of a match stopped before its end
     BELLA_NAZIONALE = "bella_nazionale"  # 3-3, decided by the Bella Nazionale
 
 
@@ -975,12 +976,7 @@ class ErGioState(State):
     def outcome(self) -> Outcome:
         if not self.is_over():
             raise ValueError("the game is not over")
-        res = self.result()
-        winner = C.SIDES.index(res["winner"]) if res["winner"] else -1
-        scores = tuple(self.points[side_of(s)] for s in range(self.ruleset.seats))
-        termination = Termination.BELLA_NAZIONALE if res["bella_nazionale"] else Termination.SCONTRI
-        winners = tuple(self.seats_of(winner)) if winner >= 0 else ()
-        return Outcome(scores, termination.value, winners, res)
+        return outcome_of(self.result(), self.ruleset.seats)
 
     def summary(self) -> dict[str, JSON]:
         """What a scorekeeper writes down for this game (docs/notation/ergio.md)."""

@@ -25,11 +25,12 @@ from games.ponte.model import (
     PonteRuleset,
     decode,
     encode,
+    layout_for,
     parse_fight,
     parse_strategy,
 )
 from games.ponte.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.ponte.scoring import score_summary
+from games.ponte.scoring import match_outcome, score_summary
 from games.ponte.state import Deal, PonteState
 
 JSON = Any
@@ -265,12 +266,19 @@ class Ponte(Game[PonteRuleset, PonteState]):
             )
         return found
 
-    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
-        if not isinstance(summary, Mapping):
-            raise RecordError("a summary is a JSON object")
-        ruleset = self.ruleset(summary.get("ruleset"))
+    def score_summary(self, summary: Mapping[str, JSON], ruleset: PonteRuleset) -> ScoreReport:
         result, found = score_summary(ruleset, summary)
-        return ScoreReport(SLUG, result, tuple(found))
+        outcome = None
+        if not found and result.get("ranking"):
+            outcome = match_outcome(
+                ruleset,
+                layout_for(ruleset),
+                result,
+                len(result["challenges"]),
+                result["tie_breaker"] is not None,
+                result,
+            )
+        return ScoreReport(SLUG, result, tuple(found), outcome)
 
 
 __all__ = ["DEFAULT_FIGHT_CARDS", "Ponte"]

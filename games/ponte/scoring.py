@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, violation
 from games.ponte.model import (
     MAG_INDEX,
     MAGISTRATURE,
     SIDES,
     Layout,
     PonteRuleset,
+    Termination,
     layout_for,
     quarter_mags,
     quarter_of,
@@ -94,6 +95,36 @@ def rank_match(
         place += len(members)
     winners = sorted(r["seat"] for r in ranking if r["place"] == 1)
     return {"scores": scores, "winners": winners, "ranking": ranking}
+
+
+def match_outcome(
+    ruleset: PonteRuleset,
+    layout: Layout,
+    ranked: Mapping[str, Any],
+    played: int,
+    tie_breaker: bool,
+    detail: Mapping[str, JSON],
+) -> Outcome:
+    """The Outcome of a match, from a record and a summary alike: the ranking's places,
+    the winning side's first-placed seats, and why the match ended."""
+    termination = (
+        Termination.TIE_BREAKER
+        if tie_breaker
+        else Termination.FOUR_REACHED
+        if played < ruleset.challenges
+        else Termination.CHALLENGES
+    )
+    places = [0] * ruleset.seats
+    for row in ranked["ranking"]:
+        places[row["seat"]] = row["place"]
+    return Outcome(
+        tuple(ranked["scores"]),
+        termination.value,
+        tuple(ranked["winners"]),
+        detail,
+        tuple(places),
+        tuple(layout.side_of_seat(s) for s in range(ruleset.seats)),
+    )
 
 
 # --- power sheets ------------------------------------------------------------------------

@@ -33,7 +33,6 @@ from games.ponte.model import (
     FightCard,
     Layout,
     PonteRuleset,
-    Termination,
     encode,
     layout_for,
     quarter_mags,
@@ -42,7 +41,7 @@ from games.ponte.model import (
     side_of,
 )
 from games.ponte.rules import BOOK, SLUG
-from games.ponte.scoring import rank_match
+from games.ponte.scoring import match_outcome, rank_match
 
 JSON = Any
 
@@ -1010,13 +1009,6 @@ class PonteState(State):
     def outcome(self) -> Outcome:
         if not self.is_over():
             raise ValueError("the match is not over")
-        termination = (
-            Termination.TIE_BREAKER
-            if self.tiebreak is not None
-            else Termination.FOUR_REACHED
-            if len(self.results) < self.ruleset.challenges
-            else Termination.CHALLENGES
-        )
         winner_side = 0 if self.wins[0] > self.wins[1] else 1
         result = rank_match(
             self.ruleset,
@@ -1035,7 +1027,21 @@ class PonteState(State):
             "ranking": result["ranking"],
             "victories": list(self.seat_wins),
         }
-        return Outcome(tuple(result["scores"]), termination.value, tuple(result["winners"]), detail)
+        return match_outcome(
+            self.ruleset, self.layout, result, len(self.results), self.tiebreak is not None, detail
+        )
+
+    def summary(self) -> dict[str, JSON]:
+        """What a scorekeeper writes for this match (docs/notation/ponte.md)."""
+        keys = ("tramontana", "mezzogiorno", "winner")
+        out: dict[str, JSON] = {
+            "challenges": [
+                {**{k: r[k] for k in keys}, "left": list(r["left"])} for r in self.results
+            ],
+        }
+        if self.tiebreak is not None:
+            out["tie_breaker"] = {k: self.tiebreak[k] for k in keys}
+        return out
 
     # --- views and records ------------------------------------------------------------
     def _shows_value(self, viewer_side: int | None, mag: int) -> bool:

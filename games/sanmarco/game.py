@@ -10,9 +10,17 @@ from games.core import NOTATION_VERSION, Game, GameInfo, RecordError, ScoreRepor
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.sanmarco.scoring import score_summary
-from games.sanmarco.state import DEFAULT_COLOURS, SLOTS, Enter, SanMarcoRuleset, ScoringRound
+from games.sanmarco.scoring import outcome_of, score_summary
+from games.sanmarco.state import (
+    DEFAULT_COLOURS,
+    SLOTS,
+    Enter,
+    SanMarcoRuleset,
+    ScoringRound,
+    Termination,
+)
 from games.sanmarco.table import MODES, Act, BoardRuleset, BoardState, decode, encode, presets
+from games.sanmarco.table import Termination as BoardTermination
 from games.sanmarco.table import start_board as board_from_deal
 
 JSON = Any
@@ -142,8 +150,20 @@ class SanMarco(Game[Any, Any]):
             values.append(v)
         return Enter(values[0], values[1])
 
-    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
-        if not isinstance(summary, Mapping):
-            raise RecordError("a summary is a JSON object")
-        result, found = score_summary(summary)
-        return ScoreReport(SLUG, result, tuple(found))
+    def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
+        variant, players = summary.get("variant"), summary.get("players")
+        if isinstance(variant, bool) or isinstance(players, bool):
+            return None
+        name = f"variant{variant}" if variant is not None else f"base{players}"
+        return name if name in self.rulesets else None
+
+    def score_summary(self, summary: Mapping[str, JSON], ruleset: Any) -> ScoreReport:
+        if isinstance(ruleset, BoardRuleset):
+            mode = ruleset.mode
+            variant = 0 if mode == "base" else int(mode.removeprefix("variant"))
+            termination = BoardTermination.FINAL_SCORING.value
+        else:
+            variant, termination = ruleset.variant, Termination.SCORED.value
+        result, found = score_summary(summary, variant, ruleset.seats)
+        outcome = None if found else outcome_of(result, termination)
+        return ScoreReport(SLUG, result, tuple(found), outcome)

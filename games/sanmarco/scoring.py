@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, places_by, violation
 from games.sanmarco.rules import BOOK
 
 JSON = Any
@@ -224,17 +224,61 @@ def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
     return found
 
 
-def score_summary(summary: Mapping[str, Any]) -> tuple[dict[str, JSON], list[Violation]]:
-    """Read a summary (docs/notation/sanmarco.md), score it and list what is impossible."""
-    variant = summary.get("variant")
-    players = summary.get("players")
-    if variant is None and players is not None:
-        if players not in (3, 4) or isinstance(players, bool):
-            raise RecordError("expected 3 or 4 (the base game)", path="players")
-        pts = _ints(summary.get("points"), players, "points")
+#: The fields each summary may hold (0: the base game); any other is refused, not ignored.
+FIELDS = {
+    0: {"game", "ruleset", "players", "points"},
+    1: {"game", "ruleset", "variant", "points", "ghosts"},
+    2: {"game", "ruleset", "variant", "points", "neutral", "passages"},
+    3: {"game", "ruleset", "variant", "points"},
+}
+
+
+def outcome_of(result: Mapping[str, JSON], termination: str) -> Outcome:
+    """The Outcome of a game or a scoring round, from a record and a summary alike: the
+    winner first (after variant 3's tie-break); equal tops share the first place, and with
+    two players nobody wins when the tie stands (sanmarco.v3.tie_break, sanmarco.rank.tie)."""
+    finals = [int(v) for v in result["scores"]]
+    winners = result.get("winners")
+    if winners is None:
+        winners = [] if result["winner"] is None else [result["winner"]]
+    if result.get("winner") is not None and result.get("tie_break") == "weaker_colour":
+        places = tuple(1 if s == result["winner"] else 2 for s in range(len(finals)))
+    else:
+        places = places_by(finals)
+    if len(winners) == len(finals):
+        winners = []
+    return Outcome(tuple(finals), termination, tuple(int(w) for w in winners), result, places)
+
+
+def score_summary(
+    summary: Mapping[str, Any], variant: int, seats: int
+) -> tuple[dict[str, JSON], list[Violation]]:
+    """Read a summary (docs/notation/sanmarco.md) of the competition's game (``variant`` 0
+    is the base game for ``seats`` players), score it and list what is impossible."""
+    unused = sorted(set(summary) - FIELDS[variant])
+    if unused:
+        raise RecordError(
+            f"this summary does not use {unused[0]!r}; its fields are "
+            f"{', '.join(sorted(FIELDS[variant] - {'game', 'ruleset'}))}",
+            path=unused[0],
+        )
+    if variant == 0:
+        players = summary.get("players", seats)
+        if players != seats or isinstance(players, bool):
+            raise RecordError(
+                f"this summary is for {players!r} players; the competition plays with {seats}",
+                path="players",
+            )
+        pts = _ints(summary.get("points"), seats, "points")
         return score_base(pts), _negative(pts, "points")
-    if variant not in (1, 2, 3) or isinstance(variant, bool):
+    written = summary.get("variant", variant)
+    if written not in (1, 2, 3) or isinstance(written, bool):
         raise RecordError("expected 1, 2 or 3 (the two-player variant)", path="variant")
+    if written != variant:
+        raise RecordError(
+            f"this summary is of variant {written}; the competition plays variant {variant}",
+            path="variant",
+        )
     raw = summary.get("points")
     found: list[Violation] = []
     if variant == 3:

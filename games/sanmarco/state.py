@@ -16,7 +16,7 @@ from typing import Any
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import violation as make_violation
 from games.sanmarco.rules import BOOK, SLUG
-from games.sanmarco.scoring import score_v1, score_v2, score_v3
+from games.sanmarco.scoring import outcome_of, score_v1, score_v2, score_v3
 
 JSON = Any
 
@@ -94,6 +94,8 @@ class ScoringRound(State):
         found: list[Violation] = []
         if nxt is None:
             return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
+        if not isinstance(action, Enter):  # a move on the board has no place in this round
+            return [make_violation(BOOK, "sanmarco.record.impossible", seat=seat)]
         if seat != nxt[0]:
             found.append(
                 make_violation(
@@ -156,14 +158,17 @@ class ScoringRound(State):
     def outcome(self) -> Outcome:
         if not self.is_over():
             raise ValueError("the scoring round is not over")
-        res = self.result()
-        winner = res["winner"]
-        return Outcome(
-            tuple(res["scores"]),
-            Termination.SCORED.value,
-            () if winner is None else (winner,),
-            res,
-        )
+        return outcome_of(self.result(), Termination.SCORED.value)
+
+    def summary(self) -> dict[str, JSON]:
+        """What a scorekeeper writes for this round (docs/notation/sanmarco.md)."""
+        rows = [[int(v or 0) for v in row] for row in self.entries]
+        variant = self.ruleset.variant
+        if variant == 3:
+            return {"variant": 3, "points": rows}
+        if variant == 1:
+            return {"variant": 1, "points": [r[0] for r in rows], "ghosts": [r[1] for r in rows]}
+        return {"variant": 2, "points": [r[0] for r in rows]}
 
     # --- views and records ----------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, JSON]:

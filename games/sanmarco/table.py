@@ -24,7 +24,7 @@ from games.core import rng as make_rng
 from games.core import violation as make_violation
 from games.sanmarco.board import DISTRICTS, MAX_BRIDGES, Board, load_board
 from games.sanmarco.rules import BOOK, SLUG
-from games.sanmarco.scoring import score_base, score_v1, score_v2, score_v3
+from games.sanmarco.scoring import outcome_of, score_base, score_v1, score_v2, score_v3
 
 JSON = Any
 
@@ -1120,11 +1120,7 @@ class BoardState(State):
     def outcome(self) -> Outcome:
         if not self.is_over():
             raise ValueError("the game is not over")
-        res = self.result()
-        winners = res.get("winners")
-        if winners is None:
-            winners = [] if res["winner"] is None else [res["winner"]]
-        return Outcome(tuple(res["scores"]), Termination.FINAL_SCORING.value, tuple(winners), res)
+        return outcome_of(self.result(), Termination.FINAL_SCORING.value)
 
     # --- views and records ----------------------------------------------------------------------
     def _card_name(self, card: int) -> JSON:

@@ -10,7 +10,7 @@ from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.tarocco.scoring import score_summary
+from games.tarocco.scoring import score_summary, summary_outcome
 from games.tarocco.state import (
     BIDS,
     DISCARD_LIMITS,
@@ -190,9 +190,6 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         return value
 
     # --- summaries ----------------------------------------------------------------------
-    def score(self, summary: Mapping[str, JSON]) -> ScoreReport:
-        if not isinstance(summary, Mapping):
-            raise RecordError("a summary is a JSON object")
-        ruleset = self.ruleset(summary.get("ruleset"))
+    def score_summary(self, summary: Mapping[str, JSON], ruleset: TaroccoRuleset) -> ScoreReport:
         result, found = score_summary(summary, ruleset)
-        return ScoreReport(SLUG, result, tuple(found))
+        return ScoreReport(SLUG, result, tuple(found), summary_outcome(result, found))

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, places_by, violation
 from games.tarocco import cards as C
 from games.tarocco.rules import BOOK
 
 JSON = Any
 SEATS = 4
-OUTCOMES = ("solo", "pairs", "offer", "abandoned")
+OUTCOMES = ("solo", "pairs", "offer", "abandoned", "all_zero")
 
 
 def solo_scores(declarer: int, points: int) -> list[int]:
@@ -280,3 +280,22 @@ def score_summary(
                 )
             )
     return result, found
+
+
+def hand_outcome(scores: Sequence[int], termination: str, detail: Mapping[str, JSON]) -> Outcome:
+    """One smazzata: the seats that gained points won it; places follow the scores."""
+    winners = tuple(s for s in range(SEATS) if scores[s] > 0)
+    return Outcome(tuple(scores), termination, winners, detail, places_by(scores))
+
+
+def summary_outcome(result: Mapping[str, JSON], found: Sequence[Violation]) -> Outcome | None:
+    """The Outcome of a summary already scored: one smazzata as a record gives it, or a set
+    of smazzate ranked by their totals, the highest total winning."""
+    if found or result.get("scores") is None:
+        return None
+    scores = [int(s) for s in result["scores"]]
+    facts = {k: v for k, v in result.items() if k != "scores"}
+    if "hands" in result:
+        return Outcome.ranked(scores, "hands", facts)
+    hand = result["summary"]
+    return hand_outcome(scores, str(hand["outcome"]), facts)

@@ -889,6 +889,8 @@ class TaroccoState(State):
         """What a scorekeeper writes for this hand (docs/notation/tarocco.md)."""
         t = self.termination
         out: dict[str, JSON] = {"outcome": "abandoned", "dealer": self.dealer}
+        if t == Termination.ALL_ZERO:
+            out["outcome"] = "all_zero"
         if t == Termination.OFFER:
             pairs = sorted(self.taken.items())
             o, k = pairs[0]
@@ -907,7 +909,7 @@ class TaroccoState(State):
         return out
 
     def _finish(self, how: Termination) -> None:
-        from games.tarocco.scoring import score_hand
+        from games.tarocco.scoring import hand_outcome, score_hand
 
         self.phase = Phase.OVER
         self.termination = how
@@ -927,8 +929,7 @@ class TaroccoState(State):
                 called=C.CODES[self.called] if self.called is not None else None,
                 partner=self.partner,
             )
-        winners = tuple(s for s in range(SEATS) if scores[s] > 0)
-        self._outcome = Outcome(tuple(scores), how.value, winners, detail)
+        self._outcome = hand_outcome(scores, how.value, detail)
 
     def is_over(self) -> bool:
         return self.phase is Phase.OVER

@@ -1,9 +1,10 @@
 """Who won a result, seat by seat, and how a competition turns that into its table.
 
-The engines decide the winners where the score alone cannot (an Er Giò match level at 3-3
-goes to the Bella Nazionale; the Bridge's Game ranks by challenges and then by power left),
-so a full record's outcome and a summary's answer name them; plain per-seat scores decide
-by the highest score. Everyone level is a draw for all.
+Every engine entry (a summary scored, a full record validated, a digital game finished)
+gives one Outcome with the winners and each seat's place; the result keeps it in its
+verdict, and the standings read only that. Nobody winning, or everyone winning, is a draw
+for all. Results written as plain per-seat points, with no engine's Outcome (before every
+game had an engine), were counted by the highest score when written, and still are.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from django.utils.translation import gettext_lazy
 WIN, DRAW, LOSS = "win", "draw", "loss"
 #: The standings counter each outcome adds to.
 COUNTERS = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
-SIDES = ("tramontana", "mezzogiorno")
 
 #: What the standings can be ordered by, in the competition's chosen order.
 KEYS = ("match_points", "points", "wins")
@@ -28,37 +28,40 @@ KEYS = ("match_points", "points", "wins")
 def outcomes(scores: Sequence[Any], verdict: Mapping[str, Any] | None) -> list[str]:
     """``win``, ``draw`` or ``loss`` for each seat of a result."""
     seats = len(scores)
-    winners = _engine_winners(verdict, seats)
+    winners = engine_winners(verdict, seats)
     if winners is None:
-        points = [_decimal(s) for s in scores]
-        top = max(points, default=Decimal(0))
-        winners = {i for i, p in enumerate(points) if p == top}
+        winners = _plain_points_winners(scores)
     if not winners or len(winners) == seats:
         return [DRAW] * seats
     return [WIN if i in winners else LOSS for i in range(seats)]
 
 
-def _engine_winners(verdict: Mapping[str, Any] | None, seats: int) -> set[int] | None:
+def engine_winners(verdict: Mapping[str, Any] | None, seats: int) -> set[int] | None:
+    """The winning seats of the engine's Outcome kept in a verdict (None: no Outcome)."""
     if not isinstance(verdict, Mapping):
         return None
     outcome = verdict.get("outcome")
-    if isinstance(outcome, Mapping) and isinstance(outcome.get("winners"), list):
-        return _seats(outcome["winners"], seats)
-    result = verdict.get("result")
-    if not isinstance(result, Mapping):
+    if not isinstance(outcome, Mapping) or not isinstance(outcome.get("winners"), list):
         return None
-    if isinstance(result.get("winners"), list):
-        return _seats(result["winners"], seats)
-    side = result.get("winner")
-    if side in SIDES:
-        index = SIDES.index(side)
-        return {i for i in range(seats) if i % 2 == index}
-    return None
+    chosen = {v for v in outcome["winners"] if isinstance(v, int) and 0 <= v < seats}
+    return chosen if len(chosen) == len(outcome["winners"]) else None
 
 
-def _seats(values: list[Any], seats: int) -> set[int] | None:
-    chosen = {v for v in values if isinstance(v, int) and 0 <= v < seats}
-    return chosen if len(chosen) == len(values) else None
+def standing_order(scores: Sequence[Any], verdict: Mapping[str, Any] | None) -> list[float]:
+    """One number per seat, higher for a better place: the Outcome's places (a deciding
+    sfida or a tie-break separates seats level on points), or plain points without one."""
+    outcome = verdict.get("outcome") if isinstance(verdict, Mapping) else None
+    places = outcome.get("places") if isinstance(outcome, Mapping) else None
+    if isinstance(places, list) and len(places) == len(scores):
+        return [-float(p) for p in places]
+    return [float(_decimal(s)) for s in scores]
+
+
+def _plain_points_winners(scores: Sequence[Any]) -> set[int]:
+    """Plain per-seat points with no Outcome: the highest score won."""
+    points = [_decimal(s) for s in scores]
+    top = max(points, default=Decimal(0))
+    return {i for i, p in enumerate(points) if p == top}
 
 
 def _decimal(value: Any) -> Decimal:

@@ -1,8 +1,10 @@
 """Ratings with openskill's Plackett-Luce model (Weng & Lin).
 
-Every accepted result is one rated match in which each seat is ranked by the points the
-journal gave it: seats with equal points tie. That is the natural reading for Er Giò, the
-Bridge's Game, San Marco and 3D cardChess (two sides, or a free-for-all of three or four).
+Every accepted result is one rated match in which each seat is ranked by its place in the
+engine's Outcome (which follows the points, except where the game separates seats level on
+points: a deciding sfida, a tie-break); seats that share a place tie. That is the natural
+reading for Er Giò, the Bridge's Game, San Marco and 3D cardChess (two sides, or a
+free-for-all of three or four).
 For Tarocco it is the four-way treatment: a soloist who wins 18 while the others lose 6 each
 ranks first against three tied players, instead of being fed to the model as a team of one
 against a team of three (openskill adds a team's ratings, so a lone soloist would look far
@@ -13,7 +15,6 @@ docs/ratings.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
@@ -22,6 +23,7 @@ from openskill.models import PlackettLuce
 
 from ledger.clubs import rows
 from ledger.clubs.models import Entry, Rating, RatingChange, Result
+from ledger.clubs.outcomes import standing_order
 
 MODEL = PlackettLuce()
 
@@ -51,7 +53,7 @@ def rate_results(
     matches: dict[tuple[int, str], list[tuple[Result, list[int], list[float]]]] = {}
     for result, seats in items:
         players = [seats[i] for i in sorted(seats)]
-        points = [float(Decimal(p)) for p in result.scores]
+        points = standing_order(result.scores, result.verdict)
         if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
             # A hand where everybody scored the same tells nothing about skill.
             continue

@@ -120,15 +120,19 @@ def score_result(
     verdict: dict[str, Any] | None
     try:
         if source == "summary":
-            report = engine.score(_with_ruleset(record, ruleset))
+            report = engine.score(record, ruleset or None)
             verdict = report.to_json()
             if report.violations:
                 found = [v.to_json() for v in report.violations]
                 raise RuleViolation(
                     _message(found), fields={"record": [_message(found)]}, violations=found
                 )
-            assert report.result is not None
-            computed = list(report.result["scores"])
+            if report.outcome is None:
+                raise Invalid(
+                    _("The summary does not give a finished game."),
+                    fields={"record": [_("Incomplete game.")]},
+                )
+            computed = list(report.outcome.scores)
         else:
             checked = engine.validate(_with_ruleset(record, ruleset))
             verdict = checked.to_json()

@@ -19,13 +19,20 @@ def test_the_highest_score_wins_and_everyone_level_is_a_draw():
     assert outcomes(["6", "-6", "6", "-6"], None) == [WIN, LOSS, WIN, LOSS]
 
 
-def test_the_engines_winner_decides_a_match_level_on_points():
-    # Er Giò at 3-3 goes to the Bella Nazionale: the summary's answer names the winner.
-    verdict = {"game": "ergio", "result": {"scores": [3, 3], "winner": "mezzogiorno"}}
+def test_the_engines_winners_decide_a_match_level_on_points():
+    # Er Giò at 3-3 goes to the Bella Nazionale: the engine's Outcome names the winners.
+    verdict = {"game": "ergio", "outcome": {"scores": [3, 3], "winners": [1], "places": [2, 1]}}
     assert outcomes(["3", "3"], verdict) == [LOSS, WIN]
-    assert outcomes(["3", "3", "3", "3"], verdict) == [LOSS, WIN, LOSS, WIN]
-    # A full record's outcome lists the winning seats.
-    assert outcomes(["1", "1"], {"outcome": {"winners": [0]}}) == [WIN, LOSS]
+    four = {"outcome": {"scores": [3, 3, 3, 3], "winners": [1, 3], "places": [2, 1, 2, 1]}}
+    assert outcomes(["3", "3", "3", "3"], four) == [LOSS, WIN, LOSS, WIN]
+    # Nobody won: a draw for all, whatever the points.
+    assert outcomes(["1", "0"], {"outcome": {"winners": [], "places": [1, 1]}}) == [DRAW, DRAW]
+
+
+def test_a_summarys_own_guess_of_the_winner_is_not_read():
+    # Only the Outcome counts: a side written in the game's own facts decides nothing.
+    verdict = {"result": {"scores": [3, 1], "winner": "mezzogiorno"}}
+    assert outcomes(["3", "1"], verdict) == [WIN, LOSS]
 
 
 def test_standings_count_wins_draws_and_losses(people, manual_table):
