@@ -43,6 +43,8 @@ def keep_outcomes(apps, schema_editor):
         for player, seat, kind, result_id in Entry.objects.filter(
             competition_id=competition_id
         ).values_list("player_id", "seat", "kind", "result_id"):
+            if kind not in ("credit", "reversal"):
+                continue  # a penalty or its cancellation: points, no game
             seats = decided.get(result_id, [])
             if seat < len(seats):
                 row = counts.setdefault(player, {"wins": 0, "draws": 0, "losses": 0})
@@ -55,7 +57,7 @@ def keep_outcomes(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0010_journal_append_function"),
+        ("clubs", "0013_penalties"),
     ]
 
     operations = [
