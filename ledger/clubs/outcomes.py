@@ -48,13 +48,19 @@ def engine_winners(verdict: Mapping[str, Any] | None, seats: int) -> set[int] | 
 
 
 def standing_order(scores: Sequence[Any], verdict: Mapping[str, Any] | None) -> list[float]:
-    """One number per seat, higher for a better place: the Outcome's places (a deciding
-    sfida or a tie-break separates seats level on points), or plain points without one."""
+    """One number per seat for the ratings, higher for a better finish: the points, with
+    the Outcome's places breaking ties between equal points where the game separates them
+    (a deciding sfida won at 2-2-2-2 in gold, San Marco's tie-break)."""
+    points = [_decimal(s) for s in scores]
     outcome = verdict.get("outcome") if isinstance(verdict, Mapping) else None
     places = outcome.get("places") if isinstance(outcome, Mapping) else None
-    if isinstance(places, list) and len(places) == len(scores):
-        return [-float(p) for p in places]
-    return [float(_decimal(s)) for s in scores]
+    if not isinstance(places, list) or len(places) != len(points):
+        return [float(p) for p in points]
+    seats = range(len(points))
+    if all(places[a] == places[b] for a in seats for b in seats if points[a] == points[b]):
+        return [float(p) for p in points]
+    keys = [(points[s], -places[s]) for s in seats]
+    return [-float(1 + sum(1 for other in keys if other > key)) for key in keys]
 
 
 def _plain_points_winners(scores: Sequence[Any]) -> set[int]:

@@ -1,8 +1,8 @@
 """Ratings with openskill's Plackett-Luce model (Weng & Lin).
 
-Every accepted result is one rated match in which each seat is ranked by its place in the
-engine's Outcome (which follows the points, except where the game separates seats level on
-points: a deciding sfida, a tie-break); seats that share a place tie. That is the natural
+Every accepted result is one rated match in which each seat is ranked by the points the
+journal gave it, the engine's Outcome breaking ties where the game separates seats level on
+points (a deciding sfida, a tie-break); seats still level tie. That is the natural
 reading for Er Giò, the Bridge's Game, San Marco and 3D cardChess (two sides, or a
 free-for-all of three or four).
 For Tarocco it is the four-way treatment: a soloist who wins 18 while the others lose 6 each
@@ -15,6 +15,7 @@ docs/ratings.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction

@@ -38,7 +38,7 @@ from openskill.models import PlackettLuce
 
 from ledger.clubs import signing
 from ledger.clubs.models import Club, Competition, Entry, Player, entry_hash
-from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes
+from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, standing_order
 
 FORMAT = "club-ledger-export"
 VERSION = 1
@@ -884,7 +884,7 @@ def prove_arrival(
                     scores = _json(scores)
                     decided = outcomes(scores, _json(verdict))
                     if status == "accepted":
-                        group = [game, res, scores]
+                        group = [game, res, scores, _json(verdict)]
                 step = 1 if kind == Entry.Kind.CREDIT else -1
                 row = totals.setdefault((comp, player), [Decimal(0), 0, 0, 0, 0])
                 row[0] += points
@@ -927,9 +927,9 @@ class _Fines(dict[str, dict[int, dict[int, Decimal]]]):
 
 def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]], fines: _Fines) -> None:
     """Fold one accepted result into the replayed ratings, as ratings.recompute does."""
-    if len(group) < 4:
+    if len(group) < 5:
         return
-    game, result_id, scores, *seats = group
+    game, result_id, scores, verdict, *seats = group
     players = [p for _s, p in sorted(seats)]
     fined = fines[game].get(result_id)
     if fined:
@@ -938,7 +938,7 @@ def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]], fines: _Fin
             f"{Decimal(s) + fined.get(seated.get(i, 0), Decimal(0)):f}"
             for i, s in enumerate(scores)
         ]
-    points = [float(Decimal(p)) for p in scores]
+    points = standing_order(scores, verdict)
     if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
         return
     current = [
