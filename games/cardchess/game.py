@@ -19,7 +19,7 @@ from games.cardchess.state import (
     SfidaDeal,
     encode,
 )
-from games.core import Game, GameInfo, RecordError, ScoreReport, Text
+from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text
 
 JSON = Any
 
@@ -136,6 +136,12 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
                 raise RecordError("expected a seat or null", path=f"{path}.taker")
             return Resolve(at, taker)
         raise RecordError('expected "play" or "resolve"', path=path)
+
+    def choices(self, field: str, ruleset: CardChessRuleset | None = None) -> tuple[Choice, ...]:
+        """``card``: every card code a sfida's summary may name (docs/notation/cardchess.md)."""
+        if field != "card":
+            return super().choices(field, ruleset)
+        return tuple(Choice(code, Text(code, code)) for code in C.CODES)
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         players = summary.get("players")

@@ -1,6 +1,7 @@
 """What every engine shares: the interface, rule books, verdicts, seeded RNG and bots."""
 
 from games.core.bots import RandomBot
+from games.core.declare import Choice
 from games.core.engine import NOTATION_VERSION, Bot, Game, GameInfo, Ruleset, State, play
 from games.core.errors import AmbiguousAction, EngineError, IllegalAction, RecordError
 from games.core.rng import rng
@@ -12,6 +13,7 @@ __all__ = [
     "NOTATION_VERSION",
     "AmbiguousAction",
     "Bot",
+    "Choice",
     "EngineError",
     "Game",
     "GameInfo",

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from games.core.declare import Choice
 from games.core.errors import IllegalAction, RecordError
 from games.core.rules import RuleBook
 from games.core.text import Text
@@ -165,6 +166,8 @@ class Game(ABC, Generic[R, S]):
     rulesets: ClassVar[Mapping[str, Any]]
     default_ruleset: ClassVar[str]
     bots: ClassVar[Mapping[str, Callable[[int], Bot]]]
+    #: The most entries each of a summary's lists may hold (Er Giò's six scontri...).
+    summary_rows: ClassVar[Mapping[str, int]] = {}
 
     # --- rulesets -----------------------------------------------------------------
     def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> R:
@@ -199,6 +202,11 @@ class Game(ABC, Generic[R, S]):
         chosen: R = dataclasses.replace(preset, **changes) if changes else preset
         self.check_ruleset(chosen)
         return chosen
+
+    def choices(self, field: str, ruleset: R | None = None) -> tuple[Choice, ...]:
+        """The values a summary's ``field`` may take, with their words and whom each
+        concerns (under ``ruleset``, the seat too). Games override it for their fields."""
+        raise KeyError(f"{self.info.slug} declares no choices for {field!r}")
 
     def check_ruleset(self, ruleset: R) -> None:
         """Refuse inconsistent option combinations (RecordError). Override as needed."""

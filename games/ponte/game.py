@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from games.core import (
     NOTATION_VERSION,
+    Choice,
     Game,
     GameInfo,
     Outcome,
@@ -20,14 +21,17 @@ from games.core import violation as make_violation
 from games.ponte.bots import HeuristicBot
 from games.ponte.model import (
     DEFAULT_FIGHT_CARDS,
+    MAGISTRATURE,
     MODES,
     SIDES,
     PonteRuleset,
     decode,
     encode,
     layout_for,
+    mag_label,
     parse_fight,
     parse_strategy,
+    quarter_of,
 )
 from games.ponte.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.ponte.scoring import match_outcome, score_summary
@@ -265,6 +269,19 @@ class Ponte(Game[PonteRuleset, PonteState]):
                 )
             )
         return found
+
+    def choices(self, field: str, ruleset: PonteRuleset | None = None) -> tuple[Choice, ...]:
+        """``magistratura``: the twelve, six a side; under a ruleset, each with the seat that
+        commands its quarter."""
+        if field != "magistratura":
+            return super().choices(field, ruleset)
+        owners = layout_for(ruleset).owners if ruleset is not None else None
+        out = []
+        for m, name in enumerate(MAGISTRATURE):
+            label = mag_label(name)
+            seat = owners[quarter_of(m)] if owners is not None else None
+            out.append(Choice(name, Text(label, label), side=m // 6, seat=seat))
+        return tuple(out)
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: PonteRuleset) -> ScoreReport:
         result, found = score_summary(ruleset, summary)

@@ -38,6 +38,14 @@ MAGISTRATURE = (
     "sant_antonio",
 )
 MAG_INDEX = {name: i for i, name in enumerate(MAGISTRATURE)}
+
+
+def mag_label(name: str) -> str:
+    """A magistratura's name as written (``sant_antonio``: Sant'Antonio)."""
+    words = name.replace("sant_", "sant'").split("_")
+    return " ".join(w[:1].upper() + w[1:] for w in words).replace("Sant'a", "Sant'A")
+
+
 MODES = ("base", "advanced", "expert", "incognito")
 
 ATTACK, PUSH, DEFENSE = "A", "P", "D"

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import NOTATION_VERSION, Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core import NOTATION_VERSION, Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.sanmarco.scoring import outcome_of, score_summary
+from games.sanmarco.scoring import PASSAGES, outcome_of, score_summary
 from games.sanmarco.state import (
     DEFAULT_COLOURS,
     SLOTS,
@@ -149,6 +149,25 @@ class SanMarco(Game[Any, Any]):
                 raise RecordError(f"expected a whole number for {key!r}", path=f"{path}.{key}")
             values.append(v)
         return Enter(values[0], values[1])
+
+    summary_rows: ClassVar[Mapping[str, int]] = {"passages": PASSAGES}
+
+    def choices(self, field: str, ruleset: Any = None) -> tuple[Choice, ...]:
+        """``colour``: each seat's colours in a two-player variant's scoring round, in the
+        order the summary writes their points."""
+        if field != "colour" or ruleset is None:
+            return super().choices(field, ruleset)
+        if isinstance(ruleset, BoardRuleset):
+            if ruleset.mode == "base":
+                return ()
+            variant = int(ruleset.mode.removeprefix("variant"))
+        else:
+            variant = ruleset.variant
+        return tuple(
+            Choice(colour, Text(colour, colour), seat=seat)
+            for seat, colours in enumerate(DEFAULT_COLOURS[variant])
+            for colour in colours
+        )
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         variant, players = summary.get("variant"), summary.get("players")

@@ -1337,10 +1337,10 @@ def preview_correction(
 ) -> dict[str, Any]:
     """What a correction would change downstream, without changing anything: it is applied
     inside a transaction that is always rolled back, and the standings and ratings are
-    read before and after."""
+    read before and after; what is read inside is kept in no cache."""
     from ledger.clubs import ratings as rating_module
     from ledger.clubs.models import Rating
-    from ledger.clubs.standings import standings
+    from ledger.clubs.standings import kept_nowhere, standings
 
     competition = result.competition
 
@@ -1358,7 +1358,7 @@ def preview_correction(
     before_rows, before_ratings = snapshot()
     changes: dict[str, Any] = {}
     try:
-        with transaction.atomic():
+        with kept_nowhere(), transaction.atomic():
             new = supersede_result(
                 user=user, result=result, source=source, record=record, scores=scores
             )

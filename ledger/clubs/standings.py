@@ -6,10 +6,12 @@ journal lines written since, so a read after a write reads those lines only."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import attrgetter, itemgetter
@@ -266,6 +268,25 @@ def layout_sql(vendor: str) -> str:
 
 LAYOUT_PRIME = 10007
 
+#: False while a correction is previewed: what is read then comes from lines that will be
+#: rolled back, so nothing of it may be kept for later reads.
+_keeping: contextvars.ContextVar[bool] = contextvars.ContextVar("standings_keeping", default=True)
+
+
+@contextlib.contextmanager
+def kept_nowhere() -> Iterator[None]:
+    """Reads inside keep nothing in the cache (a correction's preview)."""
+    token = _keeping.set(False)
+    try:
+        yield
+    finally:
+        _keeping.reset(token)
+
+
+def _keep(key: str, value: Any, seconds: int) -> None:
+    if _keeping.get():
+        cache.set(key, value, seconds)
+
 
 def totals_after(
     competition: Competition, round_number: int, head: int | None = None
@@ -317,7 +338,7 @@ def _ranks_after(
     ranks: dict[int, int] | None = cache.get(key)
     if ranks is None:
         ranks = {r.player_id: r.rank for r in _from_journal(competition, round_number, head)}
-        cache.set(key, ranks, 3600)
+        _keep(key, ranks, 3600)
     return ranks
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from ledger.clubs.models import Player
@@ -249,10 +250,18 @@ class TaroccoSummaryForm(EntryForm):
 # --- Er Giò --------------------------------------------------------------------------------
 
 
-def _ergio_mags(side: int) -> list[tuple[str, str]]:
-    from games.ergio.cards import MAGISTRATURE
+def _declared(game: str, field: str, ruleset: Any = None) -> tuple[Any, ...]:
+    """The choices a game declares for a summary's field (games/core/declare.py)."""
+    from games.core import registry
 
-    return [(slug, label) for slug, label, _code in MAGISTRATURE[side * 6 : side * 6 + 6]]
+    return registry.get(game).choices(field, ruleset)
+
+
+def _ergio_mags(side: int) -> list[tuple[str, str]]:
+    lang = "en" if (get_language() or "it").startswith("en") else "it"
+    return [
+        (c.value, c.label.get(lang)) for c in _declared("ergio", "magistratura") if c.side == side
+    ]
 
 
 # The figures keep their Italian names in both languages, as the game's own terms.
@@ -315,10 +324,11 @@ class ErGioSummaryForm(EntryForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from games.ergio.scoring import SCONTRI
+        from games.core import registry
 
+        most = registry.get("ergio").summary_rows["scontri"]
         self.laid = getattr(self.ruleset, "bella_sums", "scontro") == "laid"
-        formset = rows(ErGioScontroForm, ErGioScontri, SCONTRI, SCONTRI)
+        formset = rows(ErGioScontroForm, ErGioScontri, most, most)
         self.scontri = formset(
             self.data if self.is_bound else None,
             prefix="scontro",
@@ -352,20 +362,18 @@ class ErGioSummaryForm(EntryForm):
 # --- The Bridge's Game (ponte) -------------------------------------------------------------
 
 
-def _ponte_label(slug: str) -> str:
-    words = slug.replace("sant_", "sant'").split("_")
-    return " ".join(w[:1].upper() + w[1:] for w in words).replace("Sant'a", "Sant'A")
-
-
-def _ponte_mags(side: int, owners: dict[int, str] | None) -> list[tuple[str, str]]:
-    from games.ponte.model import MAGISTRATURE, quarter_of, side_mags
-
+def _ponte_mags(
+    side: int, choices: tuple[Any, ...], owners: dict[int, str] | None
+) -> list[tuple[str, str]]:
+    lang = "en" if (get_language() or "it").startswith("en") else "it"
     out = []
-    for m in side_mags(side):
-        label = _ponte_label(MAGISTRATURE[m])
+    for c in choices:
+        if c.side != side:
+            continue
+        label = c.label.get(lang)
         if owners:
-            label = f"{label} ({owners[quarter_of(m)]})"
-        out.append((MAGISTRATURE[m], label))
+            label = f"{label} ({owners[c.seat]})"
+        out.append((c.value, label))
     return out
 
 
@@ -398,22 +406,21 @@ class PonteSummaryForm(EntryForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from games.ponte.model import MAGISTRATURE, layout_for
-
         ruleset = self.ruleset
         names = dict(self.seats)
+        choices = _declared("ponte", "magistratura", ruleset)
         owners = None
         if ruleset.seats > 2:
-            layout = layout_for(ruleset)
-            owners = {q: names.get(seat, str(seat)) for q, seat in enumerate(layout.owners)}
-        mags = [_ponte_mags(side, owners) for side in (0, 1)]
+            owners = {c.seat: names.get(c.seat, str(c.seat)) for c in choices}
+        mags = [_ponte_mags(side, choices, owners) for side in (0, 1)]
         for side, (name, _label) in enumerate(SIDES):
             self.fields[f"tb_{name}"].choices = [("", "—"), *mags[side]]  # type: ignore[attr-defined]
         # The power sheet (optional): checked against the mode's rules and the power left.
         self.sheet_names = []
-        for slug in MAGISTRATURE:
-            name = f"power_{slug}"
-            self.fields[name] = number(_ponte_label(slug), required=False, step="any")
+        lang = "en" if (get_language() or "it").startswith("en") else "it"
+        for c in choices:
+            name = f"power_{c.value}"
+            self.fields[name] = number(c.label.get(lang), required=False, step="any")
             self.sheet_names.append(name)
         count = ruleset.challenges
         formset = rows(PonteChallengeForm, PonteChallenges, count, count)
@@ -495,12 +502,13 @@ class SanMarcoSummaryForm(EntryForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from games.sanmarco.scoring import PASSAGES
-        from games.sanmarco.state import DEFAULT_COLOURS
+        from games.core import registry
 
         self.variant = int(getattr(self.ruleset, "variant", 3))
         names = [name for _index, name in self.seats]
-        colours = DEFAULT_COLOURS[self.variant]
+        declared = _declared("sanmarco", "colour", self.ruleset)
+        colours = [[c.value for c in declared if c.seat == seat] for seat in range(len(names))]
+        passages = registry.get("sanmarco").summary_rows["passages"]
         for i, name in enumerate(names):
             if self.variant == 3:
                 for c, colour in enumerate(colours[i]):
@@ -520,7 +528,7 @@ class SanMarcoSummaryForm(EntryForm):
                 )
         if self.variant == 2:
             self.fields["neutral"] = number(_("Neutral colour (optional)"), required=False)
-            formset = rows(SanMarcoPassageForm, SanMarcoPassages, PASSAGES, PASSAGES)
+            formset = rows(SanMarcoPassageForm, SanMarcoPassages, passages, passages)
             self.passages = formset(
                 self.data if self.is_bound else None,
                 prefix="passage",
@@ -630,15 +638,14 @@ class CardChessSummaryForm(EntryForm):
             yield from super().formsets()
 
     def record(self) -> dict[str, Any]:
-        from games.cardchess.cards import BY_CODE
-
+        known = {c.value for c in _declared("cardchess", "card")}
         data = self.cleaned_data
         summary: dict[str, Any] = {"players": self.players}
         if data["kind"] == "sfida":
             captured = []
             for i in range(self.players):
                 codes = data[f"captured_{i}"].replace(",", " ").split()
-                unknown = [c for c in codes if c not in BY_CODE]
+                unknown = [c for c in codes if c not in known]
                 if unknown:
                     self.add_error(
                         f"captured_{i}",

@@ -240,3 +240,40 @@ def test_an_old_pending_result_settled_reaches_a_cached_table(client, people, pl
     assert any("provisional" in row[1] for row in table_body(client))
     services.dispute_result(user=people.users["scorekeeper2"], result=pending, reason="No")
     assert not any("provisional" in row[1] for row in table_body(client))
+
+
+def test_a_corrections_preview_keeps_nothing_in_the_cache(people, manual_competition, monkeypatch):
+    # The preview reads the standings inside a transaction it rolls back: the places and
+    # totals it reads there come from lines that never existed, and must not be kept.
+    from django.core.cache import cache
+
+    rounds = [Round.objects.create(competition=manual_competition, number=n) for n in (1, 2)]
+    a, b = people.extra[:2]
+    tables = [
+        services.create_table(
+            user=people.users["organiser"],
+            competition=manual_competition,
+            label=f"R{r.number}",
+            players=[a, b],
+            round=r,
+        )
+        for r in rounds
+    ]
+    record(people, tables[0], [5, 1])
+    second = record(people, tables[1], [0, 9])
+    from ledger.clubs.standings import standings
+
+    standings(manual_competition)  # what the real journal gives is kept already
+    kept = []
+    real = cache.set
+
+    def spy(key, *args, **kwargs):
+        kept.append(key)
+        return real(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", spy)
+    preview = services.preview_correction(
+        user=people.users["referee"], result=second, source="manual", scores=[9, 0]
+    )
+    assert preview["scores"]
+    assert kept == []
