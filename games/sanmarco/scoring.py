@@ -23,7 +23,8 @@ GAP_STEP = 5  # variant 3: one point off for every full five points between the 
 
 
 def final_v3(a: int, b: int) -> int:
-    """Variant 3: the mean of the two colours rounded down, minus one per full five apart.
+    """Variant 3: the mean of the two colours rounded down, minus one per full five apart
+    (sanmarco.v3.final).
 
     >>> final_v3(55, 66), final_v3(57, 61)
     (58, 59)
@@ -54,7 +55,8 @@ def rank(entries: Sequence[Ranked]) -> list[dict[str, JSON]]:
 
 
 def score_v3(points: Sequence[Sequence[int]]) -> dict[str, JSON]:
-    """Variant 3's result: final per player, winner (or None), and the tie-break used."""
+    """Variant 3's result: final per player, winner (or None), and the tie-break used
+    (sanmarco.v3.tie_break: the stronger weaker colour, else the tie stands)."""
     finals = [final_v3(a, b) for a, b in points]
     weaker = [min(a, b) for a, b in points]
     tie_break: str | None = None
@@ -229,7 +231,7 @@ FIELDS = {
     0: {"game", "ruleset", "players", "points"},
     1: {"game", "ruleset", "variant", "points", "ghosts"},
     2: {"game", "ruleset", "variant", "points", "neutral", "passages"},
-    3: {"game", "ruleset", "variant", "points"},
+    3: {"game", "ruleset", "variant", "points", "final", "winner"},
 }
 
 
@@ -248,6 +250,41 @@ def outcome_of(result: Mapping[str, JSON], termination: str) -> Outcome:
     if len(winners) == len(finals):
         winners = []
     return Outcome(tuple(finals), termination, tuple(int(w) for w in winners), result, places)
+
+
+def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[Violation]:
+    """Variant 3's finals and winner as written at the table, against the rules'."""
+    found: list[Violation] = []
+    if summary.get("final") is not None:
+        written = _ints(summary["final"], 2, "final")
+        if written != result["final"]:
+            found.append(
+                violation(
+                    BOOK,
+                    "sanmarco.v3.final",
+                    Text(
+                        f"Scritto {written}, dovuto {result['final']}.",
+                        f"Written {written}, due {result['final']}.",
+                    ),
+                )
+            )
+    if "winner" in summary:
+        winner = summary["winner"]
+        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+            raise RecordError("expected 0, 1 or null (the tie stands)", path="winner")
+        if winner != result["winner"]:
+            rule = "sanmarco.v3.tie_break" if result["tie_break"] else "sanmarco.v3.final"
+            found.append(
+                violation(
+                    BOOK,
+                    rule,
+                    Text(
+                        f"Scritto vincitore {winner}, dovuto {result['winner']}.",
+                        f"Written winner {winner}, due {result['winner']}.",
+                    ),
+                )
+            )
+    return found
 
 
 def score_summary(
@@ -290,7 +327,8 @@ def score_summary(
         points = [_ints(p, 2, f"points[{i}]") for i, p in enumerate(raw)]
         for i, p in enumerate(points):
             found += _negative(p, f"points[{i}]")
-        return score_v3(points), found
+        result = score_v3(points)
+        return result, found + _v3_claims(summary, result)
     pts = _ints(raw, 2, "points")
     found += _negative(pts, "points")
     if variant == 1:

@@ -51,16 +51,16 @@ def _steps(
     steps.append(("tarocco.call.shortest_suit", pool))
     if len(pool) > 1:
 
-        def figures(s: int) -> tuple[int, ...]:
-            return tuple(
-                sorted(
-                    (C.RANK[c] for c in hand if C.SUIT[c] == s and C.RANK[c] in COURTS),
-                    reverse=True,
-                )
+        def figure(s: int) -> int:
+            # tarocco.call.highest_figure: only the highest court card held in the suit
+            # counts; the second is never compared (a tie then goes to Oro, V5, or the
+            # caller's choice).
+            return max(
+                (C.RANK[c] for c in hand if C.SUIT[c] == s and C.RANK[c] in COURTS), default=-1
             )
 
-        best = max(figures(s) for s in pool)
-        pool = [s for s in pool if figures(s) == best]
+        best = max(figure(s) for s in pool)
+        pool = [s for s in pool if figure(s) == best]
         steps.append(("tarocco.call.highest_figure", pool))
     oro = C.SUITS.index("O")
     if len(pool) > 1 and oro_breaks_ties and oro in pool:

@@ -139,3 +139,18 @@ def test_call_wrong_king_is_named_in_the_verdict() -> None:
     assert rule_ids(found) == ["tarocco.call.own_card"]
     assert rule_ids(s.check(0, Call(C.BY_CODE["SQ"]))) == ["tarocco.call.rank"]
     assert GAME.rules["tarocco.call.fourth_king"]
+
+
+def test_call_highest_figure_compares_only_the_highest_court_card() -> None:
+    # Bastoni and Coppe are equally short and each holds a Queen as its highest court card;
+    # the Cavallo beside the Bastoni Queen is never compared, so the caller may choose.
+    hand = "BQ BC B5 CQ C5 C6 O5 O6 O7 O8 S5 S6 S7 S8"
+    assert calls(hand) == ["BK", "CK"]
+    assert fault(hand, "CK") is None
+    assert fault(hand, "BK") is None
+
+
+def test_call_highest_figure_tie_goes_to_oro_when_oro_is_among_them() -> None:
+    hand = "BQ BC B5 OQ O5 O6 C5 C6 C7 C8 S5 S6 S7 S8"
+    assert calls(hand) == ["OK"]
+    assert fault(hand, "BK") == "tarocco.call.oro"
