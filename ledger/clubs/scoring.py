@@ -129,7 +129,7 @@ def score_result(
                 )
             if report.outcome is None:
                 raise Invalid(
-                    _("The summary does not give a finished game."),
+                    _("The record stops before the game is over: give every action to the end."),
                     fields={"record": [_("Incomplete game.")]},
                 )
             computed = list(report.outcome.scores)
