@@ -57,7 +57,7 @@ def keep_outcomes(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0014_bots_and_referee_flag"),
+        ("clubs", "0015_scoped_idempotency_keys"),
     ]
 
     operations = [
