@@ -153,7 +153,7 @@ def test_results_written_before_the_outcome_get_it_and_their_wins_are_counted_ag
     from ledger.clubs.models import Result
 
     migration = importlib.import_module(
-        "ledger.clubs.migrations.0016_results_keep_the_engines_outcome"
+        "ledger.clubs.migrations.0018_results_keep_the_engines_outcome"
     )
     sfide = [[10, 0, 0, 0], [0, 10, 0, 0], [0, 0, 10, 0], [0, 0, 0, 10]] * 2
     summary = {"players": 4, "sfide": [*sfide, [5, 5, 12, 0]]}

@@ -53,11 +53,64 @@ def keep_outcomes(apps, schema_editor):
             Standing.objects.filter(competition_id=competition_id, player_id=player).update(
                 **{k: max(v, 0) for k, v in row.items()}
             )
+    _round_totals_again(apps, changed)
+
+
+def _round_totals_again(apps, competitions):
+    """The per-round totals (migration 0016) of the competitions whose winners changed,
+    counted again from their journal as that migration counts them."""
+    from decimal import Decimal
+
+    from ledger.clubs.outcomes import outcomes
+
+    Entry = apps.get_model("clubs", "Entry")
+    Result = apps.get_model("clubs", "Result")
+    RoundTotal = apps.get_model("clubs", "RoundTotal")
+    counters = {"win": 2, "draw": 3, "loss": 4}
+    for competition_id in sorted(competitions):
+        RoundTotal.objects.filter(competition_id=competition_id).delete()
+        lines = Entry.objects.filter(competition_id=competition_id).values_list(
+            "player_id", "seat", "points", "kind", "result_id", "table__totals_round",
+            "penalty_id", "penalty__round_id",
+        )
+        decided = {
+            pk: outcomes(scores, verdict)
+            for pk, scores, verdict in Result.objects.filter(
+                competition_id=competition_id
+            ).values_list("pk", "scores", "verdict")
+        }
+        keyed = {}
+        for player_id, seat, points, kind, result_id, table_round, penalty, penalty_round in lines:
+            key = (penalty_round if penalty else table_round) or 0
+            row = keyed.setdefault((key, player_id), [Decimal(0), 0, 0, 0, 0])
+            row[0] += points
+            if kind in ("penalty", "cancel"):
+                continue
+            step = 1 if kind == "credit" else -1
+            row[1] += step
+            seat_outcomes = decided.get(result_id, [])
+            if seat < len(seat_outcomes):
+                row[counters[seat_outcomes[seat]]] += step
+        RoundTotal.objects.bulk_create(
+            [
+                RoundTotal(
+                    competition_id=competition_id,
+                    round_key=key,
+                    player_id=player_id,
+                    points=v[0],
+                    played=v[1],
+                    wins=v[2],
+                    draws=v[3],
+                    losses=v[4],
+                )
+                for (key, player_id), v in sorted(keyed.items())
+            ]
+        )
 
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0015_scoped_idempotency_keys"),
+        ("clubs", "0017_tables_know_their_counted_round"),
     ]
 
     operations = [
