@@ -21,10 +21,10 @@ $(STAMP): requirements.txt
 
 run: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --demo --password pisa-demo-2026
 	@echo ""
 	@echo "  Club ledger: http://$(HOST):$(PORT)/"
-	@echo "  Demo login:  demo / pisa-demo-2026   (admin: http://$(HOST):$(PORT)/admin/)"
+	@echo "  Demo login:  demo / pisa-demo-2026   (demo mode, this machine only; admin: http://$(HOST):$(PORT)/admin/)"
 	@echo ""
 	$(VENV)/bin/gunicorn ledger.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 16 --access-logfile -
 

@@ -86,7 +86,10 @@ def manage(env: dict[str, str], *args: str) -> str:
 def server(server_env: dict[str, str]) -> Iterator[str]:
     env = server_env
     python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["seed_demo"]):
+    for command in (
+        ["migrate", "--noinput", "-v0"],
+        ["seed_demo", "--demo", "--password", "pisa-demo-2026"],
+    ):
         subprocess.run(
             [python, "manage.py", *command],
             cwd=ROOT,

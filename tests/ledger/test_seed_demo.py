@@ -22,3 +22,26 @@ def test_seed_demo_loads_a_pisan_club_once(db, capsys):
     assert "nothing changed" in capsys.readouterr().out
     assert (Result.objects.count(), Entry.objects.count(), Membership.objects.count()) == counts
     call_command("verify_ledger")
+
+
+def test_the_demo_login_is_a_superuser_only_in_demo_mode_with_its_password_printed(db, capsys):
+    from django.contrib.auth import authenticate, get_user_model
+
+    call_command("seed_demo")
+    out = capsys.readouterr().out
+    user = get_user_model().objects.get(username="demo")
+    assert not user.is_superuser and not user.is_staff
+    password = out.split("demo / ", 1)[1].split()[0]
+    assert len(password) >= 12 and authenticate(username="demo", password=password)
+    assert "pisa-demo-2026" not in out
+    call_command("seed_demo")
+    assert "demo / " not in capsys.readouterr().out  # printed once, when made
+
+
+def test_demo_mode_makes_the_superuser_with_the_password_given(db, capsys):
+    from django.contrib.auth import authenticate
+
+    call_command("seed_demo", "--demo", "--password", "pisa-demo-2026")
+    assert "demo / pisa-demo-2026" in capsys.readouterr().out
+    user = authenticate(username="demo", password="pisa-demo-2026")
+    assert user is not None and user.is_superuser

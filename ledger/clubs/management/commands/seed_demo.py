@@ -15,7 +15,7 @@ from ledger.clubs import services
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Club, Competition, Membership, Player, Result, Role, Season, Table
 
-DEMO_USER, DEMO_PASSWORD = "demo", "pisa-demo-2026"
+DEMO_USER = "demo"
 
 PLAYERS = [
     ("Lucia Gambacorti", Role.ORGANISER),
@@ -47,24 +47,42 @@ RESULTS_PER_TABLE = 2
 
 
 class Command(BaseCommand):
-    help = "Load the demo club (idempotent: a second run changes nothing)."
+    help = (
+        "Load the demo club (idempotent: a second run changes nothing). The login 'demo' is "
+        "the club's organiser; only in demo mode (--demo, or LEDGER_DEMO=1) is it also the "
+        "site's superuser. Its password is printed once, when it is made: --password, or a "
+        "random one."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--demo", action="store_true", help="Demo mode: 'demo' is superuser.")
+        parser.add_argument("--password", default="", help="The demo login's password.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        created = self.seed()
+        import os
+        import secrets
+
+        demo = options["demo"] or os.environ.get("LEDGER_DEMO", "") == "1"
+        password = options["password"] or secrets.token_urlsafe(12)
+        created, made = self.seed(demo=demo, password=password)
         if created:
             self.stdout.write(self.style.SUCCESS(f"Demo data loaded: {created} new results."))
         else:
             self.stdout.write("Demo data already present: nothing changed.")
-        self.stdout.write(f"Demo login: {DEMO_USER} / {DEMO_PASSWORD}")
+        if made:
+            role = "superuser and organiser" if demo else "organiser of the demo club"
+            self.stdout.write(f"Demo login ({role}): {DEMO_USER} / {password}")
+        else:
+            self.stdout.write(f"Demo login: {DEMO_USER} (its password was printed when made)")
 
     @transaction.atomic
-    def seed(self) -> int:
+    def seed(self, *, demo: bool, password: str) -> tuple[int, bool]:
         User = get_user_model()
         user, made = User.objects.get_or_create(
-            username=DEMO_USER, defaults={"is_staff": True, "is_superuser": True}
+            username=DEMO_USER, defaults={"is_staff": demo, "is_superuser": demo}
         )
         if made:
-            user.set_password(DEMO_PASSWORD)
+            user.set_password(password)
             user.save()
         club, _ = Club.objects.get_or_create(
             slug="circolo-pisano",
@@ -116,7 +134,7 @@ class Command(BaseCommand):
                         fingerprint=key,
                     )
                     new_results += 1
-        return new_results
+        return new_results, made
 
     def _seats(self, game: str) -> int:
         if engine_available(game):
