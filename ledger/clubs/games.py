@@ -38,3 +38,46 @@ def meta(slug: str) -> GameMeta:
 
 def engine_available(slug: str) -> bool:
     return slug in registry.available()
+
+
+@dataclass(frozen=True)
+class Preset:
+    game: str
+    name: str
+    seats: int
+    label: str
+
+
+def _words(name: str, language: str) -> str:
+    """A preset's name as words: its parts capitalised, "4p" read as a table size."""
+    parts = []
+    for part in name.replace("_", "-").split("-"):
+        if part[:-1].isdigit() and part.endswith("p"):
+            n = part[:-1]
+            parts.append(f"{n} giocatori" if language == "it" else f"{n} players")
+        elif part:
+            parts.append(part[:1].upper() + part[1:])
+    return " ".join(parts)
+
+
+def presets(slug: str, language: str = "it") -> list[Preset]:
+    """The rulesets a game's engine declares, the default first, each labelled in words.
+    A game may declare its own labels (``ruleset_labels``: name -> Text); otherwise the
+    preset's name is read as words with its table size."""
+    if not engine_available(slug):
+        return []
+    game = registry.get(slug)
+    declared = getattr(game, "ruleset_labels", None) or {}
+    names = sorted(
+        game.rulesets, key=lambda n: (n != game.default_ruleset, list(game.rulesets).index(n))
+    )
+    out = []
+    for name in names:
+        preset = game.rulesets[name]
+        text = declared.get(name)
+        label = text.get(language) if text is not None else _words(name, language)
+        seats = int(preset.seats)
+        if "giocatori" not in label and "players" not in label:
+            label += f" · {seats} giocatori" if language == "it" else f" · {seats} players"
+        out.append(Preset(slug, name, seats, label))
+    return out

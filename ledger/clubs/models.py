@@ -911,3 +911,39 @@ class TokenLimit:
         if ROLE_RANK[Role(held)] > ROLE_RANK[Role(self.scope)]:
             return self.scope
         return held
+
+
+class Invitation(models.Model):
+    """A link that lets a person log in for the first time, choosing a password: for a
+    member who has no login yet, or for someone new, who becomes a member on accepting
+    (a person already logged in joins with their own player: one person, several clubs).
+    Only the link's digest is kept; the link is shown once, to the organiser who made it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.club}"
+
+    @property
+    def open(self) -> bool:
+        return self.accepted_at is None and self.expires_at > timezone.now()

@@ -157,7 +157,7 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
     public = {"standings", "rounds", "ratings", "printables", "night", "penalties"}
     public |= {"swiss": {"tiebreaks"}, "knockout": {"bracket"}, "league": set()}[fmt]
     organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens", "export"}
-    organiser |= {"checkin", "clock", "tables"}
+    organiser |= {"checkin", "clock", "tables", "edit", "enrol", "members"}
     pages = ["", "rounds/", "ratings/", "print/", "night/penalties/"]
     pages += {"swiss": ["tiebreaks/"], "knockout": ["bracket/"], "league": []}[fmt]
     for tail in pages:
@@ -170,7 +170,15 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
         ) == (public | {"score"})
         got = nav_links(client_for(people, "organiser").get(url(comp, tail)).content.decode())
         assert got == public | organiser
-    for tail in ("rounds/manage/", "standings/settings/", "score/", "night/", "night/clock/"):
+    for tail in (
+        "rounds/manage/",
+        "standings/settings/",
+        "score/",
+        "night/",
+        "night/clock/",
+        "edit/",
+        "enrol/",
+    ):
         assert nav_links(client_for(people, "organiser").get(url(comp, tail)).content.decode())
 
 

@@ -45,6 +45,8 @@ def competition_nav(
     if organiser:
         manage = reverse("formats-manage", args=args)
         staff += [
+            ("edit", _("Edit the competition"), reverse("office-competition-edit", args=args)),
+            ("enrol", _("Enrol players"), reverse("office-enrol", args=args)),
             ("draw", _("Draw and entrants"), manage),
             ("settings", _("Format settings"), manage + "#settings"),
             (
@@ -53,6 +55,7 @@ def competition_nav(
                 reverse("standings-settings", args=args),
             ),
             ("import", _("Import results"), reverse("import", args=[club.slug])),
+            ("members", _("Members"), reverse("office-members", args=[club.slug])),
             ("tokens", _("API tokens"), reverse("club-tokens", args=[club.slug])),
             ("export", _("Export and backup"), reverse("club-export", args=[club.slug])),
             ("checkin", _("Check-in"), reverse("night-checkin", args=args)),

@@ -1,0 +1,308 @@
+"""The club's back office: an organiser makes competitions, enrols players, manages members
+and their roles and invites logins, all from the club's pages, never the admin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ledger.clubs.models import Club, Competition, Invitation, Membership, Player, Role
+from ledger.formats.models import Entrant, FormatSettings
+from tests.conftest import People
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(people: People, name: str = "organiser", language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(people.users[name])
+    return client
+
+
+NEW = {
+    "name": "Torneo d'autunno",
+    "game": "tarocco",
+    "preset": "tarocco:dossena",
+    "format": "league",
+    "confirmation": "none",
+    "seats_per_table": "4",
+    "hands_per_table": "2",
+    "rounds": "0",
+    "win": "",
+    "draw": "",
+    "loss": "",
+}
+
+
+def test_an_organiser_creates_a_competition_from_a_preset_without_json(
+    people: People, club: Club
+) -> None:
+    client = _client(people)
+    page = client.get(reverse("office-competition-new", args=[club.slug]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Dossena" in body and "<textarea" not in body  # a list of rulesets, no JSON box
+    answer = client.post(reverse("office-competition-new", args=[club.slug]), NEW)
+    made = Competition.objects.get(club=club)
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("office-enrol", args=[club.slug, made.slug])
+    assert made.slug == "torneo-dautunno"
+    assert made.ruleset == {"name": "dossena"}
+    settings = FormatSettings.objects.get(competition=made)
+    assert (settings.seats_per_table, settings.hands_per_table) == (4, 2)
+
+
+def test_a_ruleset_of_another_game_is_refused_at_its_field_with_what_was_typed_kept(
+    people: People, club: Club
+) -> None:
+    client = _client(people)
+    answer = client.post(
+        reverse("office-competition-new", args=[club.slug]),
+        {**NEW, "preset": "ergio:base", "win": "3"},
+    )
+    assert answer.status_code == 400
+    form = answer.context["form"]
+    assert "preset" in form.errors
+    body = answer.content.decode()
+    assert 'value="Torneo d&#x27;autunno"' in body and 'value="3"' in body
+    assert not Competition.objects.exists()
+
+
+def test_bad_points_are_refused_at_their_field(people: People, club: Club) -> None:
+    answer = _client(people).post(
+        reverse("office-competition-new", args=[club.slug]), {**NEW, "draw": "mezzo"}
+    )
+    assert answer.status_code == 400
+    assert "draw" in answer.context["form"].errors
+    assert not Competition.objects.exists()
+
+
+def test_only_organisers_reach_the_back_office(people: People, club: Club) -> None:
+    for name in ("member", "scorekeeper", "referee", "stranger"):
+        client = _client(people, name)
+        for url in (
+            reverse("office", args=[club.slug]),
+            reverse("office-members", args=[club.slug]),
+            reverse("office-competition-new", args=[club.slug]),
+        ):
+            assert client.get(url).status_code == 403, (name, url)
+        assert (
+            client.post(reverse("office-competition-new", args=[club.slug]), NEW).status_code == 403
+        )
+    assert not Competition.objects.exists()
+
+
+def _made(people: People, club: Club, **extra: Any) -> Competition:
+    _client(people).post(reverse("office-competition-new", args=[club.slug]), {**NEW, **extra})
+    return Competition.objects.get(club=club)
+
+
+def test_editing_keeps_the_ranking_order_and_refuses_a_new_game_once_play_started(
+    people: People, club: Club
+) -> None:
+    comp = _made(people, club)
+    comp.standings_settings = {"order": ["points", "wins"]}
+    comp.save()
+    client = _client(people)
+    url = reverse("office-competition-edit", args=[club.slug, comp.slug])
+    answer = client.post(url, {**NEW, "name": "Autunno", "win": "3"})
+    assert answer.status_code == 302
+    comp.refresh_from_db()
+    assert comp.name == "Autunno"
+    assert comp.standings_settings == {"order": ["points", "wins"], "win": "3"}
+    comp.rounds.create(number=1)
+    answer = client.post(url, {**NEW, "preset": "tarocco:strict"})
+    assert answer.status_code == 400
+    assert "preset" in answer.context["form"].errors
+    comp.refresh_from_db()
+    assert comp.ruleset == {"name": "dossena"}
+
+
+def test_ticked_members_are_enrolled_with_one_submit(people: People, club: Club) -> None:
+    comp = _made(people, club)
+    picked = [p.pk for p in people.extra[:4]]
+    answer = _client(people).post(
+        reverse("office-enrol", args=[club.slug, comp.slug]),
+        {"how": "pick", "player": [str(p) for p in picked]},
+    )
+    assert answer.status_code == 302
+    assert sorted(Entrant.objects.filter(competition=comp).values_list("player", flat=True)) == (
+        sorted(picked)
+    )
+
+
+def test_pasted_names_ask_before_new_players_are_made_then_enrol_everyone(
+    people: People, club: Club
+) -> None:
+    comp = _made(people, club)
+    url = reverse("office-enrol", args=[club.slug, comp.slug])
+    pasted = "1. giocatore 0\nGiocatore 1\n\n- Anna Rossi\nBruno  Verdi\nanna rossi\n"
+    client = _client(people)
+    first = client.post(url, {"how": "paste", "names": pasted})
+    assert first.status_code == 200  # a question, not an error
+    assert [n for n in first.context["confirm"].new] == ["Anna Rossi", "Bruno Verdi"]
+    assert not Player.objects.filter(name="Anna Rossi").exists()
+    assert not Entrant.objects.exists()
+    second = client.post(url, {"how": "paste", "names": pasted, "confirm": "1"})
+    assert second.status_code == 302
+    names = set(Entrant.objects.filter(competition=comp).values_list("player__name", flat=True))
+    assert names == {"Giocatore 0", "Giocatore 1", "Anna Rossi", "Bruno Verdi"}
+    anna = Player.objects.get(name="Anna Rossi")
+    assert Membership.objects.get(player=anna).club == club
+
+
+def test_a_refused_entry_enrols_nobody(people: People, club: Club) -> None:
+    comp = _made(people, club, format="knockout", seats_per_table="0")
+    Entrant.objects.create(competition=comp, player=people.extra[0], number=1)
+    comp.rounds.create(number=1)
+    from ledger.formats.models import Draw
+
+    Draw.objects.create(round=comp.rounds.get(), status=Draw.Status.PUBLISHED)
+    answer = _client(people).post(
+        reverse("office-enrol", args=[club.slug, comp.slug]),
+        {"how": "paste", "names": "Nuova Persona", "confirm": "1"},
+    )
+    assert answer.status_code == 400
+    assert "no late entries" in answer.context["problem"]
+    assert not Player.objects.filter(name="Nuova Persona").exists()
+
+
+def test_the_members_page_adds_a_person_and_changes_roles(people: People, club: Club) -> None:
+    client = _client(people)
+    url = reverse("office-members", args=[club.slug])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert (
+        client.post(
+            url, {"action": "add", "add-name": "Carla Neri", "add-role": "referee"}
+        ).status_code
+        == 302
+    )
+    carla = Membership.objects.get(player__name="Carla Neri")
+    assert carla.role == Role.REFEREE
+    again = client.post(url, {"action": "add", "add-name": "carla neri", "add-role": "member"})
+    assert again.status_code == 400 and "name" in again.context["add_form"].errors
+    assert (
+        client.post(
+            url, {"action": "role", "membership": carla.pk, "role": "organiser"}
+        ).status_code
+        == 302
+    )
+    carla.refresh_from_db()
+    assert carla.role == Role.ORGANISER
+
+
+def test_the_last_organiser_cannot_step_down(people: People, club: Club) -> None:
+    client = _client(people)
+    mine = Membership.objects.get(player=people.players["organiser"])
+    answer = client.post(
+        reverse("office-members", args=[club.slug]),
+        {"action": "role", "membership": mine.pk, "role": "member"},
+    )
+    assert answer.status_code == 400
+    assert answer.context["role_error"][0] == mine.pk
+    mine.refresh_from_db()
+    assert mine.role == Role.ORGANISER
+
+
+def test_an_invitation_link_makes_a_login_once_and_is_stored_hashed(
+    people: People, club: Club, django_user_model: Any
+) -> None:
+    client = _client(people)
+    url = reverse("office-members", args=[club.slug])
+    answer = client.post(
+        url, {"action": "invite", "invite-name": "Dario Blu", "invite-role": "scorekeeper"}
+    )
+    assert answer.status_code == 201
+    link = answer.context["link"]
+    key = link.rstrip("/").rsplit("/", 1)[1]
+    assert not Invitation.objects.filter(digest=key).exists()
+    assert key not in client.get(url).content.decode()  # shown once
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="en")
+    path = reverse("invitation", args=[key])
+    short = visitor.post(path, {"username": "dario", "password": "x", "again": "x"})
+    assert short.status_code == 400 and "password" in short.context["form"].errors
+    assert 'value="dario"' in short.content.decode()
+    ok = visitor.post(
+        path, {"username": "dario", "password": "tarocchi-a-pisa", "again": "tarocchi-a-pisa"}
+    )
+    assert ok.status_code == 302
+    user = django_user_model.objects.get(username="dario")
+    assert not user.is_staff
+    assert club.role_of(user) == Role.SCOREKEEPER
+    assert Player.objects.get(user=user).name == "Dario Blu"
+    assert Client().get(path).status_code == 410
+
+
+def test_a_logged_in_player_joins_a_second_club_by_invitation(
+    people: People, club: Club, other_club: Club
+) -> None:
+    other_organiser = people.players["organiser"]
+    Membership.objects.create(club=other_club, player=other_organiser, role=Role.ORGANISER)
+    from ledger.clubs import office
+
+    _inv, key = office.invite(
+        user=people.users["organiser"], club=other_club, name="Member", role=Role.MEMBER
+    )
+    client = _client(people, "member")
+    assert client.post(reverse("invitation", args=[key])).status_code == 302
+    member = people.players["member"]
+    assert set(member.memberships.values_list("club__slug", flat=True)) == {"prova", "altro"}
+    assert Player.objects.filter(name="Member").count() == 1
+
+
+def test_an_existing_member_without_login_is_invited_from_the_list(
+    people: People, club: Club
+) -> None:
+    client = _client(people)
+    target = people.extra[0]
+    answer = client.post(
+        reverse("office-members", args=[club.slug]),
+        {"action": "invite-member", "player": target.pk},
+    )
+    assert answer.status_code == 201
+    key = answer.context["link"].rstrip("/").rsplit("/", 1)[1]
+    Client().post(
+        reverse("invitation", args=[key]),
+        {"username": "g0", "password": "tarocchi-a-pisa", "again": "tarocchi-a-pisa"},
+    )
+    target.refresh_from_db()
+    assert target.user is not None and target.user.username == "g0"
+
+
+def test_the_back_office_is_linked_from_the_club_and_each_competition(
+    people: People, club: Club
+) -> None:
+    comp = _made(people, club)
+    client = _client(people)
+    home = client.get(reverse("home")).content.decode()
+    assert reverse("office", args=[club.slug]) in home
+    assert reverse("office-competition-new", args=[club.slug]) in home
+    page = client.get(reverse("competition", args=[club.slug, comp.slug])).content.decode()
+    assert reverse("office-competition-edit", args=[club.slug, comp.slug]) in page
+    assert reverse("office-enrol", args=[club.slug, comp.slug]) in page
+    member_page = _client(people, "member").get(reverse("competition", args=[club.slug, comp.slug]))
+    assert reverse("office-enrol", args=[club.slug, comp.slug]) not in member_page.content.decode()
+
+
+def test_the_pages_speak_italian(people: People, club: Club) -> None:
+    comp = _made(people, club)
+    client = _client(people, language="it")
+    body = client.get(reverse("office-enrol", args=[club.slug, comp.slug])).content.decode()
+    assert "Iscrivi" in body
+    body = client.get(reverse("office-members", args=[club.slug])).content.decode()
+    assert "Soci" in body
+
+
+def test_the_members_page_reads_in_few_queries(
+    people: People, club: Club, django_assert_max_num_queries: Any
+) -> None:
+    for i in range(30):
+        p = Player.objects.create(name=f"Extra {i}")
+        Membership.objects.create(club=club, player=p)
+    client = _client(people)
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("office-members", args=[club.slug])).status_code == 200
