@@ -311,7 +311,7 @@ def accept_invitation(*, key: str, user: Any = None, username: str = "", passwor
     """Accept: a visitor chooses a login name and a password; a person already logged in
     joins the club with their own player. Returns the login."""
     invitation = (
-        Invitation.objects.select_for_update()
+        Invitation.objects.select_for_update(of=("self",))
         .select_related("club", "player")
         .filter(digest=token_digest(key))
         .first()
