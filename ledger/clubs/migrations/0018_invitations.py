@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0015_scoped_idempotency_keys'),
+        ('clubs', '0017_tables_know_their_counted_round'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
