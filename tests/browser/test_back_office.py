@@ -107,9 +107,7 @@ def test_an_organiser_without_admin_runs_a_league_night_from_the_clubs_pages(
         for t in range(4):
             _nav(lucia, "score")
             with lucia.expect_navigation():
-                lucia.get_by_role("link", name=re.compile(rf"^T{number} · tavolo ")).nth(
-                    t
-                ).click()
+                lucia.get_by_role("link", name=re.compile(rf"^T{number} · tavolo ")).nth(t).click()
             players = []
             for seat in range(4):
                 text = lucia.locator(f"#id_declarer option[value='{seat}']").inner_text()
