@@ -139,6 +139,7 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
         as_of_round: int | None = None,
         latest: int | None = None,
         head: int | None = None,
+        with_pending: bool = False,
     ) -> list[Any]:
         totals = (
             Entry.objects.filter(competition=competition)
