@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 10
 
 
-def build_league(players: int, entries: int, rounds: int = ROUNDS) -> Any:
+def build_league(players: int, entries: int, rounds: int = ROUNDS, slug: str = "bench") -> Any:
     """A club with a league of ``players`` over ``rounds`` rounds (every player at one table
     of each) and ``entries`` journal lines, the rounds' in turn, written with COPY (the
     chain is not rebuilt: reads do not look at it), then the standings projection."""
@@ -38,8 +38,10 @@ def build_league(players: int, entries: int, rounds: int = ROUNDS) -> Any:
     from ledger.clubs import services
     from ledger.clubs.models import Club, Competition, Membership, Player, Round, Seat, Table
 
-    club = Club.objects.create(name="Bench club", slug="bench", city="Pisa")
-    user = get_user_model().objects.create_superuser("bench", "", "bench-pw")
+    club = Club.objects.create(name=f"Bench club {slug}", slug=slug, city="Pisa")
+    user = get_user_model().objects.filter(username="bench").first()
+    if user is None:
+        user = get_user_model().objects.create_superuser("bench", "", "bench-pw")
     people = Player.objects.bulk_create([Player(name=f"Player {i:04d}") for i in range(players)])
     Membership.objects.bulk_create([Membership(club=club, player=p) for p in people])
     league = Competition.objects.create(club=club, name="League", slug="league", game="sanmarco")
@@ -230,6 +232,65 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
 WARM_UP = 5
 # Requests made ready per client and second of the window: more than a client can send.
 MOST_PER_SECOND = 250
+
+
+def rulings(league: Any, repeats: int, small_results: int = 100) -> dict[str, float]:
+    """A referee's ruling (a correction with the ruling's scores: the case opened, the
+    result superseded, its credits reversed and the new ones written) in the bench league
+    and in a club of ``small_results`` results, taking turns ruling by ruling. The ratings
+    replay a ruling asks for after its commit is the worker's job and is not timed here."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from ledger.clubs import tasks
+    from ledger.clubs.models import Result
+    from ledger.referee import services as referee
+
+    small = build_league(20, 2 * small_results, slug="small")
+    referee_user = get_user_model().objects.get(username="bench")
+    asked: list[str] = []
+    enqueue = tasks.enqueue
+    tasks.enqueue = lambda task, *args, **kw: asked.append(task.name)  # type: ignore[assignment]
+
+    def spread(competition: Any, n: int) -> list[Any]:
+        ids = list(
+            Result.objects.filter(competition=competition, status="accepted")
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        step = max(1, len(ids) // n)
+        chosen = Result.objects.filter(pk__in=ids[::step][:n])
+        return list(chosen.select_related("competition__club"))
+
+    def rule(result: Any) -> float:
+        # As POST /api/v1/referee/rulings does it: the case opened and ruled in one commit.
+        started = time.perf_counter()
+        with transaction.atomic():
+            case = referee.open_case(
+                user=referee_user, competition=result.competition, result=result
+            )
+            referee.rule(
+                user=referee_user, case=case, kind="assigned", params={"scores": [5, -5]}, note="b"
+            )
+        return (time.perf_counter() - started) * 1000
+
+    large_ms, small_ms = [], []
+    try:
+        for big, little in zip(spread(league, repeats), spread(small, repeats), strict=False):
+            large_ms.append(rule(big))
+            small_ms.append(rule(little))
+    finally:
+        tasks.enqueue = enqueue  # type: ignore[assignment]
+    large_count = Result.objects.filter(competition=league).count()
+    p50, small_p50 = statistics.median(large_ms), statistics.median(small_ms)
+    return {
+        "ruling.large_results": float(large_count),
+        "ruling.small_results": float(small_results),
+        "ruling.p50_ms": p50,
+        "ruling.p99_ms": sorted(large_ms)[int(0.99 * (len(large_ms) - 1))],
+        "ruling.small_p50_ms": small_p50,
+        "ruling.large_vs_small": p50 / small_p50,
+    }
 
 
 def _free_port() -> int:

@@ -235,6 +235,9 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Without a broker, the jobs a request must not wait for (webhook deliveries, the ratings
+# replay after a correction, checkpoints) run in a thread after the commit; 0: at once.
+LEDGER_JOBS_IN_THREADS = env_bool("LEDGER_JOBS_IN_THREADS", True)
 
 LOGGING = {
     "version": 1,
@@ -257,7 +260,8 @@ CELERY_BEAT_SCHEDULE = {
     "sign-checkpoints": {
         "task": "ledger.clubs.tasks.sign_checkpoints",
         "schedule": float(LEDGER_CHECKPOINT_SECONDS),
-    }
+    },
+    "retry-webhooks": {"task": "ledger.clubs.tasks.retry_webhooks", "schedule": 30.0},
 }
 
 # --- webhooks: where deliveries may go (ledger/clubs/webhooks.py)

@@ -12,11 +12,13 @@ from ledger.web import (
     scoring_views,
     token_views,
     views,
+    webhook_views,
 )
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("c/<slug:club>/checkpoints.json", views.checkpoint_feed, name="checkpoint-feed"),
+    path("c/<slug:club>/webhooks/", webhook_views.webhook_log, name="webhook-log"),
     path("c/<slug:club>/import/", import_views.upload, name="import"),
     path("c/<slug:club>/import/<int:pk>/", import_views.job, name="import-job"),
     path("c/<slug:club>/tokens/", token_views.tokens, name="club-tokens"),

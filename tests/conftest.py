@@ -42,6 +42,8 @@ def _fast_password_hashing(settings: Any) -> None:
 def _signing_key(settings: Any) -> None:
     # A fixed journal signing key: tests never make the development key file in var/.
     settings.LEDGER_SIGNING_KEY = "5e" * 32
+    # Background jobs run at once, so that a test sees what they did.
+    settings.LEDGER_JOBS_IN_THREADS = False
 
 
 @pytest.fixture(autouse=True)

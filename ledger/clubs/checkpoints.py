@@ -185,7 +185,7 @@ def written(club_id: int, length: int) -> None:
     from ledger.clubs import tasks
 
     try:
-        tasks.sign_checkpoint.delay(club_id)
+        tasks.enqueue(tasks.sign_checkpoint, club_id)
     except Exception:  # a lost broker must not fail a write that committed
         log.exception("could not ask for a checkpoint of club %s", club_id)
 
@@ -199,7 +199,7 @@ def round_ended(round_id: int) -> None:
             Round.objects.filter(pk=round_id).values_list("competition__club_id", flat=True).first()
         )
         if club_id is not None:
-            tasks.sign_checkpoint.delay(club_id, Checkpoint.Reason.ROUND, round_id)
+            tasks.enqueue(tasks.sign_checkpoint, club_id, Checkpoint.Reason.ROUND, round_id)
 
     transaction.on_commit(ask)
 

@@ -795,6 +795,14 @@ class Webhook(models.Model):
     def wants(self, event: str) -> bool:
         return self.active and (not self.events or event in self.events)
 
+    def clean(self) -> None:
+        from ledger.clubs.webhooks import Refused, check_url
+
+        try:
+            check_url(self.url)
+        except Refused as exc:
+            raise ValidationError({"url": str(exc)}) from exc
+
 
 class WebhookDelivery(models.Model):
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
@@ -805,6 +813,8 @@ class WebhookDelivery(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # When the next attempt is due after a failed one (None: delivered, or given up).
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -20,10 +20,11 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Min
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from ledger.clubs import rows
-from ledger.clubs.models import Entry, Rating, RatingChange, Result
+from ledger.clubs.models import Club, Entry, Rating, RatingChange, Result
 from ledger.clubs.outcomes import standing_order
 
 MODEL = PlackettLuce()
@@ -124,31 +125,129 @@ def counting_results(club_id: int, game: str) -> Iterable[tuple[Result, Any]]:
             yield result, at
 
 
-@transaction.atomic
-def recompute(club_id: int, game: str) -> int:
-    """Throw the ratings of one game in one club away and replay the journal. Returns the
-    number of results rated."""
+def _replay(
+    club_id: int,
+    game: str,
+    state: dict[int, list[Any]],
+    since: int = 0,
+    through: int | None = None,
+) -> tuple[list[list[Any]], int]:
+    """Rate, in journal order and in memory, the counting results whose first credit line
+    is after ``since`` (and at or before ``through``), on top of ``state`` (player id ->
+    [mu, sigma, results], changed in place). Returns the history rows and the count. A few
+    queries whatever the number of results: no per-result query, no lock."""
+    firsts = Entry.objects.filter(
+        club_id=club_id,
+        competition__game=game,
+        kind=Entry.Kind.CREDIT,
+        sequence__gt=since,
+        result__isnull=False,
+    )
+    if through is not None:
+        firsts = firsts.filter(sequence__lte=through)
+    order = list(
+        firsts.values("result_id")
+        .annotate(first=Min("sequence"), at=Min("created_at"))
+        .order_by("first")
+        .values_list("result_id", "at")
+    )
+    if not order:
+        return [], 0
     from ledger.clubs.penalties import rating_adjustments
 
-    Rating.objects.filter(club_id=club_id, game=game).delete()
-    RatingChange.objects.filter(club_id=club_id, game=game).delete()
+    wanted = Result.objects.filter(
+        pk__in=firsts.values("result_id"), status=Result.Status.ACCEPTED
+    ).values_list("pk", "scores", "verdict")
+    counting = {pk: (scores, verdict) for pk, scores, verdict in wanted}
+    # Who sat where in each hand, as the journal credited it (a table's seats may have
+    # changed since: a replacement, a re-seat).
+    seats: dict[int, dict[int, int]] = {}
+    for result_id, seat, player_id in firsts.values_list("result_id", "seat", "player_id"):
+        seats.setdefault(result_id, {})[seat] = player_id
     adjusted = rating_adjustments(club_id, game)
+    history: list[list[Any]] = []
     count = 0
-    for result, at in counting_results(club_id, game):
-        # Who sat where in this hand, as the journal credited it (a table's seats may have
-        # changed since: a replacement, a re-seat).
-        seats = dict(
-            Entry.objects.filter(result=result, kind=Entry.Kind.CREDIT).values_list(
-                "seat", "player_id"
-            )
-        )
-        fines = adjusted.get(result.pk)
+    for result_id, at in order:
+        if result_id not in counting:
+            continue
+        scores, verdict = counting[result_id]
+        seated = seats.get(result_id, {})
+        players = [seated[i] for i in sorted(seated)]
+        fines = adjusted.get(result_id)
         if fines:
             # The club counts penalties in the ratings: ranked with the penalty taken off.
-            result.scores = [
-                f"{Decimal(s) + fines.get(seats.get(i, 0), Decimal(0)):f}"
-                for i, s in enumerate(result.scores)
+            scores = [
+                f"{Decimal(x) + fines.get(seated.get(i, 0), Decimal(0)):f}"
+                for i, x in enumerate(scores)
             ]
-        rate_result(result, seats, at)
+        points = standing_order(scores, verdict)
+        if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
+            continue
+        for p in players:
+            state.setdefault(p, [MODEL.mu, MODEL.sigma, 0])
+        teams = [[MODEL.create_rating(state[p][:2])] for p in players]
+        for player_id, team in zip(players, MODEL.rate(teams, scores=points), strict=True):
+            state[player_id] = [team[0].mu, team[0].sigma, state[player_id][2] + 1]
+            history.append([player_id, result_id, team[0].mu, team[0].sigma, at])
         count += 1
-    return count
+    return history, count
+
+
+def recompute(club_id: int, game: str) -> int:
+    """Replay the journal into one game's ratings in one club (after a correction: ratings
+    depend on the order of every later result). Returns the number of results rated.
+
+    The replay is computed first, with no lock, up to the journal's length at that moment.
+    Then, in one short transaction, the rating rows of every player it knows are locked
+    (made where missing) by one upsert in player order, the order in which every write's
+    own upsert takes them, so that neither ever waits for the other in a circle; the
+    results written meanwhile are folded in, and the rows and their history are written.
+    Writes to the club go on meanwhile; none waits for the replay's computing. A player
+    first rated by a write that lands during the replay, with nobody the replay knows,
+    keeps the rating that write gave them (the same, since it depends on no one else)."""
+    through = Club.objects.filter(pk=club_id).values_list("journal_length", flat=True).first()
+    if through is None:
+        return 0
+    state: dict[int, list[Any]] = {}
+    history, count = _replay(club_id, game, state, through=through)
+    known = set(
+        Rating.objects.filter(club_id=club_id, game=game).values_list("player_id", flat=True)
+    )
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    with transaction.atomic():
+        at = timezone.now()
+        held = sorted(known | set(state))
+        if held:
+            rows.insert(
+                Rating,
+                ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
+                [[club_id, game, p, MODEL.mu, MODEL.sigma, 0, at] for p in held],
+                suffix=f"ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+                f"results = {table}.results",
+            )
+        later, more = _replay(club_id, game, state, since=through)
+        mine = set(held)
+        gone = mine - set(state)
+        if gone:
+            Rating.objects.filter(club_id=club_id, game=game, player_id__in=gone).delete()
+        written = sorted(mine & set(state))
+        if written:
+            rows.insert(
+                Rating,
+                ("club_id", "game", "player_id", "mu", "sigma", "results", "updated_at"),
+                [[club_id, game, p, *state[p], at] for p in written],
+                suffix="ON CONFLICT (club_id, game, player_id) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, results = excluded.results, "
+                "updated_at = excluded.updated_at",
+            )
+        RatingChange.objects.filter(club_id=club_id, game=game).delete()
+        RatingChange.objects.bulk_create(
+            [
+                RatingChange(
+                    club_id=club_id, game=game, player_id=p, result_id=r, mu=mu, sigma=sg, at=t
+                )
+                for p, r, mu, sg, t in history + later
+            ],
+            batch_size=2000,
+        )
+    return count + more

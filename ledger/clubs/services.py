@@ -45,6 +45,14 @@ from ledger.clubs.outcomes import DRAW, LOSS, WIN, SettingsError, clean_settings
 from ledger.clubs.scoring import score_result
 from ledger.clubs.standings import journal_totals
 
+# How a correction, a ruling or a confirmation locks the rows it changes: only those rows
+# (never the competition or club a select_related joins), and FOR NO KEY UPDATE, which the
+# foreign-key checks of other writes (KEY SHARE on a result, a competition, the club) do
+# not wait for. With the club's row locked first, a ruling waited for the standings rows a
+# write held while that write waited for the club's journal head: a deadlock.
+ROW_LOCK: dict[str, Any] = {"no_key": True, "of": ("self",)}
+_ROW = ROW_LOCK
+
 
 def require_role(user: Any, club: Any, role: str) -> None:
     if not club.allows(user, role):
@@ -523,7 +531,9 @@ def _may_confirm(user: Any, result: Result) -> None:
 
 
 def _pending(result: Result) -> Result:
-    locked = Result.objects.select_for_update().select_related("competition").get(pk=result.pk)
+    locked = (
+        Result.objects.select_for_update(**_ROW).select_related("competition").get(pk=result.pk)
+    )
     if locked.status != Result.Status.PENDING:
         raise Conflict(
             _("Only a pending result can be confirmed or contested; this one is %(s)s.")
@@ -617,11 +627,11 @@ def rule_dispute(
 ) -> Result:
     """A referee settles a dispute: the first version stands, the second does, or the
     referee's own. Returns the result that now counts."""
-    dispute = Dispute.objects.select_for_update().select_related("result").get(pk=dispute.pk)
+    dispute = Dispute.objects.select_for_update(**_ROW).select_related("result").get(pk=dispute.pk)
     require_role(user, dispute.result.club, Role.REFEREE)
     if dispute.ruling != Dispute.Ruling.OPEN:
         raise Conflict(_("This dispute was already ruled on."))
-    result = Result.objects.select_for_update().get(pk=dispute.result_id)
+    result = Result.objects.select_for_update(**_ROW).get(pk=dispute.result_id)
     if ruling == Dispute.Ruling.FIRST:
         _accept(result, confirmed_by=user)
         counting = result
@@ -664,7 +674,7 @@ def supersede_result(
 ) -> Result:
     """A correction: the old result stays, reversed in the journal; the new one counts
     at once (a referee's or organiser's correction needs no further confirmation)."""
-    old = Result.objects.select_for_update().get(pk=result.pk)
+    old = Result.objects.select_for_update(**_ROW).get(pk=result.pk)
     require_role(user, old.club, Role.REFEREE)
     if old.status == Result.Status.SUPERSEDED:
         raise Conflict(_("This result was already corrected; correct the newest version."))
@@ -681,7 +691,7 @@ def supersede_result(
     webhooks.announce("result.corrected", new)
     # Ratings depend on the order of every later result: replay the game's history.
     club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
     return new
 
 

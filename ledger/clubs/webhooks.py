@@ -3,23 +3,39 @@
 A delivery is ``POST <url>`` with a JSON body and the headers ``X-Ledger-Event``,
 ``X-Ledger-Delivery`` (an id, the same on every retry) and ``X-Ledger-Signature:
 sha256=<hex>``, the HMAC-SHA256 of ``<timestamp>.<body>`` under the webhook's secret, with
-the timestamp in ``X-Ledger-Timestamp``. Deliveries are queued after the transaction commits
-and retried by the worker; each attempt is kept.
+the timestamp in ``X-Ledger-Timestamp``. Every body carries the club's latest signed
+checkpoint (docs/security.md).
+
+Deliveries are made by a background job after the transaction commits, never inside the
+request. Only ``https://`` addresses (``http://`` when LEDGER_WEBHOOKS_ALLOW_HTTP is set, for
+development) whose host resolves, at delivery time, to public addresses only: loopback,
+private, link-local, multicast and reserved ranges are refused unless
+LEDGER_WEBHOOKS_ALLOW_PRIVATE is set, and the connection goes to the address that was
+checked. Redirects are not followed (a 3xx is a failed attempt). A failed attempt is retried
+with exponential backoff (30 s, 1 min, 2 min, ... up to LEDGER_WEBHOOK_ATTEMPTS attempts);
+each delivery keeps its attempts, last status and error, which organisers read on the
+club's webhook page.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
+import http.client
+import ipaddress
 import json
+import socket
+import ssl
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ledger.clubs import checkpoints
 from ledger.clubs.models import Result, Webhook, WebhookDelivery
@@ -99,45 +115,209 @@ def announce_many(event: str, results: Sequence[Result]) -> None:
     if not ids:
         return
 
-    def send() -> None:
-        from ledger.clubs import tasks
-
+    def send_all() -> None:
         for delivery_id in ids:
-            tasks.deliver_webhook.delay(delivery_id)
+            _enqueue(delivery_id)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send_all)
 
 
-def deliver(delivery_id: int, timeout: float = 5.0) -> bool:
+class Refused(Exception):
+    """An address a delivery may not go to, with the reason in the reader's language."""
+
+
+def _allowed_address(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if getattr(settings, "LEDGER_WEBHOOKS_ALLOW_PRIVATE", False):
+        return not ip.is_unspecified and not ip.is_multicast
+    return ip.is_global and not (
+        ip.is_loopback
+        or ip.is_private
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+    )
+
+
+def check_url(url: str) -> tuple[str, str, int, str]:
+    """The scheme, host, port and path of an address a delivery may go to, or Refused.
+    An address given as a number is checked here; a name is checked once resolved."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise Refused(_("This is not a web address.")) from exc
+    scheme = parts.scheme.lower()
+    allowed = (
+        ("https", "http") if getattr(settings, "LEDGER_WEBHOOKS_ALLOW_HTTP", False) else ("https",)
+    )
+    if scheme not in allowed:
+        raise Refused(_("A webhook's address must start with https://."))
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        raise Refused(_("This address names no host."))
+    if parts.username or parts.password:
+        raise Refused(_("An address with a user name or password is not accepted."))
+    try:
+        literal = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+        local = host.lower() == "localhost" or host.lower().endswith(".localhost")
+        if local and not getattr(settings, "LEDGER_WEBHOOKS_ALLOW_PRIVATE", False):
+            raise Refused(_("This address points at this machine.")) from None
+    if literal is not None and not _allowed_address(literal):
+        raise Refused(_("This address is not on the public internet."))
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return scheme, host, port or (443 if scheme == "https" else 80), path
+
+
+def resolve(host: str, port: int) -> str:
+    """The address to connect to: the host's first, once every address it resolves to
+    has been checked (a name that also resolves to a private address is refused)."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise Refused(_("The host's name does not resolve: %(e)s") % {"e": exc}) from exc
+    addresses = [str(info[4][0]) for info in found]
+    for address in addresses:
+        if not _allowed_address(ipaddress.ip_address(address.split("%")[0])):
+            raise Refused(
+                _("%(host)s resolves to %(ip)s, which is not on the public internet.")
+                % {"host": host, "ip": address}
+            )
+    if not addresses:
+        raise Refused(_("The host's name does not resolve."))
+    return addresses[0]
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    """A connection to the address that was checked, whatever the name resolves to now."""
+
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        # The certificate is checked against the host's name, as for any https request.
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def send(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
+    """POST the body; the answer's status. Raises Refused for an address not allowed and
+    OSError when the connection fails. Never follows a redirect."""
+    scheme, host, port, path = check_url(url)
+    address = resolve(host, port)
+    pinned = _PinnedHTTPS if scheme == "https" else _PinnedHTTP
+    connection_ = pinned(host, port, address, timeout)
+    try:
+        connection_.request("POST", path, body=body, headers=headers)
+        answer = connection_.getresponse()
+        answer.read(65536)
+        return answer.status
+    finally:
+        connection_.close()
+
+
+def backoff(attempts: int) -> int:
+    """Seconds before the next attempt, after ``attempts`` failed ones: 30 s, doubling."""
+    return int(min(30 * 2 ** max(attempts - 1, 0), 6 * 3600))
+
+
+def deliver(delivery_id: int, timeout: float | None = None) -> bool:
+    """One attempt at a delivery: True when the receiver answered 2xx. A failure is kept
+    with its reason and, while attempts remain, the time of the next one."""
     delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
+    if delivery.delivered_at is not None:
+        return True
+    hook = delivery.webhook
     body = json.dumps(delivery.payload, sort_keys=True).encode()
     timestamp = str(int(time.time()))
-    request = urllib.request.Request(
-        delivery.webhook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "club-ledger-webhooks/1",
-            "X-Ledger-Event": delivery.event,
-            "X-Ledger-Delivery": str(delivery.pk),
-            "X-Ledger-Timestamp": timestamp,
-            "X-Ledger-Signature": sign(delivery.webhook.secret, timestamp, body),
-        },
-    )
-    status, error = None, ""
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        status, error = exc.code, str(exc)
-    except (urllib.error.URLError, OSError) as exc:
-        error = str(exc)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "club-ledger-webhooks/1",
+        "X-Ledger-Event": delivery.event,
+        "X-Ledger-Delivery": str(delivery.pk),
+        "X-Ledger-Timestamp": timestamp,
+        "X-Ledger-Signature": sign(hook.secret, timestamp, body),
+    }
+    status, error, final = None, "", False
+    if not hook.active:
+        error, final = _("The webhook is switched off."), True
+    else:
+        try:
+            status = send(
+                hook.url, body, headers, timeout or getattr(settings, "LEDGER_WEBHOOK_TIMEOUT", 5)
+            )
+        except Refused as exc:
+            error = str(exc)
+        except (OSError, http.client.HTTPException) as exc:
+            error = str(exc) or type(exc).__name__
     ok = status is not None and 200 <= status < 300
+    if status is not None and 300 <= status < 400:
+        error = _("The receiver answered with a redirect, which is not followed.")
+    elif status is not None and not ok:
+        error = _("The receiver answered %(status)d.") % {"status": status}
+    attempts = delivery.attempts + 1
+    limit = getattr(settings, "LEDGER_WEBHOOK_ATTEMPTS", 8)
+    again = None
+    if not ok and not final and attempts < limit:
+        again = timezone.now() + datetime.timedelta(seconds=backoff(attempts))
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        attempts=delivery.attempts + 1,
+        attempts=attempts,
         status_code=status,
         error=error[:500],
         delivered_at=timezone.now() if ok else None,
+        next_attempt_at=again,
     )
     return ok
+
+
+def send_test(*, user: Any, webhook: Webhook) -> WebhookDelivery:
+    """An organiser's test delivery (event ``ping``), made by the background job after the
+    commit like any other."""
+    from ledger.clubs import services
+
+    services.require_role(user, webhook.club, "organiser")
+    with transaction.atomic():
+        delivery = WebhookDelivery.objects.create(
+            webhook=webhook,
+            event="ping",
+            payload={
+                "event": "ping",
+                "club": webhook.club_id,
+                "checkpoint": checkpoints.summary(checkpoints.latest(webhook.club_id)),
+            },
+        )
+        transaction.on_commit(lambda: _enqueue(delivery.pk))
+    return delivery
+
+
+def _enqueue(delivery_id: int) -> None:
+    from ledger.clubs import tasks
+
+    tasks.enqueue(tasks.deliver_webhook, delivery_id)
+
+
+def due() -> list[int]:
+    """Deliveries whose next attempt is due (the periodic job retries them)."""
+    return list(
+        WebhookDelivery.objects.filter(
+            delivered_at__isnull=True, next_attempt_at__lte=timezone.now()
+        )
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:500]
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django_ratelimit.core import is_ratelimited
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -189,18 +190,20 @@ class RulingView(APIView):
                 error_body("not_found", _("No result #%(n)d.") % {"n": v["result"]}),
                 status=status.HTTP_404_NOT_FOUND,
             )
-        case = services.open_case(
-            user=request.user,
-            competition=result.competition,
-            result=result,
-            record=v.get("record"),
-        )
-        if "record" in v and case.record != v["record"]:
-            case = services.set_record(user=request.user, case=case, record=v["record"])
         params = {k: v[k] for k in ("scores", "seats", "outcomes") if k in v}
-        new = services.rule(
-            user=request.user, case=case, kind=v["kind"], params=params, note=v["note"]
-        )
+        # One transaction, one commit: the case is opened and ruled on together.
+        with transaction.atomic():
+            case = services.open_case(
+                user=request.user,
+                competition=result.competition,
+                result=result,
+                record=v.get("record"),
+            )
+            if "record" in v and case.record != v["record"]:
+                case = services.set_record(user=request.user, case=case, record=v["record"])
+            new = services.rule(
+                user=request.user, case=case, kind=v["kind"], params=params, note=v["note"]
+            )
         return Response(
             {
                 "case": case.pk,

@@ -20,8 +20,9 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import services, tasks
 from ledger.clubs.errors import Conflict, Invalid
-from ledger.clubs.models import Competition, Dispute, Entry, Result, Role
+from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.scoring import MAX_POINTS
+from ledger.clubs.services import ROW_LOCK as _ROW
 from ledger.referee import checking
 from ledger.referee.models import ArtificialScores, Case
 
@@ -69,8 +70,20 @@ def _vector(values: Any, seats: int, field: str) -> list[Decimal]:
     return [_points(v, field) for v in values]
 
 
+class _Levels:
+    """The competition's artificial scores, read only when a ruling names one."""
+
+    def __init__(self, competition: Competition) -> None:
+        self.competition, self.found = competition, None
+
+    def value(self, level: str) -> Decimal:
+        if self.found is None:
+            self.found = ArtificialScores.for_competition(self.competition)
+        return self.found.value(level)
+
+
 def _reference(
-    name: Any, case: Case, result: Result, artificial: ArtificialScores, field: str
+    name: Any, case: Case, result: Result, artificial: _Levels, field: str
 ) -> list[Decimal] | Decimal:
     """A named score: the table's, the rules', or an artificial level (one number)."""
     if name == "table":
@@ -95,7 +108,7 @@ def _reference(
 def ruling_scores(case: Case, result: Result, kind: str, params: dict[str, Any]) -> list[Decimal]:
     """The per-seat points a ruling gives (Law 12 style), or an error saying what to fix."""
     seats = len(result.scores)
-    artificial = ArtificialScores.for_competition(result.competition)
+    artificial = _Levels(result.competition)
 
     def whole(name: Any, field: str) -> list[Decimal]:
         if isinstance(name, list):
@@ -214,8 +227,10 @@ def _recheck(case: Case) -> None:
 
 
 def _editable(user: Any, case: Case) -> Case:
-    locked = Case.objects.select_for_update().select_related("competition__club").get(pk=case.pk)
-    services.require_role(user, locked.club, Role.REFEREE)
+    locked = (
+        Case.objects.select_for_update(**_ROW).select_related("competition__club").get(pk=case.pk)
+    )
+    services.require_role(user, locked.competition.club, Role.REFEREE)
     if locked.status != Case.Status.OPEN:
         raise Conflict(_("This case is closed: the ruling was given."))
     return locked
@@ -311,7 +326,11 @@ def rule(
             _("Link the case to a result of the ledger before ruling."),
             fields={"result": [_("Required to rule.")]},
         )
-    old = Result.objects.select_for_update().select_related("competition").get(pk=case.result_id)
+    old = (
+        Result.objects.select_for_update(**_ROW)
+        .select_related("competition")
+        .get(pk=case.result_id)
+    )
     if old.status == Result.Status.SUPERSEDED:
         raise Conflict(_("This result was already corrected; open a case on its newest version."))
     params = params or {}
@@ -331,15 +350,17 @@ def rule(
         journal.append(
             (old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL)
         )
+    # Only a disputed result has an open dispute to close.
+    was_disputed = old.status == Result.Status.DISPUTED
     old.status = Result.Status.SUPERSEDED
     old.save(update_fields=["status"])
     record = case.record or old.record
     label = str(Case.Kind(kind).label)
     now = timezone.now()
     new = Result.objects.create(
-        club=old.club,
+        club_id=old.club_id,
         competition=old.competition,
-        table=old.table,
+        table_id=old.table_id,
         record=record,
         source=Result.Source.FULL_RECORD if record.get("actions") else Result.Source.MANUAL,
         status=Result.Status.ACCEPTED,
@@ -352,11 +373,15 @@ def rule(
         reason=f"{label}: {note}" if note else label,
     )
     if kind != Case.Kind.VOID:
-        seats = dict(old.table.seats.values_list("index", "player_id"))
+        seats = dict(Seat.objects.filter(table_id=old.table_id).values_list("index", "player_id"))
         journal.append((new, [(i, seats[i], s) for i, s in enumerate(scores)], Entry.Kind.CREDIT))
     if journal:
         services.journal_entries(journal)
-    dispute = Dispute.objects.select_for_update().filter(result=old).first()
+    dispute = (
+        Dispute.objects.select_for_update(**_ROW).filter(result=old).first()
+        if was_disputed
+        else None
+    )
     if dispute is not None and dispute.ruling == Dispute.Ruling.OPEN:
         dispute.ruling = Dispute.Ruling.FIRST if kind == Case.Kind.UPHELD else Dispute.Ruling.NEW
         dispute.ruled_by = user
@@ -374,7 +399,7 @@ def rule(
         update_fields=["status", "kind", "ruling", "note", "ruled_by", "ruled_at", "correction"]
     )
     club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
     _announce(new)
     return new
 

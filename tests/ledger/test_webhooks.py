@@ -12,29 +12,29 @@ from ledger.clubs import services
 from ledger.clubs.models import Webhook, WebhookDelivery
 
 
+class Sent:
+    def __init__(self, url, body, headers):
+        self.full_url, self.data, self.headers = url, body, headers
+
+    def header_items(self):
+        return list(self.headers.items())
+
+
 class Catcher:
+    """The receiver's side: every delivery sent, answered 204."""
+
     def __init__(self):
         self.calls = []
 
-    def __call__(self, request, timeout=None):
-        self.calls.append(request)
-
-        class Response:
-            status = 204
-
-            def __enter__(self):
-                return self
-
-            def __exit__(self, *exc):
-                return False
-
-        return Response()
+    def __call__(self, url, body, headers, timeout):
+        self.calls.append(Sent(url, body, headers))
+        return 204
 
 
 @pytest.fixture
 def catcher(monkeypatch):
     catch = Catcher()
-    monkeypatch.setattr("urllib.request.urlopen", catch)
+    monkeypatch.setattr("ledger.clubs.webhooks.send", catch)
     return catch
 
 
@@ -91,12 +91,10 @@ def test_nothing_is_announced_for_a_write_that_rolls_back(
 def test_a_failing_receiver_is_recorded_for_retry(
     people, manual_table, monkeypatch, django_capture_on_commit_callbacks
 ):
-    import urllib.error
+    def refuse(url, body, headers, timeout):
+        raise ConnectionRefusedError("connection refused")
 
-    def refuse(request, timeout=None):
-        raise urllib.error.URLError("connection refused")
-
-    monkeypatch.setattr("urllib.request.urlopen", refuse)
+    monkeypatch.setattr("ledger.clubs.webhooks.send", refuse)
     Webhook.objects.create(club=people.club, url="https://down.example/", secret="x")
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(
@@ -105,6 +103,7 @@ def test_a_failing_receiver_is_recorded_for_retry(
     delivery = WebhookDelivery.objects.get()
     assert delivery.attempts == 1 and delivery.delivered_at is None
     assert "refused" in delivery.error
+    assert delivery.next_attempt_at is not None
 
 
 def _record_through_the_write_path(people, table):

@@ -61,6 +61,7 @@ def competition_nav(
             ("checkin", _("Check-in"), reverse("night-checkin", args=args)),
             ("clock", _("Round clock"), reverse("night-clock", args=args)),
             ("tables", _("Tables: replace a player, re-seat"), reverse("night-tables", args=args)),
+            ("webhooks", _("Webhook deliveries"), reverse("webhook-log", args=[club.slug])),
         ]
     return {
         "links": [
