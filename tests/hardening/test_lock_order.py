@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from ledger.clubs import services
 from ledger.clubs.models import Competition, Result
+from tests.conftest import api_key
 from tests.hardening.reliability import (
     assert_projection_equals_rebuild,
     body,
@@ -100,7 +100,7 @@ def test_writers_confirmers_and_referees_at_once_meet_no_deadlock_and_no_5xx(peo
 
     def write(n: int) -> None:
         api = APIClient()
-        api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=writer).key}")
+        api.credentials(HTTP_AUTHORIZATION=f"Token {keys['writer']}")
         for i in range(12):
             answer = api.post("/api/v1/results/", body(tables, 100 * n + i + 40), format="json")
             note(answer, "write")
@@ -116,8 +116,7 @@ def test_writers_confirmers_and_referees_at_once_meet_no_deadlock_and_no_5xx(peo
 
     def referee(n: int) -> None:
         api = APIClient()
-        token = Token.objects.get(user=people.users["referee"])
-        api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        api.credentials(HTTP_AUTHORIZATION=f"Token {keys['referee']}")
         rng = random.Random(n)
         for result in accepted[n::3][:6]:
             scores = [rng.choice([-30, -10, 10, 30]) for _ in range(3)]
@@ -128,8 +127,7 @@ def test_writers_confirmers_and_referees_at_once_meet_no_deadlock_and_no_5xx(peo
             )
             note(answer, "ruling")
 
-    Token.objects.get_or_create(user=writer)
-    Token.objects.get_or_create(user=people.users["referee"])
+    keys = {"writer": api_key(writer), "referee": api_key(people.users["referee"])}
     jobs = (
         [lambda n=n: write(n) for n in range(4)]
         + [lambda n=n: confirm(n) for n in range(2)]
