@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0014_bots_and_referee_flag'),
+        ('clubs', '0017_tables_know_their_counted_round'),
     ]
 
     operations = [
