@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0018_results_keep_the_engines_outcome'),
+        ('clubs', '0019_invitations'),
     ]
 
     operations = [
