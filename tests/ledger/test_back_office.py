@@ -152,6 +152,15 @@ def test_pasted_names_ask_before_new_players_are_made_then_enrol_everyone(
     assert names == {"Giocatore 0", "Giocatore 1", "Anna Rossi", "Bruno Verdi"}
     anna = Player.objects.get(name="Anna Rossi")
     assert Membership.objects.get(player=anna).club == club
+    # Each entrant can be withdrawn from the same page.
+    page = client.get(url).content.decode()
+    assert 'data-withdraw="Anna Rossi"' in page
+    client.post(
+        reverse("formats-manage", args=[club.slug, comp.slug]),
+        {"action": "withdraw", "player": anna.pk},
+    )
+    assert Entrant.objects.get(competition=comp, player=anna).withdrawn_after == 0
+    assert 'data-withdraw="Anna Rossi"' not in client.get(url).content.decode()
 
 
 def test_a_refused_entry_enrols_nobody(people: People, club: Club) -> None:
