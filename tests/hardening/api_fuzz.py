@@ -92,7 +92,12 @@ def build_world(people: Any) -> World:
     for k, p in enumerate(pool):
         formats.enter_player(user=organiser, competition=swiss, player=p, rating=1800 - k)
     game_table = play.create_table(
-        user=organiser, club=people.club, game="cardchess", seats=["me", "random"], seed=1
+        user=organiser,
+        club=people.club,
+        game="cardchess",
+        seats=["me", "random"],
+        seed=1,
+        practice=True,
     )
     ImportJob.objects.create(
         club=people.club, user=organiser, filename="a.csv", format="csv", content=""

@@ -194,7 +194,12 @@ def _play_open(w: World) -> dict[str, Any]:
     from ledger.play import services as play
 
     table = play.create_table(
-        user=w.users["member"], club=w.club, game="cardchess", seats=["me", "open"], seed=3
+        user=w.users["member"],
+        club=w.club,
+        game="cardchess",
+        seats=["me", "open"],
+        seed=3,
+        practice=True,
     )
     return {"table": table}
 
@@ -204,7 +209,12 @@ def _play_two_humans(w: World) -> dict[str, Any]:
     from ledger.play import services as play
 
     table = play.create_table(
-        user=w.users["member"], club=w.club, game="cardchess", seats=["me", "open"], seed=3
+        user=w.users["member"],
+        club=w.club,
+        game="cardchess",
+        seats=["me", "open"],
+        seed=3,
+        practice=True,
     )
     play.join(user=w.users["scorekeeper"], table=table, invite=table.invite)
     table.refresh_from_db()
