@@ -137,6 +137,9 @@ LEFT_OUT = {
     "clubs.ApiToken",
     # Per-round totals are keyed by this database's round ids: counted again on arrival.
     "clubs.RoundTotal",
+    # An invitation not yet taken is a one-time secret for this installation's address:
+    # the organiser invites again from the new one.
+    "clubs.Invitation",
 }
 
 # A login: what the club's rows need of it. Password hashes and e-mail addresses travel
