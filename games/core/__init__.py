@@ -7,10 +7,19 @@ from games.core.errors import AmbiguousAction, EngineError, IllegalAction, Recor
 from games.core.rng import rng
 from games.core.rules import Rule, RuleBook
 from games.core.text import Text
-from games.core.verdict import Outcome, ScoreReport, Verdict, Violation, places_by, violation
+from games.core.verdict import (
+    UNFINISHED,
+    Outcome,
+    ScoreReport,
+    Verdict,
+    Violation,
+    places_by,
+    violation,
+)
 
 __all__ = [
     "NOTATION_VERSION",
+    "UNFINISHED",
     "AmbiguousAction",
     "Bot",
     "Choice",

@@ -11,6 +11,11 @@ from games.core.text import Text
 
 JSON = Any
 
+#: The termination of a summary that stops before its game is over (a cardChess game whose
+#: gold cards are not all decided, an Er Giò match short of its scontri). Every game that can
+#: score such a summary uses this value, so that a ledger can refuse it without knowing the game.
+UNFINISHED = "unfinished"
+
 
 @dataclass(frozen=True, slots=True)
 class Violation:

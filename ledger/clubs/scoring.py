@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.core import RecordError, registry
+from games.core import UNFINISHED, RecordError, registry
 from ledger.clubs.errors import Invalid, RuleViolation
 from ledger.clubs.games import engine_available
 
@@ -25,6 +25,7 @@ from ledger.clubs.games import engine_available
 class Scored:
     scores: list[Decimal]
     verdict: dict[str, Any] | None
+    finished: bool = True
 
 
 def check_ruleset(game: str, spec: Any) -> str | None:
@@ -92,8 +93,11 @@ def score_result(
     source: str,
     record: Any,
     explicit: Sequence[Any] | None,
+    unfinished: bool = False,
 ) -> Scored:
-    """Per-seat points for a result, or an error that says what to fix."""
+    """Per-seat points for a result, or an error that says what to fix. A summary of a game
+    that is not over yet is refused, unless ``unfinished`` allows it (the live preview shows
+    the score so far while the scorekeeper types)."""
     written = _as_points(explicit, seats, "scores") if explicit is not None else None
     if not engine_available(game) or source == "manual":
         if engine_available(game):
@@ -118,6 +122,7 @@ def score_result(
             fields={"record": [_("Expected a JSON object.")]},
         )
     verdict: dict[str, Any] | None
+    finished = True
     try:
         if source == "summary":
             report = engine.score(record, ruleset or None)
@@ -132,7 +137,16 @@ def score_result(
                     _("The record stops before the game is over: give every action to the end."),
                     fields={"record": [_("Incomplete game.")]},
                 )
+            if report.outcome.termination == UNFINISHED and not unfinished:
+                raise Invalid(
+                    _(
+                        "This game is not over yet: by its rules nobody has won it. "
+                        "Record it once it is finished, with every round played."
+                    ),
+                    fields={"record": [_("The game is not finished.")]},
+                )
             computed = list(report.outcome.scores)
+            finished = report.outcome.termination != UNFINISHED
         else:
             checked = engine.validate(_with_ruleset(record, ruleset))
             verdict = checked.to_json()
@@ -160,7 +174,7 @@ def score_result(
             % {"due": shown},
             fields={"scores": [_("Should be %(due)s.") % {"due": shown}]},
         )
-    return Scored(scores, verdict)
+    return Scored(scores, verdict, finished)
 
 
 def _with_ruleset(record: Mapping[str, Any], ruleset: Any) -> Mapping[str, Any]:

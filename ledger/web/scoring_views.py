@@ -153,8 +153,11 @@ def _explained(violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     return out
 
 
-def _evaluate(competition: Competition, table: Table, form: EntryForm) -> dict[str, Any]:
-    """What the engine would record, without recording anything."""
+def _evaluate(
+    competition: Competition, table: Table, form: EntryForm, *, preview: bool = False
+) -> dict[str, Any]:
+    """What the engine would record, without recording anything. The preview also scores a
+    game not over yet (the score so far), saying that it cannot be recorded as it is."""
     # "errors" is kept for the result pages' templates, which list them by field.
     if not form.is_valid():
         return {"problems": form.problems(), "errors": form.errors}
@@ -172,6 +175,7 @@ def _evaluate(competition: Competition, table: Table, form: EntryForm) -> dict[s
             source=form.source,
             record=record,
             explicit=explicit,
+            unfinished=preview,
         )
     except LedgerError as exc:
         violations = _explained(exc.violations)
@@ -187,6 +191,7 @@ def _evaluate(competition: Competition, table: Table, form: EntryForm) -> dict[s
         "record": record,
         "explicit": explicit,
         "detail": _detail(competition.game, form.source, scored.verdict),
+        "unfinished": not scored.finished,
     }
 
 
@@ -295,7 +300,9 @@ def score_preview(request: HttpRequest, club: str, slug: str, table: int) -> Htt
         Table.objects.prefetch_related("seats__player"), pk=table, competition=competition
     )
     form, seats = _entry_form(competition, table_obj, request, _mode(request))
-    outcome = _evaluate(competition, table_obj, form) if request.method == "POST" else {}
+    outcome = (
+        _evaluate(competition, table_obj, form, preview=True) if request.method == "POST" else {}
+    )
     return render(
         request,
         "web/score/preview.html",

@@ -215,11 +215,10 @@ def test_an_ergio_match_for_more_players_gives_every_seat_its_sides_points(
     table = _table(club, people, "ergio", players, ruleset=ruleset)
     page = logged_in.get(f"/c/prova/ergio-cup/t/{table.pk}/score/").content.decode()
     assert "Tramontana: Giocatore 0, Giocatore 2" in page  # even seats, odd seats
-    played = ERGIO_SCONTRI[:1]
-    body = {"corteo_winner": "tramontana", **_rows("scontro", played, 6)}
+    body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI, 6)}
     assert _record(logged_in, table, body).status_code == 302
-    assert _recorded_points(table) == _engine_scores(table, _ergio_summary(played))
-    assert _recorded_points(table) == [1, 0] * (players // 2)
+    assert _recorded_points(table) == _engine_scores(table, _ergio_summary(ERGIO_SCONTRI))
+    assert _recorded_points(table) == [3, 3] * (players // 2)
 
 
 def test_an_ergio_preview_names_each_scontros_winner(logged_in, club, people):
@@ -490,7 +489,10 @@ def test_each_games_preview_shows_the_score_and_saves_nothing(logged_in, club, p
     url = f"/c/prova/{game}-cup/t/{table.pk}/preview/"
     text = logged_in.post(url, PREVIEWS[game], HTTP_HX_REQUEST="true").content.decode()
     assert 'id="preview-scores"' in text
-    assert 'id="preview-ok"' in text
+    # A game typed only in part shows its score so far, and says it cannot be recorded yet.
+    partial = game in ("ergio", "cardchess")
+    assert ('id="preview-unfinished"' in text) == partial
+    assert ('id="preview-ok"' in text) != partial
     assert "<form" not in text  # only the preview fragment is sent back
     assert Result.objects.count() == 0
 
@@ -626,3 +628,26 @@ def test_after_a_tarocco_hand_the_form_offers_the_next_dealer(logged_in, tarocco
     assert 'value="0" selected' in page and 'value="3" selected' not in page
     assert logged_in.post(url, {**body, "dealer": "0", "form_token": "d2"}).status_code == 302
     assert 'value="1" selected' in logged_in.get(url).content.decode()
+
+
+def test_an_unfinished_cardchess_game_is_refused_with_the_reason(logged_in, club, people):
+    table = _table(club, people, "cardchess", 2)
+    rows = [{"p0": 20, "p1": 10}, {"p0": 5, "p1": 12}]  # two sfide: gold still to be decided
+    text = _record(logged_in, table, {"kind": "game", **_rows("sfida", rows, 4)}).content.decode()
+    assert "This game is not over yet" in text
+    assert Result.objects.count() == 0
+
+
+def test_an_unfinished_summary_is_refused_through_the_api_too(club, people):
+    from ledger.clubs.errors import Invalid
+    from ledger.clubs.scoring import score_result
+
+    with pytest.raises(Invalid, match="not over yet"):
+        score_result(
+            game="cardchess",
+            ruleset="2p",
+            seats=2,
+            source="summary",
+            record={"players": 2, "sfide": [[20, 10], [5, 12]]},
+            explicit=None,
+        )
