@@ -105,6 +105,27 @@ class EntryForm(forms.Form):
         cannot make one."""
         raise NotImplementedError(f"{type(self).__name__} must build its record")
 
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        """The fields as the scorekeeper would have typed them for this record (the reverse
+        of ``record()``), to start a correction from the result being corrected; None when
+        this form cannot show it. The caller checks that the fields give the record back."""
+        return None
+
+
+def _rows_data(prefix: str, rows: list[dict[str, Any]], total: int, most: int) -> dict[str, Any]:
+    """A formset's posted fields: its management form and one row per entry."""
+    data: dict[str, Any] = {
+        f"{prefix}-TOTAL_FORMS": max(total, len(rows)),
+        f"{prefix}-INITIAL_FORMS": 0,
+        f"{prefix}-MIN_NUM_FORMS": 0,
+        f"{prefix}-MAX_NUM_FORMS": most,
+    }
+    for n, row in enumerate(rows):
+        for name, value in row.items():
+            if value is not None:
+                data[f"{prefix}-{n}-{name}"] = value
+    return data
+
 
 class Rows(forms.BaseFormSet):  # type: ignore[type-arg]
     """Repeated rows of a summary; a row left blank is skipped."""
@@ -246,6 +267,25 @@ class TaroccoSummaryForm(EntryForm):
                 summary["offers"] = [first, {"offerer": offerer, "taker": taker, "points": points}]
         return summary
 
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        data: dict[str, Any] = {"outcome": record.get("outcome"), "dealer": record.get("dealer")}
+        if "declarer" in record:
+            data["declarer"] = record["declarer"]
+        pair = record.get("pair")
+        if isinstance(pair, list) and len(pair) == 2:
+            data["partner_a"], data["partner_b"] = pair
+        if "card_points" in record:
+            data["card_points"] = record["card_points"]
+        offers = record.get("offers") or [
+            {k: record[k] for k in ("offerer", "taker", "points") if k in record}
+        ]
+        for n, offer in enumerate(offers[:2]):
+            end = "_2" if n else ""
+            for key in ("offerer", "taker", "points"):
+                if isinstance(offer, dict) and key in offer:
+                    data[key + end] = offer[key]
+        return data
+
 
 # --- Er Giò --------------------------------------------------------------------------------
 
@@ -357,6 +397,23 @@ class ErGioSummaryForm(EntryForm):
         if not scontri:
             self.fail(_("Write at least the first scontro."))
         return {"corteo_winner": self.cleaned_data["corteo_winner"], "scontri": scontri}
+
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        rows_ = []
+        for scontro in record.get("scontri") or []:
+            row: dict[str, Any] = {"challenger": scontro.get("challenger")}
+            for prefix, (side, _label) in zip("tm", SIDES, strict=True):
+                facts = scontro.get(side) or {}
+                row[f"{prefix}_mag"] = facts.get("magistratura")
+                row[f"{prefix}_force"] = facts.get("force")
+                row[f"{prefix}_figures"] = list(facts.get("figures") or [])
+                row[f"{prefix}_laid_force"] = facts.get("laid_force")
+            rows_.append(row)
+        most = self.scontri.max_num
+        return {
+            "corteo_winner": record.get("corteo_winner"),
+            **_rows_data("scontro", rows_, most, most),
+        }
 
 
 # --- The Bridge's Game (ponte) -------------------------------------------------------------
@@ -475,6 +532,29 @@ class PonteSummaryForm(EntryForm):
             summary["assignments"] = sheet
         return summary
 
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        rows_ = []
+        for challenge in record.get("challenges") or []:
+            left = challenge.get("left") or [None, None]
+            rows_.append(
+                {
+                    "tramontana": challenge.get("tramontana"),
+                    "mezzogiorno": challenge.get("mezzogiorno"),
+                    "winner": challenge.get("winner"),
+                    "left_t": left[0],
+                    "left_m": left[1],
+                }
+            )
+        count = self.challenges.max_num
+        data: dict[str, Any] = _rows_data("challenge", rows_, count, count)
+        tie = record.get("tie_breaker") or {}
+        for side, _label in SIDES:
+            data[f"tb_{side}"] = tie.get(side)
+        data["tb_winner"] = tie.get("winner")
+        for value, power in (record.get("assignments") or {}).items():
+            data[f"power_{value}"] = power
+        return data
+
 
 # --- San Marco -----------------------------------------------------------------------------
 
@@ -564,6 +644,30 @@ class SanMarcoSummaryForm(EntryForm):
         if passages:
             summary["passages"] = passages
         return summary
+
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        points = record.get("points") or []
+        data: dict[str, Any] = {}
+        for i, value in enumerate(points):
+            if isinstance(value, list):
+                for c, colour in enumerate(value):
+                    data[f"p{i}_{c}"] = colour
+            else:
+                data[f"p{i}"] = value
+        for i, ghost in enumerate(record.get("ghosts") or []):
+            data[f"ghost{i}"] = ghost
+        if self.variant == 2:
+            data["neutral"] = record.get("neutral")
+            rows_ = []
+            for passage in record.get("passages") or []:
+                limits = passage.get("limits") or []
+                bonus = passage.get("bonus") or []
+                row = {f"limit_{i}": v for i, v in enumerate(limits)}
+                row.update({f"bonus_{i}": v for i, v in enumerate(bonus)})
+                rows_.append(row)
+            most = self.passages.max_num
+            data.update(_rows_data("passage", rows_, most, most))
+        return data
 
 
 # --- 3D cardChess --------------------------------------------------------------------------
@@ -672,6 +776,21 @@ class CardChessSummaryForm(EntryForm):
             summary["gold"] = gold
         return summary
 
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        data: dict[str, Any] = {}
+        if "captured" in record:
+            data["kind"] = "sfida"
+            for i, codes in enumerate(record["captured"] or []):
+                data[f"captured_{i}"] = " ".join(codes)
+            rows_: list[dict[str, Any]] = []
+        else:
+            data["kind"] = "game"
+            rows_ = [{f"p{i}": v for i, v in enumerate(row)} for row in record.get("sfide") or []]
+            for i, gold in enumerate(record.get("gold") or []):
+                data[f"gold_{i}"] = gold
+        data.update(_rows_data("sfida", rows_, self.sfide.total_form_count(), self.MOST_SFIDE))
+        return data
+
 
 # --- other ways in -------------------------------------------------------------------------
 
@@ -712,6 +831,9 @@ class RecordForm(EntryForm):
             self.fail(_("Paste the record or choose its file."))
         return _json_object(self, field, text)
 
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        return {"record_text": json.dumps(record, ensure_ascii=False)}
+
 
 class JsonSummaryForm(EntryForm):
     """Advanced: the summary typed as JSON, exactly as the game's notation writes it."""
@@ -727,6 +849,9 @@ class JsonSummaryForm(EntryForm):
 
     def record(self) -> dict[str, Any]:
         return _json_object(self, "summary_json", self.cleaned_data["summary_json"])
+
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        return {"summary_json": json.dumps(record, ensure_ascii=False, indent=1)}
 
 
 def _json_object(form: forms.Form, field: str, text: str) -> dict[str, Any]:
@@ -764,6 +889,11 @@ class ManualScoresForm(EntryForm):
 
     def record(self) -> dict[str, Any]:
         return {}
+
+    def data_for(self, record: dict[str, Any], scores: list[Any]) -> dict[str, Any] | None:
+        if len(scores) != len(self.seats):
+            return None
+        return {f"seat_{index}": scores[n] for n, (index, _name) in enumerate(self.seats)}
 
 
 SUMMARY_FORMS: dict[str, type[EntryForm]] = {

@@ -17,7 +17,7 @@ from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Competition, Dispute, Result, Role
 from ledger.clubs.visibility import viewer_of
-from ledger.web.scoring_views import _evaluate, _forms
+from ledger.web.scoring_views import _entry_form, _evaluate, _forms, _mode, prefilled
 
 
 def _result(club: str, slug: str, pk: int) -> Result:
@@ -206,7 +206,13 @@ def correct(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
     if not competition.club.allows(request.user, Role.REFEREE):
         messages.error(request, _("Only the club's referees and organisers correct results."))
         return _done(request, result)
-    form, seats = _forms(competition, result.table, request.POST or None)
+    if request.method == "POST":
+        mode = _mode(request)
+        form, seats = _entry_form(competition, result.table, request, mode)
+    else:
+        # The correction starts from the result being corrected, as it was typed.
+        form, mode = prefilled(competition, result.table, result)
+        seats = [(s.index, s.player.name) for s in result.table.seats.all()]
     reason = request.POST.get("reason", "").strip()
     outcome: dict[str, Any] = {}
     preview: dict[str, Any] | None = None
@@ -238,6 +244,7 @@ def correct(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
             "competition": competition,
             "form": form,
             "seats": seats,
+            "mode": mode,
             "scored": _by_seat(list(result.table.seats.all()), result.scores),
             "reason": reason,
             "outcome": outcome,

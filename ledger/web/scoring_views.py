@@ -5,6 +5,7 @@ so a double tap or a resent form never records a hand twice."""
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -30,6 +31,7 @@ from ledger.web.forms import (
     JsonSummaryForm,
     ManualScoresForm,
     NewTableForm,
+    RecordForm,
     Seats,
 )
 
@@ -112,6 +114,53 @@ def _forms(competition: Competition, table: Table, data: Any) -> tuple[EntryForm
     it out with its own ``entry_template`` as the score-entry page does."""
     form_class = SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
     return _build(competition, table, data, None, form_class)
+
+
+def prefilled(competition: Competition, table: Table, result: Any) -> tuple[EntryForm, str]:
+    """The entry form filled in with a recorded result, as the scorekeeper would have typed
+    it, and its mode: the game's own form when its fields give the same scores back, else the
+    summary (or record) as JSON. A correction starts from here."""
+    from django.http import QueryDict
+
+    record = result.record if isinstance(result.record, dict) else {}
+    scores = list(result.scores or [])
+    if result.source == "full_record":
+        choices = [("record", RecordForm)]
+    elif result.source == "summary":
+        choices = [("form", SUMMARY_FORMS.get(competition.game, JsonSummaryForm))]
+        choices.append(("json", JsonSummaryForm))
+    else:
+        choices = [("form", ManualScoresForm)]
+    form: EntryForm | None = None
+    for mode, form_class in choices:
+        empty, _seats = _build(competition, table, None, None, form_class)
+        data = empty.data_for(record, scores)
+        if data is None:
+            continue
+        posted = QueryDict(mutable=True)
+        for name, value in data.items():
+            if isinstance(value, list):
+                posted.setlist(name, [str(v) for v in value])
+            elif value is not None:
+                posted[name] = str(value)
+        form, _seats = _build(competition, table, posted, None, form_class)
+        if _gives_back(competition, table, form, scores):
+            return form, mode
+    if form is None:
+        form, _seats = _build(competition, table, None, None, choices[0][1])
+    return form, choices[-1][0]
+
+
+def _gives_back(competition: Competition, table: Table, form: EntryForm, scores: list[Any]) -> bool:
+    """Whether the filled-in form scores as the recorded result did."""
+    outcome = _evaluate(competition, table, form, preview=True)
+    given = outcome.get("scores")
+    if given is None:
+        return False
+    try:
+        return [Decimal(str(s)) for s in given] == [Decimal(str(s)) for s in scores]
+    except ArithmeticError:
+        return False
 
 
 def _build(

@@ -651,3 +651,98 @@ def test_an_unfinished_summary_is_refused_through_the_api_too(club, people):
             record={"players": 2, "sfide": [[20, 10], [5, 12]]},
             explicit=None,
         )
+
+
+PREFILL_CASES = {
+    "tarocco": (
+        4,
+        "",
+        {
+            "outcome": "pairs",
+            "dealer": "1",
+            "partner_a": "0",
+            "partner_b": "2",
+            "card_points": "60",
+        },
+    ),
+    "ergio": (2, "", {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI, 6)}),
+    "ponte": (
+        4,
+        "4p-base",
+        {
+            **_rows("challenge", PONTE_CHALLENGES, 6),
+            "tb_tramontana": "calci",
+            "tb_mezzogiorno": "san_marco",
+            "tb_winner": "mezzogiorno",
+        },
+    ),
+    "sanmarco": (
+        2,
+        "variant2",
+        {
+            "p0": 50,
+            "p1": 61,
+            "neutral": 44,
+            **_rows("passage", [{"limit_0": 12, "limit_1": 7, "bonus_0": 0, "bonus_1": 5}], 3),
+        },
+    ),
+    "cardchess": (
+        2,
+        "",
+        {
+            "kind": "game",
+            "gold_0": 3,
+            "gold_1": 1,
+            **_rows(
+                "sfida",
+                [
+                    {"p0": 20, "p1": 10},
+                    {"p0": 5, "p1": 5},
+                    {"p0": 12, "p1": 14},
+                    {"p0": 30, "p1": 2},
+                    {"p0": 9, "p1": 1},
+                ],
+                5,
+            ),
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(PREFILL_CASES))
+def test_a_correction_starts_from_the_result_typed_in_the_games_own_form(
+    logged_in, client, club, people, game
+):
+    from ledger.web.scoring_views import prefilled
+
+    players, ruleset, body = PREFILL_CASES[game]
+    table = _table(club, people, game, players, ruleset=ruleset)
+    response = _record(logged_in, table, body)
+    assert response.status_code == 302, response.content.decode().split('id="preview"')[-1][:800]
+    result = Result.objects.get(table=table)
+
+    form, mode = prefilled(table.competition, table, result)
+    assert mode == "form"  # the game's own form, not the JSON box
+    assert form.is_valid() and form.record() == result.record
+
+    client.force_login(people.users["referee"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    response = client.get(f"/c/prova/{table.competition.slug}/r/{result.pk}/correct/")
+    shown = response.context["form"]
+    assert shown.is_valid() and shown.record() == result.record
+    assert 'name="mode" value="form"' in response.content.decode()
+
+
+def test_a_summary_typed_as_json_is_corrected_in_the_games_own_form(
+    logged_in, client, club, people
+):
+    table = _table(club, people, "sanmarco", 2)
+    summary = {"variant": 3, "points": [[55, 66], [57, 61]]}
+    body = {"mode": "json", "summary_json": json.dumps(summary)}
+    assert _record(logged_in, table, body).status_code == 302
+    result = Result.objects.get(table=table)
+    from ledger.web.scoring_views import prefilled
+
+    form, mode = prefilled(table.competition, table, result)
+    assert mode == "form"
+    assert form["p1_1"].value() == "61"
