@@ -48,6 +48,11 @@ class Club(models.Model):
             "when the ratings rank it."
         ),
     )
+    contest_days = models.PositiveSmallIntegerField(
+        _("days to contest a result"),
+        default=7,
+        help_text=_("How long after a result counts a player at its table may call the referee."),
+    )
     # The head of this club's hash chain; the row is locked while entries are appended.
     journal_length = models.PositiveBigIntegerField(default=0, editable=False)
     journal_head = models.CharField(max_length=64, default="", editable=False)

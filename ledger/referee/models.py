@@ -84,6 +84,7 @@ class Case(models.Model):
         Dispute, null=True, blank=True, on_delete=models.PROTECT, related_name="referee_cases"
     )
     game = models.CharField(_("game"), max_length=16)
+    reason = models.TextField(_("what is contested"), blank=True)
     record = models.JSONField(_("record"), default=dict, blank=True)
     verdict = models.JSONField(_("verdict"), null=True, blank=True)
     opened_by = models.ForeignKey(

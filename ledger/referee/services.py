@@ -11,6 +11,7 @@ gives (the report to the lead proposes folding it into clubs.services).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
@@ -19,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.clubs import services, tasks
-from ledger.clubs.errors import Conflict, Invalid
+from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.scoring import MAX_POINTS
 from ledger.clubs.services import ROW_LOCK as _ROW
@@ -436,3 +437,103 @@ def set_artificial(
             },
         )
     return row
+
+
+def _seated_user(result: Result, user: Any) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and Seat.objects.filter(table_id=result.table_id, player__user=user).exists()
+    )
+
+
+def contest_deadline(result: Result) -> Any:
+    """Until when a result may be contested: the club's window, counted from when the
+    result began to count (or from its entry while it waits for confirmation)."""
+    start = result.confirmed_at or result.entered_at
+    return start + timedelta(days=result.club.contest_days)
+
+
+def may_contest(user: Any, result: Result) -> tuple[bool, str]:
+    """Whether this user may call the referee on this result now, and if not, why (in words;
+    empty when the user has no say at all)."""
+    if not getattr(user, "is_authenticated", False):
+        return False, ""
+    if not (_seated_user(result, user) or result.club.allows(user, Role.SCOREKEEPER)):
+        return False, ""
+    if result.status not in (Result.Status.PENDING, Result.Status.ACCEPTED):
+        return False, ""
+    if Case.objects.filter(result=result, status=Case.Status.OPEN).exists():
+        return False, ""
+    if timezone.now() > contest_deadline(result):
+        return False, _(
+            "The time to contest this result has passed (%(n)d days after it began to count)."
+        ) % {"n": result.club.contest_days}
+    return True, ""
+
+
+@transaction.atomic
+def contest(*, user: Any, result: Result, reason: str) -> Case:
+    """A player seated at the table, or a scorekeeper, calls the referee on a result, in any
+    confirmation mode, within the club's window. A pending result waits (it is disputed); an
+    accepted one keeps counting until the ruling. Either way a case opens on the referees'
+    queue with the result and its record linked."""
+    locked = (
+        Result.objects.select_for_update(**_ROW)
+        .select_related("club", "competition")
+        .get(pk=result.pk)
+    )
+    if not (_seated_user(locked, user) or locked.club.allows(user, Role.SCOREKEEPER)):
+        raise NotAllowed(
+            _("Only a player seated at this table or a scorekeeper may contest the result.")
+        )
+    reason = reason.strip()
+    if not reason:
+        raise Invalid(
+            _("Say what is wrong with the result, for the referee."),
+            fields={"reason": [_("Required.")]},
+        )
+    earlier = Case.objects.filter(result=locked, status=Case.Status.OPEN).first()
+    if earlier is not None:
+        raise Conflict(
+            _("This result is already before the referee (case %(n)d).") % {"n": earlier.pk}
+        )
+    if locked.status not in (Result.Status.PENDING, Result.Status.ACCEPTED):
+        raise Conflict(
+            _("This result is %(s)s: only the version that counts can be contested.")
+            % {"s": locked.get_status_display()}
+        )
+    if timezone.now() > contest_deadline(locked):
+        raise Conflict(
+            _("The time to contest this result has passed (%(n)d days after it began to count).")
+            % {"n": locked.club.contest_days}
+        )
+    dispute = None
+    if locked.status == Result.Status.PENDING:
+        dispute = services.dispute_result(user=user, result=locked, reason=reason)
+    case = Case.objects.create(
+        club=locked.club,
+        competition=locked.competition,
+        result=locked,
+        dispute=dispute,
+        game=locked.competition.game,
+        record=dict(locked.record) if locked.record else {},
+        reason=reason,
+        opened_by=user,
+    )
+    if case.record:
+        _recheck(case)
+    return case
+
+
+@transaction.atomic
+def set_contest_days(*, user: Any, club: Any, days: Any) -> None:
+    """An organiser sets how many days a result may be contested after it counts."""
+    services.require_role(user, club, Role.ORGANISER)
+    text = str(days).strip()
+    if not text.isdigit() or not 1 <= int(text) <= 365:
+        raise Invalid(
+            _("Write a number of days between 1 and 365."),
+            fields={"contest_days": [_("Between 1 and 365.")]},
+        )
+    club.contest_days = int(text)
+    club.save(update_fields=["contest_days"])

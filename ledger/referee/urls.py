@@ -16,5 +16,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("referee/case/<int:pk>/undo/", views.undo, name="undo"),
     path("referee/case/<int:pk>/link/", views.link, name="link"),
     path("referee/case/<int:pk>/rule/", views.rule, name="rule"),
+    path("referee/window/<int:club>/", views.contest_window, name="window"),
     path("referee/artificial/<int:competition>/", views.artificial, name="artificial"),
 ]

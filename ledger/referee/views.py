@@ -34,7 +34,9 @@ def _referee_clubs(user: Any) -> list[Club]:
 def desk(request: HttpRequest) -> HttpResponse:
     clubs = _referee_clubs(request.user)
     competitions = Competition.objects.filter(club__in=clubs).select_related("club")
-    cases = Case.objects.filter(club__in=clubs).select_related("competition", "result")[:50]
+    cases = Case.objects.filter(club__in=clubs).select_related(
+        "competition__club", "result__table", "opened_by", "correction"
+    )[:100]
     chosen_result = None
     chosen_competition = request.GET.get("competition", "")
     if request.GET.get("result", "").isdigit():
@@ -51,12 +53,33 @@ def desk(request: HttpRequest) -> HttpResponse:
         {
             "clubs": clubs,
             "competitions": competitions,
-            "open_cases": [c for c in cases if c.status == Case.Status.OPEN],
+            # The queue: the oldest call first.
+            "open_cases": sorted(
+                (c for c in cases if c.status == Case.Status.OPEN), key=lambda c: c.opened_at
+            ),
             "ruled_cases": [c for c in cases if c.status == Case.Status.RULED],
             "chosen_result": chosen_result,
             "chosen_competition": chosen_competition,
+            "organised": [c for c in clubs if c.allows(request.user, Role.ORGANISER)],
         },
     )
+
+
+@login_required
+@require_POST
+def contest_window(request: HttpRequest, club: int) -> HttpResponse:
+    found = get_object_or_404(Club, pk=club, pk__in=[c.pk for c in _referee_clubs(request.user)])
+    try:
+        services.set_contest_days(user=request.user, club=found, days=request.POST.get("days", ""))
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Results of %(club)s may now be contested for %(n)d days.")
+            % {"club": found.name, "n": found.contest_days},
+        )
+    return redirect("referee:desk")
 
 
 def _record_from(request: HttpRequest) -> dict[str, Any] | None:

@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ledger.clubs import services
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import LedgerError, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Result, Role
 from ledger.clubs.visibility import viewer_of
+from ledger.referee import services as referee
+from ledger.referee.models import Case
 from ledger.web.scoring_views import _entry_form, _evaluate, _forms, _mode, prefilled
 
 
@@ -83,6 +85,11 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
     versions = _versions(result)
     for v in versions:
         v.hidden = not viewer.may_see(v)
+    may_contest, contest_closed = referee.may_contest(user, result)
+    # The cases on this result, and the ruling that wrote it (results and cases link both ways).
+    cases = list(
+        Case.objects.filter(result__in=[v.pk for v in versions]).select_related("correction")
+    )
     return render(
         request,
         "web/result.html",
@@ -96,7 +103,13 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "blind_form": blind_form,
             # Sealed until confirmed: see ledger/clubs/visibility.py.
             "hide_scores": hide,
-            "may_dispute": pending and (scorekeeper or _seated(result, user)),
+            "may_contest": may_contest,
+            "contest_kept": getattr(request, "contest_error", ("", ""))[0],
+            "contest_error": getattr(request, "contest_error", ("", ""))[1],
+            "contest_closed": contest_closed,
+            "contest_deadline": referee.contest_deadline(result),
+            "cases": cases,
+            "is_referee": competition.club.allows(user, Role.REFEREE),
             "may_correct": result.status in (Result.Status.ACCEPTED, Result.Status.PENDING)
             and competition.club.allows(user, Role.REFEREE),
             "dispute": dispute,
@@ -105,6 +118,7 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             else [],
             "may_rule": dispute is not None
             and dispute.ruling == Dispute.Ruling.OPEN
+            and not any(c.status == Case.Status.OPEN for c in cases)
             and competition.club.allows(user, Role.REFEREE),
         },
     )
@@ -167,16 +181,29 @@ def reenter(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
 @login_required
 @require_POST
 def contest(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    """Call the referee: a case opens on the referees' queue with this result linked."""
     result = _result(club, slug, pk)
+    reason = request.POST.get("reason", "")
     try:
-        services.dispute_result(
-            user=request.user, result=result, reason=request.POST.get("reason", "")
-        )
-    except LedgerError as exc:
+        referee.contest(user=request.user, result=result, reason=reason)
+    except NotAllowed as exc:
         messages.error(request, exc.message)
-    else:
-        messages.warning(request, _("Dispute opened: a referee will rule on it."))
+        return _done(request, result)
+    except LedgerError as exc:
+        # The page again, with the reason kept and the error at its field.
+        return _with_contest_error(request, result, reason, exc.message)
+    messages.warning(request, _("The referee is called: the case is on the referees' queue."))
     return _done(request, result)
+
+
+def _with_contest_error(
+    request: HttpRequest, result: Result, reason: str, message: str
+) -> HttpResponse:
+    request.contest_error = (reason, message)  # type: ignore[attr-defined]
+    c = result.competition
+    response = result_page(request, c.club.slug, c.slug, result.pk)
+    response.status_code = 400
+    return response
 
 
 @login_required
