@@ -321,3 +321,31 @@ def due() -> list[int]:
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:500]
     )
+
+
+def add_webhook(*, user: Any, club: Any, url: str, events: Sequence[str]) -> tuple[Webhook, str]:
+    """A club's new webhook, made by one of its organisers, with a signing secret drawn here
+    (returned once, for the receiver to check signatures with). Refused: an address no
+    delivery may go to, or an event the club does not send."""
+    import secrets
+
+    from ledger.clubs import services
+
+    services.require_role(user, club, "organiser")
+    check_url(url)
+    unknown = [e for e in events if e not in Webhook.EVENTS]
+    if unknown:
+        raise Refused(_("Unknown event: %(e)s") % {"e": ", ".join(unknown)})
+    secret = secrets.token_hex(32)
+    hook = Webhook.objects.create(club=club, url=url, secret=secret, events=list(events))
+    return hook, secret
+
+
+def switch_webhook(*, user: Any, webhook: Webhook, active: bool) -> Webhook:
+    """An organiser switches a webhook off (no new deliveries; its log stays) or on again."""
+    from ledger.clubs import services
+
+    services.require_role(user, webhook.club, "organiser")
+    Webhook.objects.filter(pk=webhook.pk).update(active=active)
+    webhook.active = active
+    return webhook

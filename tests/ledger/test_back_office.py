@@ -315,3 +315,74 @@ def test_the_members_page_reads_in_few_queries(
     client = _client(people)
     with django_assert_max_num_queries(12):
         assert client.get(reverse("office-members", args=[club.slug])).status_code == 200
+
+
+def test_an_organiser_adds_a_webhook_whose_secret_is_shown_once_then_switches_it_off(
+    people: People, club: Club
+) -> None:
+    from ledger.clubs.models import Webhook
+
+    client = _client(people)
+    office = client.get(reverse("office", args=[club.slug])).content.decode()
+    assert f'href="{reverse("webhook-log", args=[club.slug])}"' in office
+    url = reverse("webhook-log", args=[club.slug])
+    answer = client.post(
+        url,
+        {"action": "add", "url": "https://hooks.example.org/ledger", "events": ["result.ruled"]},
+    )
+    assert answer.status_code == 201
+    hook = Webhook.objects.get(club=club)
+    assert (hook.url, hook.events, hook.active) == (
+        "https://hooks.example.org/ledger",
+        ["result.ruled"],
+        True,
+    )
+    assert len(hook.secret) == 64 and hook.secret in answer.content.decode()
+    later = client.get(url).content.decode()
+    assert "https://hooks.example.org/ledger" in later and "Referee&#x27;s ruling" in later
+    assert hook.secret not in later  # shown only on the answer that made it
+    client.post(url, {"action": "off", "webhook": hook.pk})
+    hook.refresh_from_db()
+    assert not hook.active and not hook.wants("result.ruled")
+    assert "switched off" in client.get(url).content.decode()
+    client.post(url, {"action": "on", "webhook": hook.pk})
+    hook.refresh_from_db()
+    assert hook.active
+
+
+def test_a_webhook_to_a_private_address_is_refused_at_its_field_with_the_address_kept(
+    people: People, club: Club
+) -> None:
+    from ledger.clubs.models import Webhook
+
+    client = _client(people)
+    answer = client.post(
+        reverse("webhook-log", args=[club.slug]),
+        {"action": "add", "url": "https://192.168.1.10/hook"},
+    )
+    assert answer.status_code == 400
+    body = answer.content.decode()
+    assert "This address is not on the public internet." in body
+    assert 'value="https://192.168.1.10/hook"' in body
+    assert not Webhook.objects.exists()
+
+
+def test_only_an_organiser_adds_or_switches_the_clubs_webhooks(
+    people: People, club: Club, other_club: Club
+) -> None:
+    from ledger.clubs.models import Webhook
+
+    theirs = Webhook.objects.create(club=other_club, url="https://hooks.example.org/a", secret="s")
+    scorekeeper = _client(people, "scorekeeper")
+    scorekeeper.post(
+        reverse("webhook-log", args=[club.slug]),
+        {"action": "add", "url": "https://hooks.example.org/b"},
+    )
+    assert not Webhook.objects.filter(club=club).exists()
+    # An organiser of this club cannot reach another club's webhook through this club's page.
+    answer = _client(people).post(
+        reverse("webhook-log", args=[club.slug]), {"action": "off", "webhook": theirs.pk}
+    )
+    assert answer.status_code == 404
+    theirs.refresh_from_db()
+    assert theirs.active
