@@ -91,7 +91,7 @@ def _seat(value: Any, path: str, found: list[Violation]) -> int:
             violation(
                 BOOK,
                 "tarocco.summary.seat",
-                Text(f"{path} vale {seat}.", f"{path} is {seat}."),
+                Text(f"Scritto: posto {seat}.", f"Written: seat {seat}."),
                 field=path,
             )
         )
@@ -112,8 +112,8 @@ def _points(value: Any, path: str, found: list[Violation]) -> int:
                 BOOK,
                 "tarocco.count.total",
                 Text(
-                    f"{path} vale {points}: deve stare fra 0 e {C.TOTAL_POINTS}.",
-                    f"{path} is {points}: it must be between 0 and {C.TOTAL_POINTS}.",
+                    f"Scritti {points}: devono stare fra 0 e {C.TOTAL_POINTS}.",
+                    f"Written {points}: they must be between 0 and {C.TOTAL_POINTS}.",
                 ),
                 field=path,
             )
@@ -179,8 +179,8 @@ def read_hand(
                         BOOK,
                         "tarocco.bargain.offer_range",
                         Text(
-                            f"{q}points vale {points}: ammessi 1..{ruleset.max_offer}.",
-                            f"{q}points is {points}: allowed 1..{ruleset.max_offer}.",
+                            f"Offerti {points}: ammessi da 1 a {ruleset.max_offer}.",
+                            f"Offered {points}: from 1 to {ruleset.max_offer} allowed.",
                         ),
                         field=f"{q}points",
                     )

@@ -229,10 +229,12 @@ def _evaluate(
     except LedgerError as exc:
         violations = _explained(exc.violations)
         for v in violations:
-            # A rule broken by one field (Tarocco names it) is shown beside that field too.
+            # A rule broken by one field (Tarocco names it) is shown beside that field too,
+            # in words, its rule id beside them as a small reference.
             field = (v.get("where") or {}).get("field")
             if isinstance(field, str) and field in form.fields:
-                form.add_error(field, f"{v['rule']}: {v['text']}")
+                form.add_error(field, v["text"])
+                form.fields[field].rule_ref = v["rule"]  # type: ignore[attr-defined]
         return {"problem": exc.message, "violations": violations}
     return {
         "scores": scored.scores,
@@ -242,6 +244,52 @@ def _evaluate(
         "detail": _detail(competition.game, form.source, scored.verdict),
         "unfinished": not scored.finished,
     }
+
+
+ROW_KEYS = {"scontro": 1, "challenge": 0, "sfida": 0, "passage": 0}  # where rows start
+
+
+def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
+    """After a refused submit: each message once, at the field it is about (a broken rule
+    placed at a row goes to that row's first field; one with no place, and a problem that no
+    field shows, goes at the top of the form), and the cursor moved to the first of them.
+    The preview then repeats none of it."""
+    for v in outcome.get("violations") or []:
+        where = v.get("where") or {}
+        if isinstance(where.get("field"), str) and where["field"] in form.fields:
+            continue  # already at its field
+        row = None
+        for formset in form.formsets():
+            start = ROW_KEYS.get(formset.prefix)
+            at = where.get(formset.prefix)
+            if start is not None and isinstance(at, int) and 0 <= at - start < len(formset.forms):
+                row = formset.forms[at - start]
+        if row is not None and row.fields:
+            name = next(iter(row.fields))
+            row.add_error(name, v["text"])
+            row.fields[name].rule_ref = v["rule"]  # type: ignore[attr-defined]
+        else:
+            form.add_error(None, v["text"])
+            form.top_rules = [*getattr(form, "top_rules", []), v["rule"]]  # type: ignore[attr-defined]
+    placed = bool(form.errors) or any(
+        f.errors or formset.non_form_errors() for formset in form.formsets() for f in formset.forms
+    )
+    if not placed and outcome.get("problem"):
+        form.add_error(None, outcome["problem"])
+    # The cursor goes to the first field in error (the page's script focuses the top message
+    # when no field is to blame).
+    widgets = [f.widget for f in form.fields.values()]
+    bad = [form[n] for n in form.fields if n in form.errors]
+    for formset in form.formsets():
+        for row in formset.forms:
+            widgets += [f.widget for f in row.fields.values()]
+            bad += [row[n] for n in row.fields if n in row.errors]
+    for widget in widgets:
+        widget.attrs.pop("autofocus", None)
+    if bad:
+        bad[0].field.widget.attrs["autofocus"] = True
+    outcome.clear()
+    outcome["refused"] = True
 
 
 def _detail(game: str, source: str, verdict: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -267,7 +315,9 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":
         outcome = _evaluate(competition, table_obj, form)
-        if "scores" in outcome:
+        if "scores" not in outcome:
+            refused(form, outcome)
+        else:
             try:
                 _result, created = services.record_result(
                     user=request.user,
@@ -280,6 +330,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                 )
             except LedgerError as exc:
                 outcome = {"problem": exc.message, "violations": _explained(exc.violations)}
+                refused(form, outcome)
             else:
                 if created:
                     messages.success(request, _("Result recorded."))

@@ -53,6 +53,19 @@
       if (button) { event.preventDefault(); addRow(form, button); }
     });
     refresh(form);
+    showFirstProblem(form);
+  }
+
+  // After a refused submit the page comes back with each message at its field: the cursor
+  // goes to the first field in error, or to the message at the top when no field is to blame.
+  function showFirstProblem(form) {
+    var target = null;
+    var invalid = form.querySelector(".invalid input, .invalid select, .invalid textarea");
+    if (invalid && !invalid.closest("[hidden]")) target = invalid;
+    if (!target) target = form.querySelector("#form-errors");
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "center" });
   }
 
   document.addEventListener("DOMContentLoaded", function () {

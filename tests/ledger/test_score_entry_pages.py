@@ -87,8 +87,10 @@ def test_the_tarocco_preview_names_an_impossible_summary(logged_in, tarocco_tabl
     url = f"/c/prova/tarocco/t/{tarocco_table.pk}/preview/"
     body = {"outcome": "solo", "dealer": "3", "declarer": "1", "card_points": "140"}
     text = logged_in.post(url, body).content.decode()
-    assert 'id="preview-problem"' in text
-    assert "tarocco." in text
+    # In words, the rule id beside them as a small reference; said once.
+    assert 'id="preview-violations"' in text and 'id="preview-problem"' not in text
+    assert 'class="rule-ref">tarocco.count.total' in text
+    assert text.count("always total 109") == 1
     assert Result.objects.count() == 0
 
 
@@ -248,7 +250,9 @@ def test_an_ergio_scontro_half_written_points_at_the_missing_field(logged_in, cl
     half = {**ERGIO_SCONTRI[0], "m_force": ""}
     body = {"corteo_winner": "tramontana", **_rows("scontro", [half], 6)}
     text = _record(logged_in, table, body).content.decode()
-    assert "Scontro 1 · Force" in text
+    field = text[text.index('class="field field-m_force invalid') :]
+    field = field[: field.index("</div>")]
+    assert 'id="id_scontro-0-m_force_error"' in field and "autofocus" in field
     assert Result.objects.count() == 0
 
 
@@ -502,7 +506,7 @@ def test_a_bridge_preview_places_a_broken_rule_at_its_challenge(logged_in, club,
     again = [PONTE_CHALLENGES[0], {**PONTE_CHALLENGES[1], "tramontana": "calci"}]
     url = f"/c/prova/ponte-cup/t/{table.pk}/preview/"
     text = logged_in.post(url, _rows("challenge", again, 6)).content.decode()
-    assert "<code>ponte.deploy.once</code> <b>Challenge 2</b>" in text
+    assert "<li><b>Challenge 2</b>: " in text and 'class="rule-ref">ponte.deploy.once' in text
     assert Result.objects.count() == 0
 
 
@@ -746,3 +750,28 @@ def test_a_summary_typed_as_json_is_corrected_in_the_games_own_form(
     form, mode = prefilled(table.competition, table, result)
     assert mode == "form"
     assert form["p1_1"].value() == "61"
+
+
+@tarocco
+def test_a_refused_hand_says_it_once_at_its_field_and_puts_the_cursor_there(
+    logged_in, tarocco_table
+):
+    url = f"/c/prova/tarocco/t/{tarocco_table.pk}/score/"
+    body = {"outcome": "solo", "dealer": "3", "declarer": "1", "card_points": "140"}
+    text = logged_in.post(url, body).content.decode()
+    assert text.count("always total 109") == 1  # once, at the field
+    field = text[text.index('class="field field-card_points') :]
+    field = field[: field.index("</div>")]
+    assert "always total 109" in field and 'class="rule-ref">tarocco.count.total' in field
+    assert text.count("autofocus") == 1 and "autofocus" in field
+    assert 'id="preview-refused"' in text
+    assert Result.objects.count() == 0
+
+
+def test_a_refusal_no_field_is_blamed_for_shows_once_at_the_top(logged_in, club, people):
+    table = _table(club, people, "cardchess", 2)
+    rows = [{"p0": 20, "p1": 10}, {"p0": 5, "p1": 12}]
+    text = _record(logged_in, table, {"kind": "game", **_rows("sfida", rows, 4)}).content.decode()
+    assert text.count("This game is not over yet") == 1
+    top = text[text.index('id="form-errors"') :]
+    assert "This game is not over yet" in top[: top.index("</div>")]
