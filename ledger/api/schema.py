@@ -41,6 +41,7 @@ _WHY = {
     "404": "No such object.",
     "409": "In conflict with what is recorded (an Idempotency-Key reused with another body, "
     "a result that is no longer pending, a game that is not over yet...).",
+    "413": "The body is larger than the service takes (a setting, 1 MB by default; imports 5 MB).",
     "415": "Send the body as one of the documented media types.",
     "503": "The database did not answer; retry (with the same Idempotency-Key for a write).",
 }
@@ -60,7 +61,7 @@ def document_errors(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
             # game record asked for before the game is over).
             codes = {"400", "403", "404", "409", "503"}
             if method in _WRITES and "requestBody" in operation:
-                codes.add("415")
+                codes |= {"413", "415"}
             responses = operation.setdefault("responses", {})
             for code in sorted(codes):
                 responses.setdefault(

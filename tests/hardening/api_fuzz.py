@@ -164,5 +164,96 @@ def fuzz_operation(
     return failures
 
 
+# --- the probe's hostile inputs, sent to every operation -------------------------------------
+
+DEEP = b"[" * 5000 + b"]" * 5000  # 10 KB of JSON nested 5,000 deep
+HUGE = b'{"note":"' + b"a" * 3_000_000 + b'"}'  # 3 MB
+
+
+def _numbers(value: Any, to: Any) -> Any:
+    """``value`` with every number in it replaced by ``to``."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return to
+    if isinstance(value, dict):
+        return {k: _numbers(v, to) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers(v, to) for v in value]
+    return value
+
+
+def hostile_bodies(body: Any) -> dict[str, bytes]:
+    """The bodies that once answered 500 or were stored wrongly: a valid generated body with
+    its numbers at 10^30, 1e30, NaN or Infinity (and those added where it had none), JSON
+    nested 5,000 deep, and 3 MB of it."""
+    base = body if isinstance(body, dict) else {"value": body}
+    out = {"nested 5,000 deep": DEEP, "3 MB": HUGE}
+    for name, number in (
+        ("10^30", 10**30),
+        ("1e30", 1e30),
+        ("NaN", float("nan")),
+        ("Infinity", float("inf")),
+    ):
+        changed = _numbers(base, number)
+        if changed == base:
+            changed = {**base, "points": number, "scores": [number, -number]}
+        out[name] = json.dumps(changed, allow_nan=True).encode()
+    return out
+
+
+HOSTILE_QUERY = ["NaN", "Infinity", "1e30", "9" * 40, "-" + "9" * 40, "[" * 5000, "\x00"]
+
+
+def hostile_operation(label: str, world: World, who: str | None) -> list[str]:
+    """One valid request per operation, then the same with each hostile input: in its body
+    (operations that take one) or in every query and path parameter. No 5xx, and every answer
+    as documented."""
+    op = operation(label)
+    headers = {"Authorization": f"Token {world.tokens[who]}"} if who else {}
+    failures: list[str] = []
+
+    def check(case: Any, what: str, response: Any) -> None:
+        try:
+            case.validate_response(response, checks=CHECKS, headers=headers)
+        except (Exception, BaseExceptionGroup) as exc:
+            body = response.text[:300] if hasattr(response, "text") else ""
+            failures.append(
+                f"{label} as {who or 'anonymous'} with {what}: {type(exc).__name__}: "
+                f"{str(exc)[:400]}\n  response {response.status_code}: {body}"
+            )
+
+    @settings(
+        max_examples=1,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=op.as_strategy(generation_mode=GenerationMode.POSITIVE))
+    def run(case: Any) -> None:
+        for name in list(case.path_parameters or {}):
+            if name in world.ids:
+                case.path_parameters[name] = world.ids[name][0]
+        environ = {"REMOTE_ADDR": "192.0.2.11"}
+        if case.media_type and "json" in case.media_type:
+            for what, raw in hostile_bodies(case.body).items():
+                sent = {**headers, "Content-Type": "application/json"}
+                response = case.call(headers=sent, data=raw, environ_base=environ)
+                check(case, what, response)
+        for value in HOSTILE_QUERY:
+            params = {name: value for name in (case.query or {})} or {"limit": value}
+            response = case.call(headers=headers, params=params, environ_base=environ)
+            check(case, f"?{value[:12]} in the query", response)
+        for name in list(case.path_parameters or {}):
+            case.path_parameters[name] = "9" * 40
+            response = case.call(headers=headers, environ_base=environ)
+            check(case, f"{name}=9×40 in the path", response)
+
+    run()
+    return failures
+
+
 def dump(failures: list[str]) -> str:
     return json.dumps(failures, indent=1, ensure_ascii=False)

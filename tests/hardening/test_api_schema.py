@@ -13,7 +13,14 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from tests.hardening.api_fuzz import api_schema, build_world, dump, fuzz_operation, operations
+from tests.hardening.api_fuzz import (
+    api_schema,
+    build_world,
+    dump,
+    fuzz_operation,
+    hostile_operation,
+    operations,
+)
 
 LONG = int(os.environ.get("FUZZ_API_EXAMPLES", "0"))
 
@@ -39,6 +46,18 @@ def test_every_api_answer_matches_the_schema_and_none_is_a_server_error(people, 
     failures = []
     for label in operations():
         failures += fuzz_operation(label, world, who, LONG or examples, fixed=not LONG)
+    assert not failures, f"{len(failures)} failure(s):\n" + dump(failures[:20])
+
+
+@pytest.mark.django_db(transaction=connection.vendor == "postgresql")
+@pytest.mark.parametrize("who", ["organiser", None])
+def test_the_probes_hostile_inputs_reach_every_operation_and_none_is_a_server_error(people, who):
+    """JSON nested 5,000 deep, a 3 MB body, numbers of 10^30, 1e30, NaN and Infinity in
+    every body; NaN, 10^40 and the like in every query and path parameter."""
+    world = build_world(people)
+    failures = []
+    for label in operations():
+        failures += hostile_operation(label, world, who)
     assert not failures, f"{len(failures)} failure(s):\n" + dump(failures[:20])
 
 
