@@ -120,7 +120,11 @@ def server(server_env: dict[str, str]) -> Iterator[str]:
         yield url
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=30)  # a loaded machine may take a while to stop the workers
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -135,13 +139,26 @@ def browser() -> Iterator[Any]:
         instance.close()
 
 
+def refusals(page: Any) -> list[str]:
+    """What the page's Content-Security-Policy refused (the console's messages), collected
+    from now on: a page that needs an inline script or an onclick= breaks under the policy."""
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda m: found.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    return found
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(locale="it-IT", viewport={"width": 1200, "height": 900})
     page = context.new_page()
     page.set_default_timeout(10_000)
+    refused = refusals(page)
     yield page
     context.close()
+    assert not refused, "the Content-Security-Policy refused:\n" + "\n".join(refused)
 
 
 def log_in(page: Any, server: str) -> None:

@@ -72,3 +72,41 @@ def test_a_visit_asks_for_nothing_that_is_missing(page, server):
         page.goto(server + path)
         page.wait_for_load_state("networkidle")
     assert missing == []
+
+
+def test_the_pages_own_behaviour_runs_under_the_content_security_policy(page, server):
+    """Printing, asking before a step and sending a form on a change are done by the site's
+    own script (the policy refuses onclick=); the `page` fixture fails on any refusal."""
+    page.add_init_script("window.printed = 0; window.print = () => { window.printed += 1; };")
+    page.goto(server + "/c/circolo-pisano/tarocco-2026/")
+    page.locator("a[data-print]").first.click()
+    assert page.evaluate("window.printed") == 1
+    # A step that asks first: "Cancel" stops it, "OK" lets it go.
+    page.evaluate(
+        """() => document.querySelector("main").insertAdjacentHTML("beforeend",
+        '<form method="get" action="/"><button id="ask" data-confirm="Sure?">Go</button></form>')"""
+    )
+    asked: list[str] = []
+
+    def dismiss(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.click("#ask")
+    page.wait_for_timeout(300)
+    assert asked == ["Sure?"]
+    assert page.url.endswith("/tarocco-2026/")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#ask")
+    page.wait_for_url(server + "/?")
+    # The round picker sends its form as soon as a round is chosen.
+    page.goto(server + "/c/circolo-pisano/tarocco-2026/")
+    if page.locator("#round option").count() > 1:
+        page.select_option("#round", index=1)
+        page.wait_for_url("**round=*")
+
+
+def test_the_api_documentation_renders_under_the_policy(page, server):
+    page.goto(server + "/api/docs/")
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("Club ledger API")
