@@ -661,7 +661,12 @@ def _draft_knockout(competition: Competition, number: int, entrants: list[Entran
         undecided = [m for m in previous if _match_winner(competition, m) is None]
         if undecided:
             raise Conflict(
-                _("%(n)d matches of the previous round have no winner yet.") % {"n": len(undecided)}
+                _(
+                    "%(n)d matches of the previous round have no winner yet: their results are "
+                    "missing, or they ended level. A referee names the winner of a level or "
+                    "forfeited match on the bracket page."
+                )
+                % {"n": len(undecided)}
             )
         if len(previous) <= 1:
             raise Conflict(_("The knockout is over."))
@@ -996,6 +1001,12 @@ def set_match_winner(*, user: Any, match: KnockoutMatch, winner: Player) -> Knoc
     core.require_role(user, match.competition.club, Role.REFEREE)
     if winner.pk not in (match.first_id, match.second_id):
         raise Invalid(_("The winner must be one of the two players of the match."))
+    later = KnockoutMatch.objects.filter(competition=match.competition, stage=match.stage + 1)
+    if later.filter(
+        Q(first_id__in=(match.first_id, match.second_id))
+        | Q(second_id__in=(match.first_id, match.second_id))
+    ).exists():
+        raise Conflict(_("The next round is already drawn with this match's winner in it."))
     match.winner = winner
     match.save(update_fields=["winner"])
     return match
@@ -1226,6 +1237,13 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
                         }
                     )
                 cell["bye"] = m.second_id is None
+                cell["match"] = m.pk
+                cell["by_referee"] = bool(m.winner_id) and m.second_id is not None
+                # Level after its games, or a forfeit: a referee names the winner.
+                cell["undecided"] = (
+                    won is None and m.first_id is not None and m.second_id is not None
+                )
+                cell["players"] = [(pid, names.get(pid, "")) for pid in (m.first_id, m.second_id)]
             else:
                 winners[(stage, slot)] = None
                 for feeder in (2 * slot, 2 * slot + 1):

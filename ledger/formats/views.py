@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Competition, Player, Role
 from ledger.formats import services
-from ledger.formats.models import Draw, Entrant, ForbiddenPair
+from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
 from ledger.night.services import blockers as night_blockers
 
 
@@ -279,6 +280,26 @@ def trf_file(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 
 def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(club, slug)
+    can_decide = competition.club.allows(request.user, Role.REFEREE)
+    if request.method == "POST":
+        if not can_decide:
+            raise PermissionDenied(_("Only the club's referees name a match's winner."))
+        match = get_object_or_404(
+            KnockoutMatch, pk=request.POST.get("match") or 0, competition=competition
+        )
+        winner = Player.objects.filter(pk=request.POST.get("winner") or 0).first()
+        try:
+            if winner is None:
+                raise services.Invalid(_("Choose the winner."))
+            services.set_match_winner(user=request.user, match=match, winner=winner)
+        except LedgerError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                _("%(name)s goes through, by the referee's decision.") % {"name": winner.name},
+            )
+        return redirect("formats-bracket", club, slug)
     stages = services.bracket_view(competition)
     for stage in stages:
         n = stage["players"]
@@ -301,7 +322,7 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     return render(
         request,
         "formats/bracket.html",
-        {"competition": competition, "stages": stages},
+        {"competition": competition, "stages": stages, "can_decide": can_decide},
     )
 
 

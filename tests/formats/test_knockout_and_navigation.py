@@ -202,3 +202,44 @@ def test_a_players_page_says_where_they_sit_this_round(club: Any, people: Any) -
     page = client_for(people, None).get(f"/c/{club.slug}/p/{outsider.pk}/").content.decode()
     assert "Where you sit" not in page
     assert len(players) == 5 and KnockoutMatch.objects.count() == 0
+
+
+def test_a_referee_names_the_winner_of_a_level_match_on_the_bracket_page(
+    club: Any, people: Any, no_sanmarco_engine: None
+) -> None:
+    comp, seeds = six_seeds(people, club)
+    s = {i + 1: p for i, p in enumerate(seeds)}
+    first = services.generate_round(user=people.users["organiser"], competition=comp)
+    services.publish_draw(user=people.users["organiser"], draw=first)
+    for table in Table.objects.filter(round=first.round):
+        core.record_result(
+            user=people.users["scorekeeper"], table=table, source="manual", scores=[2, 2]
+        )
+    with pytest.raises(services.Conflict, match="bracket page"):
+        services.generate_round(user=people.users["organiser"], competition=comp)
+    level = KnockoutMatch.objects.get(competition=comp, stage=1, first=s[4])
+    other = KnockoutMatch.objects.get(competition=comp, stage=1, first=s[3])
+    page = client_for(people, "referee").get(url(comp, "bracket/")).content.decode()
+    assert f'id="decide-{level.pk}"' in page and f'id="decide-{other.pk}"' in page
+    assert "decide-" not in client_for(people, None).get(url(comp, "bracket/")).content.decode()
+    # A member cannot; a referee can, and the bracket says who decided.
+    member = client_for(people, "member").post(
+        url(comp, "bracket/"), {"match": level.pk, "winner": s[5].pk}
+    )
+    assert member.status_code == 403
+    for match, winner in ((level, s[5]), (other, s[3])):
+        answer = client_for(people, "referee").post(
+            url(comp, "bracket/"), {"match": match.pk, "winner": winner.pk}
+        )
+        assert answer.status_code == 302
+    level.refresh_from_db()
+    assert level.winner_id == s[5].pk
+    page = client_for(people, None).get(url(comp, "bracket/")).content.decode()
+    assert page.count("winner named by the referee") == 2 and "decide-" not in page  # not byes
+    second = services.generate_round(user=people.users["organiser"], competition=comp)
+    assert sorted(sorted(t["players"]) for t in second.tables) == sorted(
+        [sorted([s[1].pk, s[5].pk]), sorted([s[2].pk, s[3].pk])]
+    )
+    services.publish_draw(user=people.users["organiser"], draw=second)
+    with pytest.raises(services.Conflict):
+        services.set_match_winner(user=people.users["referee"], match=level, winner=s[4])
