@@ -1,7 +1,9 @@
 """An organiser runs a Swiss of seven (one bye) and a knockout of six seeds from the
 competition's own pages, every page reached by the competition's navigation: the Swiss
-standings list all seven with the bye counted and the tiebreaks in them, and the bracket
-is a tree whose second round waits for the winners of 4-5 and 3-6 beside seeds 1 and 2."""
+standings list all seven with the bye counted and the tiebreaks in them after every round,
+and the bracket is a tree whose second round waits for the winners of 4-5 and 3-6 beside
+seeds 1 and 2, fills in as results are typed and a referee names a forfeit's winner, up to
+the champion."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ CLUB = "/c/circolo-pisano/"
 SETUP = """
 from ledger.clubs.models import Club, Competition
 club = Club.objects.get(slug="circolo-pisano")
-for slug, game, fmt in (("swiss-7", "sanmarco", "swiss"), ("knockout-6", "ponte", "knockout")):
+for slug, game, fmt in (("swiss-7", "sanmarco", "swiss"), ("knockout-6", "sanmarco", "knockout")):
     Competition.objects.get_or_create(
         club=club, slug=slug, defaults={"name": slug, "game": game, "format": fmt}
     )
@@ -39,6 +41,53 @@ def publish(page: Any) -> None:
         page.check("#publish-confirm")
     with page.expect_navigation():
         page.click("#publish")
+
+
+def score_round(
+    page: Any, number: int, tables: int, second_wins: frozenset[int] = frozenset()
+) -> None:
+    """Results of round ``number`` through the score entry, reached from the competition's
+    navigation: at each table the first seat wins, the second at the tables named."""
+    nav(page, "score")
+    for table in range(1, tables + 1):
+        if table > 1:  # back to the tables from the entry page's breadcrumbs
+            with page.expect_navigation():
+                page.locator(".crumbs a").nth(1).click()
+        with page.expect_navigation():
+            page.get_by_role("link", name=f"R{number} · table {table}", exact=True).click()
+        inputs = page.locator("form .cells input[type=number]:visible")
+        count = inputs.count()
+        for i in range(count):
+            first_half = i < count // 2
+            wins = first_half != (table in second_wins)
+            inputs.nth(i).fill("9" if wins else "2")
+        with page.expect_navigation():
+            page.click("#record")
+    with page.expect_navigation():
+        page.locator(".crumbs a").first.click()
+
+
+def bracket(page: Any) -> list[list[list[str]]]:
+    """The bracket's rounds, each a list of matches, each the two sides' texts."""
+    out = []
+    rounds = page.locator(".bracket-round")
+    for r in range(rounds.count()):
+        matches = rounds.nth(r).locator("li.bracket-match")
+        out.append(
+            [
+                [
+                    " ".join(matches.nth(m).locator(".bracket-side").nth(i).inner_text().split())
+                    for i in range(2)
+                ]
+                for m in range(matches.count())
+            ]
+        )
+    return out
+
+
+def winners(page: Any, stage: int) -> list[str]:
+    won = page.locator(".bracket-round").nth(stage).locator(".bracket-side.won .name")
+    return [won.nth(i).inner_text() for i in range(won.count())]
 
 
 def standings(page: Any) -> dict[str, float]:
@@ -83,20 +132,7 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     assert "BH" in page.locator("#swiss-standings thead").inner_text().upper()
 
     # Round 1's results through the score entry, the first seat winning every table.
-    nav(page, "score")
-    for table in range(1, 4):
-        if table > 1:  # back to the tables from the entry page's breadcrumbs
-            with page.expect_navigation():
-                page.locator(".crumbs a").nth(1).click()
-        with page.expect_navigation():
-            page.get_by_role("link", name=f"R1 · table {table}", exact=True).click()
-        inputs = page.locator("form .cells input[type=number]:visible")
-        for i in range(inputs.count()):
-            inputs.nth(i).fill("9" if i < inputs.count() // 2 else "2")
-        with page.expect_navigation():
-            page.click("#record")
-    with page.expect_navigation():
-        page.locator(".crumbs a").first.click()
+    score_round(page, 1, 3)
     assert page.locator("nav.competition-nav").count() == 1
     after_one = standings(page)
     assert len(after_one) == 7
@@ -110,12 +146,20 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     publish(page)
     nav(page, "standings")
     assert len(standings(page)) == 7
+    score_round(page, 2, 3, second_wins=frozenset({2}))
+    after_two = standings(page)
+    assert len(after_two) == 7
+    assert sum(after_two.values()) == 8  # six games won and two byes
+    byes = [rows.nth(i).locator("td").nth(6).inner_text() for i in range(7)]
+    assert byes.count("1") == 2  # two players have had a bye, nobody two
+    nav(page, "tiebreaks")
+    assert standings(page) == after_two
     nav(page, "rounds")
     assert page.locator(".table-card").count() == 3
     nav(page, "printables")
     assert page.locator("#printables a").count() >= 3
 
-    # Knockout of six seeds on the club's Bridge's Game cup.
+    # Knockout of six seeds on the club's San Marco cup.
     page.goto(server + CLUB + "knockout-6/")
     nav(page, "draw")
     enter_players(page, 6)
@@ -124,17 +168,67 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     assert page.locator("#draft .table-card").count() == 2  # seeds 1 and 2 have byes
     publish(page)
     nav(page, "bracket")
-    rounds = page.locator(".bracket-round")
-    assert rounds.count() == 3
-    assert rounds.nth(0).locator("li.bracket-match").count() == 4
-    semis = rounds.nth(1).locator("li.bracket-match")
-    assert semis.count() == 2
-    first_semi = semis.nth(0).inner_text()
-    second_semi = semis.nth(1).inner_text()
-    assert "winner of Quarter-finals, match 2" in first_semi
-    assert "winner of Quarter-finals, match 4" in second_semi
-    final = rounds.nth(2).locator("li.bracket-match").inner_text()
-    assert "Semi-finals" in final
+    tree = bracket(page)
+    assert [len(r) for r in tree] == [4, 2, 1]
+    assert tree[0][0][1] == tree[0][2][1] == "bye"  # seeds 1 and 2
+    assert "winner of Quarter-finals, match 2" in tree[1][0][1]
+    assert "winner of Quarter-finals, match 4" in tree[1][1][1]
+    assert "Semi-finals" in tree[2][0][0]
+    seed_one, seed_two = tree[0][0][0], tree[0][2][0]
+
+    # Round 1: the second seat wins at table 1, the first at table 2.
+    score_round(page, 1, 2, second_wins=frozenset({1}))
+    nav(page, "bracket")
+    through = winners(page, 0)
+    assert len(through) == 4  # the two byes and the two winners
+    tree = bracket(page)
+    assert tree[1][0][0].startswith(seed_one) and tree[1][1][0].startswith(seed_two)
+    assert tree[1][0][1].startswith(through[1]) and tree[1][1][1].startswith(through[3])
+    assert "winner of Semi-finals, match 1" in tree[2][0][0]
+
+    # Round 2: semi-final 1 played; semi-final 2 forfeited, its winner named by the referee.
+    nav(page, "draw")
+    with page.expect_navigation():
+        page.click("#generate")
+    assert page.locator("#draft .table-card").count() == 2
+    publish(page)
+    nav(page, "score")
+    with page.expect_navigation():
+        page.get_by_role("link", name="R2 · table 1", exact=True).click()
+    inputs = page.locator("form .cells input[type=number]:visible")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill("9" if i < inputs.count() // 2 else "2")
+    with page.expect_navigation():
+        page.click("#record")
+    page.goto(server + CLUB + "knockout-6/")
+    nav(page, "draw")
+    with page.expect_navigation():
+        page.click("#generate")
+    assert "bracket page" in page.locator(".messages").inner_text()  # one match has no winner
+    nav(page, "bracket")
+    decide = page.locator(".bracket-decide")
+    assert decide.count() == 1
+    decide.locator("summary").click()
+    forfeit_winner = decide.locator("option").nth(1).inner_text()
+    decide.locator("select").select_option(label=forfeit_winner)
+    with page.expect_navigation():
+        decide.locator("button").click()
+    assert "referee" in page.locator(".messages").inner_text()
+    finalists = winners(page, 1)
+    assert len(finalists) == 2 and forfeit_winner in finalists
+    assert page.locator(".bracket-note").count() == 1
+
+    # The final, and the champion in bold at the end of the tree.
+    nav(page, "draw")
+    with page.expect_navigation():
+        page.click("#generate")
+    publish(page)
+    score_round(page, 3, 1)
+    nav(page, "bracket")
+    tree = bracket(page)
+    assert tree[2][0][0].startswith(finalists[0]) and tree[2][0][1].startswith(finalists[1])
+    (champion,) = winners(page, 2)
+    assert champion in finalists
 
     # On a phone the tree scrolls inside its frame and the page does not.
     page.set_viewport_size({"width": 390, "height": 844})
