@@ -130,14 +130,15 @@ class Made:
 
 def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = True) -> Made:
     folder = folder or default_folder()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
     name, n = stamp, 1
     while (folder / name).exists():
         n += 1
         name = f"{stamp}-{n}"
     partial = folder / f".partial-{name}"
-    partial.mkdir()
+    # The copy holds password hashes and, in the exports, webhook secrets: the owner's only.
+    partial.mkdir(mode=0o700)
     try:
         vendor = connection.vendor
         if vendor == "sqlite":
@@ -167,7 +168,7 @@ def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = Tr
             raise BackupError(f"no backup for a {vendor} database")
         clubs: dict[str, dict[str, Any]] = {}
         if exports:
-            (partial / "clubs").mkdir()
+            (partial / "clubs").mkdir(mode=0o700)
             for club in Club.objects.order_by("pk"):
                 with (partial / "clubs" / f"{club.slug}.jsonl").open(
                     "wb", buffering=1 << 20
@@ -192,6 +193,8 @@ def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = Tr
             "clubs": clubs,
         }
         (partial / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        for path in partial.rglob("*"):
+            path.chmod(0o700 if path.is_dir() else 0o600)
         partial.rename(folder / name)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)

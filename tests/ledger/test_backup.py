@@ -62,6 +62,11 @@ def test_the_restore_drill_on_sqlite_brings_the_club_back_from_the_copy(seeded, 
     assert len(kept) == 2
     newest = backups / kept[-1]
     assert sorted(p.name for p in newest.iterdir()) == ["clubs", "ledger.sqlite3", "manifest.json"]
+    # Password hashes and secrets are inside: only the owner may read them, wherever copied.
+    assert all(
+        (p.stat().st_mode & 0o777) == (0o700 if p.is_dir() else 0o600)
+        for p in [newest, *newest.rglob("*")]
+    )
     shutil.rmtree(var)
     var.mkdir()
     out = manage(url, var, "restore", str(backups)).stdout
