@@ -158,6 +158,24 @@ def _tents(heading: str, context: dict[str, Any]) -> _Sheet:
     return doc
 
 
+def _fitted_cell(doc: _Sheet, value: str, width: float, height: float) -> tuple[str, float]:
+    """A bordered cell whose text fits its width: a smaller type down to 6 points, then
+    cut with an ellipsis (a name never runs into the next column)."""
+    text = _text(value)
+    room = width - 2 * doc.c_margin
+    size = 9.0
+    while size > 6 and doc.get_string_width(text) > room:
+        size -= 0.5
+        doc.set_font_size(size)
+    if doc.get_string_width(text) > room:
+        while text and doc.get_string_width(text + "...") > room:
+            text = text[:-1]
+        text = text.rstrip() + "..."
+    doc.cell(width, height, text, border=1)
+    doc.set_font_size(9)
+    return text, size
+
+
 def _sheets(heading: str, context: dict[str, Any]) -> _Sheet:
     doc = _Sheet(_("Score sheets") + " - " + heading)
     hands = context["hands"]
@@ -171,11 +189,12 @@ def _sheets(heading: str, context: dict[str, Any]) -> _Sheet:
         doc.image(io.BytesIO(qr_png(t["url"])), x=170, y=top, w=28, h=28)
         doc.set_y(max(doc.get_y(), top + 30))
         seats = t["seats"]
-        width = 170 / (len(seats) + 1)
+        width = (doc.w - doc.l_margin - doc.r_margin - 20) / max(len(seats), 1)
         doc.set_font("Helvetica", "B", 9)
         doc.cell(20, 7, _text(_("Hand")), border=1)
         for s in seats:
-            doc.cell(width, 7, _text(f"{s['index'] + 1}. {s['name']}")[:28], border=1)
+            _fitted_cell(doc, f"{s['index'] + 1}. {s['name']}", width, 7)
+        doc.set_font("Helvetica", "B", 9)
         doc.ln()
         doc.set_font("Helvetica", size=9)
         for n in hands:

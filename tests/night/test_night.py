@@ -306,3 +306,19 @@ def test_a_penalty_shows_on_the_players_page_with_its_reason_until_cancelled(
     assert Standing.objects.get(competition=competition, player=player).points == 0
     member = _login(people, "member")
     assert member.post(url, {"player": player.pk, "points": "1", "reason": "x"}).status_code == 403
+
+
+def test_a_score_sheets_seat_headings_fit_their_columns() -> None:
+    from ledger.night.printing import _fitted_cell, _Sheet
+
+    doc = _Sheet("sheet")
+    doc.add_page()
+    doc.set_font("Helvetica", "B", 9)
+    short, size = _fitted_cell(doc, "1. Lucia", 42.5, 7)
+    assert (short, size) == ("1. Lucia", 9.0)
+    smaller, size = _fitted_cell(doc, "2. Bonaccorso Dell'Agnello", 42.5, 7)
+    assert smaller == "2. Bonaccorso Dell'Agnello" and size < 9
+    cut, size = _fitted_cell(doc, "3. Maria Vittoria Gherardesca della Rocca di Pisa", 30, 7)
+    assert cut.endswith("...") and cut.startswith("3. Maria") and size == 6
+    doc.set_font_size(size)
+    assert doc.get_string_width(cut) <= 30 - 2 * doc.c_margin
