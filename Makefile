@@ -26,7 +26,7 @@ run: install
 	@echo "  Club ledger: http://$(HOST):$(PORT)/"
 	@echo "  Demo login:  demo / pisa-demo-2026   (demo mode, this machine only; admin: http://$(HOST):$(PORT)/admin/)"
 	@echo ""
-	$(VENV)/bin/gunicorn ledger.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 16 --access-logfile -
+	$(PY) -m ledger.serve --host $(HOST) --port $(PORT) --workers 1
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -299,10 +299,56 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def web_server(port: int, threads: int, env: dict[str, str]) -> list[str]:
+    """The command of the site's own web process (`python -m ledger.serve`, as in the
+    Procfile): two worker processes when a Redis for the live tables' channel layer answers
+    (CHANNEL_REDIS_URL, else the local one is tried), one otherwise."""
+    if os.environ.get("BENCH_SERVER") == "gunicorn":  # for comparison only
+        return [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "ledger.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--threads",
+            str(threads),
+            "--log-level",
+            "warning",
+        ]
+    env["WEB_THREADS"] = str(threads)
+    redis_url = env.get("CHANNEL_REDIS_URL") or local_redis()
+    if redis_url:
+        env["CHANNEL_REDIS_URL"] = redis_url
+    return [
+        sys.executable,
+        "-m",
+        "ledger.serve",
+        "--port",
+        str(port),
+        "--workers",
+        os.environ.get("BENCH_WEB_WORKERS", "2"),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+
+
+def local_redis(url: str = "redis://127.0.0.1:6379/9") -> str:
+    """The local Redis's URL if it answers, else ""."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as conn:
+            conn.sendall(b"PING\r\n")
+            return url if conn.recv(16).startswith(b"+PONG") else ""
+    except OSError:
+        return ""
+
+
 def api_writes(
     database_url: str, seconds: float, clients: int = 16, worker_threads: int = 16
 ) -> dict[str, float]:
-    """POST results through gunicorn (2 workers of `worker_threads` threads each) from
+    """POST results through the web process (bench/ledger_bench.web_server: 2 workers of
+    `worker_threads` threads each) from
     `clients` concurrent clients, each sending one result after another for a window of
     ``seconds``, with the results' fast path and without it; then raw psycopg inserting and
     committing the same rows (a result and its journal lines) from as many threads for as
@@ -347,18 +393,7 @@ def api_writes(
             "LEDGER_API_FAST_PATH": "1" if fast_path else "0",
         }
         server = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "ledger.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-                "--threads",
-                str(worker_threads),
-                "--log-level",
-                "warning",
-            ],
+            web_server(port, worker_threads, env),
             cwd=ROOT,
             env=env,
         )

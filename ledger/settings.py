@@ -81,6 +81,21 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "ledger.urls"
 WSGI_APPLICATION = "ledger.wsgi.application"
+ASGI_APPLICATION = "ledger.asgi.application"
+
+# --- live tables (ledger/play/live.py): the channel layer that carries each move's notice
+# to the sockets. In memory within one web process; with CHANNEL_REDIS_URL (e.g.
+# redis://127.0.0.1:6379/3) every web process and worker shares it, so `python -m
+# ledger.serve` may run several processes (docs/operations.md).
+CHANNEL_REDIS_URL = env_str("CHANNEL_REDIS_URL")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "prefix": "ledger-live"},
+    }
+    if CHANNEL_REDIS_URL
+    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
 
 TEMPLATES = [
     {

@@ -4,3 +4,29 @@ from django.apps import AppConfig
 class PlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ledger.play"
+
+    def ready(self) -> None:
+        from django.core import checks
+
+        checks.register(live_layer_check)
+
+
+def live_layer_check(app_configs: object = None, **kwargs: object) -> list[object]:
+    """A Celery worker plays the bots' moves when a broker is set: without a shared channel
+    layer its notices would never reach the web process's sockets."""
+    from django.conf import settings
+    from django.core import checks
+
+    if getattr(settings, "CELERY_BROKER_URL", "") and not getattr(
+        settings, "CHANNEL_REDIS_URL", ""
+    ):
+        return [
+            checks.Warning(
+                "CELERY_BROKER_URL is set but CHANNEL_REDIS_URL is not: the worker's bot moves "
+                "will not reach the live tables until the next person's move.",
+                hint="Set CHANNEL_REDIS_URL for the web processes and the worker "
+                "(docs/operations.md).",
+                id="play.W001",
+            )
+        ]
+    return []

@@ -29,6 +29,7 @@ from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
+from ledger.play import live
 from ledger.play.models import GameTable, Move, PlaySeat
 from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
 
@@ -162,6 +163,7 @@ def _expire_if_stale(table: GameTable) -> bool:
     table.status = GameTable.Status.ABANDONED
     table.ended_at = timezone.now()
     table.save(update_fields=["status", "ended_at"])
+    live.announce_after_commit(table, "status")
     return True
 
 
@@ -352,6 +354,7 @@ def _join(user: Any, table: GameTable, invite: str, seat: int | None) -> PlaySea
         )
     chosen.kind, chosen.user, chosen.player = PlaySeat.Kind.HUMAN, user, player
     chosen.save(update_fields=["kind", "user", "player"])
+    live.announce_after_commit(table, "seats")
     _start_when_full(table)
     return chosen
 
@@ -400,6 +403,7 @@ def _start_when_full(table: GameTable) -> None:
         table.status = GameTable.Status.PLAYING
         table.last_move_at = timezone.now()
         table.save(update_fields=["status", "last_move_at"])
+        live.announce_after_commit(table, "seats")
         _bots_after_commit(table)
         return
     club = table.club
@@ -423,6 +427,7 @@ def _start_when_full(table: GameTable) -> None:
     table.status = GameTable.Status.PLAYING
     table.last_move_at = timezone.now()
     table.save(update_fields=["ledger_table", "status", "last_move_at"])
+    live.announce_after_commit(table, "seats")
     _bots_after_commit(table)
 
 
@@ -536,6 +541,7 @@ def _append(
     table.save(update_fields=["moves_count", "last_move_at"])
     if state.is_over():
         _finish(table, state)
+    live.announce_after_commit(table)
     return move
 
 

@@ -1,4 +1,6 @@
-"""Browser tests: a real server (gunicorn on a fresh SQLite database with the demo club)
+"""Browser tests: a real server (`python -m ledger.serve`, as `make run` starts it: one
+process serving the pages and the live tables' WebSockets, on a fresh SQLite database with
+the demo club)
 driven by Debian's Chromium through Playwright.
 
 Without Chromium they are skipped with a message; REQUIRE_BROWSER=1 turns that into a
@@ -99,9 +101,8 @@ def server(server_env: dict[str, str]) -> Iterator[str]:
             timeout=300,
         )
     port = _free_port()
-    gunicorn = Path(python).with_name("gunicorn")
     process = subprocess.Popen(
-        [str(gunicorn), "ledger.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+        [python, "-m", "ledger.serve", "--port", str(port), "--workers", "1", "--no-access-log"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -1,0 +1,132 @@
+"""Live tables: every committed move is announced to whoever watches the table.
+
+A browser at a table (a seat or a spectator) keeps a WebSocket open on ``/ws/play/<id>/``
+(``TableConsumer``). After each commit that changes a table (a move, a seat taken, the game
+begun or over, the table timed out) the server sends a notice on the table's group of the
+channel layer: the table's number of moves and its status, nothing else. Each browser then
+fetches its own board fragment over HTTP, which shows that seat's view alone, so no hand
+ever travels through the socket. A browser that reconnects gets the same notice at once and
+catches up from the move log the same way.
+
+The channel layer is in memory in a single web process (``make run``) and Redis
+(channels-redis, ``CHANNEL_REDIS_URL``) when several processes serve the tables together:
+then a move made through one process reaches the sockets held by every other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.urls import path
+
+log = logging.getLogger(__name__)
+
+# The web server's event loop, once it is running (see ledger/asgi.py): the in-memory
+# layer's queues belong to it, so notices from request threads are handed to it.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_loop(loop: asyncio.AbstractEventLoop) -> None:
+    global _server_loop
+    _server_loop = loop
+
+
+def group(table_id: int) -> str:
+    return f"play-table-{table_id}"
+
+
+def notice(table_id: int, moves: int, status: str, kind: str = "move") -> dict[str, Any]:
+    """What a socket is told: how far the table is, never what was played."""
+    return {
+        "type": "table.changed",
+        "table": table_id,
+        "moves": moves,
+        "status": status,
+        "kind": kind,
+    }
+
+
+def announce(table_id: int, moves: int, status: str, kind: str = "move") -> None:
+    """Send a table's notice on its group now (call it once the change is committed)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = notice(table_id, moves, status, kind)
+    loop = _server_loop
+    try:
+        if loop is not None and loop.is_running():
+            future = asyncio.run_coroutine_threadsafe(
+                layer.group_send(group(table_id), message), loop
+            )
+            future.add_done_callback(_log_failure)
+        else:
+            # A process without a web server (a Celery worker, a management command): with
+            # Redis the notice reaches the web processes; in memory nobody here listens.
+            async_to_sync(layer.group_send)(group(table_id), message)
+    except Exception:  # a lost notice costs a refresh, never the move
+        log.exception("live notice for table %s not sent", table_id)
+
+
+def _log_failure(future: Any) -> None:
+    exc = future.exception()
+    if exc is not None:
+        log.error("live notice not sent: %r", exc)
+
+
+def announce_after_commit(table: Any, kind: str = "move") -> None:
+    """Announce the table as it is now, once the current transaction commits."""
+    table_id, moves, status = table.pk, table.moves_count, str(table.status)
+    transaction.on_commit(lambda: announce(table_id, moves, status, kind))
+
+
+def _snapshot(table_id: int) -> dict[str, Any] | None:
+    from ledger.play.models import GameTable
+
+    row = GameTable.objects.filter(pk=table_id).values("moves_count", "status").first()
+    if row is None:
+        return None
+    return notice(table_id, row["moves_count"], row["status"], "hello")
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One browser watching one table: it is told of every change, and of the table as it
+    is when it (re)connects or asks."""
+
+    table_id: int = 0
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        snapshot = await database_sync_to_async(_snapshot)(self.table_id)
+        if snapshot is None:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_json(_public(snapshot))
+
+    async def disconnect(self, code: int) -> None:
+        if self.table_id:
+            await self.channel_layer.group_discard(group(self.table_id), self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # Any message is a request to catch up: the table as it is now.
+        snapshot = await database_sync_to_async(_snapshot)(self.table_id)
+        if snapshot is not None:
+            await self.send_json(_public(snapshot))
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json(_public(event))
+
+
+def _public(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: event[k] for k in ("table", "moves", "status", "kind")}
+
+
+websocket_urlpatterns = [path("ws/play/<int:pk>/", TableConsumer.as_asgi())]

@@ -1,0 +1,53 @@
+"""``python -m ledger.serve``: the web process (pages, API and live tables) under uvicorn.
+
+Several worker processes only with a shared channel layer (CHANNEL_REDIS_URL): in memory,
+a move made in one process would never reach a socket held by another, so without Redis one
+process serves everything (its threads still serve many requests at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import uvicorn
+
+
+def workers_for(requested: int, shared_layer: bool) -> int:
+    return max(1, requested) if shared_layer else 1
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    parser.add_argument("--log-level", default=os.environ.get("WEB_LOG_LEVEL", "info"))
+    parser.add_argument("--no-access-log", action="store_true")
+    args = parser.parse_args(argv)
+    shared = bool(os.environ.get("CHANNEL_REDIS_URL"))
+    workers = workers_for(args.workers, shared)
+    if workers < args.workers:
+        print(
+            f"ledger.serve: one process, not {args.workers}: without CHANNEL_REDIS_URL the live "
+            "tables' notices stay inside one process (docs/operations.md)",
+            file=sys.stderr,
+        )
+    uvicorn.run(
+        "ledger.asgi:application",
+        host=args.host,
+        port=args.port,
+        workers=workers,
+        loop="uvloop",
+        http="httptools",
+        ws="websockets-sansio",
+        lifespan="on",
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        proxy_headers=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

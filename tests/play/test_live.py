@@ -1,0 +1,252 @@
+"""Live tables: every committed change of a table reaches the sockets watching it, carrying
+how far the table is and never a card (ledger/play/live.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from channels.layers import channel_layers
+from channels.routing import URLRouter
+from django.core import checks
+
+from games.core import registry
+from ledger.play import live, services
+from ledger.play.models import GameTable
+from ledger.serve import workers_for
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = URLRouter(live.websocket_urlpatterns)
+NOTICE_KEYS = {"table", "moves", "status", "kind"}
+
+
+class WebsocketCommunicator(ApplicationCommunicator):  # type: ignore[misc]
+    """A browser's socket, talking ASGI to the application (channels.testing needs daphne)."""
+
+    def __init__(self, app: Any, path: str) -> None:
+        scope = {
+            "type": "websocket",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [],
+            "subprotocols": [],
+        }
+        super().__init__(app, scope)
+
+    async def connect(self, timeout: float = 2) -> tuple[bool, int | None]:
+        await self.send_input({"type": "websocket.connect"})
+        answer = await self.receive_output(timeout)
+        if answer["type"] == "websocket.close":
+            return False, answer.get("code", 1000)
+        return True, None
+
+    async def receive_json_from(self, timeout: float = 2) -> Any:
+        message = await self.receive_output(timeout)
+        assert message["type"] == "websocket.send", message
+        return json.loads(message["text"])
+
+    async def send_json_to(self, data: Any) -> None:
+        await self.send_input({"type": "websocket.receive", "text": json.dumps(data)})
+
+    async def disconnect(self, code: int = 1000) -> None:
+        await self.send_input({"type": "websocket.disconnect", "code": code})
+        await self.wait(1)
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Each test its own channel layer (an in-memory layer's queues belong to one loop).
+    The consumer's queries keep the test's connection: Channels closes connections around
+    them, which would end the transaction a test runs in."""
+    import channels.db
+
+    monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+def _two_people(commit: Any, people: Any) -> GameTable:
+    member, referee = people.users["member"], people.users["referee"]
+    table = commit(
+        services.create_table, user=member, club=people.club, game="cardchess", seats=["me", "open"]
+    )
+    commit(services.join, user=referee, table=table, invite=table.invite)
+    table.refresh_from_db()
+    return table
+
+
+def _move(commit: Any, table: GameTable) -> None:
+    table.refresh_from_db()
+    state = services.state_of(table)
+    seat = state.to_act()
+    user = next(s.user for s in table.seats.all() if s.index == seat)
+    action = registry.get(table.game).encode_action(state.legal_actions(seat)[0])
+    commit(services.act, user=user, table=table, action=action)
+
+
+def test_a_move_reaches_every_socket_at_the_table_and_carries_no_card(commit, people):
+    table = _two_people(commit, people)
+
+    async def scenario() -> list[Any]:
+        seats = [WebsocketCommunicator(APP, f"/ws/play/{table.pk}/") for _ in range(3)]
+        heard = []
+        for ws in seats:
+            connected, _code = await ws.connect()
+            assert connected
+            hello = await ws.receive_json_from()
+            assert hello == {"table": table.pk, "moves": 0, "status": "playing", "kind": "hello"}
+        await sync_to_async(_move)(commit, table)
+        for ws in seats:
+            heard.append(await ws.receive_json_from(timeout=2))
+            await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    assert all(
+        n == {"table": table.pk, "moves": 1, "status": "playing", "kind": "move"} for n in heard
+    )
+    assert all(set(n) == NOTICE_KEYS for n in heard)
+
+
+def test_a_socket_that_reconnects_is_told_where_the_table_is(commit, people):
+    table = _two_people(commit, people)
+    for _ in range(3):  # made while nobody listened
+        _move(commit, table)
+
+    async def scenario() -> Any:
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/")
+        await ws.connect()
+        hello = await ws.receive_json_from()
+        await ws.send_json_to({"since": 0})  # a client may ask again at any time
+        again = await ws.receive_json_from()
+        await ws.disconnect()
+        return hello, again
+
+    hello, again = async_to_sync(scenario)()
+    assert hello["moves"] == again["moves"] == 3 and hello["status"] == "playing"
+
+
+def test_the_end_of_a_game_against_bots_is_announced(commit, people):
+    user = people.users["member"]
+
+    async def scenario() -> list[Any]:
+        table = await sync_to_async(commit)(
+            services.create_table,
+            user=user,
+            club=people.club,
+            game="tarocco",
+            seats=["me", "heuristic", "heuristic", "heuristic"],
+        )
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/")
+        await ws.connect()
+        heard = [await ws.receive_json_from()]
+
+        def play() -> None:
+            from tests.play.conftest import play_out
+
+            play_out(commit, user, table)
+
+        await sync_to_async(play)()
+        while not await ws.receive_nothing(timeout=0.05):
+            heard.append(await ws.receive_json_from())
+        await ws.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    assert heard[-1]["status"] == "finished"
+    assert [n["moves"] for n in heard] == sorted(n["moves"] for n in heard)
+
+
+def test_a_socket_for_a_table_that_does_not_exist_is_closed(db):
+    async def scenario() -> Any:
+        ws = WebsocketCommunicator(APP, "/ws/play/987654/")
+        return await ws.connect()
+
+    connected, code = async_to_sync(scenario)()
+    assert not connected and code == 4404
+
+
+def _redis() -> str:
+    url = os.environ.get("CHANNEL_REDIS_URL", "redis://127.0.0.1:6379/9")
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return url
+    except OSError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("no Redis on 127.0.0.1:6379")
+
+
+def test_with_redis_a_move_made_in_another_process_reaches_this_ones_sockets(
+    commit, people, settings
+):
+    url = _redis()
+    prefix = f"ledger-test-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_REDIS_URL = url
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": prefix},
+        }
+    }
+    channel_layers.backends = {}
+    table = _two_people(commit, people)
+
+    async def scenario() -> Any:
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/")
+        await ws.connect()
+        await ws.receive_json_from()
+        # Another web process (or the Celery worker) announces a move it committed.
+        code = (
+            "import django; django.setup();"
+            "from django.conf import settings;"
+            f"settings.CHANNEL_LAYERS['default']['CONFIG']['prefix'] = {prefix!r};"
+            "from ledger.play import live;"
+            f"live.announce({table.pk}, 7, 'playing')"
+        )
+        env = {**os.environ, "CHANNEL_REDIS_URL": url, "DJANGO_SETTINGS_MODULE": "ledger.settings"}
+        await sync_to_async(subprocess.run, thread_sensitive=False)(
+            [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60
+        )
+        notice = await ws.receive_json_from(timeout=5)
+        await ws.disconnect()
+        return notice
+
+    notice = async_to_sync(scenario)()
+    assert notice == {"table": table.pk, "moves": 7, "status": "playing", "kind": "move"}
+
+
+def test_one_web_process_serves_everything_without_a_shared_layer():
+    assert workers_for(4, shared_layer=False) == 1
+    assert workers_for(4, shared_layer=True) == 4
+
+
+def test_a_worker_without_a_shared_layer_is_warned_about(settings):
+    from ledger.play.apps import live_layer_check
+
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/0"
+    settings.CHANNEL_REDIS_URL = ""
+    assert [m.id for m in live_layer_check()] == ["play.W001"]
+    assert all(isinstance(m, checks.Warning) for m in live_layer_check())
+    settings.CHANNEL_REDIS_URL = "redis://127.0.0.1:6379/3"
+    assert live_layer_check() == []
+
+
+def test_the_table_page_goes_live_and_polls_only_without_a_socket(people, commit, client):
+    referee = people.users["referee"]
+    table = _two_people(commit, people)
+    client.force_login(referee)
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert f'data-socket="/ws/play/{table.pk}/"' in page and "play/live.js" in page
+    assert "!window.playLive" in page  # the board's polling waits while the socket is open
