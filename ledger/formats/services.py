@@ -293,6 +293,7 @@ class History:
     sat_out: Counter[int] = field(default_factory=Counter)
     games: list[tiebreaks.Game] = field(default_factory=list)
     points: dict[int, Decimal] = field(default_factory=dict)  # summed ledger points
+    fines: dict[int, Decimal] = field(default_factory=dict)  # standing penalties' points
 
 
 def history(competition: Competition, before_round: int | None = None) -> History:
@@ -357,6 +358,7 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
         fines = fines.filter(Q(round__isnull=True) | Q(round__number__lt=before_round))
     for player_id, fine in fines.values_list("player_id", "points"):
         h.points[player_id] = h.points.get(player_id, Decimal(0)) + fine
+        h.fines[player_id] = h.fines.get(player_id, Decimal(0)) + fine
     byes = Bye.objects.filter(competition=competition)
     if before_round is not None:
         byes = byes.filter(round_number__lt=before_round)
@@ -527,8 +529,11 @@ def _swiss_players(
 ) -> list[swiss.SwissPlayer]:
     """The pairing's view of the field. Scores are the standings' points, counted in wins
     (a win 1, a loss 0, a draw and a bye what part of a win the scale makes them), which is
-    the scale the Dutch rules are written in and ranks the field as the standings do."""
+    the scale the Dutch rules are written in and ranks the field as the standings do; a
+    penalty that stands takes its points off as the standings take them (a penalty of a
+    win's worth is one win less)."""
     games = scaled_games(h.games, scale, bye)
+    per_win = scale.win - scale.loss
     scores: dict[int, float] = defaultdict(float)
     before: dict[tuple[int, int], float] = {}
     rounds = sorted({g.round for g in games})
@@ -557,7 +562,7 @@ def _swiss_players(
     return [
         swiss.SwissPlayer(
             id=pid,
-            score=scores[pid],
+            score=scores[pid] + (float(h.fines.get(pid, 0)) / per_win if per_win else 0.0),
             rating=rating,
             number=num,
             sides=list(h.sides.get(pid, [])),

@@ -147,3 +147,36 @@ def test_tiebreaks_on_a_two_point_scale_are_twice_those_on_one_point() -> None:
             one[p].losses,
             one[p].byes,
         )
+
+
+def test_a_penalty_that_stands_moves_the_player_down_for_the_next_pairing_as_in_the_standings(
+    club: Any, people: Any, no_sanmarco_engine: None
+) -> None:
+    from ledger.clubs.penalties import cancel_penalty, give_penalty
+
+    comp = make_competition(club, "swiss")
+    enter(people, comp, 6)
+    first = play_round(people, comp)  # the first seat wins every table
+    winners = [t["players"][0] for t in first.tables]
+    losers = {t["players"][1] for t in first.tables}
+    fined = winners[0]
+    penalty = give_penalty(
+        user=people.users["referee"],
+        competition=comp,
+        player=comp.entrants.get(player_id=fined).player,
+        points="1",  # a win's worth on San Marco's 1/½/0
+        reason="slow play",
+        round=first.round,
+    )
+    rows = {r["player"]: r["score"] for r in services.swiss_standings(comp)}
+    assert rows[fined] == 0
+    second = services.generate_round(user=people.users["organiser"], competition=comp)
+    pairs = [set(t["players"]) for t in second.tables]
+    fined_pair = next(p for p in pairs if fined in p)
+    assert fined_pair - {fined} <= losers  # paired among those on 0, as the standings rank
+    assert {winners[1], winners[2]} in pairs  # the two still on 1 meet
+    # Cancelled, the penalty no longer counts: the winners' group is whole again.
+    cancel_penalty(user=people.users["referee"], penalty=penalty, reason="a mistake")
+    again = services.generate_round(user=people.users["organiser"], competition=comp)
+    partner = next(set(t["players"]) - {fined} for t in again.tables if fined in t["players"])
+    assert partner <= set(winners)
