@@ -15,11 +15,14 @@ class GameMeta:
     slug: str
     label: object  # a lazy translated string
     seat_counts: tuple[int, ...]
+    # Whether each hand's points sum to zero across the table (what one player wins the
+    # others pay): the penalties page checks tables against it.
+    zero_sum: bool = False
 
 
 # Seats per table by game; the engines declare the same and take precedence once present.
 _KNOWN = {
-    "tarocco": GameMeta("tarocco", _("Tarocco Siciliano"), (4,)),
+    "tarocco": GameMeta("tarocco", _("Tarocco Siciliano"), (4,), zero_sum=True),
     "ergio": GameMeta("ergio", _("Er Giò"), (2, 4, 6)),
     "ponte": GameMeta("ponte", _("The Bridge's Game"), (2, 3, 4, 6)),
     "sanmarco": GameMeta("sanmarco", _("San Marco"), (2,)),
@@ -32,7 +35,7 @@ GAME_CHOICES = [(slug, meta.label) for slug, meta in _KNOWN.items()]
 def meta(slug: str) -> GameMeta:
     known = _KNOWN[slug]
     if engine_available(slug):
-        return GameMeta(slug, known.label, registry.get(slug).info.seat_counts)
+        return GameMeta(slug, known.label, registry.get(slug).info.seat_counts, known.zero_sum)
     return known
 
 

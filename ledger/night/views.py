@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from ledger.clubs import penalties
 from ledger.clubs.errors import LedgerError
+from ledger.clubs.games import meta
 from ledger.clubs.models import Competition, Penalty, Player, Role, Round, Table
 from ledger.clubs.standings import standings
 from ledger.formats import services as formats
@@ -192,6 +193,7 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 "player", "table", "round"
             ),
             "check": penalties.zero_sum_check(competition),
+            "zero_sum": meta(competition.game).zero_sum,
             "errors": errors,
             "typed": typed,
         },

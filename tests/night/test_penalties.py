@@ -252,3 +252,23 @@ def test_a_club_may_count_penalties_given_at_a_table_in_the_ratings(
     # the two players on 0.
     assert mu(first) < before
     assert mu(second) > Rating.objects.get(club=club, game="cardchess", player=people.extra[3]).mu
+
+
+def test_the_sum_to_zero_column_shows_only_for_a_game_whose_hands_sum_to_zero(
+    club: Any, people: Any
+) -> None:
+    from django.test import Client
+
+    from ledger.clubs.models import Competition
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["organiser"])
+    for game, shown in (("tarocco", True), ("sanmarco", False)):
+        competition = Competition.objects.create(
+            club=club, name=game, slug=game, game=game, format="league"
+        )
+        page = client.get(f"/c/{club.slug}/{competition.slug}/night/penalties/")
+        body = page.content.decode()
+        assert page.status_code == 200
+        assert ("Does every table still sum to zero?" in body) is shown
+        assert ("do not sum to zero" in body) is not shown
