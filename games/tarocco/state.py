@@ -20,7 +20,9 @@ from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import violation as make_violation
+from games.core.words import join
 from games.tarocco import cards as C
+from games.tarocco import words
 from games.tarocco.calling import call_fault, required_calls
 from games.tarocco.rules import BOOK, SLUG
 
@@ -180,6 +182,12 @@ def encode(action: Action) -> dict[str, JSON]:
 
 def _v(rule: str, en: str, it: str, *, seat: int | None = None, **where: JSON) -> Violation:
     return make_violation(BOOK, rule, Text(it, en), seat=seat, **where)
+
+
+def _suit_words(suit: int, lang: str) -> str:
+    if suit == C.TRUMP:
+        return "trionfi" if lang == "it" else "trumps"
+    return words.suit(C.SUITS[suit], lang)
 
 
 # --- the state ------------------------------------------------------------------------------
@@ -615,10 +623,17 @@ class TaroccoState(State):
         assert led is not None
         if any(C.SUIT[c] == led for c in hand) and C.SUIT[card] != led:
             rule = "tarocco.play.answer_trump" if led == C.TRUMP else "tarocco.play.follow_suit"
+            # The facts that make it a fault: the card played and the cards of the suit led
+            # still in the hand, by their names.
+            held = [C.CODES[c] for c in sorted(hand, key=C.sort_key) if C.SUIT[c] == led]
             return _v(
                 rule,
-                f"Played {name} while holding the suit led.",
-                f"Giocato {name} avendo il seme di uscita.",
+                f"Played {words.card(name, 'en')} while still holding "
+                f"{join([words.card(h, 'en') for h in held], 'en')}: the suit led "
+                f"({_suit_words(led, 'en')}) had to be followed.",
+                f"Ha giocato {words.card(name, 'it')} avendo ancora "
+                f"{join([words.card(h, 'it') for h in held], 'it')}: doveva rispondere "
+                f"a {_suit_words(led, 'it')}.",
                 seat=seat,
                 **where,
             )

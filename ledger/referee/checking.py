@@ -12,6 +12,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.core import RecordError, registry
+from games.core import tabledeal as game_tabledeal
+from games.core import words as game_words
 from ledger.clubs.errors import Invalid
 from ledger.clubs.games import engine_available
 
@@ -31,6 +33,32 @@ def engine_for(game: str) -> Any:
             fields={"game": [_("Unknown game.")]},
         )
     return registry.get(game)
+
+
+def tabledeal_for(game: str) -> Any:
+    """The game's card-by-card deal (games/<slug>/tabledeal.py), or an error in words."""
+    found = game_tabledeal.for_game(game)
+    if found is None:
+        raise Invalid(
+            _("This game's deal cannot be entered card by card yet: paste its record."),
+            fields={"deal": [_("Not available for this game.")]},
+        )
+    return found
+
+
+def step_words(game: str, raw: Mapping[str, Any], names: list[str] | None = None) -> str:
+    """One step as players say it: who, and what they did (card names in words)."""
+    words = game_words.for_game(game)
+    seat = raw.get("seat")
+    who = (
+        names[seat]
+        if names and isinstance(seat, int) and 0 <= seat < len(names)
+        else (_("Seat %(n)s") % {"n": seat})
+    )
+    if words is None:
+        return f"{who}: {_label(raw)}"
+    said = str(words.action({k: v for k, v in raw.items() if k != "seat"}, language()))
+    return f"{who}: {said}"
 
 
 def with_ruleset(record: Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
@@ -58,7 +86,9 @@ def parse_record(text: str) -> dict[str, Any]:
     return data
 
 
-def check(game: str, record: Any, ruleset: Any = None) -> dict[str, Any]:
+def check(
+    game: str, record: Any, ruleset: Any = None, names: list[str] | None = None
+) -> dict[str, Any]:
     """Replay a record: the verdict JSON, each violation explained, and the timeline."""
     engine = engine_for(game)
     if not isinstance(record, Mapping):
@@ -86,9 +116,16 @@ def check(game: str, record: Any, ruleset: Any = None) -> dict[str, Any]:
         if v["rule_text"] and detail.startswith(v["rule_text"]):
             detail = detail[len(v["rule_text"]) :].strip()
         v["detail"] = detail
+        v["number"] = v["step"] + 1 if isinstance(v.get("step"), int) else None
+        seat = v.get("seat")
+        v["who"] = (
+            names[seat]
+            if names and isinstance(seat, int) and 0 <= seat < len(names)
+            else (_("Seat %(n)s") % {"n": seat + 1} if isinstance(seat, int) else "")
+        )
     out["first_violation"] = out["violations"][0] if out["violations"] else None
     out["scores"] = out["outcome"]["scores"] if out["outcome"] else None
-    out["timeline"] = timeline(game, full.get("actions", []), out)
+    out["timeline"] = timeline(game, full.get("actions", []), out, full, names)
     return out
 
 
@@ -125,10 +162,35 @@ def _group(game: str, raw: Mapping[str, Any], counters: dict[str, int]) -> str:
     }
 
 
-def timeline(game: str, actions: Any, verdict: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The record's steps grouped into tricks / turns / scontri, offending steps marked."""
+def _after_each(game: str, record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The public view after each step (replayed as played), for the trick winners."""
+    engine = engine_for(game)
+    views: list[dict[str, Any]] = []
+    try:
+        state = engine.start(record)
+        for step, raw in enumerate(record.get("actions", [])):
+            seat, action = engine.decode_step(raw, f"actions[{step}]")
+            state.apply_unchecked(seat, action)
+            views.append(state.view(None))
+    except (RecordError, ValueError, KeyError, IndexError):  # it shows what it has
+        return views
+    return views
+
+
+def timeline(
+    game: str,
+    actions: Any,
+    verdict: Mapping[str, Any],
+    record: Mapping[str, Any] | None = None,
+    names: list[str] | None = None,
+) -> list[dict[str, Any]]:
+    """The record's steps grouped into tricks / turns / scontri, offending steps marked,
+    each step in words, each trick with who took it."""
     if not isinstance(actions, list):
         return []
+    views = _after_each(game, record) if record is not None else []
+    words = game_words.for_game(game)
+    lang = language()
     by_step: dict[int, list[dict[str, Any]]] = {}
     for v in verdict["violations"]:
         if v.get("step") is not None:
@@ -143,11 +205,31 @@ def timeline(game: str, actions: Any, verdict: Mapping[str, Any]) -> list[dict[s
         if not groups or groups[-1]["name"] != name:
             groups.append({"name": name, "steps": [], "offending": False})
         found = by_step.get(i, [])
+        taken = ""
+        if i < len(views):
+            before = views[i - 1].get("tricks") if i > 0 else []
+            after = views[i].get("tricks")
+            if (
+                isinstance(after, list)
+                and after
+                and len(after) > len(before or [])
+                and isinstance(after[-1], dict)
+            ):
+                winner = after[-1].get("winner")
+                if isinstance(winner, int):
+                    who = names[winner] if names and winner < len(names) else str(winner)
+                    groups[-1]["winner"] = who
+                    cards = after[-1].get("cards") or []
+                    if words is not None:
+                        groups[-1]["cards"] = ", ".join(str(words.card(c, lang)) for c in cards)
+                    taken = who
         groups[-1]["steps"].append(
             {
                 "step": i,
+                "number": i + 1,
                 "seat": raw.get("seat"),
-                "label": _label(raw),
+                "label": step_words(game, raw, names),
+                "taken": taken,
                 "violations": found,
                 "first": i == first,
                 "replayed": i < verdict["steps"],
@@ -157,8 +239,12 @@ def timeline(game: str, actions: Any, verdict: Mapping[str, Any]) -> list[dict[s
     return groups
 
 
-def builder(game: str, record: Mapping[str, Any], ruleset: Any = None) -> dict[str, Any]:
-    """Where a step-by-step entry stands: whose turn, and the legal choices offered."""
+def builder(
+    game: str, record: Mapping[str, Any], ruleset: Any = None, names: list[str] | None = None
+) -> dict[str, Any]:
+    """Where a step-by-step entry stands: whose turn, the legal choices in words, and when a
+    seat plays a card, every card it holds (a card the rules forbid is offered too, to record
+    what was really played)."""
     engine = engine_for(game)
     full = with_ruleset(record, ruleset)
     try:
@@ -167,15 +253,62 @@ def builder(game: str, record: Mapping[str, Any], ruleset: Any = None) -> dict[s
             seat, action = engine.decode_step(raw, f"actions[{step}]")
             state.apply_unchecked(seat, action)
     except RecordError as exc:
-        return {"error": str(exc), "seat": None, "choices": [], "over": False}
+        return {"error": str(exc), "seat": None, "choices": [], "held": [], "over": False}
     if state.is_over():
-        return {"error": "", "seat": None, "choices": [], "over": True}
+        return {"error": "", "seat": None, "choices": [], "held": [], "over": True}
     seat = state.to_act()
+    words = game_words.for_game(game)
+    dealing = game_tabledeal.for_game(game)
+    lang = language()
     choices = []
     for action in list(state.legal_actions(seat))[:MAX_OFFERED]:
         encoded = {"seat": seat, **engine.encode_action(action)}
-        choices.append({"json": json.dumps(encoded), "label": _label(encoded)})
-    return {"error": "", "seat": seat, "choices": choices, "over": False}
+        said = (
+            str(words.action(engine.encode_action(action), lang))
+            if words is not None
+            else _label(encoded)
+        )
+        choices.append({"json": json.dumps(encoded), "label": said, "raw": encoded})
+    held: list[dict[str, Any]] = []
+    card_set: dict[str, Any] | None = None
+    every = list(state.legal_actions(seat))
+    if every and dealing is not None and hasattr(dealing, "is_card_set"):
+        first = {"seat": seat, **engine.encode_action(every[0])}
+        if all(dealing.is_card_set({"seat": seat, **engine.encode_action(a)}) for a in every[:5]):
+            # Too many combinations to offer one by one: tick the cards instead.
+            hand = state.view(seat).get("hand") or []
+            card_set = {
+                "count": len(first.get("discard", [])),
+                "hand": [
+                    {"code": c, "name": str(words.card(c, lang)) if words is not None else c}
+                    for c in hand
+                ],
+            }
+            choices = []
+    plays = [c for c in choices if dealing is not None and dealing.is_play(c["raw"])]
+    if plays and len(plays) == len(choices):
+        legal = {dealing.played_card(c["raw"]) for c in plays}
+        hand = state.view(seat).get("hand") or []
+        for code in hand:
+            if code in legal:
+                continue
+            step = dealing.play_step(seat, code)
+            held.append(
+                {
+                    "json": json.dumps(step),
+                    "label": str(words.card(code, lang)) if words is not None else code,
+                }
+            )
+    who = names[seat] if names and seat is not None and seat < len(names) else str(seat)
+    return {
+        "error": "",
+        "seat": seat,
+        "who": who,
+        "choices": choices,
+        "held": held,
+        "card_set": card_set,
+        "over": False,
+    }
 
 
 def breaches(game: str, record: Mapping[str, Any], ruleset: Any, raw: Any) -> list[str]:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.core import RecordError
 from ledger.clubs import services, tasks
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
@@ -199,7 +200,7 @@ def open_case(
                 _recheck(earlier)
             return earlier
     if record is None:
-        record = dict(result.record) if result is not None and result.record else {}
+        record = replayable(result.record if result is not None else None)
     dispute = None
     if result is not None:
         dispute = Dispute.objects.filter(result=result, ruling=Dispute.Ruling.OPEN).first()
@@ -215,6 +216,14 @@ def open_case(
     if record:
         _recheck(case)
     return case
+
+
+def replayable(record: Any) -> dict[str, Any]:
+    """A result's record as the case's starting point: a whole record (deal and steps); a
+    summary has no hand to replay, so the case starts from an empty deal."""
+    if isinstance(record, dict) and ("deal" in record or "actions" in record):
+        return dict(record)
+    return {}
 
 
 def _recheck(case: Case) -> None:
@@ -516,7 +525,7 @@ def contest(*, user: Any, result: Result, reason: str) -> Case:
         result=locked,
         dispute=dispute,
         game=locked.competition.game,
-        record=dict(locked.record) if locked.record else {},
+        record=replayable(locked.record),
         reason=reason,
         opened_by=user,
     )
@@ -537,3 +546,27 @@ def set_contest_days(*, user: Any, club: Any, days: Any) -> None:
         )
     club.contest_days = int(text)
     club.save(update_fields=["contest_days"])
+
+
+@transaction.atomic
+def set_deal(*, user: Any, case: Case, dealer: Any, placed: dict[str, list[str]]) -> Case:
+    """A real table's deal, card by card (see games/core/tabledeal.py). The steps already
+    entered stay; the record is checked again."""
+    case = _editable(user, case)
+    dealing = checking.tabledeal_for(case.game)
+    try:
+        seat = int(dealer)
+    except (TypeError, ValueError):
+        seat = -1
+    try:
+        deal = dealing.deal(seat, placed)
+        state = checking.engine_for(case.game).start(
+            checking.with_ruleset({"deal": deal}, case.competition.ruleset)
+        )
+    except RecordError as exc:
+        raise Invalid(str(exc), fields={exc.path or "deal": [str(exc)]}) from exc
+    record = state.to_record()
+    record["actions"] = list((case.record or {}).get("actions", []))
+    case.record = record
+    _recheck(case)
+    return case

@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("referee/case/<int:pk>/", views.case_page, name="case"),
     path("referee/case/<int:pk>/record/", views.set_record, name="record"),
     path("referee/case/<int:pk>/deal/", views.deal, name="deal"),
+    path("referee/case/<int:pk>/cards/", views.deal_cards, name="cards"),
     path("referee/case/<int:pk>/step/", views.step, name="step"),
     path("referee/case/<int:pk>/undo/", views.undo, name="undo"),
     path("referee/case/<int:pk>/link/", views.link, name="link"),

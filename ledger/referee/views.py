@@ -4,6 +4,7 @@ upload, or step by step with only legal choices), read the verdict on a timeline
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -13,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Result, Role
 from ledger.referee import checking, services
 from ledger.referee.models import ArtificialScores, Case
@@ -38,7 +39,10 @@ def desk(request: HttpRequest) -> HttpResponse:
         "competition__club", "result__table", "opened_by", "correction"
     )[:100]
     chosen_result = None
-    chosen_competition = request.GET.get("competition", "")
+    kept = getattr(request, "open_kept", None) or {}
+    chosen_competition = request.GET.get("competition", "") or (kept.get("post") or {}).get(
+        "competition", ""
+    )
     if request.GET.get("result", "").isdigit():
         chosen_result = (
             Result.objects.filter(pk=int(request.GET["result"]), club__in=clubs)
@@ -61,6 +65,9 @@ def desk(request: HttpRequest) -> HttpResponse:
             "chosen_result": chosen_result,
             "chosen_competition": chosen_competition,
             "organised": [c for c in clubs if c.allows(request.user, Role.ORGANISER)],
+            "open_error": kept.get("error", ""),
+            "kept_record": (kept.get("post") or {}).get("record", ""),
+            "kept_start": (kept.get("post") or {}).get("start", "record"),
         },
     )
 
@@ -114,16 +121,28 @@ def open_case(request: HttpRequest) -> HttpResponse:
             pk=int(wanted) if wanted.isdigit() else 0, competition=competition
         ).first()
         if result is None:
-            messages.error(request, _("No result #%(n)s in that competition.") % {"n": wanted})
-            return redirect("referee:desk")
+            request.open_kept = {  # type: ignore[attr-defined]
+                "error": _("No result #%(n)s in that competition.") % {"n": wanted},
+                "post": request.POST,
+            }
+            response = desk(request)
+            response.status_code = 400
+            return response
+    start = request.POST.get("start", "record")
     try:
         record = _record_from(request)
+        if record is None and start == "cards":
+            record = {}  # the real table's deal, not the recorded one
         case = services.open_case(
             user=request.user, competition=competition, result=result, record=record
         )
     except LedgerError as exc:
-        messages.error(request, exc.message)
-        return redirect("referee:desk")
+        request.open_kept = {"error": exc.message, "post": request.POST}  # type: ignore[attr-defined]
+        response = desk(request)
+        response.status_code = 400
+        return response
+    if start == "cards" and not record and checking.game_tabledeal.for_game(case.game):
+        return redirect("referee:cards", pk=case.pk)
     return redirect("referee:case", pk=case.pk)
 
 
@@ -136,12 +155,19 @@ def _case(request: HttpRequest, pk: int) -> Case:
 
 
 def _seat_names(case: Case, seats: int) -> list[str]:
-    names = [_("Seat %(n)d") % {"n": i} for i in range(seats)]
+    names = [_("Seat %(n)d") % {"n": i + 1} for i in range(seats)]
     if case.result is not None:
         for seat in case.result.table.seats.select_related("player"):
             if seat.index < seats:
-                names[seat.index] = f"{seat.index} · {seat.player.name}"
+                names[seat.index] = seat.player.name
     return names
+
+
+def _seats_of(case: Case) -> int:
+    if case.result is not None:
+        return len(case.result.scores)
+    engine = checking.engine_for(case.game)
+    return int(engine.ruleset(case.competition.ruleset or None).seats)
 
 
 @login_required
@@ -149,25 +175,35 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
     verdict: dict[str, Any] | None = None
     error = ""
+    seats = _seats_of(case)
+    names = _seat_names(case, seats)
     if case.record:
         try:
-            verdict = checking.check(case.game, case.record, case.competition.ruleset)
+            verdict = checking.check(case.game, case.record, case.competition.ruleset, names)
         except LedgerError as exc:
             error = exc.message
     build = (
-        checking.builder(case.game, case.record, case.competition.ruleset)
+        checking.builder(case.game, case.record, case.competition.ruleset, names)
         if case.record and case.status == Case.Status.OPEN
         else None
     )
-    if case.result is not None:
-        seats = len(case.result.scores)
-    else:
-        engine = checking.engine_for(case.game)
-        seats = engine.ruleset(case.competition.ruleset or None).seats
-    names = _seat_names(case, seats)
     artificial = ArtificialScores.for_competition(case.competition)
     table_scores = list(case.result.scores) if case.result is not None else []
     rules_scores = verdict["scores"] if verdict and verdict.get("scores") else None
+    kept = getattr(request, "ruling_kept", None) or {}
+    post = kept.get("post") or {}
+    fields = kept.get("fields") or {}
+    weights = [
+        {
+            "n": n,
+            "weight": post.get(f"weight_{n}", ""),
+            "outcome": post.get(f"outcome_{n}", ""),
+            "error": fields.get(f"outcomes.{n}.weight", "")
+            or fields.get(f"outcomes.{n}.scores", "")
+            or fields.get(f"outcomes.{n}", ""),
+        }
+        for n in range(3)
+    ]
     return render(
         request,
         "referee/case.html",
@@ -183,12 +219,34 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
                     "name": names[i],
                     "table": table_scores[i] if i < len(table_scores) else "",
                     "rules": rules_scores[i] if rules_scores else "",
+                    "split": post.get(f"split_{i}", "table"),
+                    "split_number": post.get(f"split_number_{i}", ""),
+                    "artificial": post.get(f"artificial_{i}", "average"),
+                    "assigned_number": post.get(f"assigned_number_{i}", ""),
+                    "error": fields.get(f"seats.{i}", ""),
                 }
                 for i in range(seats)
+            ],
+            "kept": {
+                "kind": post.get("kind", ""),
+                "note": post.get("note", ""),
+                "assigned": post.get("assigned", "rules"),
+                "error": kept.get("error", ""),
+                "fields": fields,
+            },
+            "weights": weights,
+            "split_choices": [
+                ("table", _("as recorded at the table")),
+                ("rules", _("by the rules")),
+                ("plus", _("average-plus")),
+                ("average", _("average")),
+                ("minus", _("average-minus")),
+                ("number", _("a number…")),
             ],
             "artificial": artificial,
             "record_text": json.dumps(case.record, indent=1) if case.record else "",
             "kinds": Case.Kind.choices,
+            "by_cards": checking.game_tabledeal.for_game(case.game) is not None,
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
         },
     )
@@ -228,15 +286,110 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(case, "#builder")
 
 
+def _placed(post: Any, places: list[dict[str, Any]]) -> dict[str, list[str]]:
+    return {
+        p["key"]: [c for c in post.get(f"place_{p['key']}", "").split(",") if c.strip()]
+        for p in places
+    }
+
+
+@login_required
+def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """The real table's deal, by tapping each seat's cards (no JSON, no seed)."""
+    case = _case(request, pk)
+    dealing = checking.tabledeal_for(case.game)
+    lang = checking.language()
+    names = _seat_names(case, _seats_of(case))
+    places = dealing.places(lang, names)
+    errors: dict[str, str] = {}
+    problem = ""
+    if request.method == "POST":
+        placed = _placed(request.POST, places)
+        dealer = request.POST.get("dealer", "")
+        given: dict[str, str] = {}
+        for p in places:
+            cards = placed[p["key"]]
+            twice = [c for c in cards if c in given]
+            given.update({c: p["key"] for c in cards})
+            if twice:
+                errors[p["key"]] = _("Given twice: %(cards)s.") % {"cards": ", ".join(twice)}
+            elif len(cards) != p["size"]:
+                errors[p["key"]] = (
+                    _("%(has)d cards of %(size)d: %(n)d still to give.")
+                    % {
+                        "has": len(cards),
+                        "size": p["size"],
+                        "n": p["size"] - len(cards),
+                    }
+                    if len(cards) < p["size"]
+                    else _("%(has)d cards: only %(size)d go here.")
+                    % {
+                        "has": len(cards),
+                        "size": p["size"],
+                    }
+                )
+        if not dealer.isdigit():
+            errors["dealer"] = _("Say who dealt.")
+        if not errors:
+            try:
+                services.set_deal(user=request.user, case=case, dealer=dealer, placed=placed)
+            except LedgerError as exc:
+                problem = exc.message
+            else:
+                messages.success(request, _("Deal saved: now enter the play, step by step."))
+                return _back(case, "#builder")
+        if not problem and errors:
+            problem = _("The deal is not complete: see the places marked below.")
+    else:
+        placed, dealer = {}, ""
+        existing = (case.record or {}).get("deal")
+        if isinstance(existing, dict) and hasattr(dealing, "placed_from"):
+            found_dealer, placed = dealing.placed_from(existing)
+            dealer = str(found_dealer)
+    for p in places:
+        p["cards"] = placed.get(p["key"], [])
+        p["error"] = errors.get(p["key"], "")
+    pack = dealing.pack(lang)
+    return render(
+        request,
+        "referee/deal.html",
+        {
+            "case": case,
+            "places": places,
+            "pack": pack,
+            "dealer": dealer,
+            "dealer_error": errors.get("dealer", ""),
+            "problem": problem,
+            "names": list(enumerate(names)),
+            "card_names": {c["code"]: c["name"] for g in pack for c in g["cards"]},
+        },
+        status=400 if problem else 200,
+    )
+
+
 @login_required
 @require_POST
 def step(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
+    action: Any = request.POST.get("action", "")
+    cards = request.POST.getlist("cards")
     try:
+        if cards or request.POST.get("card_set"):
+            dealing = checking.tabledeal_for(case.game)
+            state = checking.builder(case.game, case.record, case.competition.ruleset)
+            if state["seat"] is None:
+                raise LedgerError(_("The hand is over: no more steps."))
+            want = int(request.POST.get("card_set") or 0)
+            if len(cards) != want:
+                raise Invalid(
+                    _("Tick %(n)d cards (you ticked %(k)d).") % {"n": want, "k": len(cards)},
+                    fields={"cards": [_("Wrong number of cards.")]},
+                )
+            action = dealing.card_set_step(state["seat"], cards)
         services.add_step(
             user=request.user,
             case=case,
-            action=request.POST.get("action", ""),  # type: ignore[arg-type]
+            action=action,
             as_played=request.POST.get("as_played") == "1",
         )
     except LedgerError as exc:
@@ -255,25 +408,62 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(case, "#builder")
 
 
-def _scores_spec(text: str) -> Any:
-    """'rules', 'table', a level, or numbers separated by commas or spaces."""
+NAMED = ("table", "rules", "plus", "average", "minus")
+
+
+def _numbers(text: str) -> list[str]:
+    """Per-seat numbers as a person types them: "2, 4", "2; 4", "2 4", "1,5 -1,5" (an
+    Italian decimal comma) or "10,-10" (commas only, no decimals)."""
     text = text.strip()
-    if text in ("table", "rules", "plus", "average", "minus", ""):
-        return text or "rules"
-    # Italian decimals use a comma: "1,5 2,5" splits on spaces, "10,-10,10,-10" on commas.
-    if ";" in text or any(c.isspace() for c in text):
-        return [p for p in text.replace(";", " ").split() if p]
-    return [p for p in text.split(",") if p]
+    if not text:
+        return []
+    parts = [p for p in re.split(r"\s*;\s*|,\s+|\s+", text) if p]
+    if len(parts) == 1 and text.count(",") >= 1 and "." not in text and len(text.split(",")) > 2:
+        parts = [p for p in text.split(",") if p]
+    return [p.strip().rstrip(",") for p in parts]
+
+
+# The named scores as a person may type them, in either language.
+ALIASES = {
+    "table": "table",
+    "tavolo": "table",
+    "rules": "rules",
+    "regole": "rules",
+    "plus": "plus",
+    "average": "average",
+    "media": "average",
+    "minus": "minus",
+}
+
+
+def _scores_spec(text: str) -> Any:
+    """A named score ('rules', 'table', a level) or numbers per seat."""
+    text = text.strip()
+    if not text:
+        return "rules"
+    if text.lower() in ALIASES:
+        return ALIASES[text.lower()]
+    return _numbers(text)
+
+
+def _seat_choice(post: Any, prefix: str, i: int, default: str) -> Any:
+    """One seat's choice: a named score, or the number typed beside it."""
+    choice = post.get(f"{prefix}_{i}", default).strip()
+    if choice == "number":
+        return post.get(f"{prefix}_number_{i}", "").strip()
+    return choice
 
 
 def ruling_params(post: Any, kind: str, seats: int) -> dict[str, Any]:
     """The ruling's parameters from the form."""
     if kind == Case.Kind.ASSIGNED:
+        if post.get("assigned", "rules") == "number":
+            return {"scores": [post.get(f"assigned_number_{i}", "").strip() for i in range(seats)]}
         return {"scores": _scores_spec(post.get("assigned", "rules"))}
     if kind == Case.Kind.ARTIFICIAL:
         return {"seats": [post.get(f"artificial_{i}", "average") for i in range(seats)]}
     if kind == Case.Kind.SPLIT:
-        return {"seats": [post.get(f"split_{i}", "table").strip() for i in range(seats)]}
+        return {"seats": [_seat_choice(post, "split", i, "table") for i in range(seats)]}
     if kind == Case.Kind.WEIGHTED:
         outcomes = []
         for n in range(4):
@@ -292,6 +482,8 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
     kind = request.POST.get("kind", "")
     seats = len(case.result.scores) if case.result is not None else 0
     try:
+        if kind not in Case.Kind.values:
+            raise Invalid(_("Choose the kind of ruling."), fields={"kind": [_("Choose one.")]})
         new = services.rule(
             user=request.user,
             case=case,
@@ -300,8 +492,16 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
             note=request.POST.get("note", "").strip(),
         )
     except LedgerError as exc:
-        messages.error(request, exc.message)
-        return _back(case, "#ruling")
+        # The page again with everything typed kept and the error beside its field.
+        fields = getattr(exc, "fields", None) or {}
+        request.ruling_kept = {  # type: ignore[attr-defined]
+            "post": request.POST,
+            "error": exc.message,
+            "fields": {k: " ".join(str(m) for m in v) for k, v in fields.items()},
+        }
+        response = case_page(request, pk)
+        response.status_code = 400
+        return response
     messages.success(
         request,
         _("Ruling recorded as correction #%(n)d; the earlier version is kept.") % {"n": new.pk},

@@ -24,6 +24,7 @@ def _a_result(page: Any, server: str, competition: str) -> int:
 def _open_case(page: Any, server: str, result: int, record: dict[str, Any]) -> None:
     page.goto(f"{server}/referee/?result={result}")
     assert page.input_value("#result") == str(result)
+    page.click("#open-case details.advanced summary")
     page.fill("#record", json.dumps(record))
     page.click("#open")
     page.wait_for_url(re.compile(r"/referee/case/\d+/"))
@@ -74,7 +75,7 @@ def test_an_invalid_reinforcement_in_an_ergio_match_is_found_and_ruled(
     assert "ergio.battle.reinforce.slots" in page.locator("#violations").inner_text()
 
     page.check("#kind-assigned")
-    page.fill("#assigned", "rules")
+    page.select_option("#assigned", "rules")
     page.fill("#note", "Terzo rinforzo sotto il Magistrato")
     page.click("#rule")
     page.wait_for_selector("#ruled")
@@ -92,8 +93,9 @@ def test_a_hand_is_entered_step_by_step_with_only_legal_choices(page: Any, serve
     )
     page.click("#open")
     page.wait_for_url(re.compile(r"/referee/case/\d+/"))
+    page.click("#builder details.advanced summary")
     page.fill("#seed", "12")
-    page.click("#builder button[type=submit]")
+    page.click("#builder form button[type=submit]")
     page.wait_for_selector("#to-act")
     choices = page.locator("#builder .choices button")
     assert choices.count() >= 1
@@ -102,6 +104,7 @@ def test_a_hand_is_entered_step_by_step_with_only_legal_choices(page: Any, serve
     page.wait_for_selector("#step-0")
     assert chosen in page.locator("#step-0").inner_text()
     assert "offending" not in (page.locator("#step-0").get_attribute("class") or "")
+    page.click("#builder details.advanced summary")
     page.fill("#played", '{"seat": 0, "discard": ["S5", "S6", "S7"]}')
     page.click("#record-played")
     page.wait_for_selector("#step-1")

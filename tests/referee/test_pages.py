@@ -46,7 +46,7 @@ def test_pasted_revoke_is_highlighted_on_the_timeline_and_ruled(
     case = Case.objects.get()
     assert response.status_code == 302
     page = client.get(f"/referee/case/{case.pk}/").content.decode()
-    assert f'id="step-{step}" value="{step}" class="step offending first"' in page
+    assert f'id="step-{step}" value="{step + 1}" class="step offending first"' in page
     assert "tarocco.play.follow_suit" in page
     assert "One must follow the suit led when able." in page
     response = client.post(
