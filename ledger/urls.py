@@ -78,6 +78,7 @@ urlpatterns = [
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/rule/", result_views.rule, name="rule"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/correct/", result_views.correct, name="correct"),
     path("healthz", views.healthz, name="healthz"),
+    path("score-sw.js", scoring_views.service_worker, name="score-sw"),
     path("login/", login.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

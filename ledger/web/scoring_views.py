@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
@@ -312,11 +312,17 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
     mode = _mode(request)
     form, seats = _entry_form(competition, table_obj, request, mode)
     outcome: dict[str, Any] = {}
-    token = request.POST.get("form_token") or uuid.uuid4().hex
+    # A result kept on the phone while offline is sent later with its Idempotency-Key (the
+    # form's token when it was typed): however often it is sent, it is recorded once.
+    key = request.headers.get("Idempotency-Key", "").strip()
+    token = key[:64] or request.POST.get("form_token") or uuid.uuid4().hex
+    queued = request.method == "POST" and "application/json" in request.headers.get("Accept", "")
     if request.method == "POST":
         outcome = _evaluate(competition, table_obj, form)
         if "scores" not in outcome:
             refused(form, outcome)
+            if queued:
+                return _refused_json(form)
         else:
             try:
                 _result, created = services.record_result(
@@ -331,7 +337,13 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             except LedgerError as exc:
                 outcome = {"problem": exc.message, "violations": _explained(exc.violations)}
                 refused(form, outcome)
+                if queued:
+                    return _refused_json(form)
             else:
+                if queued:
+                    page = reverse("result", args=[club, slug, _result.pk])
+                    state = "recorded" if created else "already"
+                    return JsonResponse({"status": state, "result": _result.pk, "url": page})
                 if created:
                     messages.success(request, _("Result recorded."))
                 else:
@@ -371,6 +383,25 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
         },
     )
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The score-entry pages' service worker (static/web/score-sw.js), served from the site's
+    root so that it may keep the tables' entry pages for when the phone is offline."""
+    from django.contrib.staticfiles import finders
+
+    path = finders.find("web/score-sw.js")
+    with open(str(path), encoding="utf-8") as handle:
+        body = handle.read()
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _refused_json(form: EntryForm) -> JsonResponse:
+    """A queued result the server refuses: what to fix, in words, for the phone to show."""
+    problems = [f"{where}: {what}" if where else what for where, what in form.problems()]
+    return JsonResponse({"status": "refused", "problems": problems}, status=422)
 
 
 def _next_dealer(recent: list[Any]) -> int | None:

