@@ -274,3 +274,57 @@ def test_every_model_of_ours_is_exported_or_left_out_on_purpose():
     assert not missing, (
         f"{missing}: add each to transfer.KINDS (a club's data) or LEFT_OUT, and to docs/export.md"
     )
+
+
+@pytest.mark.django_db
+def test_signed_checkpoints_travel_with_the_club_and_still_verify_with_their_key(demo, tmp_path):
+    """A checkpoint signed here goes into the export; in another installation (another
+    signing key) `verify_ledger --public-key` proves the journal still extends it, and a
+    checkpoint whose head was changed in the file (its line checks redone) fails there."""
+    from ledger.clubs import checkpoints, signing
+
+    call_command("import_club", str(demo["export"]))
+    club = Club.objects.get(slug="circolo-pisano")
+    signed = checkpoints.sign(club.pk, reason="manual")
+    assert signed is not None and signed.length == club.journal_length
+    ours = signing.public_key()
+    data = export_here()
+    assert sum(1 for row in rows_of(data) if row["t"] == "checkpoint") == 1
+
+    def elsewhere(name: str, content: bytes) -> Path:
+        there = tmp_path / f"{name}.sqlite3"
+        shutil.copy(demo["empty"], there)
+        (tmp_path / f"{name}.jsonl").write_bytes(content)
+        manage(there, "import_club", str(tmp_path / f"{name}.jsonl"))
+        return there
+
+    moved = elsewhere("moved", data)
+    assert "1 checkpoint(s) in the database are signed with another key" in manage(
+        moved, "verify_ledger"
+    )
+    assert "extends 1 signed checkpoint(s)" in manage(moved, "verify_ledger", "--public-key", ours)
+
+    lines = data.splitlines(keepends=True)
+    i = line_of(lines, "checkpoint")
+    row = orjson.loads(lines[i])
+    forged = row["head"][:-1] + ("0" if row["head"][-1] != "0" else "1")
+    lines[i] = lines[i].replace(row["head"].encode(), forged.encode())
+    changed = elsewhere("changed", resign(lines))
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{changed}",
+        "LEDGER_VAR_DIR": str(changed.parent / "var"),
+    }
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "verify_ledger", "--public-key", ours],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode != 0
+    # "the checkpoint at line N has a signature that does not hold", in the command's Italian
+    assert f"circolo-pisano: la firma del checkpoint alla riga {row['length']}".encode() in (
+        done.stderr
+    )
