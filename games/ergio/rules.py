@@ -280,10 +280,12 @@ BOOK = RuleBook(
             "and Luogotenente only magistrature; a tris holds at least one real card.",
         ),
         "ergio.adv.swap": (
-            "Una speciale che rattoppa un gruppo o una magistratura si scambia con una carta "
-            "vera dello stesso e torna in mano.",
-            "A special patching a group or a magistratura is swapped for a real card of it "
-            "and goes back to the hand.",
+            "Un Trombettiere, Tamburino o Luogotenente che rattoppa una magistratura si scambia "
+            "con una carta vera di quella e torna in mano; Generale e Maestro di Campo che "
+            "completano le Guardie restano.",
+            "A Trombettiere, Tamburino or Luogotenente patching a magistratura is swapped for "
+            "a real card of it and goes back to the hand; Generale and Maestro di Campo "
+            "completing the Guardie stay.",
         ),
         "ergio.adv.sabotage": (
             "Chi vince il Corteo con almeno tre Celatini in mostra può gettare le prime tre "

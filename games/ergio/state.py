@@ -597,7 +597,9 @@ class ErGioState(State):
             return "ergio.field.no_replace"
         if c not in self.hands[seat]:
             return "ergio.card.in_hand"
-        if C.UNIT_OF[c] != unit:
+        # Only a magistratura's patches (Trombettiere, Tamburino, Luogotenente) come back:
+        # Generale and Maestro di Campo completing the Guardie stay (docs/rules/ergio.md).
+        if C.UNIT_OF[c] != unit or C.LOCAL[patch] not in C.PATCHES_MAG:
             return "ergio.adv.swap"
         cards = [x for x in self.field[side][unit] if x != patch] + [c]
         if len(cards) == 4 and all(C.IS_FIGHTER[x] for x in cards):

@@ -143,6 +143,15 @@ def test_adv_swap_returns_the_special_to_the_hand() -> None:
     assert rules(s.check(0, Swap(code("SMA-7"), code("SFR-2")))) == ["ergio.field.no_replace"]
 
 
+def test_adv_generale_and_maestro_completing_the_guardie_are_not_swapped_back() -> None:
+    s = adv(["T-GCCC", "T-GEN", "T-MDC", "T-GCCC"])
+    s.apply(0, lay("T-GCCC", "T-GEN", "T-MDC"))
+    for patch in ("T-GEN", "T-MDC"):
+        swap = Swap(code(patch), code("T-GCCC"))
+        assert rules(s.check(0, swap)) == ["ergio.adv.swap"]
+        assert swap not in s.legal_actions(0)
+
+
 def test_multi_turn_order_alternates_sides_and_rotates_partners() -> None:
     s = make("4p")
     order = []
