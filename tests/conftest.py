@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -99,16 +100,23 @@ def people(club: Club, django_user_model: Any) -> People:
 
 
 @pytest.fixture
-def manual_competition(club: Club, monkeypatch: pytest.MonkeyPatch) -> Competition:
-    """A competition scored from per-seat points alone, as for a game with no engine yet."""
+def points_game() -> Iterator[str]:
+    """Punti, the small game registered for tests (tests/points_game.py): a result is each
+    seat's points, scored by its engine like any game's. Nothing is hidden: the five
+    engines stay available beside it."""
     from games.core import registry
+    from tests.points_game import GAME
 
-    with_engine = registry.available()
-    monkeypatch.setattr(
-        registry, "available", lambda: tuple(g for g in with_engine if g != "sanmarco")
-    )
+    registry.register(GAME)
+    yield GAME.info.slug
+    registry.unregister(GAME.info.slug)
+
+
+@pytest.fixture
+def manual_competition(club: Club, points_game: str) -> Competition:
+    """A competition whose results are typed as per-seat points (the Punti game)."""
     return Competition.objects.create(
-        club=club, name="Coppa", slug="coppa", game="sanmarco", format="league"
+        club=club, name="Coppa", slug="coppa", game=points_game, format="league"
     )
 
 

@@ -168,6 +168,13 @@ class Game(ABC, Generic[R, S]):
     bots: ClassVar[Mapping[str, Callable[[int], Bot]]]
     #: The most entries each of a summary's lists may hold (Er Giò's six scontri...).
     summary_rows: ClassVar[Mapping[str, int]] = {}
+    #: True for a game whose summary is each seat's points and nothing else
+    #: (``{"scores": [...]}``): the ledger then takes a result as plain per-seat scores and
+    #: still scores it through ``score``, so the standings read the game's Outcome.
+    plain_scores: ClassVar[bool] = False
+    #: The standings' defaults for a game the ledger has no table of its own for
+    #: (``{"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]}``).
+    standings_defaults: ClassVar[Mapping[str, Any] | None] = None
 
     # --- rulesets -----------------------------------------------------------------
     def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> R:

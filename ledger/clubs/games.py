@@ -4,7 +4,10 @@ declarations where an engine exists, and from this table until then."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from django.utils.functional import lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.core import registry
@@ -33,14 +36,34 @@ GAME_CHOICES = [(slug, meta.label) for slug, meta in _KNOWN.items()]
 
 
 def meta(slug: str) -> GameMeta:
-    known = _KNOWN[slug]
+    known = _KNOWN.get(slug)
     if engine_available(slug):
-        return GameMeta(slug, known.label, registry.get(slug).info.seat_counts, known.zero_sum)
+        game = registry.get(slug)
+        if known is None:
+            return GameMeta(slug, _declared_name(game.info.name), game.info.seat_counts)
+        return GameMeta(slug, known.label, game.info.seat_counts, known.zero_sum)
+    if known is None:
+        raise KeyError(slug)
     return known
+
+
+def _declared_name(name: Any) -> object:
+    """A registered game's own name, in the reader's language when it is read."""
+
+    def read() -> str:
+        return str(name.get("en" if (get_language() or "it").startswith("en") else "it"))
+
+    return lazy(read, str)()
 
 
 def engine_available(slug: str) -> bool:
     return slug in registry.available()
+
+
+def plain_scores(slug: str) -> bool:
+    """Results of this game are typed as each seat's points: a game whose engine takes the
+    points themselves as its summary (they are still scored by it, for its Outcome)."""
+    return not engine_available(slug) or bool(registry.get(slug).plain_scores)
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,17 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 FALLBACK = {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]}
 
 
+def defaults_of(game: str) -> Mapping[str, Any]:
+    """The standings' defaults of a game: the table above, else what its engine declares
+    (``standings_defaults``, as a game registered beside the five does), else FALLBACK."""
+    if game in DEFAULTS:
+        return DEFAULTS[game]
+    from games.core import registry
+
+    declared = registry.get(game).standings_defaults if game in registry.available() else None
+    return declared or FALLBACK
+
+
 class SettingsError(ValueError):
     """Settings that cannot be used; the message says what to fix."""
 
@@ -121,7 +132,7 @@ class SettingsError(ValueError):
 
 def settings_for(game: str, chosen: Mapping[str, Any] | None) -> Settings:
     """The game's defaults with whatever the competition chose on top (already checked)."""
-    merged = {**DEFAULTS.get(game, FALLBACK), **(chosen or {})}
+    merged = {**defaults_of(game), **(chosen or {})}
     return Settings(
         win=Decimal(str(merged["win"])),
         draw=Decimal(str(merged["draw"])),

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.core import UNFINISHED, RecordError, registry
 from ledger.clubs.errors import Invalid, RuleViolation
-from ledger.clubs.games import engine_available
+from ledger.clubs.games import engine_available, plain_scores
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def score_result(
     the score so far while the scorekeeper types)."""
     written = _as_points(explicit, seats, "scores") if explicit is not None else None
     if not engine_available(game) or source == "manual":
-        if engine_available(game):
+        if not plain_scores(game):
             raise Invalid(
                 _(
                     "Results of this game are checked by its rules engine: "
@@ -113,7 +113,21 @@ def score_result(
                 _("Give the points of every seat in 'scores'."),
                 fields={"scores": [_("This field is required for this game.")]},
             )
-        return Scored(written, None)
+        if not engine_available(game):
+            return Scored(written, None)
+        # A game whose summary is the points themselves: its engine still scores them,
+        # so the standings read its Outcome as for every other game.
+        plain = [int(p) if p == p.to_integral_value() else float(p) for p in written]
+        try:
+            report = registry.get(game).score({"scores": plain}, ruleset or None)
+        except RecordError as exc:
+            raise Invalid(str(exc), fields={"scores": [str(exc)]}) from exc
+        if report.violations:
+            found = [v.to_json() for v in report.violations]
+            raise RuleViolation(
+                _message(found), fields={"scores": [_message(found)]}, violations=found
+            )
+        return Scored(written, report.to_json())
 
     engine = registry.get(game)
     if not isinstance(record, Mapping) or not record:

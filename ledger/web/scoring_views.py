@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import engine_available, meta
+from ledger.clubs.games import engine_available, meta, plain_scores
 from ledger.clubs.models import Competition, Player, Role, Table
 from ledger.clubs.scoring import score_result
 from ledger.clubs.visibility import viewer_of
@@ -171,7 +171,7 @@ def _build(
     form_class: type[EntryForm],
 ) -> tuple[EntryForm, Seats]:
     seats = [(s.index, s.player.name) for s in table.seats.all()]
-    if not engine_available(competition.game):
+    if plain_scores(competition.game):
         return ManualScoresForm(data, seats=seats), seats
     from games.core import RecordError, registry
 
@@ -361,7 +361,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             form.fields["dealer"].initial = following
     sign_off = competition.confirmation == Competition.Confirmation.OPPONENTS
     qr = _qr_svg(request.build_absolute_uri()) if sign_off else ""
-    engine = engine_available(competition.game)
+    engine = not plain_scores(competition.game)
     from ledger.night.services import clock_state
 
     return render(

@@ -2,24 +2,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from ledger.clubs.models import Competition, Membership, Player
 from ledger.formats import services
 
 
-@pytest.fixture
-def no_sanmarco_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """San Marco scored from per-seat points, so tests can type any result."""
-    from games.core import registry
-
-    with_engine = registry.available()
-    monkeypatch.setattr(
-        registry, "available", lambda: tuple(g for g in with_engine if g != "sanmarco")
-    )
-
-
-def make_competition(club: Any, fmt: str, game: str = "sanmarco", slug: str = "") -> Competition:
+def make_competition(club: Any, fmt: str, game: str = "punti", slug: str = "") -> Competition:
     return Competition.objects.create(
         club=club, name=f"{fmt} {game}", slug=slug or f"{fmt}-{game}", game=game, format=fmt
     )

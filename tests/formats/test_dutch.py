@@ -165,7 +165,7 @@ def test_no_engine_breaks_an_absolute_colour_rule_that_can_be_kept(
 
 @pytest.mark.django_db
 def test_the_trf_export_of_a_swiss_passes_the_libraries_checker(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss")
     enter(people, comp, 9)

@@ -52,7 +52,7 @@ def six_seeds(people: Any, club: Any) -> tuple[Any, list[Player]]:
 
 
 def test_round_two_of_six_seeds_pairs_the_top_seeds_with_the_first_round_winners(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp, seeds = six_seeds(people, club)
     s = {i + 1: p.pk for i, p in enumerate(seeds)}
@@ -68,7 +68,7 @@ def test_round_two_of_six_seeds_pairs_the_top_seeds_with_the_first_round_winners
 
 
 def test_seeds_one_and_two_can_meet_only_in_the_final(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "knockout")
     seeds = enter(people, comp, 11)
@@ -81,7 +81,7 @@ def test_seeds_one_and_two_can_meet_only_in_the_final(
 
 
 def test_a_knocked_out_player_is_not_told_they_have_no_table(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp, _seeds = six_seeds(people, club)
     play(people, comp)
@@ -93,7 +93,7 @@ def test_a_knocked_out_player_is_not_told_they_have_no_table(
 
 
 def test_the_bracket_is_a_tree_with_the_rounds_still_to_come(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp, seeds = six_seeds(people, club)
     s = {i + 1: p for i, p in enumerate(seeds)}
@@ -151,7 +151,7 @@ def nav_links(page: str) -> set[str]:
 
 @pytest.mark.parametrize("fmt", ["swiss", "knockout", "league"])
 def test_every_page_of_a_competition_links_to_the_others_by_role(
-    club: Any, people: Any, fmt: str
+    club: Any, people: Any, fmt: str, points_game: str
 ) -> None:
     comp = make_competition(club, fmt)
     public = {"standings", "rounds", "ratings", "printables", "night", "penalties"}
@@ -183,7 +183,9 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
         assert nav_links(client_for(people, "organiser").get(url(comp, tail)).content.decode())
 
 
-def test_a_players_page_says_where_they_sit_this_round(club: Any, people: Any) -> None:
+def test_a_players_page_says_where_they_sit_this_round(
+    club: Any, people: Any, points_game: str
+) -> None:
     comp = make_competition(club, "swiss")
     players = enter(people, comp, 5)
     draw = services.generate_round(user=people.users["organiser"], competition=comp)

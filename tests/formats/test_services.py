@@ -68,9 +68,7 @@ def test_league_nights_spread_meetings_evenly_for_sixteen(club: Any, people: Any
     assert all(met[key(a, b)] == 1 for i, a in enumerate(ids) for b in ids[i + 1 :])
 
 
-def test_swiss_gives_the_bye_and_never_repeats(
-    club: Any, people: Any, no_sanmarco_engine: None
-) -> None:
+def test_swiss_gives_the_bye_and_never_repeats(club: Any, people: Any, points_game: str) -> None:
     comp = make_competition(club, "swiss")
     services.update_settings(user=organiser(people), competition=comp, rounds=5)
     enter(people, comp, 7)
@@ -92,7 +90,7 @@ def test_swiss_gives_the_bye_and_never_repeats(
 
 
 def test_swiss_standings_use_match_points_and_tiebreaks(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss")
     enter(people, comp, 4)
@@ -103,7 +101,7 @@ def test_swiss_standings_use_match_points_and_tiebreaks(
     assert [r["rank"] for r in rows] == [1, 2, 3, 4]
 
 
-def test_trf_export_lists_every_round(club: Any, people: Any, no_sanmarco_engine: None) -> None:
+def test_trf_export_lists_every_round(club: Any, people: Any, points_game: str) -> None:
     comp = make_competition(club, "swiss")
     enter(people, comp, 5)
     play_round(people, comp)
@@ -113,9 +111,7 @@ def test_trf_export_lists_every_round(club: Any, people: Any, no_sanmarco_engine
     assert all(len(p["results"]) == 2 for p in parsed["players"])
 
 
-def test_adjusting_by_hand_warns_about_a_repeat(
-    club: Any, people: Any, no_sanmarco_engine: None
-) -> None:
+def test_adjusting_by_hand_warns_about_a_repeat(club: Any, people: Any, points_game: str) -> None:
     comp = make_competition(club, "swiss")
     enter(people, comp, 4)
     first = play_round(people, comp)
@@ -151,7 +147,7 @@ def test_a_published_round_cannot_be_changed(club: Any, people: Any) -> None:
 
 
 def test_withdrawals_late_entries_and_absences_change_who_is_paired(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss")
     players = enter(people, comp, 6)
@@ -196,9 +192,7 @@ def test_round_robin_meets_everyone_once(club: Any, people: Any) -> None:
         services.generate_round(user=organiser(people), competition=comp)
 
 
-def test_knockout_seeds_byes_and_advances_winners(
-    club: Any, people: Any, no_sanmarco_engine: None
-) -> None:
+def test_knockout_seeds_byes_and_advances_winners(club: Any, people: Any, points_game: str) -> None:
     comp = make_competition(club, "knockout")
     players = enter(people, comp, 5)
     first = play_round(people, comp)

@@ -49,7 +49,7 @@ def page_rows(html: str) -> list[tuple[str, str]]:
 
 
 def test_the_competition_page_lists_every_entrant_with_the_bye_and_the_tiebreaks(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss")
     players = enter(people, comp, 7)
@@ -67,7 +67,7 @@ def test_the_competition_page_lists_every_entrant_with_the_bye_and_the_tiebreaks
 
 
 def test_one_scale_for_standings_tiebreaks_csv_and_pairing(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss")
     enter(people, comp, 7)
@@ -115,7 +115,7 @@ def test_one_scale_for_standings_tiebreaks_csv_and_pairing(
 
 
 def test_an_empty_bye_setting_is_worth_a_win_and_a_number_is_kept(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss", "ergio")
     assert services.swiss_scale(comp) == (Scale(2.0, 1.0, 0.0), 2.0)

@@ -56,7 +56,9 @@ def test_idempotency_keys_are_per_club(people, manual_table, other_club, django_
     from ledger.clubs.models import Competition, Membership
     from ledger.clubs.services import create_table
 
-    competition = Competition.objects.create(club=other_club, name="X", slug="x", game="sanmarco")
+    competition = Competition.objects.create(
+        club=other_club, name="X", slug="x", game=manual_table.competition.game
+    )
     for p in people.extra[:2]:
         Membership.objects.create(club=other_club, player=p)
     Membership.objects.create(

@@ -76,7 +76,10 @@ def test_the_chain_runs_through_every_competition_of_the_club(people, manual_tab
     from ledger.clubs.models import Competition
 
     other = Competition.objects.create(
-        club=manual_table.competition.club, name="Altra", slug="altra", game="sanmarco"
+        club=manual_table.competition.club,
+        name="Altra",
+        slug="altra",
+        game=manual_table.competition.game,
     )
     table = services.create_table(
         user=people.users["organiser"],

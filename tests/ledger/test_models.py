@@ -49,11 +49,12 @@ def test_a_competition_refuses_a_season_of_another_club(club, other_club):
         competition.full_clean()
 
 
-def test_a_table_needs_the_games_number_of_players(people, manual_competition):
-    with pytest.raises(Invalid, match="2"):
+def test_a_table_needs_the_games_number_of_players(people, club):
+    tarocco = Competition.objects.create(club=club, name="T", slug="t", game="tarocco")
+    with pytest.raises(Invalid, match="4"):
         services.create_table(
             user=people.users["scorekeeper"],
-            competition=manual_competition,
+            competition=tarocco,
             label="T",
             players=people.extra[:3],
         )

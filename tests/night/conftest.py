@@ -2,26 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from ledger.clubs.models import Competition, Membership, Player
 from ledger.formats import services
 
 
-@pytest.fixture
-def manual_cardchess(monkeypatch: pytest.MonkeyPatch) -> None:
-    """3D cardChess scored from per-seat points (tables of 2 to 4), so tests type any hand."""
-    from games.core import registry
-
-    with_engine = registry.available()
-    monkeypatch.setattr(
-        registry, "available", lambda: tuple(g for g in with_engine if g != "cardchess")
-    )
-
-
 def night_competition(club: Any, slug: str = "serata") -> Competition:
     return Competition.objects.create(
-        club=club, name="Serata di torneo", slug=slug, game="cardchess", format="league"
+        club=club, name="Serata di torneo", slug=slug, game="punti", format="league"
     )
 
 

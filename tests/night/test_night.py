@@ -34,7 +34,7 @@ def _published(people: Any, competition: Any) -> list[Table]:
 
 
 def test_a_player_checks_in_by_the_venue_code_on_their_phone(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     member = people.players["member"]
@@ -58,7 +58,7 @@ def test_a_player_checks_in_by_the_venue_code_on_their_phone(
 
 
 def test_the_tablet_checks_in_on_a_second_tap_and_the_draw_takes_only_those_here(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     players = enter(people, competition, 9)
@@ -80,7 +80,7 @@ def test_the_tablet_checks_in_on_a_second_tap_and_the_draw_takes_only_those_here
 
 
 def test_the_draw_page_says_which_tables_miss_results_and_which_disputes_are_open(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     enter(people, competition, 8)
@@ -97,7 +97,7 @@ def test_the_draw_page_says_which_tables_miss_results_and_which_disputes_are_ope
 
 
 def test_the_clock_runs_pauses_and_gives_one_table_extra_minutes(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     enter(people, competition, 8)
@@ -126,7 +126,7 @@ def test_the_clock_runs_pauses_and_gives_one_table_extra_minutes(
     [("substitute", "0", Decimal(3)), ("nobody", "0", Decimal(0)), ("fixed", "-1", Decimal(-2))],
 )
 def test_a_substitute_from_a_given_hand_is_credited_as_the_competition_says(
-    club: Any, people: Any, manual_cardchess: None, mode: str, fixed: str, credited: Decimal
+    club: Any, people: Any, points_game: str, mode: str, fixed: str, credited: Decimal
 ) -> None:
     competition = night_competition(club)
     enter(people, competition, 4)
@@ -161,7 +161,7 @@ def test_a_substitute_from_a_given_hand_is_credited_as_the_competition_says(
 
 
 def test_a_mis_seated_table_is_re_seated_with_its_hands_after_a_preview(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     enter(people, competition, 4)
@@ -192,7 +192,7 @@ def test_a_mis_seated_table_is_re_seated_with_its_hands_after_a_preview(
 
 
 def test_night_settings_keep_what_was_typed_and_say_what_is_wrong(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     organiser = _login(people, "organiser")
@@ -236,7 +236,7 @@ def _decode_png(data: bytes) -> list[str]:
 
 
 def test_the_printed_pairings_qr_codes_open_each_tables_score_entry(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     from pypdf import PdfReader
 
@@ -280,7 +280,7 @@ def test_the_printed_pairings_qr_codes_open_each_tables_score_entry(
 
 
 def test_a_penalty_shows_on_the_players_page_with_its_reason_until_cancelled(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     player = people.extra[0]

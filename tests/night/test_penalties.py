@@ -25,7 +25,7 @@ def _table(people: Any, competition: Any) -> Any:
 
 
 def test_a_penalty_is_a_journal_line_of_its_own_and_moves_the_standings(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     table = _table(people, competition)
@@ -53,7 +53,7 @@ def test_a_penalty_is_a_journal_line_of_its_own_and_moves_the_standings(
 
 
 def test_a_cancelled_penalty_gives_the_points_back_with_a_reversing_line(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     first = people.extra[0]
@@ -76,7 +76,7 @@ def test_a_cancelled_penalty_gives_the_points_back_with_a_reversing_line(
 
 
 def test_only_a_referee_or_organiser_gives_a_penalty_with_a_reason_and_positive_points(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     player = people.extra[0]
@@ -111,7 +111,7 @@ def test_only_a_referee_or_organiser_gives_a_penalty_with_a_reason_and_positive_
 
 
 def test_the_zero_sum_check_shows_tables_off_by_their_penalties_only(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
     table = _table(people, competition)
@@ -136,7 +136,7 @@ def test_the_zero_sum_check_shows_tables_off_by_their_penalties_only(
 
 
 def test_the_standings_as_of_a_round_count_the_penalties_given_in_it(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     from ledger.clubs.models import Round
     from ledger.clubs.standings import counted_after
@@ -179,7 +179,7 @@ def test_the_standings_as_of_a_round_count_the_penalties_given_in_it(
 
 
 def test_penalty_lines_are_sealed_and_exported_after_the_penalties_they_name(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     import io
 
@@ -220,7 +220,7 @@ def test_penalty_lines_are_sealed_and_exported_after_the_penalties_they_name(
 
 
 def test_a_club_may_count_penalties_given_at_a_table_in_the_ratings(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     from ledger.clubs import ratings
     from ledger.clubs.models import Rating
@@ -233,8 +233,8 @@ def test_a_club_may_count_penalties_given_at_a_table_in_the_ratings(
     first, second = people.extra[0], people.extra[1]
 
     def mu(player: Any) -> float:
-        ratings.recompute(club.pk, "cardchess")
-        return Rating.objects.get(club=club, game="cardchess", player=player).mu
+        ratings.recompute(club.pk, points_game)
+        return Rating.objects.get(club=club, game=points_game, player=player).mu
 
     before = mu(first)
     penalties.give_penalty(
@@ -251,7 +251,7 @@ def test_a_club_may_count_penalties_given_at_a_table_in_the_ratings(
     # Ranked with the penalty taken off, the hand's winner (1 - 2 = -1) falls behind
     # the two players on 0.
     assert mu(first) < before
-    assert mu(second) > Rating.objects.get(club=club, game="cardchess", player=people.extra[3]).mu
+    assert mu(second) > Rating.objects.get(club=club, game=points_game, player=people.extra[3]).mu
 
 
 def test_the_sum_to_zero_column_shows_only_for_a_game_whose_hands_sum_to_zero(

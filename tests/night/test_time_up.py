@@ -48,7 +48,7 @@ def _hand(people: Any, table: Table) -> Result:
 
 
 def test_with_finish_the_hand_the_hand_in_play_is_recorded_after_time_and_no_other(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     table = _table_out_of_time(club, people, NightSettings.AtTime.FINISH_HAND)
     _hand(people, table)
@@ -58,7 +58,7 @@ def test_with_finish_the_hand_the_hand_in_play_is_recorded_after_time_and_no_oth
 
 
 def test_with_stop_at_once_no_hand_is_recorded_after_time(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     table = _table_out_of_time(club, people, NightSettings.AtTime.STOP)
     with pytest.raises(Invalid, match="stops play at time"):
@@ -67,7 +67,7 @@ def test_with_stop_at_once_no_hand_is_recorded_after_time(
 
 
 def test_extra_minutes_for_the_table_let_its_hands_in_again(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     table = _table_out_of_time(club, people, NightSettings.AtTime.STOP)
     services.give_extra_time(user=people.users["organiser"], table=table, minutes=5)
@@ -77,7 +77,7 @@ def test_extra_minutes_for_the_table_let_its_hands_in_again(
 
 
 def test_hands_recorded_while_time_is_left_are_not_counted_against_the_hand_in_play(
-    club: Any, people: Any, manual_cardchess: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     table = _table_out_of_time(club, people, NightSettings.AtTime.FINISH_HAND)
     clock = RoundClock.objects.get(round=table.round)

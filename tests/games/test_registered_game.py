@@ -1,0 +1,47 @@
+"""A game registered beside the five (Punti, the tests' small game) is available with every
+engine still there, cannot take a product game's name, and goes away when unregistered."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import registry
+from tests.points_game import GAME
+
+
+def test_a_registered_game_joins_the_five_and_hides_none() -> None:
+    before = registry.available()
+    registry.register(GAME)
+    try:
+        assert registry.available() == (*before, "punti")
+        assert registry.get("punti") is GAME
+        assert set(registry.SLUGS) <= set(registry.available())
+    finally:
+        registry.unregister("punti")
+    assert registry.available() == before
+    with pytest.raises(KeyError):
+        registry.get("punti")
+
+
+def test_a_registered_game_cannot_take_a_product_games_name() -> None:
+    class Impostor(type(GAME)):  # type: ignore[misc]
+        info = type(GAME).info.__class__(
+            slug="sanmarco", name=GAME.info.name, seat_counts=(2,), max_actions=2
+        )
+
+    with pytest.raises(ValueError):
+        registry.register(Impostor())
+    assert registry.get("sanmarco") is not None
+
+
+def test_punti_scores_a_summary_as_its_record_gives() -> None:
+    state = GAME.new_game(GAME.ruleset("3p"), 0)
+    for seat, points in enumerate((3, 8, 8)):
+        state.apply(seat, points)
+    assert state.is_over()
+    verdict = GAME.validate(state.to_record())
+    report = GAME.score(state.summary())
+    assert verdict.valid and report.valid
+    assert verdict.outcome == report.outcome
+    assert report.outcome is not None and report.outcome.winners == (1, 2)
+    assert report.outcome.places == (3, 1, 1)
