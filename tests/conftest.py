@@ -130,3 +130,17 @@ def manual_table(manual_competition: Competition, people: People) -> Table:
         label="T1",
         players=people.extra[:2],
     )
+
+
+@pytest.fixture
+def no_sanmarco_engine(points_game: str) -> str:
+    """The old name of ``points_game``, for tests written before it: it hides nothing (San
+    Marco's engine stays), it registers Punti, the game the formats' and night's helpers
+    make their competitions of."""
+    return points_game
+
+
+@pytest.fixture
+def manual_cardchess(points_game: str) -> str:
+    """The old name of ``points_game`` (see ``no_sanmarco_engine``)."""
+    return points_game

@@ -207,7 +207,7 @@ def test_a_players_page_says_where_they_sit_this_round(
 
 
 def test_a_referee_names_the_winner_of_a_level_match_on_the_bracket_page(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     comp, seeds = six_seeds(people, club)
     s = {i + 1: p for i, p in enumerate(seeds)}
