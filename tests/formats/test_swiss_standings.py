@@ -150,7 +150,7 @@ def test_tiebreaks_on_a_two_point_scale_are_twice_those_on_one_point() -> None:
 
 
 def test_a_penalty_that_stands_moves_the_player_down_for_the_next_pairing_as_in_the_standings(
-    club: Any, people: Any, no_sanmarco_engine: None
+    club: Any, people: Any, points_game: str
 ) -> None:
     from ledger.clubs.penalties import cancel_penalty, give_penalty
 

@@ -30,7 +30,8 @@ def test_a_real_engines_game_still_refuses_plain_points(people, club):
     table = services.create_table(
         user=people.users["organiser"], competition=competition, label="T", players=people.extra[:2]
     )
-    with pytest.raises(Invalid, match="motore di regole"):
+    with pytest.raises(Invalid) as refused:
         services.record_result(
             user=people.users["scorekeeper"], table=table, source="manual", scores=[3, 1]
         )
+    assert "source" in refused.value.fields
