@@ -16,7 +16,6 @@ drawn from the record's seed, so a record that uses them carries its seed.
 from __future__ import annotations
 
 import itertools
-import json
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
@@ -26,6 +25,7 @@ from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, T
 from games.core import rng as make_rng
 from games.core import violation as make_violation
 from games.ergio import cards as C
+from games.ergio import words as ergio_words
 from games.ergio.actions import (
     NO,
     Action,
@@ -655,10 +655,11 @@ class ErGioState(State):
             return []
         rule = self._diagnose(seat, action) or "ergio.phase.action"
         try:
-            shown = json.dumps(encode(action), ensure_ascii=False)
-        except TypeError:
-            shown = repr(action)
-        return [_violation(rule, f"Mossa: {shown}.", f"Action: {shown}.", seat)]
+            said = {lang: ergio_words.action(encode(action), lang) for lang in ("it", "en")}
+        except (TypeError, KeyError, ValueError):
+            said = {lang: repr(action) for lang in ("it", "en")}
+        side = C.SIDES[side_of(seat)].title()
+        return [_violation(rule, f"{side} {said['it']}.", f"{side} {said['en']}.", seat)]
 
     def _is_legal(self, seat: int, a: Any) -> bool:
         """``a in self.legal_actions(seat)`` for the seat to act, without listing them all.

@@ -144,3 +144,47 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
             continue
         out.append((pick(lang, *label), plain(v, lang, _word)))
     return out
+
+
+REASONS = {
+    "force": ("per forza", "on force"),
+    "figures": ("per le figure", "on figures"),
+    "magistrato": ("per il Magistrato", "on the Magistrato"),
+    "challenger": ("per chi ha sfidato", "to the challenger"),
+}
+
+
+def outcome_lines(detail: Any, lang: str) -> list[str]:
+    """Each scontro of a finished match in words: the two magistrature, their forces and
+    who won it and why; then the bella nazionale when it decided."""
+    if not isinstance(detail, dict):
+        return []
+    out = []
+    for n, s in enumerate(detail.get("scontri") or [], start=1):
+        if not isinstance(s, dict):
+            continue
+        sides = []
+        for key in ("tramontana", "mezzogiorno"):
+            mine = s.get(key) or {}
+            sides.append(
+                pick(lang, "{side} ({mag}) forza {force}", "{side} ({mag}) force {force}").format(
+                    side=SIDES[key[0].upper()][0],
+                    mag=magistratura(str(mine.get("magistratura", ""))),
+                    force=mine.get("force", "?"),
+                )
+            )
+        winner = str(s.get("winner", ""))
+        why = REASONS.get(str(s.get("reason", "")), (str(s.get("reason", "")),) * 2)
+        won = SIDES.get(winner[:1].upper(), (winner, winner))[0] if winner else "—"
+        out.append(
+            pick(
+                lang,
+                "Scontro {n}: {a} contro {b} — vince {w} {why}",
+                "Scontro {n}: {a} against {b} — {w} wins {why}",
+            ).format(n=n, a=sides[0], b=sides[1], w=won, why=pick(lang, *why))
+        )
+    bella = detail.get("bella_nazionale")
+    if isinstance(bella, dict) and bella.get("winner"):
+        won = SIDES.get(str(bella["winner"])[:1].upper(), ("", ""))[0]
+        out.append(pick(lang, f"Bella nazionale: vince {won}", f"Bella nazionale: {won} wins"))
+    return out

@@ -124,6 +124,11 @@ def check(
             else (_("Seat %(n)s") % {"n": seat + 1} if isinstance(seat, int) else "")
         )
     out["first_violation"] = out["violations"][0] if out["violations"] else None
+    words = game_words.for_game(game)
+    lines = getattr(words, "outcome_lines", None) if words is not None else None
+    out["outcome_lines"] = (
+        lines(out["outcome"].get("detail"), lang) if lines and out["outcome"] else []
+    )
     out["scores"] = out["outcome"]["scores"] if out["outcome"] else None
     out["timeline"] = timeline(game, full.get("actions", []), out, full, names)
     return out

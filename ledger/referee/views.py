@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib import messages
@@ -190,6 +191,11 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     artificial = ArtificialScores.for_competition(case.competition)
     table_scores = list(case.result.scores) if case.result is not None else []
     rules_scores = verdict["scores"] if verdict and verdict.get("scores") else None
+    differs = bool(
+        rules_scores
+        and table_scores
+        and [_number(x) for x in rules_scores] != [_number(x) for x in table_scores]
+    )
     kept = getattr(request, "ruling_kept", None) or {}
     post = kept.get("post") or {}
     fields = kept.get("fields") or {}
@@ -246,10 +252,18 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "artificial": artificial,
             "record_text": json.dumps(case.record, indent=1) if case.record else "",
             "kinds": Case.Kind.choices,
+            "differs": differs,
             "by_cards": checking.game_tabledeal.for_game(case.game) is not None,
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
         },
     )
+
+
+def _number(value: Any) -> Any:
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return value
 
 
 def _back(case: Case, anchor: str = "") -> HttpResponse:
