@@ -101,6 +101,33 @@ def action(act: dict[str, Any], lang: str) -> str:
     return plain(act, lang)
 
 
+def verb(act: dict[str, Any], lang: str) -> str:
+    """A card's move in a word or two, written under the card it moves."""
+    if "add" in act:
+        return pick(lang, "al Corteo", "to the Corteo")
+    if "arno" in act:
+        return pick(lang, "in Arno", "into the Arno")
+    if "pass" in act:
+        return pick(lang, "passa", "pass")
+    if "reinforce" in act:
+        under = act.get("under")
+        spots = {
+            "magistrato": ("sotto il Magistrato", "under the Magistrato"),
+            "caposchiera": ("sotto il Caposchiera", "under the Caposchiera"),
+        }
+        it, en = spots.get(str(under), ("rinforzo", "reinforce"))
+        return pick(lang, it, en)
+    if "swap" in act:
+        return pick(lang, "scambia con ", "swap for ") + card(act["for"], lang)
+    if "special" in act:
+        return pick(lang, "gioca", "play") + (
+            pick(lang, " su ", " on ") + card(act["card"], lang) if act.get("card") else ""
+        )
+    if "celatino" in act:
+        return pick(lang, "Celatino su ", "Celatino on ") + plain(act["celatino"], lang)
+    return action(act, lang)
+
+
 STATE_LABELS = {
     "phase": ("Fase", "Phase"),
     "side": ("La tua parte", "Your side"),

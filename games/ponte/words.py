@@ -64,7 +64,11 @@ def action(act: dict[str, Any], lang: str) -> str:
             text += pick(lang, f" nel {it}", f" in the {en}")
         return text
     if "fight" in act:
-        text = pick(lang, "gioca ", "plays ") + card(act["fight"], lang)
+        text = (
+            pick(lang, "gioca ", "plays ") + card(act["fight"], lang)
+            if act["fight"]
+            else pick(lang, "nessuna carta di lotta", "no fight card")
+        )
         if act.get("strategy") is not None:
             text += pick(lang, " con la strategia ", " with strategy ") + plain(
                 act["strategy"], lang

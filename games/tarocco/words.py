@@ -44,6 +44,16 @@ def card(code: str, lang: str) -> str:
     return pick(lang, f"{rank} {SUIT_IT_PREP[suit]}", f"{rank} of {en_suit}")
 
 
+def option(key: str, value: Any, lang: str) -> str:
+    """The words of a move's option (a signal made with the card played)."""
+    if key != "signal":
+        return plain(value, lang)
+    if value is None:
+        return pick(lang, "Segnale con la carta giocata", "Signal with the card played")
+    it, en = SIGNALS.get(value, (value, value))
+    return pick(lang, it, en)
+
+
 def suit(letter: str, lang: str) -> str:
     it, en = C.SUIT_NAMES.get(letter, (letter, letter))
     return pick(lang, it, en)

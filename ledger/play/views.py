@@ -25,7 +25,7 @@ from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
 from ledger.clubs.models import Club, Competition, Role, Table
-from ledger.play import selectors, services
+from ledger.play import boards, selectors, services
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import bot_kinds, replay
 
@@ -90,6 +90,15 @@ def _named_pick(game: str, pick: dict[str, Any] | None) -> dict[str, Any] | None
     return pick
 
 
+def _move_log(table: GameTable, names: dict[int, str], last: int = 12) -> list[dict[str, Any]]:
+    """The last moves as a score sheet: who, and what they did in words."""
+    moves = list(table.moves.order_by("-step").values_list("step", "seat", "action")[:last])
+    return [
+        {"step": step + 1, "name": names.get(s, ""), "label": action_label(a, table.game)}
+        for step, s, a in reversed(moves)
+    ]
+
+
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
@@ -107,6 +116,8 @@ def card_names(game: str, codes: Any) -> list[dict[str, str]]:
     in attributes the page's script reads."""
     words = game_words.for_game(game)
     lang = services.language()
+    if boards.has_faces(game):
+        return [boards.card(game, str(c), lang) for c in (codes or [])]
     return [
         {"code": str(c), "name": str(words.card(c, lang)) if words is not None else str(c)}
         for c in (codes or [])
@@ -146,7 +157,25 @@ def _board_context(
         ]
         to_act = payload["to_act"]
         names = {s["index"]: s["name"] for s in context["seats"]}
+        view = payload["view"] if isinstance(payload["view"], dict) else {}
+        lang = services.language()
+        choice = (
+            boards.choices(table.game, view, payload["legal_actions"], lang)
+            if boards.has_faces(table.game)
+            else None
+        )
         context.update(
+            tableau=boards.board(
+                table.game,
+                view,
+                lang,
+                [s["name"] for s in context["seats"]],
+                viewer=seat.index,
+                to_act=to_act,
+            ),
+            choice=choice,
+            others=choice["others"] if choice is not None else actions,
+            moves_log=_move_log(table, names),
             payload=payload,
             hand=card_names(table.game, payload["view"].get("hand"))
             if isinstance(payload["view"], dict) and payload["view"].get("hand") is not None
@@ -163,7 +192,15 @@ def _board_context(
         )
     if seat is None and table.status == GameTable.Status.PLAYING:
         # A spectator sees the public table (the engine's view of no seat), never a hand.
-        context["public_rows"] = _view_rows(services.state_of(table).view(None), table.game)
+        public = services.state_of(table).view(None)
+        context["public_rows"] = _view_rows(public, table.game)
+        context["public_tableau"] = boards.board(
+            table.game,
+            public,
+            services.language(),
+            [s["name"] for s in context["seats"]],
+            to_act=public.get("to_act") if isinstance(public, dict) else None,
+        )
     context["polling"] = not table.over and not context.get("payload", {}).get("your_turn")
     if table.status == GameTable.Status.WAITING and context["is_creator"]:
         context["invite_url"] = request.build_absolute_uri(selectors.invite_path(table))
@@ -319,7 +356,9 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
             # The ticked items of a choice offered item by item (see pick_of).
             action = {request.POST["pick"]: request.POST.getlist("item")}
         else:
-            action = json.loads(request.POST.get("action", ""))
+            action = boards.merge_options(
+                table.game, json.loads(request.POST.get("action", "")), request.POST
+            )
         services.act(
             user=request.user,
             table=table,
@@ -416,9 +455,20 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
             "total": len(moves),
             "views": views,
             "rows": _view_rows(state.view(None), table.game),
+            "tableau": boards.board(
+                table.game,
+                state.view(None),
+                services.language(),
+                [s["name"] for s in seats],
+                to_act=state.to_act() if not state.is_over() else None,
+            ),
             "log": log,
             "last": log[step - 1] if step else None,
             "outcome": state.outcome().to_json() if state.is_over() else None,
+            "final": [
+                (names.get(i, ""), score)
+                for i, score in enumerate(state.outcome().scores if state.is_over() else [])
+            ],
             "result_url": _result_url(table),
             "fair": selectors.fairness(table),
         },

@@ -132,7 +132,7 @@ def test_open_seats_show_the_invitation_and_bots_can_take_them(page, server):
     page.select_option("#bot-kind", "random")
     page.click("#fill-bots")
     page.wait_for_selector("button.play-action, #waiting, #game-over")
-    assert page.locator("text=Bot casuale 3").count() == 1
+    assert page.locator("#tableau .seat-name >> text=Bot casuale 3").count() == 1
     # The invitation link, opened by someone else, now says every seat is taken.
     other = page.context.browser.new_context(locale="it-IT").new_page()
     other.goto(invite)

@@ -1,0 +1,102 @@
+"""What a game declares about how its cards and its table look (games/<slug>/faces.py).
+
+A card's ``Face`` is data, never a picture: its colour, the index in its corners, the sign
+or the word in its middle and a few lines of small print (a force, a weight). The ledger
+draws every card as SVG from these (ledger/play/cards.py), so no image is fetched and a
+new card needs no drawing.
+
+A game's faces module offers:
+
+* ``face(code) -> Face`` for every card code the game writes;
+* ``board(view, lang) -> Board`` the public table in the game's own terms (the seats, the
+  middle of the table, the panels), with cards as codes;
+* ``uses(action) -> str | None`` the card an action plays from the hand, if any, and
+  ``OPTIONS``: the keys of an action that modify it (a Tarocco signal) rather than make it
+  another move;
+* ``why(view, legal, lang) -> str`` in words, why a rule narrows the choice now ("" when
+  it does not).
+
+Pure data and functions, no Django.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core.text import Text
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One card as the ledger draws it.
+
+    ``sign`` names a drawn emblem (``spade``, ``bastoni``, ``coppe``, ``denari``, ``trump``,
+    ``fool``, ``shield``, ``piece:<name>``, ``hash``, ``gold``) repeated ``pips`` times;
+    ``big`` is a short word or number written large when there is no sign.
+    """
+
+    code: str
+    name: Text
+    corner: Text
+    colour: str = "#1f2937"
+    sign: str = ""
+    pips: int = 1
+    big: str = ""
+    lines: tuple[Text, ...] = ()
+    band: Text | None = None
+    back: bool = False
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat of the table: what it said, what it holds face down, what it took."""
+
+    seat: int
+    lines: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    badges: list[str] = field(default_factory=list)
+    hand_size: int | None = None
+
+
+@dataclass(slots=True)
+class Group:
+    label: str = ""
+    cards: list[str] = field(default_factory=list)
+    text: str = ""
+    backs: int = 0
+    seat: int | None = None
+    mark: str = ""
+
+
+@dataclass(slots=True)
+class Panel:
+    """A part of the table: a title and its groups of cards or words, or a sheet of rows."""
+
+    title: str
+    groups: list[Group] = field(default_factory=list)
+    kind: str = "cards"  # cards, track, sheet
+    rows: list[list[str]] = field(default_factory=list)
+    head: list[str] = field(default_factory=list)
+    track: dict[str, Any] = field(default_factory=dict)
+    key: str = ""
+    folded: bool = False  # shown on request (a Tarocco last trick)
+
+
+@dataclass(slots=True)
+class Board:
+    seats: list[Seat] = field(default_factory=list)
+    centre: list[Group] = field(default_factory=list)
+    centre_title: str = ""
+    notes: list[str] = field(default_factory=list)
+    panels: list[Panel] = field(default_factory=list)
+    around: bool = False  # seats drawn around a table (four-handed games)
+
+
+def for_game(slug: str) -> Any:
+    """The faces module a game declares (games/<slug>/faces.py), or None."""
+    try:
+        return importlib.import_module(f"games.{slug}.faces")
+    except ModuleNotFoundError:
+        return None

@@ -1,0 +1,369 @@
+"""Tarocco Siciliano's cards and table as the pages draw them (see games/core/faces.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.faces import Board, Face, Group, Panel, Seat
+from games.core.text import Text
+from games.core.words import pick, seat_name
+from games.tarocco import cards as C
+from games.tarocco import words as W
+
+SIGNS = {"S": "spade", "B": "bastoni", "C": "coppe", "O": "denari"}
+COLOURS = {"S": "#1d4ed8", "B": "#166534", "C": "#b91c1c", "O": "#a16207"}
+TRUMP_COLOUR = "#6b21a8"
+COURTS = {
+    "K": Text("Re", "King"),
+    "Q": Text("Regina", "Queen"),
+    "C": Text("Cavallo", "Knight"),
+    "D": Text("Donna", "Maid"),
+}
+COURT_CORNERS = {
+    "K": Text("R", "K"),
+    "Q": Text("Rg", "Q"),
+    "C": Text("C", "Kn"),
+    "D": Text("D", "Ma"),
+}
+# The trumps' names on the Sicilian pack (20 Giove down to 1 Picciotti).
+TRUMP_NAMES = {
+    20: "Giove",
+    19: "Palla",
+    18: "Sole",
+    17: "Luna",
+    16: "Stella",
+    15: "Torre",
+    14: "Vascello",
+    13: "Morte",
+    12: "Tempo",
+    11: "Impiccato",
+    10: "Ruota",
+    9: "Carro",
+    8: "Amore",
+    7: "Giustizia",
+    6: "Fortezza",
+    5: "Temperanza",
+    4: "Costanza",
+    3: "Imperatore",
+    2: "Imperatrice",
+    1: "Picciotti",
+}
+ROMAN = (
+    "",
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",
+    "VII",
+    "VIII",
+    "IX",
+    "X",
+    "XI",
+    "XII",
+    "XIII",
+    "XIV",
+    "XV",
+    "XVI",
+    "XVII",
+    "XVIII",
+    "XIX",
+    "XX",
+)
+OPTIONS = ("signal",)
+
+
+def _name(code: str) -> Text:
+    return Text(W.card(code, "it"), W.card(code, "en"))
+
+
+def face(code: str) -> Face:
+    if code == "F":
+        return Face(
+            code,
+            _name(code),
+            Text("F", "F"),
+            colour="#0f766e",
+            sign="fool",
+            band=Text("Fuggitivo", "Fuggitivo"),
+            lines=(Text("non prende", "takes nothing"),),
+        )
+    if code == "M":
+        return Face(
+            code,
+            _name(code),
+            Text("0", "0"),
+            colour="#57534e",
+            sign="trump",
+            big="0",
+            band=Text("Miseria", "Miseria"),
+        )
+    if code.startswith("T"):
+        n = int(code[1:])
+        return Face(
+            code,
+            _name(code),
+            Text(str(n), str(n)),
+            colour=TRUMP_COLOUR,
+            sign="trump",
+            big=ROMAN[n],
+            band=Text(TRUMP_NAMES[n], TRUMP_NAMES[n]),
+        )
+    suit, rank = code[0], code[1:]
+    it_suit, en_suit = C.SUIT_NAMES[suit]
+    if rank in COURTS:
+        return Face(
+            code,
+            _name(code),
+            COURT_CORNERS[rank],
+            colour=COLOURS[suit],
+            sign=SIGNS[suit],
+            big="court:" + rank,
+            band=COURTS[rank],
+        )
+    return Face(
+        code,
+        _name(code),
+        Text(rank, rank),
+        colour=COLOURS[suit],
+        sign=SIGNS[suit],
+        pips=int(rank),
+        band=Text(it_suit, en_suit),
+    )
+
+
+def all_codes() -> list[str]:
+    return list(C.CODES)
+
+
+def uses(action: dict[str, Any]) -> str | None:
+    """The card of the hand an action plays (its signal is an option of the same card)."""
+    card = action.get("play")
+    return card if isinstance(card, str) else None
+
+
+def _suit_of(code: str) -> str:
+    if code in ("M",) or code.startswith("T"):
+        return "T"
+    return code[0]
+
+
+def _suit_words(letter: str, lang: str) -> str:
+    if letter == "T":
+        return pick(lang, "trionfo", "trumps")
+    return W.suit(letter, lang)
+
+
+def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
+    """Why only some cards of the hand may be played now, as players say it."""
+    if view.get("phase") != "play":
+        return ""
+    hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
+    playable = {c for c in (uses(a) for a in legal) if c}
+    if not hand or not playable or playable >= set(hand):
+        return ""
+    trick = [t.get("card") for t in view.get("trick") or [] if isinstance(t, dict)]
+    if playable == {"F"}:
+        return pick(
+            lang,
+            "Il Fuggitivo non si tiene per l'ultima presa: va giocato ora.",
+            "The Fuggitivo may not be kept for the last trick: it must be played now.",
+        )
+    if not trick:
+        called = view.get("called")
+        if isinstance(called, str) and all(_suit_of(c) == called[0] for c in playable):
+            return pick(
+                lang,
+                f"Il chiamato esce con il seme chiamato: {W.suit(called[0], 'it')}.",
+                f"The called partner leads the called suit: {W.suit(called[0], 'en')}.",
+            )
+        if "F" in hand and "F" not in playable:
+            return pick(
+                lang, "Il Fuggitivo non può uscire di mano.", "The Fuggitivo may not be led."
+            )
+        return ""
+    led = next((_suit_of(c) for c in trick if isinstance(c, str) and c != "F"), None)
+    if led is None:
+        return ""
+    others = {c for c in playable if c != "F"}
+    if others and all(_suit_of(c) == led for c in others):
+        if led == "T":
+            if any(_suit_of(c) == "T" and c not in playable for c in hand):
+                return pick(
+                    lang,
+                    "Devi rispondere a trionfo con un trionfo più alto.",
+                    "You must answer trumps with a higher trump.",
+                )
+            return pick(lang, "Devi rispondere a trionfo.", "You must answer trumps.")
+        return pick(
+            lang,
+            f"Devi rispondere a {W.suit(led, 'it')}.",
+            f"You must follow suit: {W.suit(led, 'en')}.",
+        )
+    if others and all(_suit_of(c) == "T" for c in others):
+        return pick(
+            lang,
+            f"Non hai {W.suit(led, 'it')}: devi giocare un trionfo.",
+            f"You have no {W.suit(led, 'en')}: you must play a trump.",
+        )
+    return ""
+
+
+def _said(bid: dict[str, Any], lang: str) -> str:
+    kind = bid.get("bid")
+    if kind == "offro":
+        return pick(lang, f"offro {bid.get('points')}", f"offro {bid.get('points')} (offers)")
+    if kind == "piglio":
+        return pick(lang, "piglio", "piglio (takes)")
+    return pick(
+        lang, str(kind), {"vado": "vado (pass)", "tengo": "tengo (holds)"}.get(str(kind), "")
+    )
+
+
+def _piles(view: dict[str, Any]) -> dict[int, list[str]]:
+    """The cards each seat has taken: its tricks, the Fuggitivo staying with who played it."""
+    piles: dict[int, list[str]] = {}
+    for t in view.get("tricks") or []:
+        if not isinstance(t, dict) or not isinstance(t.get("winner"), int):
+            continue
+        cards = list(t.get("cards") or [])
+        leader = t["leader"] if isinstance(t.get("leader"), int) else 0
+        for i, c in enumerate(cards):
+            owner = (leader + i) % len(view.get("hand_sizes") or [0, 0, 0, 0])
+            if c == "F":
+                piles.setdefault(owner, []).append(c)
+            else:
+                piles.setdefault(t["winner"], []).append(c)
+    return piles
+
+
+def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Board:
+    sizes = view.get("hand_sizes") or []
+    seats_n = len(sizes) or 4
+    names = names or [seat_name(i, lang) for i in range(seats_n)]
+
+    def who(i: Any) -> str:
+        return names[i] if isinstance(i, int) and 0 <= i < len(names) else "—"
+
+    seats = [Seat(i, hand_size=sizes[i] if i < len(sizes) else None) for i in range(seats_n)]
+    for b in view.get("bids") or []:
+        if isinstance(b, dict) and isinstance(b.get("seat"), int) and b["seat"] < seats_n:
+            seats[b["seat"]].lines.append(_said(b, lang))
+    dealer = view.get("dealer")
+    if isinstance(dealer, int) and dealer < seats_n:
+        seats[dealer].badges.append(pick(lang, "mazziere", "dealer"))
+    soloist = view.get("soloist")
+    if isinstance(soloist, int) and soloist < seats_n:
+        alone = view.get("called") is None and view.get("phase") in ("play", "over")
+        seats[soloist].badges.append(
+            pick(lang, "gioca da solo", "plays alone") if alone else pick(lang, "gioca", "declarer")
+        )
+    partner = view.get("partner")
+    if isinstance(partner, int) and partner < seats_n:
+        seats[partner].badges.append(pick(lang, "compagno", "partner"))
+    for key, words in (("venti", ("venti", "twenty")), ("quindici", ("quindici", "fifteen"))):
+        s = view.get(key)
+        if isinstance(s, int) and s < seats_n:
+            seats[s].badges.append(pick(lang, *words))
+    tricks = [t for t in view.get("tricks") or [] if isinstance(t, dict)]
+    piles = _piles(view)
+    for s in seats:
+        won = sum(1 for t in tricks if t.get("winner") == s.seat)
+        if tricks:
+            pile = [C.BY_CODE[c] for c in piles.get(s.seat, []) if c in C.BY_CODE]
+            s.lines.append(
+                pick(
+                    lang,
+                    f"{won} {'presa' if won == 1 else 'prese'} · {C.count(pile)} punti",
+                    f"{won} {'trick' if won == 1 else 'tricks'} · {C.count(pile)} points",
+                )
+            )
+    for sg in view.get("signals") or []:
+        if isinstance(sg, dict) and isinstance(sg.get("seat"), int) and sg["seat"] < seats_n:
+            it, en = W.SIGNALS.get(sg.get("signal", ""), ("", ""))
+            seats[sg["seat"]].lines.append(pick(lang, it, en))
+
+    out = Board(seats=seats, around=seats_n == 4)
+    trick = [t for t in view.get("trick") or [] if isinstance(t, dict)]
+    out.centre_title = pick(lang, "Presa in corso", "Trick in progress")
+    out.centre = [
+        Group(label=who(t.get("seat")), cards=[t["card"]], seat=t.get("seat")) for t in trick
+    ]
+    phase = view.get("phase")
+    if phase in W.PHASES:
+        out.notes.append(pick(lang, *W.PHASES[phase]).capitalize())
+    called = view.get("called")
+    if isinstance(called, str):
+        out.notes.append(pick(lang, "Re chiamato: ", "Called King: ") + W.card(called, lang))
+        if isinstance(partner, int):
+            out.notes.append(pick(lang, "Compagno: ", "Partner: ") + who(partner))
+        elif phase == "play":
+            out.notes.append(
+                pick(lang, "Il compagno non si è ancora scoperto", "The partner is not known yet")
+            )
+    if view.get("monte"):
+        out.panels.append(
+            Panel(
+                pick(lang, "Il monte", "The monte"), [Group(cards=list(view["monte"]))], key="monte"
+            )
+        )
+    if view.get("discard"):
+        out.panels.append(
+            Panel(
+                pick(lang, "Il tuo scarto", "Your discard"),
+                [Group(cards=list(view["discard"]))],
+                key="discard",
+            )
+        )
+    if view.get("bottom_card"):
+        out.panels.append(
+            Panel(
+                pick(
+                    lang,
+                    "L'ultima carta del mazzo (la vede il mazziere)",
+                    "The pack's last card (the dealer sees it)",
+                ),
+                [Group(cards=[view["bottom_card"]])],
+                key="bottom",
+            )
+        )
+    if tricks:
+        last = tricks[-1]
+        out.panels.append(
+            Panel(
+                pick(lang, "Ultima presa", "Last trick")
+                + " — "
+                + pick(lang, "la prende ", "taken by ")
+                + who(last.get("winner")),
+                [
+                    Group(
+                        label=who(((last.get("leader") or 0) + i) % seats_n),
+                        cards=[c],
+                    )
+                    for i, c in enumerate(last.get("cards") or [])
+                ],
+                key="last-trick",
+                folded=view.get("phase") != "over",
+            )
+        )
+    result = view.get("result")
+    if isinstance(result, dict):
+        detail = result.get("detail") or {}
+        points = detail.get("card_points")
+        sides = detail.get("sides")
+        if isinstance(points, list) and isinstance(sides, list):
+            rows = [
+                [" + ".join(who(s) for s in side), str(p)]
+                for side, p in zip(sides, points, strict=False)
+            ]
+            out.panels.append(
+                Panel(
+                    pick(lang, "Punti in carte", "Card points"),
+                    kind="sheet",
+                    head=[pick(lang, "Parte", "Side"), pick(lang, "Punti", "Points")],
+                    rows=rows,
+                    key="points",
+                )
+            )
+    return out

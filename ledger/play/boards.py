@@ -1,0 +1,187 @@
+"""A game's table as the board template draws it: the game's faces module says what is on
+the table in its own terms (games/<slug>/faces.py), this module puts the cards' pictures
+and names in, places the seats around the table as the viewer sits, and ties the legal
+actions to the cards of the hand they play.
+
+Nothing here knows a particular game: each game declares its faces, words and options.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from games.core import faces as game_faces
+from games.core import words as game_words
+from ledger.play import cards
+
+# Around a table of four, from the viewer's seat: the next seat to act sits on the right.
+AROUND = ("bottom", "right", "top", "left")
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def card(slug: str, code: str, lang: str) -> dict[str, Any]:
+    return {
+        "code": code,
+        "name": cards.name(slug, code, lang),
+        "svg": cards.svg(slug, code, lang),
+    }
+
+
+def has_faces(slug: str) -> bool:
+    return game_faces.for_game(slug) is not None
+
+
+def _label(slug: str, action: dict[str, Any], lang: str) -> str:
+    words = game_words.for_game(slug)
+    if words is None:
+        return compact(action)
+    return str(words.action(action, lang))
+
+
+def board(
+    slug: str,
+    view: dict[str, Any],
+    lang: str,
+    names: list[str],
+    viewer: int | None = None,
+    to_act: int | None = None,
+) -> dict[str, Any] | None:
+    """The public table (and what the viewer's own seat may see) ready to draw."""
+    module = game_faces.for_game(slug)
+    if module is None or not isinstance(view, dict):
+        return None
+    b = module.board(view, lang, names)
+    n = len(b.seats)
+    first = viewer if viewer is not None and 0 <= viewer < n else 0
+    seats = []
+    for s in b.seats:
+        row = asdict(s)
+        row["name"] = names[s.seat] if s.seat < len(names) else ""
+        row["cards"] = [card(slug, c, lang) for c in s.cards]
+        row["backs"] = range(min(s.hand_size or 0, 8)) if s.seat != viewer else range(0)
+        row["to_act"] = to_act == s.seat
+        row["you"] = viewer == s.seat
+        row["pos"] = AROUND[(s.seat - first) % n] if b.around and n == 4 else ""
+        seats.append(row)
+    if b.around:
+        seats.sort(key=lambda r: ("top", "left", "right", "bottom").index(r["pos"]))
+
+    def groups(gs: list[Any]) -> list[dict[str, Any]]:
+        out = []
+        for g in gs:
+            row = asdict(g)
+            row["cards"] = [card(slug, c, lang) for c in g.cards]
+            row["backs"] = range(g.backs)
+            row["pos"] = (
+                AROUND[(g.seat - first) % n]
+                if b.around and n == 4 and isinstance(g.seat, int)
+                else ""
+            )
+            out.append(row)
+        return out
+
+    panels = []
+    for p in b.panels:
+        row = asdict(p)
+        row["groups"] = groups(p.groups)
+        panels.append(row)
+    return {
+        "seats": seats,
+        "around": b.around,
+        "centre": groups(b.centre),
+        "centre_title": b.centre_title,
+        "notes": b.notes,
+        "panels": panels,
+        "back": cards.back(slug),
+    }
+
+
+def choices(
+    slug: str,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    lang: str,
+) -> dict[str, Any]:
+    """The hand with each card's move, the options that modify a card's move, the other
+    moves as buttons (drawing the cards they name), and why a rule narrows the choice."""
+    module = game_faces.for_game(slug)
+    hand_codes = [c for c in (view.get("hand") or []) if isinstance(c, str)]
+    options_keys: tuple[str, ...] = tuple(getattr(module, "OPTIONS", ())) if module else ()
+    uses = getattr(module, "uses", None)
+    by_card: dict[str, list[dict[str, Any]]] = {}
+    verb = getattr(game_words.for_game(slug), "verb", None)
+    option_values: dict[str, list[Any]] = {}
+    others = []
+    for a in legal:
+        code = uses(a) if uses is not None else None
+        base = {k: v for k, v in a.items() if k not in options_keys}
+        if code is not None and code in hand_codes:
+            for k in options_keys:
+                if a.get(k) is not None and a[k] not in option_values.setdefault(k, []):
+                    option_values[k].append(a[k])
+            if base == a:
+                by_card.setdefault(code, []).append(
+                    {
+                        "json": compact(a),
+                        "label": _label(slug, a, lang),
+                        "verb": str(verb(a, lang)) if verb is not None else _label(slug, a, lang),
+                    }
+                )
+            continue
+        shows = getattr(module, "shows", None)
+        named = shows(a) if shows is not None else [code] if code else []
+        others.append(
+            {
+                "json": compact(a),
+                "label": _label(slug, a, lang),
+                "cards": [card(slug, c, lang) for c in named],
+            }
+        )
+    hand = []
+    seen: set[str] = set()
+    for code in hand_codes:
+        row = card(slug, code, lang)
+        moves = by_card.get(code, []) if code not in seen else []
+        seen.add(code)
+        row["move"] = moves[0] if len(moves) == 1 else None
+        row["moves"] = moves if len(moves) > 1 else []
+        hand.append(row)
+    options = []
+    words = game_words.for_game(slug)
+    for key, values in option_values.items():
+        labels = getattr(words, "option", None)
+        options.append(
+            {
+                "key": key,
+                "title": labels(key, None, lang) if labels else key,
+                "values": [
+                    {"value": v, "label": labels(key, v, lang) if labels else str(v)}
+                    for v in values
+                ],
+            }
+        )
+    why = module.why(view, legal, lang) if module is not None and legal else ""
+    return {
+        "hand": hand,
+        "options": options,
+        "others": others,
+        "why": why,
+        "playable": len(by_card),
+    }
+
+
+def merge_options(slug: str, action: Any, post: Any) -> Any:
+    """The move of a card with the options ticked beside the hand (a Tarocco signal)."""
+    module = game_faces.for_game(slug)
+    if not isinstance(action, dict):
+        return action
+    for key in getattr(module, "OPTIONS", ()) if module else ():
+        value = post.get(f"opt_{key}")
+        if value:
+            action = {**action, key: value}
+    return action

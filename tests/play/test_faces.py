@@ -1,0 +1,113 @@
+"""Cards drawn as cards and each game's table in its own terms: every card of every game
+that declares faces is an SVG drawn here from its data; the board ties the legal moves to
+the cards of the hand and says in words why a rule narrows the choice."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from games.core import faces as game_faces
+from games.core import registry
+from ledger.play import boards, cards, services
+from tests.play.conftest import dealt
+
+FACED = [g for g in registry.available() if game_faces.for_game(g) is not None]
+
+
+@pytest.mark.parametrize("game", FACED)
+def test_every_card_of_the_game_is_an_svg_drawn_from_its_declared_face(game):
+    module = game_faces.for_game(game)
+    codes = module.all_codes()
+    assert codes
+    for lang in ("it", "en"):
+        for code in codes:
+            face = module.face(code)
+            drawn = str(cards.svg(game, code, lang))
+            assert drawn.startswith("<svg") and drawn.endswith("</svg>")
+            # Nothing fetched: no link, image or script inside a card.
+            assert not re.search(r"href|<image|<script|url\(", drawn)
+            assert face.name.get(lang) and face.name.get(lang) != code
+    assert len({str(cards.svg(game, c, "en")) for c in codes}) == len(set(codes))
+
+
+def test_the_tarocco_pack_has_its_trumps_by_number_and_name_and_the_two_odd_cards():
+    module = game_faces.for_game("tarocco")
+    assert module.face("T20").band.it == "Giove" and module.face("T20").big == "XX"
+    assert module.face("T14").band.it == "Vascello"
+    assert module.face("M").band.it == "Miseria" and module.face("F").sign == "fool"
+    assert module.face("CK").sign == "coppe" and module.face("CK").big == "court:K"
+    assert module.face("O4").pips == 4
+
+
+def test_er_gio_decks_are_blue_and_red_with_figure_or_force():
+    module = game_faces.for_game("ergio")
+    assert module.face("SMA-7").colour != module.face("SAN-7").colour
+    assert module.face("SMA-7").big == "7" and module.face("SMA-MAG").sign == "scroll"
+    assert module.face("T-CEL").sign == "mask"
+
+
+def _following_state():
+    """A Tarocco deal at the moment a seat must follow the suit led."""
+    engine = registry.get("tarocco")
+    state = engine.new_game(engine.ruleset(), 11)
+    bots = [engine.bots["heuristic"](i) for i in range(4)]
+    while not state.is_over():
+        seat = state.to_act()
+        view = state.view(seat)
+        if view["phase"] == "play" and view["trick"]:
+            legal = [engine.encode_action(a) for a in state.legal_actions(seat)]
+            if len({a["play"] for a in legal}) < len(set(view["hand"])):
+                return engine, state, seat, view, legal
+        state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    raise AssertionError("no restricted choice in this deal")
+
+
+def test_a_restricted_tarocco_choice_says_why_and_only_legal_cards_are_buttons():
+    _engine, _state, _seat, view, legal = _following_state()
+    choice = boards.choices("tarocco", view, legal, "it")
+    assert choice["why"].startswith(("Devi rispondere a", "Non hai"))
+    playable = {a["play"] for a in legal}
+    for card in choice["hand"]:
+        assert (card["move"] is not None) == (card["code"] in playable)
+    # A signal is an option of the card's move, not another button.
+    assert all("signal" not in json.loads(c["move"]["json"]) for c in choice["hand"] if c["move"])
+    english = boards.choices("tarocco", view, legal, "en")["why"]
+    assert english.startswith(("You must", "You have no"))
+
+
+def test_the_tarocco_board_seats_four_around_the_table_from_the_viewers_place():
+    _engine, _state, seat, view, _legal = _following_state()
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    board = boards.board("tarocco", view, "it", names, viewer=seat, to_act=seat)
+    places = {s["pos"]: s for s in board["seats"]}
+    assert places["bottom"]["seat"] == seat and places["bottom"]["you"]
+    assert places["right"]["seat"] == (seat + 1) % 4
+    assert not places["bottom"]["backs"] and places["top"]["backs"]
+    assert [c["card"] for c in view["trick"]] == [g["cards"][0]["code"] for g in board["centre"]]
+    assert all(" " in g["label"] or g["label"] in names for g in board["centre"])
+
+
+def test_a_signal_chosen_beside_the_hand_goes_with_the_card(people, commit):
+    with dealt(11):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game="tarocco",
+            seats=["me", "heuristic", "heuristic", "heuristic"],
+        )
+    action = boards.merge_options("tarocco", {"play": "T20"}, {"opt_signal": "giove"})
+    assert action == {"play": "T20", "signal": "giove"}
+    assert boards.merge_options("tarocco", {"play": "T20"}, {"opt_signal": ""}) == {"play": "T20"}
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    client.force_login(people.users["member"])
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert 'id="tableau"' in page and "<svg" in page
+    # What a player reads (the text, not the attributes the page's forms send) holds no
+    # notation: no JSON, no Python value.
+    text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", page, flags=re.S)
+    assert "{" not in text and not re.search(r"\b(True|False|None)\b", text)
