@@ -185,3 +185,46 @@ def merge_options(slug: str, action: Any, post: Any) -> Any:
         if value:
             action = {**action, key: value}
     return action
+
+
+def slots(
+    slug: str, view: dict[str, Any], legal: list[dict[str, Any]], lang: str
+) -> dict[str, Any] | None:
+    """A play of several cards of the hand in order (cardChess: one card for each face-up
+    card): one choice of a card per place instead of every ordering as a button. The
+    first legal play is chosen to begin with; the engine checks the play sent."""
+    module = game_faces.for_game(slug)
+    key = getattr(module, "SLOTS", None) if module else None
+    if not key or not legal or any(set(a) != {key} for a in legal):
+        return None
+    plays = [a[key] for a in legal]
+    if not all(isinstance(p, list) for p in plays) or len({len(p) for p in plays}) != 1:
+        return None
+    labels = module.slot_labels(view, lang)
+    hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
+    first = plays[0]
+    places = []
+    for i in range(len(first)):
+        items = [
+            {**card(slug, c, lang), "index": j, "checked": c == first[i]}
+            for j, c in enumerate(hand)
+        ]
+        # One copy of a card chosen once is enough (two identical cards in the hand).
+        chosen = [it for it in items if it["checked"]]
+        for extra in chosen[1:]:
+            extra["checked"] = False
+        places.append(
+            {"n": i, "label": labels[i] if i < len(labels) else str(i + 1), "items": items}
+        )
+    return {"key": key, "places": places, "count": len(first)}
+
+
+def compose_slots(slug: str, post: Any) -> dict[str, Any] | None:
+    """The play chosen place by place, as the game's action."""
+    module = game_faces.for_game(slug)
+    key = getattr(module, "SLOTS", None) if module else None
+    if not key or post.get("slots") != key:
+        return None
+    raw = str(post.get("slot_count", ""))
+    count = min(int(raw), 10) if raw.isdigit() else 0
+    return {key: [post.get(f"slot_{i}", "") for i in range(count)]}

@@ -284,10 +284,8 @@ def _draw(face: Face, lang: str) -> str:
                 )
             )
         elif face.sign.startswith("piece"):
-            parts.append(_sign(face.sign, c, 32, 40, 30))
-            parts.append(
-                _text(32, 72, big, _fit(big, 50, 16), c, text_anchor="middle", font_weight="700")
-            )
+            # The value is in the corner: the piece's silhouette fills the middle.
+            parts.append(_sign(face.sign, c, 32, 44, 32))
         else:
             parts.append(_sign("trump", c, 32, 30, 14) if face.sign == "trump" else "")
             parts.append(

@@ -174,6 +174,9 @@ def _board_context(
                 to_act=to_act,
             ),
             choice=choice,
+            slots=boards.slots(table.game, view, payload["legal_actions"], lang)
+            if payload["your_turn"]
+            else None,
             others=choice["others"] if choice is not None else actions,
             moves_log=_move_log(table, names),
             payload=payload,
@@ -352,7 +355,10 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     error, violations = "", None
     try:
-        if "pick" in request.POST:
+        slotted = boards.compose_slots(table.game, request.POST)
+        if slotted is not None:
+            action = slotted
+        elif "pick" in request.POST:
             # The ticked items of a choice offered item by item (see pick_of).
             action = {request.POST["pick"]: request.POST.getlist("item")}
         else:

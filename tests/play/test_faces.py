@@ -111,3 +111,31 @@ def test_a_signal_chosen_beside_the_hand_goes_with_the_card(people, commit):
     # notation: no JSON, no Python value.
     text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", page, flags=re.S)
     assert "{" not in text and not re.search(r"\b(True|False|None)\b", text)
+
+
+def test_a_cardchess_play_is_chosen_place_by_place_and_checked_by_the_engine(people, commit):
+    with dealt(4):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game="cardchess",
+            seats=["me", "heuristic"],
+        )
+    engine = registry.get("cardchess")
+    state = services.state_of(table)
+    play = engine.encode_action(state.legal_actions(0)[0])["play"]
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["member"])
+    url = f"/play/{table.pk}/act/"
+    fields = {"slots": "play", "slot_count": "3", "move_id": "s1"}
+    same = {**fields, **{f"slot_{i}": play[0] for i in range(3)}}
+    if engine.encode_action(state.legal_actions(0)[0]) != {"play": [play[0]] * 3}:
+        refused = commit(client.post, url, same, HTTP_HX_REQUEST="true").content.decode()
+        assert 'id="move-error"' in refused
+    table.refresh_from_db()
+    assert table.moves_count == 0
+    chosen = {**fields, "move_id": "s2", **{f"slot_{i}": c for i, c in enumerate(play)}}
+    commit(client.post, url, chosen, HTTP_HX_REQUEST="true")
+    table.refresh_from_db()
+    assert table.moves_count >= 1

@@ -58,7 +58,13 @@ def test_making_a_table_opens_the_board_on_your_turn(people, commit):
     assert response.status_code == 302 and response["Location"] == f"/play/{table.pk}/"
     page = client.get(f"/play/{table.pk}/").content.decode()
     assert "Your turn" in page
-    assert page.count('class="play-action"') == len(services.state_of(table).legal_actions(0))
+    # A cardChess play is a card of the hand for each face-up card: one choice per place,
+    # the first legal play chosen to begin with, one button to play them face down.
+    state = services.state_of(table)
+    hand = state.view(0)["hand"]
+    assert 'id="slots"' in page and page.count('class="play-action"') == 1
+    assert page.count('type="radio"') == 3 * len(hand)
+    assert page.count(" checked>") == 3
     assert "data-card=" in page
 
 
