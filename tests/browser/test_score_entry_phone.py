@@ -5,6 +5,7 @@ result being corrected; an unfinished cardChess game is refused."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -99,3 +100,74 @@ def test_a_hand_kept_offline_is_sent_once_after_a_reload(phone: Any, server: str
     expect(again.locator("#waiting")).to_be_hidden()
     again.reload()
     assert _results_of_table(again) == before + 1
+
+
+def test_a_correction_opens_with_the_hand_as_it_was_typed(phone: Any, server: str) -> None:
+    page = phone
+    log_in(page, server)
+    _open_table(page, server, TAROCCO, "Tavolo 2")
+    dealer = page.locator("#id_dealer").input_value()
+    _type_solo(page, "2", "66")
+    with page.expect_navigation():
+        page.click("#record")
+    with page.expect_navigation():
+        page.locator("a[href*='/r/']").first.click()
+    with page.expect_navigation():
+        page.click("#correct")
+    # The game's own form, filled in as it was typed: nothing to re-type from memory.
+    expect(page.locator("#id_outcome")).to_have_value("solo")
+    expect(page.locator("#id_dealer")).to_have_value(dealer)
+    expect(page.locator("#id_declarer")).to_have_value("2")
+    expect(page.locator("#id_card_points")).to_have_value("66")
+    expect(page.locator("#id_offerer")).to_be_hidden()  # the outcome's fields only
+    # Change one thing, say why, and the preview shows what the correction changes.
+    page.fill("#id_card_points", "70")
+    page.fill("#reason", "Punti contati male")
+    with page.expect_navigation():
+        page.click("#preview-correction")
+    expect(page.locator("#id_card_points")).to_have_value("70")
+    expect(page.locator("#apply-correction")).to_be_visible()
+
+
+def test_a_refused_hand_is_said_once_at_its_field_with_the_cursor_there(
+    phone: Any, server: str
+) -> None:
+    page = phone
+    log_in(page, server)
+    _open_table(page, server, TAROCCO, "Tavolo 1")
+    _type_solo(page, "0", "140")
+    with page.expect_navigation():
+        page.click("#record")
+    message = "sommano sempre 109"
+    expect(page.get_by_text(re.compile(message))).to_have_count(1)
+    field = page.locator(".field-card_points")
+    expect(field.locator(".field-error")).to_contain_text(message)
+    expect(page.locator("#id_card_points")).to_be_focused()
+    expect(page.locator("#id_card_points")).to_have_value("140")  # the input is kept
+    expect(page.locator("#id_card_points")).to_be_in_viewport()
+    # Nothing covers it: the element at its centre is the field itself.
+    on_top = page.evaluate(
+        """() => {
+            const r = document.getElementById("id_card_points").getBoundingClientRect();
+            return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2).id;
+        }"""
+    )
+    assert on_top == "id_card_points"
+
+
+def test_an_unfinished_cardchess_game_is_refused_with_the_reason(phone: Any, server: str) -> None:
+    page = phone
+    log_in(page, server)
+    _open_table(page, server, "/c/circolo-pisano/cardchess-2026/", "Tavolo 2")
+    before = _results_of_table(page)
+    for n, (a, b) in enumerate([(20, 10), (5, 12)]):  # two sfide: the gold is not decided
+        page.fill(f"#id_sfida-{n}-p0", str(a))
+        page.fill(f"#id_sfida-{n}-p1", str(b))
+    expect(page.locator("#preview-unfinished")).to_be_visible()
+    with page.expect_navigation():
+        page.click("#record")
+    errors = page.locator("#form-errors")
+    expect(errors).to_contain_text("non è ancora finita")
+    expect(errors).to_be_focused()
+    expect(page.locator("#id_sfida-1-p1")).to_have_value("12")
+    assert _results_of_table(page) == before
