@@ -45,3 +45,19 @@ def test_demo_mode_makes_the_superuser_with_the_password_given(db, capsys):
     assert "demo / pisa-demo-2026" in capsys.readouterr().out
     user = authenticate(username="demo", password="pisa-demo-2026")
     assert user is not None and user.is_superuser
+
+
+def test_demo_mode_gives_a_restored_demo_login_its_rights_back_and_only_demo_mode(db, capsys):
+    """After a restore from the exports the demo login has no site rights (they are not in a
+    club's file); `make run` seeds in demo mode and gives them back, password unchanged."""
+    from django.contrib.auth import authenticate, get_user_model
+
+    call_command("seed_demo", "--demo", "--password", "pisa-demo-2026")
+    get_user_model().objects.filter(username="demo").update(is_staff=False, is_superuser=False)
+    call_command("seed_demo")
+    assert not get_user_model().objects.get(username="demo").is_superuser
+    capsys.readouterr()
+    call_command("seed_demo", "--demo", "--password", "another")
+    assert "superuser again" in capsys.readouterr().out
+    user = authenticate(username="demo", password="pisa-demo-2026")
+    assert user is not None and user.is_superuser and user.is_staff

@@ -84,6 +84,12 @@ class Command(BaseCommand):
         if made:
             user.set_password(password)
             user.save()
+        elif demo and not (user.is_superuser and user.is_staff):
+            # A club restored from its exports brings its logins back without site rights;
+            # demo mode (`make run` on this machine) gives the demo login its own back.
+            user.is_staff = user.is_superuser = True
+            user.save(update_fields=["is_staff", "is_superuser"])
+            self.stdout.write("Demo mode: the demo login is the site's superuser again.")
         club, _ = Club.objects.get_or_create(
             slug="circolo-pisano",
             defaults={"name": "Circolo dei Giochi Pisani", "city": "Pisa"},
