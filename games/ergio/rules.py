@@ -217,6 +217,12 @@ BOOK = RuleBook(
             "La forza di uno scontro va da 0 a 32 nel gioco base.",
             "A scontro's force is between 0 and 32 in the base game.",
         ),
+        "ergio.summary.cards": (
+            "Le carte di uno scontro sono quelle che una partita vera può dare: della propria "
+            "parte, ciascuna una volta, ammesse dalle figure dove sono scritte.",
+            "A scontro's cards are those a real game can give: of one's own side, each once, "
+            "admitted by the figures where they are written.",
+        ),
         "ergio.summary.force_mismatch": (
             "La forza scritta deve essere quella delle carte scritte.",
             "The force written must be the one of the cards written.",

@@ -193,6 +193,63 @@ def _read_side(raw: Any, path: str) -> _Read:
     return _Read(mag, force, mask, sent, laid_force)
 
 
+def _card_problems(r: _Read, side: int) -> list[Text]:
+    """What a real game cannot produce in one side's cards of a scontro (ergio.summary.cards):
+    the other side's cards, a card written twice, laid cards that are not the magistratura's
+    own (or its patches), four laid combattenti, reinforcements without the figure that admits
+    them or more than it admits, spot cards beside laid ones, and figures written beside the
+    cards that are not among them. A face-down card the figure does not count (a combattente
+    of the wrong magistratura) may be slipped as a bluff and counts nothing, as in play."""
+    sent = r.sent
+    assert sent is not None
+    name = C.SIDES[side]
+    out: list[Text] = []
+
+    def say(it: str, en: str) -> None:
+        out.append(Text(f"{name}: {it}", f"{name}: {en}"))
+
+    every = [*sent.laid, *sent.under_magistrato, *sent.under_caposchiera, *sent.spot]
+    if any(C.SIDE_OF[c] != side for c in every):
+        say("una carta è dell'altra parte.", "a card belongs to the other side.")
+    unique = [c for c in every if C.MAG_OF[c] >= 0]
+    if len(set(unique)) != len(unique):
+        say("una carta è scritta due volte.", "a card is written twice.")
+    if len(sent.laid) > 4:
+        say("al più quattro carte in mostra.", "at most four cards are laid.")
+    if any(C.MAG_OF[c] != sent.mag and C.LOCAL[c] not in C.PATCHES_MAG for c in sent.laid):
+        say(
+            "in mostra solo carte della magistratura (o le sue toppe).",
+            "only the magistratura's own cards (or its patches) are laid.",
+        )
+    if len(sent.laid) == 4 and all(C.IS_FIGHTER[c] for c in sent.laid):
+        say("non quattro combattenti in mostra.", "four combattenti are never laid.")
+    mask = C.figures_mask(sent.laid)
+    if sent.under_magistrato and not mask & 1:
+        say(
+            "rinforzi sotto il Magistrato senza Magistrato.", "reinforcements without a Magistrato."
+        )
+    if len(sent.under_magistrato) > 2:
+        say("al più due carte sotto il Magistrato.", "at most two cards under the Magistrato.")
+    if sent.under_caposchiera and not mask & 4:
+        say(
+            "rinforzo sotto il Caposchiera senza Caposchiera.",
+            "a reinforcement without a Caposchiera.",
+        )
+    if len(sent.under_caposchiera) > 1:
+        say("al più una carta sotto il Caposchiera.", "at most one card under the Caposchiera.")
+    if sent.spot and (sent.laid or len(sent.spot) > 2):
+        say(
+            "al più due carte sul momento, solo senza carte in mostra.",
+            "at most two cards on the spot, only with none laid.",
+        )
+    if r.mask is not None and r.mask != mask:
+        say(
+            "le figure scritte non sono quelle in mostra.",
+            "the figures written are not those laid.",
+        )
+    return out
+
+
 def score_summary(
     summary: Mapping[str, Any], tie_order: str, bella_sums: str, effects: bool, seats: int = 2
 ) -> tuple[dict[str, JSON] | None, list[Violation]]:
@@ -262,6 +319,12 @@ def score_summary(
                     )
                 )
             used[side].add(r.mag)
+        for side, r in enumerate(reads):
+            if r.sent is not None:
+                found.extend(
+                    violation(BOOK, "ergio.summary.cards", problem, **where)
+                    for problem in _card_problems(r, side)
+                )
         computed: B.Clash | None = None
         if reads[0].sent is not None and reads[1].sent is not None:
             computed = B.clash(
@@ -288,7 +351,8 @@ def score_summary(
                         )
                     )
                 force = f_cards
-                mask = m_cards if r.mask is None else r.mask
+                # the figures that count are those among the laid cards (checked above)
+                mask = m_cards
                 laid: int | None = C.force_of_laid(r.sent.laid)
             else:
                 assert r.force is not None
