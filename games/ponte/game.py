@@ -23,6 +23,7 @@ from games.ponte.model import (
     DEFAULT_FIGHT_CARDS,
     MAGISTRATURE,
     MODES,
+    QUARTERS,
     SIDES,
     PonteRuleset,
     decode,
@@ -151,7 +152,9 @@ class Ponte(Game[PonteRuleset, PonteState]):
             p = list(range(6))
             r.shuffle(p)
             perms.append(tuple(p))
-        return PonteState(ruleset, Deal(first, (perms[0], perms[1])), seed)
+        # Drawn last, so the side and the strategy orders of a seed stay what they were.
+        quarter = r.randrange(2)
+        return PonteState(ruleset, Deal(first, (perms[0], perms[1]), quarter), seed)
 
     def start(self, record: Mapping[str, JSON]) -> PonteState:
         version = record.get("version", NOTATION_VERSION)
@@ -189,7 +192,11 @@ class Ponte(Game[PonteRuleset, PonteState]):
                 path="deal.strategy",
             )
         perms = (tuple(int(x) for x in raw[0]), tuple(int(x) for x in raw[1]))
-        return PonteState(ruleset, Deal(SIDES.index(first), perms), seed)
+        quarter = deal.get("first_quarter")
+        if quarter is not None and quarter not in QUARTERS:
+            raise RecordError('expected "east" or "west"', path="deal.first_quarter")
+        chosen = None if quarter is None else QUARTERS.index(quarter)
+        return PonteState(ruleset, Deal(SIDES.index(first), perms, chosen), seed)
 
     def encode_action(self, action: Any) -> dict[str, JSON]:
         return encode(action)

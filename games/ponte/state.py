@@ -57,16 +57,30 @@ POWER, STRATEGY, DEPLOY, RESPOND, FIGHT, TYPES, OVER = (
 
 
 class Deal:
-    """The chance of a match: who challenges first, and each side's strategy card order."""
+    """The chance of a match: who challenges first (the side, and with two players on that
+    side the quarter whose player drew highest: ``quarter``, 0 East, 1 West; None in records
+    written before it, read as East), and each side's strategy card order."""
 
-    __slots__ = ("first", "strategy")
+    __slots__ = ("first", "quarter", "strategy")
 
-    def __init__(self, first: int, strategy: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    def __init__(
+        self,
+        first: int,
+        strategy: tuple[tuple[int, ...], tuple[int, ...]],
+        quarter: int | None = None,
+    ) -> None:
         self.first = first
         self.strategy = strategy
+        self.quarter = quarter
 
     def to_json(self) -> dict[str, JSON]:
-        return {"first": SIDES[self.first], "strategy": [list(s) for s in self.strategy]}
+        out: dict[str, JSON] = {
+            "first": SIDES[self.first],
+            "strategy": [list(s) for s in self.strategy],
+        }
+        if self.quarter is not None:
+            out["first_quarter"] = QUARTERS[self.quarter]
+        return out
 
 
 _PHASE_ACTION: dict[str, type] = {
@@ -121,6 +135,8 @@ class PonteState(State):
         self.tb_seats: tuple[int, int] | None = None
         self.challenger = deal.first
         self.last_win_seat: int | None = None
+        # Who drew highest opens, East or West of the first side (ponte.deploy.challenger).
+        self.opener = self.layout.owners[2 * deal.first + (deal.quarter or 0)]
         # the challenge in progress
         self.fighter: list[int | None] = [None, None]
         self.fpower = [0, 0]
@@ -216,7 +232,9 @@ class PonteState(State):
         east, west = self.layout.owners[2 * side], self.layout.owners[2 * side + 1]
         if east == west:
             return east
-        prefer = self.last_win_seat if self.last_win_seat in (east, west) else east
+        prefer = self.last_win_seat if self.last_win_seat in (east, west) else self.opener
+        if prefer not in (east, west):
+            prefer = east
         other = west if prefer == east else east
         if any(self.free(m) for m in self.seat_mags(prefer)):
             return prefer

@@ -96,6 +96,31 @@ def test_deploy_challenger_the_drawn_side_deploys_first() -> None:
     assert "ponte.deploy.challenger" in [v.rule for v in s.check(1, Deploy(M["calci"]))]
 
 
+def test_deploy_challenger_four_players_whoever_drew_highest_opens_west_included() -> None:
+    from games.ponte import GAME, PonteState
+    from games.ponte.state import Deal
+
+    from .helpers import IDENTITY
+
+    ruleset = GAME.ruleset("4p-base")
+    for first, quarter in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        s = PonteState(ruleset, Deal(first, IDENTITY, quarter), None)
+        opener = s.layout.owners[2 * first + quarter]
+        fill_sheets(s)
+        assert s.to_act() == opener
+        assert GAME.start(s.to_record()).opener == opener
+    # a deal written before the quarter was drawn opens East, as it always did
+    old = GAME.start(
+        {"game": "ponte", "ruleset": {"name": "4p-base"}, "deal": {"first": "mezzogiorno"}}
+    )
+    assert old.opener == old.layout.owners[2]
+    # seeded deals draw both quarters
+    drawn = {
+        GAME.new_game(ruleset, seed).to_record()["deal"]["first_quarter"] for seed in range(20)
+    }
+    assert drawn == {"east", "west"}
+
+
 def test_deploy_once_a_magistratura_fights_once() -> None:
     s = fresh("2p-base")
     fill_sheets(s)
