@@ -249,6 +249,20 @@ class Ponte(Game[PonteRuleset, PonteState]):
                 if not isinstance(positions, list):
                     positions = [positions]
                     due = due[-1:]
+                if len(positions) > len(due):
+                    found.append(
+                        make_violation(
+                            BOOK,
+                            "ponte.carrello.move",
+                            Text(
+                                f"Sfida {k + 1}: scritte {len(positions)} posizioni, giocate "
+                                f"{len(due)} mosse.",
+                                f"Challenge {k + 1}: {len(positions)} positions written, "
+                                f"{len(due)} moves played.",
+                            ),
+                            challenge=k,
+                        )
+                    )
                 for i, (p, d) in enumerate(zip(positions, due, strict=False)):
                     if p != d:
                         found.append(

@@ -132,6 +132,17 @@ def test_carrello_move_a_wrong_position_is_named() -> None:
     assert GAME.validate(right).valid
 
 
+def test_carrello_move_positions_beyond_the_moves_played_are_refused() -> None:
+    record = played()
+    verdict = GAME.validate(record)
+    assert verdict.outcome is not None
+    real = verdict.outcome.detail["challenges"][0]
+    positions = [m["carrello"] for m in real["moves"] if "carrello" in m]
+    longer = copy.deepcopy(record)
+    longer["claims"] = {"challenges": [{"carrello": [*positions, positions[-1]]}]}
+    assert rules(GAME.validate(longer)) == ["ponte.carrello.move"]
+
+
 def test_challenge_winner_a_wrong_winner_is_named() -> None:
     record = played()
     verdict = GAME.validate(record)
