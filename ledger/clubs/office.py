@@ -50,6 +50,8 @@ class CompetitionData:
     hands_per_table: int = 1
     rounds: int = 0
     points: dict[str, str] = field(default_factory=dict)
+    # Whether the people's results at digital tables with bots count (never the bots').
+    bot_tables_count: bool = False
 
 
 # Addresses under /c/<club>/ that are pages of the club, never a competition's short name.
@@ -130,6 +132,7 @@ def create_competition(*, user: Any, club: Club, data: CompetitionData) -> Compe
         format=data.format,
         confirmation=data.confirmation,
         standings_settings=checked["points"],
+        bot_tables_count=data.bot_tables_count,
     )
     _format_settings(user, competition, data)
     return competition
@@ -161,6 +164,7 @@ def update_competition(
     competition.ruleset = checked["ruleset"]
     competition.format = data.format
     competition.confirmation = data.confirmation
+    competition.bot_tables_count = data.bot_tables_count
     # The ranking order is set on its own page; this form sets the points only.
     kept = {k: v for k, v in competition.standings_settings.items() if k == "order"}
     competition.standings_settings = {**kept, **checked["points"]}

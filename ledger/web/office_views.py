@@ -87,6 +87,15 @@ class CompetitionForm(forms.Form):
     confirmation = forms.ChoiceField(
         label=gettext_lazy("Results confirmed by"), choices=Competition.Confirmation.choices
     )
+    bot_tables_count = forms.BooleanField(
+        label=gettext_lazy("Games against bots count for the people who play them"),
+        required=False,
+        help_text=gettext_lazy(
+            "At a digital table of this competition, bots may fill the seats nobody takes "
+            "and the people's results count here. The bots are never ranked. Off: only "
+            "games among people count, and games with bots are practice."
+        ),
+    )
     seats_per_table = forms.TypedChoiceField(
         label=gettext_lazy("Players per table"), coerce=int, empty_value=0, required=False
     )
@@ -138,6 +147,7 @@ class CompetitionForm(forms.Form):
             hands_per_table=int(d.get("hands_per_table") or 1),
             rounds=int(d.get("rounds") or 0),
             points={k: d.get(k) or "" for k in ("win", "draw", "loss")},
+            bot_tables_count=bool(d.get("bot_tables_count")),
         )
 
 
@@ -151,6 +161,7 @@ def _initial(competition: Competition) -> dict[str, Any]:
         "preset": f"{competition.game}:{preset}" if preset else "",
         "format": competition.format,
         "confirmation": competition.confirmation,
+        "bot_tables_count": competition.bot_tables_count,
         "seats_per_table": str(fs.seats_per_table) if fs else "0",
         "hands_per_table": fs.hands_per_table if fs else 1,
         "rounds": fs.rounds if fs else 0,

@@ -386,3 +386,47 @@ def test_only_an_organiser_adds_or_switches_the_clubs_webhooks(
     assert answer.status_code == 404
     theirs.refresh_from_db()
     assert theirs.active
+
+
+def test_an_organiser_lets_games_against_bots_count_and_the_bots_stay_unranked(
+    people: People, club: Club, django_capture_on_commit_callbacks: Any
+) -> None:
+    from ledger.clubs.errors import Invalid
+    from ledger.clubs.models import Player, Standing
+    from ledger.play import services as play
+    from tests.play.conftest import play_out
+
+    comp = _made(people, club)
+    assert comp.bot_tables_count is False  # off unless an organiser turns it on
+    bots = ["me", "heuristic", "heuristic", "heuristic"]
+    keeper = people.users["organiser"]
+    with pytest.raises(Invalid):
+        play.create_table(user=keeper, club=club, game="tarocco", seats=bots, competition=comp)
+    url = reverse("office-competition-edit", args=[club.slug, comp.slug])
+    client = _client(people)
+    assert 'name="bot_tables_count"' in client.get(url).content.decode()
+    assert client.post(url, {**NEW, "bot_tables_count": "on"}).status_code == 302
+    comp.refresh_from_db()
+    assert comp.bot_tables_count is True
+    assert client.get(url).context["form"].initial["bot_tables_count"] is True
+
+    def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    table = run(
+        play.create_table, user=keeper, club=club, game="tarocco", seats=bots, competition=comp
+    )
+    play_out(run, keeper, table)
+    table.refresh_from_db()
+    assert not table.practice and table.result is not None
+    page = client.get(reverse("competition", args=[club.slug, comp.slug])).content.decode()
+    standings = page[page.index('id="standings"') :]
+    standings = standings[: standings.index("</table>")]
+    assert keeper.player.name in standings  # the person is ranked...
+    assert "Bot" not in standings  # ...the bots who sat with them are not
+    ratings = client.get(reverse("competition-ratings", args=[club.slug, comp.slug]))
+    ratings = ratings.content.decode()
+    assert "Bot" not in ratings
+    members = client.get(reverse("office-members", args=[club.slug])).content.decode()
+    assert "Bot" not in members and "Arbitro digitale" not in members
