@@ -392,7 +392,6 @@ def test_an_organiser_lets_games_against_bots_count_and_the_bots_stay_unranked(
     people: People, club: Club, django_capture_on_commit_callbacks: Any
 ) -> None:
     from ledger.clubs.errors import Invalid
-    from ledger.clubs.models import Player, Standing
     from ledger.play import services as play
     from tests.play.conftest import play_out
 
