@@ -32,6 +32,8 @@ GOALS = {
     "export.lines_per_s": 1_000_000 / 60,
     "import.lines_per_s": 1_000_000 / 60,
     "ruling.p50_ms": 50.0,
+    # A move reaches the three other seats and a spectator of a digital table (issue 19).
+    "play.move_push_p50_ms": 150.0,
 }
 
 
@@ -139,6 +141,16 @@ def transfer(quick: bool, out: dict[str, Any]) -> None:
         print(f"!! export/import figures skipped: {exc}")
 
 
+def play(quick: bool, out: dict[str, Any]) -> None:
+    """The digital tables' live push (bench/play_bench.py), against a server of its own."""
+    from bench import play_bench
+
+    try:
+        out.update(play_bench.run(60 if quick else 300))
+    except Exception as exc:  # the other figures still count
+        print(f"!! move push figures skipped: {exc}")
+
+
 def swiss(quick: bool, out: dict[str, Any]) -> None:
     try:
         from bench.formats import bench_dutch, bench_swiss
@@ -158,6 +170,7 @@ def main() -> None:
     engines(args.quick, out)
     ledger(args.quick, out)
     transfer(args.quick, out)
+    play(args.quick, out)
     swiss(args.quick, out)
     report = {
         "machine": machine(),

@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> None:
         log_level=args.log_level,
         access_log=not args.no_access_log,
         proxy_headers=True,
+        # On a restart the open sockets are closed after this long; browsers reconnect.
+        timeout_graceful_shutdown=10,
     )
 
 

@@ -91,7 +91,12 @@ CHANNEL_REDIS_URL = env_str("CHANNEL_REDIS_URL")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "prefix": "ledger-live"},
+        # Each socket waits on Redis for up to 5 s at a time (channels-redis): the client's
+        # read timeout must be longer than that wait (redis-py's default equals it).
+        "CONFIG": {
+            "hosts": [{"address": CHANNEL_REDIS_URL, "socket_timeout": 15}],
+            "prefix": "ledger-live",
+        },
     }
     if CHANNEL_REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
