@@ -217,9 +217,9 @@ def test_with_redis_a_move_made_in_another_process_reaches_this_ones_sockets(
         )
         env = {**os.environ, "CHANNEL_REDIS_URL": url, "DJANGO_SETTINGS_MODULE": "ledger.settings"}
         await sync_to_async(subprocess.run, thread_sensitive=False)(
-            [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60
+            [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=180
         )
-        notice = await ws.receive_json_from(timeout=5)
+        notice = await ws.receive_json_from(timeout=30)
         await ws.disconnect()
         return notice
 
