@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ledger.clubs import checkpoints
@@ -936,11 +937,16 @@ def publish_draw(*, user: Any, draw: Draw) -> Draw:
     fs = settings_for(competition)
     created: list[Table] = []
     for t in draw.tables:
+        # A table's label is stored: it is written in the site's language, whichever
+        # language the organiser who publishes reads, so that every table of the club is
+        # named alike.
+        with translation.override(settings.LANGUAGE_CODE):
+            label = _("R%(r)d · table %(t)s") % {"r": number, "t": t["label"]}
         created.append(
             core.create_table(
                 user=user,
                 competition=competition,
-                label=_("R%(r)d · table %(t)s") % {"r": number, "t": t["label"]},
+                label=label,
                 players=[players[p] for p in t["players"]],
                 round=draw.round,
             )

@@ -54,7 +54,7 @@ def score_round(
             with page.expect_navigation():
                 page.locator(".crumbs a").nth(1).click()
         with page.expect_navigation():
-            page.get_by_role("link", name=f"R{number} · table {table}", exact=True).click()
+            page.get_by_role("link", name=f"T{number} · tavolo {table}", exact=True).click()
         inputs = page.locator("form .cells input[type=number]:visible")
         count = inputs.count()
         for i in range(count):
@@ -194,7 +194,7 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     publish(page)
     nav(page, "score")
     with page.expect_navigation():
-        page.get_by_role("link", name="R2 · table 1", exact=True).click()
+        page.get_by_role("link", name="T2 · tavolo 1", exact=True).click()
     inputs = page.locator("form .cells input[type=number]:visible")
     for i in range(inputs.count()):
         inputs.nth(i).fill("9" if i < inputs.count() // 2 else "2")

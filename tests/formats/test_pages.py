@@ -137,3 +137,19 @@ def test_the_bye_points_field_keeps_its_value_in_italian(club: Any, people: Any)
     client.force_login(people.users["organiser"])
     page = client.get(url(comp, "rounds/manage/")).content.decode()
     assert re.search(r'name="bye_points"[^>]*value="0\.50?"', page), "bye points not a number"
+
+
+def test_a_published_tables_label_is_in_the_sites_language_whoever_publishes(
+    club: Any, people: Any, no_sanmarco_engine: None
+) -> None:
+    from django.utils import translation
+
+    from ledger.clubs.models import Table
+
+    comp = make_competition(club, "swiss")
+    enter(people, comp, 4)
+    with translation.override("en"):
+        draw = services.generate_round(user=people.users["organiser"], competition=comp)
+        services.publish_draw(user=people.users["organiser"], draw=draw)
+    labels = sorted(Table.objects.filter(round=draw.round).values_list("label", flat=True))
+    assert labels == ["T1 · tavolo 1", "T1 · tavolo 2"]
