@@ -21,6 +21,11 @@ urlpatterns = [
     path("c/<slug:club>/webhooks/", webhook_views.webhook_log, name="webhook-log"),
     path("c/<slug:club>/import/", import_views.upload, name="import"),
     path("c/<slug:club>/import/<int:pk>/", import_views.job, name="import-job"),
+    path(
+        "c/<slug:club>/import/template/<slug:slug>.csv",
+        import_views.template,
+        name="import-template",
+    ),
     path("c/<slug:club>/tokens/", token_views.tokens, name="club-tokens"),
     path("c/<slug:club>/export/", export_views.club_export, name="club-export"),
     path("c/<slug:club>/export/club.jsonl", export_views.club_export_file, name="club-export-file"),

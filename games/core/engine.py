@@ -168,6 +168,9 @@ class Game(ABC, Generic[R, S]):
     bots: ClassVar[Mapping[str, Callable[[int], Bot]]]
     #: The most entries each of a summary's lists may hold (Er Giò's six scontri...).
     summary_rows: ClassVar[Mapping[str, int]] = {}
+    #: Summaries as the game's notation writes them, valid under the default ruleset: the
+    #: example rows of an import template, and the shape of its plain columns.
+    summary_examples: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     #: True for a game whose summary is each seat's points and nothing else
     #: (``{"scores": [...]}``): the ledger then takes a result as plain per-seat scores and
     #: still scores it through ``score``, so the standings read the game's Outcome.

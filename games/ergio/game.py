@@ -43,6 +43,26 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
         "6p": ErGioRuleset("6p", 6, advanced=True, hand_size=7, hand_limit=7, battle_draw=1),
     }
     default_ruleset = "base"
+    summary_examples = (
+        {
+            "corteo_winner": "tramontana",
+            "scontri": [
+                {
+                    "challenger": side,
+                    "tramontana": {"magistratura": t, "force": tf, "figures": list(tfig)},
+                    "mezzogiorno": {"magistratura": m, "force": mf, "figures": list(mfig)},
+                }
+                for side, t, tf, tfig, m, mf, mfig in (
+                    ("tramontana", "santa_maria", 21, ["capitano"], "dragoni", 18, ["magistrato"]),
+                    ("tramontana", "calci", 14, ["caposchiera"], "leoni", 14, ["magistrato"]),
+                    ("mezzogiorno", "satiri", 16, [], "delfini", 20, []),
+                    ("mezzogiorno", "san_michele", 12, [], "san_marco", 12, []),
+                    ("mezzogiorno", "mattaccini", 20, ["magistrato"], "san_martino", 9, []),
+                    ("tramontana", "san_francesco", 22, [], "sant_antonio", 19, []),
+                )
+            ],
+        },
+    )
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE

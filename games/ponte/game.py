@@ -72,6 +72,21 @@ class Ponte(Game[PonteRuleset, PonteState]):
     rules = BOOK
     rulesets: ClassVar[Mapping[str, PonteRuleset]] = _presets()
     default_ruleset = "2p-base"
+    summary_examples = (
+        {
+            "challenges": [
+                {"tramontana": t, "mezzogiorno": m, "winner": w, "left": [0, 0]}
+                for t, m, w in (
+                    ("calci", "delfini", "tramontana"),
+                    ("calcesana", "dragoni", "mezzogiorno"),
+                    ("mattaccini", "leoni", "tramontana"),
+                    ("san_michele", "san_marco", "tramontana"),
+                    ("santa_maria", "san_martino", "tramontana"),
+                    ("satiri", "sant_antonio", "mezzogiorno"),
+                )
+            ]
+        },
+    )
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE

@@ -67,6 +67,7 @@ class SanMarco(Game[Any, Any]):
         **presets(),
     }
     default_ruleset = "variant3"
+    summary_examples = ({"variant": 3, "points": [[55, 66], [57, 61]]},)
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE

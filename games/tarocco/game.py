@@ -80,6 +80,10 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         STRICT.name: STRICT,
     }
     default_ruleset = DUMMETT.name
+    summary_examples = (
+        {"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 70},
+        {"outcome": "pairs", "dealer": 0, "pair": [1, 3], "card_points": 60},
+    )
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE

@@ -24,8 +24,11 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games.core import UNFINISHED, RecordError, registry
 from ledger.clubs import services
+from ledger.clubs.columns import columns, flatten, summary_of
 from ledger.clubs.errors import Invalid, LedgerError
+from ledger.clubs.games import engine_available
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role, Table
 
 BATCH = 200
@@ -204,6 +207,10 @@ class _Importer:
             raise Invalid(_("The competition is missing."))
         competition = self.competition(data["competition"])
         table = self.table(competition, data, row.line)
+        cells = {k: v for k, v in data.items() if k not in CSV_COLUMNS}
+        if self.job.format == "csv" and cells and "record" not in data:
+            # Plain columns: the summary written cell by cell (ledger/clubs/columns.py).
+            data = {**data, "record": plain_summary(competition, cells)}
         source = str(data.get("source") or ("summary" if "record" in data else "manual"))
         if source not in ("summary", "full_record", "manual"):
             raise Invalid(_("source is summary, full_record or manual, not %(s)r.") % {"s": source})
@@ -266,6 +273,61 @@ class _Importer:
         job.status = ImportJob.Status.DONE
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "finished_at"])
+
+
+def examples(competition: Competition) -> tuple[dict[str, Any], ...]:
+    """The game's example summaries that its engine accepts under the competition's ruleset."""
+    if not engine_available(competition.game):
+        return ()
+    engine = registry.get(competition.game)
+    good = []
+    for example in engine.summary_examples:
+        try:
+            report = engine.score(example, competition.ruleset or None)
+        except RecordError:
+            continue
+        if report.valid and report.outcome is not None and report.outcome.termination != UNFINISHED:
+            good.append(dict(example))
+    return tuple(good)
+
+
+def plain_summary(competition: Competition, cells: dict[str, Any]) -> dict[str, Any]:
+    if not engine_available(competition.game):
+        raise Invalid(_("This game takes its points in the scores column."))
+    shapes = registry.get(competition.game).summary_examples
+    return summary_of({_field(k): str(v) for k, v in cells.items()}, shapes)
+
+
+# A summary's field named like one of the file's own columns (cardChess's "players") is
+# written "summary.players".
+OWN = "summary."
+
+
+def _column(field: str) -> str:
+    return OWN + field if field in CSV_COLUMNS else field
+
+
+def _field(column: str) -> str:
+    return column.removeprefix(OWN)
+
+
+def template_rows(competition: Competition, names: list[str]) -> list[list[str]]:
+    """An import template for a competition: the header, then example rows to overwrite."""
+    shown = examples(competition)
+    plain = columns(shown)
+    rows = [["competition", "table", "players", "key", *[_column(c) for c in plain]]]
+    for n, example in enumerate(shown, start=1):
+        cells = flatten(example)
+        rows.append(
+            [
+                competition.slug,
+                _("Table %(n)d") % {"n": n},
+                "|".join(names),
+                f"{competition.slug}-{n}",
+                *[cells.get(c, "") for c in plain],
+            ]
+        )
+    return rows
 
 
 def create_job(

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -12,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import tasks
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.imports import create_job
-from ledger.clubs.models import Club, ImportJob, Role
+from ledger.clubs.imports import create_job, template_rows
+from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
 
 
 def _club(request: HttpRequest, slug: str) -> Club:
@@ -47,7 +51,47 @@ def upload(request: HttpRequest, club: str) -> HttpResponse:
                 messages.info(request, _("Import started."))
                 return redirect("import-job", club=club, pk=job.pk)
     jobs = ImportJob.objects.filter(club=the_club).defer("content")[:20]
-    return render(request, "web/imports.html", {"club": the_club, "jobs": jobs, "error": error})
+    return render(
+        request,
+        "web/imports.html",
+        {"club": the_club, "jobs": jobs, "error": error, "guides": _guides(the_club)},
+    )
+
+
+def _guides(club: Club) -> list[dict[str, Any]]:
+    """For each competition of the club: its plain columns with an example value of each, as
+    the page's column guide shows them beside the template to download."""
+    out = []
+    for competition in Competition.objects.filter(club=club).order_by("name"):
+        rows = template_rows(competition, _names(club, competition))
+        example = rows[1] if len(rows) > 1 else [""] * len(rows[0])
+        out.append(
+            {
+                "competition": competition,
+                "columns": list(zip(rows[0][4:], example[4:], strict=True)),
+            }
+        )
+    return out
+
+
+def _names(club: Club, competition: Competition) -> list[str]:
+    from ledger.web.scoring_views import _seats_for
+
+    seats = _seats_for(competition)
+    members = Player.objects.filter(memberships__club=club, automated=False).order_by("name")
+    return [p.name for p in members[:seats]]
+
+
+@login_required
+def template(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """A competition's import template: a CSV with its plain columns and example rows."""
+    the_club = _club(request, club)
+    competition = get_object_or_404(Competition, club=the_club, slug=slug)
+    out = io.StringIO()
+    csv.writer(out).writerows(template_rows(competition, _names(the_club, competition)))
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-template.csv"'
+    return response
 
 
 @login_required

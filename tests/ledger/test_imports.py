@@ -146,3 +146,60 @@ def test_the_imports_api_accepts_a_file_and_reports_progress(
     assert job["status"] == "done" and job["percent"] == 100 and job["imported"] == 1
     assert job["errors"][0]["line"] == 3
     assert people.client("stranger").get("/api/v1/imports/").json()["count"] == 0
+
+
+@pytest.mark.parametrize("game", ["tarocco", "ergio", "ponte", "sanmarco", "cardchess"])
+def test_a_file_made_from_a_games_template_records_its_rows(client, people, club, game):
+    import csv
+    import io
+
+    from ledger.clubs.models import Competition
+
+    competition = Competition.objects.create(club=club, name=game, slug=f"{game}-lega", game=game)
+    client.force_login(people.users["scorekeeper"])
+    response = client.get(f"/c/prova/import/template/{competition.slug}.csv")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:4] == ["competition", "table", "players", "key"]
+    assert "record" not in rows[0]  # plain columns, no JSON
+    assert len(rows) >= 2  # example rows to overwrite
+    job = job_for(people, response.content.decode())
+    assert job.errors == [], rows
+    assert job.imported == len(rows) - 1
+    assert Result.objects.filter(competition=competition).count() == len(rows) - 1
+
+
+def test_a_bad_row_of_a_template_says_which_and_why(client, people, club):
+    import csv
+    import io
+
+    from ledger.clubs.models import Competition
+
+    competition = Competition.objects.create(
+        club=club, name="T", slug="tarocco-lega", game="tarocco"
+    )
+    client.force_login(people.users["scorekeeper"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    text = client.get(f"/c/prova/import/template/{competition.slug}.csv").content.decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    header = rows[0]
+    bad = list(rows[1])
+    bad[header.index("card_points")] = "140"
+    bad[header.index("key")] = "bad-one"
+    out = io.StringIO()
+    csv.writer(out).writerows([header, rows[1], bad])
+    job = job_for(people, out.getvalue())
+    assert job.imported == 1
+    assert [e["line"] for e in job.errors] == [3]
+    assert "109" in job.errors[0]["message"]
+
+
+def test_the_import_page_has_a_column_guide_and_a_template_per_competition(client, people, club):
+    from ledger.clubs.models import Competition
+
+    Competition.objects.create(club=club, name="Ergio", slug="ergio-lega", game="ergio")
+    client.force_login(people.users["scorekeeper"])
+    page = client.get("/c/prova/import/").content.decode()
+    assert 'id="column-guide"' in page
+    assert "/c/prova/import/template/ergio-lega.csv" in page
+    assert "scontri.2.tramontana.force" in page
