@@ -22,7 +22,7 @@ comp, _ = Competition.objects.get_or_create(
 user = get_user_model().objects.filter(username="bianca").first()
 if user is None:
     user = get_user_model().objects.create_user(username="bianca", password="bianca-2026")
-    player = Player.objects.create(name="Bianca Lanfranchi", user=user)
+    player = Player.objects.create(name="Bianca Sercambi", user=user)
     Membership.objects.create(club=club, player=player)
 player = user.player
 others = list(Player.objects.filter(memberships__club=club).exclude(pk=player.pk)[:3])

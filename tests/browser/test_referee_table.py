@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from games.tarocco import tabledeal
 from tests.browser.conftest import log_in, manage
 from tests.referee import planted
-
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "shots"
 
 SETUP = """
 from django.contrib.auth import get_user_model
@@ -110,8 +107,6 @@ def test_a_referee_rebuilds_a_tarocco_hand_by_tapping_cards_and_splits_the_score
     assert "Bianca Arrighi" in first or "Ranieri" in first or "Ugo" in first or "Lia" in first
     assert page.locator(f"#step-{revoke}.offending").is_visible()
     assert page.locator(".timeline summary", has_text="presa da").count() >= 1
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "referee-verdict-laptop.png"), full_page=True)
 
     # A split ruling: the offender's side loses 12, the others keep the table's score.
     offender = record["actions"][revoke]["seat"]

@@ -31,6 +31,7 @@
       b.setAttribute("aria-checked", b.dataset.place === key ? "true" : "false");
     });
     places.forEach(function (p) { p.classList.toggle("active", p.dataset.place === key); });
+    render();
   }
   function firstOpen() {
     for (const p of places) if (held[p.dataset.place].length < +p.dataset.size) return p.dataset.place;
@@ -71,7 +72,9 @@
       b.title = names[b.dataset.code] + (who ? " · " + (words.given || "") + " " + placeName(who) : "");
     });
     const line = document.getElementById("missing");
-    line.textContent = missing ? (words.missing || "") + " " + missing : words.done || "";
+    const place = places.find(function (p) { return p.dataset.place === active; });
+    const now = place ? placeName(active) + " " + held[active].length + "/" + place.dataset.size + " · " : "";
+    line.textContent = now + (missing ? (words.missing || "") + " " + missing : words.done || "");
   }
   form.querySelectorAll(".place-pick").forEach(function (b) {
     b.addEventListener("click", function () { choose(b.dataset.place); });
@@ -98,5 +101,4 @@
     });
   });
   choose(firstOpen());
-  render();
 })();
