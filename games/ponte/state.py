@@ -781,10 +781,12 @@ class PonteState(State):
         if isinstance(action, Assign) and self.phase == POWER:
             if self.initial[action.mag] is not None:
                 raise RecordError(f"{MAGISTRATURE[action.mag]} already has its power")
-            self.initial[action.mag] = action.power
-            self.power[action.mag] = action.power
+            # the sheet being written (read before this line fills it: once full, the
+            # current pool is the next one), so the last and weakest line gets the last rank
             pool = self._current_pool()
             mags = pool[1] if pool is not None else ()
+            self.initial[action.mag] = action.power
+            self.power[action.mag] = action.power
             self.rank[action.mag] = sum(1 for m in mags if self.initial[m] is not None)
             self.actions.append((seat, action))
             self._advance_setup()

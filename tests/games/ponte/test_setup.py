@@ -51,6 +51,28 @@ def test_power_rank_expert_sheet_is_written_strongest_first() -> None:
     assert s.legal_actions(0) == [Assign(M["calcesana"], 50000)]
 
 
+def test_power_rank_every_sheet_ranks_from_the_strongest_to_the_weakest_in_the_views() -> None:
+    from games.core import RandomBot
+    from games.ponte import GAME
+
+    for name in ("2p-expert", "4p-expert", "2p-incognito", "6p-expert"):
+        s = GAME.new_game(GAME.ruleset(name), 3)
+        bots = [RandomBot(i) for i in range(s.ruleset.seats)]
+        while s.phase in ("power", "strategy"):
+            seat = s.to_act()
+            assert seat is not None
+            s.apply(seat, bots[seat].choose(s, seat))
+        for _seat, mags in s._pools:
+            ranked = sorted(mags, key=lambda m: s.rank[m] or 0)
+            assert [s.rank[m] for m in ranked] == list(range(1, len(mags) + 1)), name
+            powers = [s.initial[m] for m in ranked]
+            assert powers == sorted(powers, reverse=True), (name, powers)
+        enemy = s.view(1)["magistrature"]
+        assert isinstance(enemy, list)
+        ranks = [e["rank"] for e in enemy[:6]]  # the other side's ranks, values hidden
+        assert sorted(ranks) == sorted(s.rank[m] for m in range(6))
+
+
 def test_power_rank_a_first_value_too_small_for_the_rest_is_refused() -> None:
     s = fresh("4p-expert")
     assert "ponte.power.rank" in rules_of(s, Assign(M["calci"], 50000))
