@@ -171,3 +171,50 @@ def test_an_unfinished_cardchess_game_is_refused_with_the_reason(phone: Any, ser
     expect(errors).to_be_focused()
     expect(page.locator("#id_sfida-1-p1")).to_have_value("12")
     assert _results_of_table(page) == before
+
+
+def test_an_import_made_from_a_template_records_its_rows_and_names_the_bad_one(
+    phone: Any, server: str, tmp_path: Any
+) -> None:
+    import csv
+    import io
+    import uuid
+
+    page = phone
+    log_in(page, server)
+    page.goto(server + "/c/circolo-pisano/import/")
+    expect(page.locator("#column-guide")).to_be_visible()
+    page.locator("#guide-tarocco-2026 summary").click()
+    expect(page.locator("#guide-tarocco-2026")).to_contain_text("card_points")
+    with page.expect_download() as download:
+        page.click("#template-tarocco-2026")
+    rows = list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8"))))
+    header, example = rows[0], rows[1]
+    assert "record" not in header  # plain columns, no JSON to write
+
+    # The scorekeeper overwrites the example with three hands; the third is impossible.
+    column = {name: n for n, name in enumerate(header)}
+    run = uuid.uuid4().hex[:8]
+    hands = []
+    for n, points in enumerate(["70", "52", "140"], start=1):
+        row = list(example)
+        row[column["outcome"]] = "solo"
+        row[column["declarer"]] = "1"
+        row[column["card_points"]] = points
+        row[column["pair"]] = ""
+        row[column["key"]] = f"{run}-{n}"
+        hands.append(row)
+    out = io.StringIO()
+    csv.writer(out).writerows([header, *hands])
+    path = tmp_path / "serata.csv"
+    path.write_text(out.getvalue(), encoding="utf-8")
+
+    page.set_input_files("#file", str(path))
+    with page.expect_navigation():
+        page.click("#start-import")
+    progress = page.locator("#progress")
+    expect(progress).to_contain_text("2 importati")
+    errors = page.locator("#import-errors tbody tr")
+    expect(errors).to_have_count(1)
+    expect(errors.first.locator("td").first).to_have_text("4")  # the file's fourth line
+    expect(errors.first).to_contain_text("109")
