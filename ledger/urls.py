@@ -37,6 +37,7 @@ urlpatterns = [
         token_views.revoke,
         name="club-tokens-revoke",
     ),
+    path("c/<slug:club>/", views.club, name="club"),
     path("c/<slug:club>/office/", office_views.hub, name="office"),
     path("c/<slug:club>/members/", office_views.members, name="office-members"),
     path(

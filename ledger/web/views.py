@@ -58,6 +58,12 @@ from ledger.formats import services as formats_services
 from ledger.web.charts import rating_band
 
 
+def club(request: HttpRequest, club: str) -> HttpResponse:
+    """A club's own address: its place on the home page, where its competitions are."""
+    found = get_object_or_404(Club, slug=club)
+    return redirect(reverse("home") + f"#club-{found.slug}")
+
+
 def home(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.annotate(
         members=Count("memberships", filter=Q(memberships__player__automated=False), distinct=True)

@@ -245,3 +245,12 @@ def test_a_referee_names_the_winner_of_a_level_match_on_the_bracket_page(
     services.publish_draw(user=people.users["organiser"], draw=second)
     with pytest.raises(services.Conflict):
         services.set_match_winner(user=people.users["referee"], match=level, winner=s[4])
+
+
+def test_a_clubs_own_address_leads_to_its_competitions(club: Any, people: Any) -> None:
+    client = client_for(people, None)
+    answer = client.get(f"/c/{club.slug}/")
+    assert answer.status_code == 302 and answer["Location"] == f"/#club-{club.slug}"
+    home = client.get(answer["Location"]).content.decode()
+    assert f'id="club-{club.slug}"' in home
+    assert client.get("/c/no-such-club/").status_code == 404
