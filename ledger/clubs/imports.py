@@ -259,6 +259,9 @@ class _Importer:
                         entry: dict[str, Any] = {"line": item.line, "message": exc.message}
                         if exc.violations:
                             entry["rules"] = [v.get("rule") for v in exc.violations]
+                            # In words; the rule ids follow as a small reference.
+                            first = f"{entry['rules'][0]}: "
+                            entry["message"] = exc.message.removeprefix(first)
                         errors.append(entry)
                     except (TypeError, ValueError, KeyError) as exc:
                         errors.append({"line": item.line, "message": str(exc)})

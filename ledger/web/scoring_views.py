@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import engine_available, meta, plain_scores
-from ledger.clubs.models import Competition, Player, Role, Table
+from ledger.clubs.models import Competition, Player, Result, Role, Table
 from ledger.clubs.scoring import score_result
 from ledger.clubs.visibility import viewer_of
 from ledger.web.forms import (
@@ -344,7 +344,9 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                     page = reverse("result", args=[club, slug, _result.pk])
                     state = "recorded" if created else "already"
                     return JsonResponse({"status": state, "result": _result.pk, "url": page})
-                if created:
+                if created and _result.status == Result.Status.PENDING:
+                    messages.success(request, WAITS[competition.confirmation])
+                elif created:
                     messages.success(request, _("Result recorded."))
                 else:
                     messages.info(request, _("This result was already recorded."))
@@ -396,6 +398,24 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+# What the scorekeeper is told when a result is recorded but does not count yet.
+WAITS = {
+    Competition.Confirmation.NONE: gettext_lazy("Result recorded."),
+    Competition.Confirmation.SECOND_PERSON: gettext_lazy(
+        "Result recorded: it waits for another scorekeeper or a referee to confirm it, and "
+        "counts in the standings once confirmed."
+    ),
+    Competition.Confirmation.BLIND: gettext_lazy(
+        "Result recorded: it waits for a second scorekeeper to type it again without seeing "
+        "it, and counts once the two agree."
+    ),
+    Competition.Confirmation.OPPONENTS: gettext_lazy(
+        "Result recorded: it waits for the other players to sign it off (the code below), "
+        "and counts once they confirm."
+    ),
+}
 
 
 def _refused_json(form: EntryForm) -> JsonResponse:

@@ -804,3 +804,14 @@ def test_the_entry_pages_service_worker_is_served_from_the_root(client):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     assert "caches.open" in response.content.decode()
+
+
+@tarocco
+def test_the_scorekeeper_is_told_when_a_result_waits_for_confirmation(logged_in, tarocco_table):
+    competition = tarocco_table.competition
+    competition.confirmation = Competition.Confirmation.SECOND_PERSON
+    competition.save()
+    url = f"/c/prova/tarocco/t/{tarocco_table.pk}/score/"
+    body = {"outcome": "solo", "dealer": "3", "declarer": "0", "card_points": "70"}
+    page = logged_in.post(url, {**body, "form_token": "w1"}, follow=True).content.decode()
+    assert "it waits for another scorekeeper or a referee to confirm it" in page
