@@ -18,6 +18,7 @@ from tests.browser.conftest import log_in
 COMP = "/c/circolo-pisano/cardchess-2026/"
 ENTERED = 9  # the first nine members by name; the ninth never checks in
 PHONE = {"width": 390, "height": 844}
+WON = 3  # what the test's cardChess game gives its winner (three gold cards)
 LAPTOP = {"width": 1366, "height": 768}
 
 
@@ -178,7 +179,8 @@ def test_a_tournament_night_at_the_club(browser: Any, server: str) -> None:
     # Hands at both tables; the clock shows at the score entry, with table 1's extra time.
     page.goto(server + COMP + f"t/{ids[0]}/score/")
     assert "5 minuti in più per questo tavolo" in page.locator("#clock-strip").inner_text()
-    game = [[3, 1, 0, 0], [2, 0, 1, 0], [1, 0, 0, 1]]  # seat 1 scores 2, the others 0
+    # Seat 1 wins all three sfide, so the three gold cards and the game: it scores 3.
+    game = [[3, 1, 0, 0], [2, 0, 1, 0], [2, 0, 0, 1]]
     _hand(page, server, ids[0], game)
     _hand(page, server, ids[0], game)
     _hand(page, server, ids[1], game)
@@ -233,11 +235,11 @@ def test_a_tournament_night_at_the_club(browser: Any, server: str) -> None:
     assert missing in hands.nth(1).inner_text() and leaving not in hands.nth(1).inner_text()
     _shot(page, "table-replaced")
     # The leaving player keeps hand 1 only; the substitute's hands count for nobody.
-    assert Decimal(_standing(page, server, leaving)) == before_leaving - 2
+    assert Decimal(_standing(page, server, leaving)) == before_leaving - WON
     assert Decimal(_standing(page, server, missing)) == before_sub
     _hand(page, server, ids[0], game)  # the next hand credits the substitute nothing too
     assert Decimal(_standing(page, server, missing)) == before_sub
-    assert Decimal(_standing(page, server, leaving)) == before_leaving - 2
+    assert Decimal(_standing(page, server, leaving)) == before_leaving - WON
 
     # Table 2 sat in the wrong seats: its first two players swapped, the hand moves along.
     first_before = Decimal(_standing(page, server, other[0]))
@@ -250,8 +252,8 @@ def test_a_tournament_night_at_the_club(browser: Any, server: str) -> None:
     _shot(page, "reseat-preview")
     _post(page, "#reseat-apply")
     assert other[1] in page.locator("#by-hand tbody tr").first.inner_text().split("\t")[1]
-    assert Decimal(_standing(page, server, other[1])) == second_before + 2
-    assert Decimal(_standing(page, server, other[0])) == first_before - 2
+    assert Decimal(_standing(page, server, other[1])) == second_before + WON
+    assert Decimal(_standing(page, server, other[0])) == first_before - WON
 
     # The printed pairings' codes open the tables' score entry; the PDF downloads.
     page.goto(server + COMP + "night/print/pairings/")
