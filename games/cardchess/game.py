@@ -44,9 +44,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         "4p": CardChessRuleset("4p", 4),
     }
     default_ruleset = "2p"
-    summary_examples = (
-        {"players": 2, "sfide": [[20, 10], [5, 5], [12, 14], [30, 2], [9, 1]]},
-    )
+    summary_examples = ({"players": 2, "sfide": [[20, 10], [5, 5], [12, 14], [30, 2], [9, 1]]},)
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE

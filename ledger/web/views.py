@@ -737,7 +737,8 @@ def _practice_games(club: Club, person: Player) -> list[Any]:
 
 
 def _head_to_head(club: Club, person: Player) -> list[dict[str, Any]]:
-    """For every opponent: results that count played together, and the points each took."""
+    """For every opponent in every game: results that count played together, and the points
+    each took. Points of different games are never added together."""
     counted = Entry.objects.filter(
         club=club, kind=Entry.Kind.CREDIT, result__status=Result.Status.ACCEPTED
     )
@@ -747,13 +748,23 @@ def _head_to_head(club: Club, person: Player) -> list[dict[str, Any]]:
     theirs = (
         counted.filter(result_id__in=list(mine))
         .exclude(player=person)
-        .values_list("result_id", "player_id", "player__name", "points")
+        .values_list(
+            "result_id", "player_id", "player__name", "points", "result__competition__game"
+        )
     )
-    table: dict[int, dict[str, Any]] = {}
-    for result_id, player_id, name, points in theirs:
+    table: dict[tuple[str, int], dict[str, Any]] = {}
+    for result_id, player_id, name, points, game in theirs:
         item = table.setdefault(
-            player_id,
-            {"id": player_id, "name": name, "met": 0, "won": 0, "lost": 0, "diff": Decimal(0)},
+            (game, player_id),
+            {
+                "id": player_id,
+                "name": name,
+                "game": str(meta(game).label),
+                "met": 0,
+                "won": 0,
+                "lost": 0,
+                "diff": Decimal(0),
+            },
         )
         item["met"] += 1
         item["diff"] += mine[result_id] - points
@@ -761,7 +772,7 @@ def _head_to_head(club: Club, person: Player) -> list[dict[str, Any]]:
             item["won"] += 1
         elif mine[result_id] < points:
             item["lost"] += 1
-    return sorted(table.values(), key=lambda i: (-i["met"], i["name"]))
+    return sorted(table.values(), key=lambda i: (i["game"], -i["met"], i["name"]))
 
 
 @never_cache

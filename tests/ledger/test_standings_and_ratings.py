@@ -432,3 +432,36 @@ def test_a_deleted_round_leaves_its_tables_lines_out_of_every_round(people, leag
     competition.rounds.get(number=1).delete()
     standings(competition, as_of_round=2)  # the moved tables follow at this read
     assert standing_problems(competition.club) == []
+
+
+def test_head_to_head_keeps_each_game_apart(people, club):
+    """Points of different games are never added: one row per game and opponent."""
+    from games.core import registry
+
+    if "tarocco" not in registry.available() or "sanmarco" not in registry.available():
+        pytest.skip("needs the Tarocco and San Marco engines")
+    from ledger.web.views import _head_to_head
+
+    a, b, c, d = people.extra[:4]
+    tarocco = Competition.objects.create(club=club, name="T", slug="t", game="tarocco")
+    sanmarco = Competition.objects.create(club=club, name="S", slug="s", game="sanmarco")
+    t1 = services.create_table(
+        user=people.users["organiser"], competition=tarocco, label="T", players=[a, b, c, d]
+    )
+    t2 = services.create_table(
+        user=people.users["organiser"], competition=sanmarco, label="S", players=[a, b]
+    )
+    user = people.users["scorekeeper"]
+    services.record_result(
+        user=user,
+        table=t1,
+        source="summary",
+        record={"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 70},
+    )
+    services.record_result(
+        user=user, table=t2, source="summary", record={"variant": 3, "points": [[55, 66], [57, 61]]}
+    )
+    rows = [r for r in _head_to_head(club, a) if r["id"] == b.pk]
+    assert len(rows) == 2 and {r["met"] for r in rows} == {1}
+    by_game = {r["game"]: r["diff"] for r in rows}
+    assert sorted(by_game.values()) == [-1, 60]  # 45 - (-15) at Tarocco; 58 - 59 at San Marco
