@@ -241,6 +241,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
                 "fields": fields,
             },
             "weights": weights,
+            "preview": kept.get("preview"),
             "split_choices": [
                 ("table", _("as recorded at the table")),
                 ("rules", _("by the rules")),
@@ -489,6 +490,27 @@ def ruling_params(post: Any, kind: str, seats: int) -> dict[str, Any]:
     return {}
 
 
+def _journal_preview(case: Case, kind: str, scores: list[Decimal]) -> list[dict[str, Any]]:
+    """Per seat: what counts now, what the ruling writes, and the change in the standings."""
+    result = case.result
+    assert result is not None
+    names = _seat_names(case, len(result.scores))
+    counted = result.status == Result.Status.ACCEPTED
+    rows = []
+    for i, new in enumerate(scores):
+        old = Decimal(str(result.scores[i])) if counted else Decimal(0)
+        written = Decimal(0) if kind == Case.Kind.VOID else new
+        rows.append(
+            {
+                "name": names[i],
+                "reversal": -old if counted else None,
+                "credit": None if kind == Case.Kind.VOID else new,
+                "change": written - old,
+            }
+        )
+    return rows
+
+
 @login_required
 @require_POST
 def rule(request: HttpRequest, pk: int) -> HttpResponse:
@@ -498,6 +520,21 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if kind not in Case.Kind.values:
             raise Invalid(_("Choose the kind of ruling."), fields={"kind": [_("Choose one.")]})
+        if request.POST.get("confirm") != "1":
+            # The last step: the journal lines about to be written, nothing written yet.
+            if case.result is None:
+                raise Invalid(
+                    _("Link the case to a result of the ledger before ruling."),
+                    fields={"result": [_("Required to rule.")]},
+                )
+            params = ruling_params(request.POST, kind, seats)
+            services.check_numbers(params)
+            scores = services.ruling_scores(case, case.result, kind, params)
+            request.ruling_kept = {  # type: ignore[attr-defined]
+                "post": request.POST,
+                "preview": _journal_preview(case, kind, scores),
+            }
+            return case_page(request, pk)
         new = services.rule(
             user=request.user,
             case=case,

@@ -51,8 +51,12 @@ def test_a_revoke_in_a_tarocco_hand_is_found_and_ruled(page: Any, server: str) -
     page.select_option("#artificial_2", "plus")
     page.select_option("#artificial_3", "plus")
     page.fill("#note", "Rifiuto alla prima presa")
-    page.click("#rule")
-    page.wait_for_selector("#ruled")
+    with page.expect_navigation():
+        page.click("#rule")
+    assert page.locator("#ruling-preview tbody tr").count() >= 2
+    with page.expect_navigation():
+        page.click("#confirm-ruling")
+    assert page.locator("#ruled").count() == 1
     assert page.locator("#ruled-scores tr").count() == 4
     page.click("#correction-link")
     page.wait_for_url(re.compile(r"/r/\d+/$"))
@@ -77,8 +81,12 @@ def test_an_invalid_reinforcement_in_an_ergio_match_is_found_and_ruled(
     page.check("#kind-assigned")
     page.select_option("#assigned", "rules")
     page.fill("#note", "Terzo rinforzo sotto il Magistrato")
-    page.click("#rule")
-    page.wait_for_selector("#ruled")
+    with page.expect_navigation():
+        page.click("#rule")
+    assert page.locator("#ruling-preview tbody tr").count() >= 2
+    with page.expect_navigation():
+        page.click("#confirm-ruling")
+    assert page.locator("#ruled").count() == 1
     rules = [c.strip() for c in page.locator("#ruled-scores td.num").all_inner_texts()]
     assert len(rules) == 2
     page.click("#correction-link")

@@ -84,5 +84,8 @@ def test_an_invalid_reinforcement_that_decided_a_scontro_gets_the_rules_score(
     page.fill("#note", "Terzo rinforzo sotto il Magistrato: non conta")
     with page.expect_navigation():
         page.click("#rule")
+    assert page.locator("#ruling-preview tbody tr").count() >= 2
+    with page.expect_navigation():
+        page.click("#confirm-ruling")
     assert page.locator("#ruled").count() == 1
     assert _points(page, server) == {"Gherardo Lanfreducci": 3.0, "Matilde Gaetani": 3.0}

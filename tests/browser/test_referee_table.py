@@ -118,6 +118,9 @@ def test_a_referee_rebuilds_a_tarocco_hand_by_tapping_cards_and_splits_the_score
     page.fill("#note", "Rifiuto: non ha risposto al seme")
     with page.expect_navigation():
         page.click("#rule")
+    assert page.locator("#ruling-preview tbody tr").count() >= 2
+    with page.expect_navigation():
+        page.click("#confirm-ruling")
     assert page.locator("#ruled").count() == 1
     after = _points(page, server)
     names = ["Bianca Arrighi", "Ranieri Gualandi", "Ugo Sismondi", "Lia Upezzinghi"]

@@ -134,7 +134,10 @@ def test_the_referees_ruling_shows_on_the_contested_result(
     _client(people, "member").post(_url(result) + "dispute/", {"reason": "Revoke"})
     case = Case.objects.get()
     referee = _client(people, "referee")
-    referee.post(f"/referee/case/{case.pk}/rule/", {"kind": "upheld", "note": "Played fairly"})
+    referee.post(
+        f"/referee/case/{case.pk}/rule/",
+        {"kind": "upheld", "note": "Played fairly", "confirm": "1"},
+    )
     case.refresh_from_db()
     assert case.status == "ruled" and case.correction is not None
     page = _client(people, "member").get(_url(result)).content.decode()

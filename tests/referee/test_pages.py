@@ -49,17 +49,20 @@ def test_pasted_revoke_is_highlighted_on_the_timeline_and_ruled(
     assert f'id="step-{step}" value="{step + 1}" class="step offending first"' in page
     assert "tarocco.play.follow_suit" in page
     assert "One must follow the suit led when able." in page
-    response = client.post(
-        f"/referee/case/{case.pk}/rule/",
-        {
-            "kind": "artificial",
-            "artificial_0": "plus",
-            "artificial_1": "minus",
-            "artificial_2": "plus",
-            "artificial_3": "plus",
-            "note": "Revoke",
-        },
-    )
+    ruling = {
+        "kind": "artificial",
+        "artificial_0": "plus",
+        "artificial_1": "minus",
+        "artificial_2": "plus",
+        "artificial_3": "plus",
+        "note": "Revoke",
+    }
+    # First the journal lines about to be written; nothing is written yet.
+    preview = client.post(f"/referee/case/{case.pk}/rule/", ruling).content.decode()
+    assert 'id="ruling-preview"' in preview and 'id="confirm-ruling"' in preview
+    case.refresh_from_db()
+    assert case.status == Case.Status.OPEN
+    client.post(f"/referee/case/{case.pk}/rule/", {**ruling, "confirm": "1"})
     case.refresh_from_db()
     assert case.status == Case.Status.RULED
     assert case.correction is not None and case.correction.supersedes_id == tarocco_result.pk
