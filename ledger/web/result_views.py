@@ -19,7 +19,15 @@ from ledger.clubs.models import Competition, Dispute, Result, Role
 from ledger.clubs.visibility import viewer_of
 from ledger.referee import services as referee
 from ledger.referee.models import Case
-from ledger.web.scoring_views import _entry_form, _evaluate, _forms, _mode, prefilled
+from ledger.web.scoring_views import (
+    WAITS,
+    _detail,
+    _entry_form,
+    _evaluate,
+    _forms,
+    _mode,
+    prefilled,
+)
 
 
 def _result(club: str, slug: str, pk: int) -> Result:
@@ -98,6 +106,11 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "competition": competition,
             "seats": seats,
             "scored": _by_seat(seats, result.scores),
+            # What happened, in words (the engine's detail: dealer, declarations, card
+            # points, scontri, challenges, sfide), for whoever may see the scores.
+            "detail": None if hide else _detail(competition.game, result.source, result.verdict),
+            "names": [(s.index, s.player.name) for s in seats],
+            "waits": WAITS.get(mode) if pending else None,
             "versions": versions,
             "may_confirm": may_confirm and mode != Competition.Confirmation.BLIND,
             "blind_form": blind_form,

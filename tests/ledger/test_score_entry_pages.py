@@ -815,3 +815,19 @@ def test_the_scorekeeper_is_told_when_a_result_waits_for_confirmation(logged_in,
     body = {"outcome": "solo", "dealer": "3", "declarer": "0", "card_points": "70"}
     page = logged_in.post(url, {**body, "form_token": "w1"}, follow=True).content.decode()
     assert "it waits for another scorekeeper or a referee to confirm it" in page
+
+
+@tarocco
+def test_the_result_page_says_what_happened_and_whether_it_waits(logged_in, tarocco_table):
+    competition = tarocco_table.competition
+    competition.confirmation = Competition.Confirmation.SECOND_PERSON
+    competition.save()
+    url = f"/c/prova/tarocco/t/{tarocco_table.pk}/score/"
+    body = {"outcome": "solo", "dealer": "3", "declarer": "0", "card_points": "70"}
+    logged_in.post(url, {**body, "form_token": "d1"})
+    result = Result.objects.get(table=tarocco_table)
+    page = logged_in.get(f"/c/prova/tarocco/r/{result.pk}/").content.decode()
+    assert 'id="result-detail"' in page and "Next to deal" in page
+    assert 'id="waits"' in page and "another scorekeeper or a referee" in page
+    seats = page[page.index('id="result-scores"') :]
+    assert "<td>1</td>" in seats and "<td>0</td>" not in seats
