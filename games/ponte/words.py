@@ -77,6 +77,15 @@ def action(act: dict[str, Any], lang: str) -> str:
     return plain(act, lang)
 
 
+def option(key: str, value: Any, lang: str) -> str:
+    """The words of a move's option: the fighting magistratura's strategy card."""
+    if value is None:
+        return pick(lang, "Con la carta strategia", "With the strategy card")
+    return pick(
+        lang, f"usa la carta strategia n. {int(value) + 1}", f"use strategy card {int(value) + 1}"
+    )
+
+
 def _word(v: str, lang: str) -> str:
     return card(v, lang)
 

@@ -8,6 +8,7 @@ Nothing here knows a particular game: each game declares its faces, words and op
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import asdict
 from typing import Any
@@ -30,6 +31,17 @@ def card(slug: str, code: str, lang: str) -> dict[str, Any]:
         "name": cards.name(slug, code, lang),
         "svg": cards.svg(slug, code, lang),
     }
+
+
+def hand_of(slug: str, view: dict[str, Any]) -> list[str] | None:
+    """The cards a seat plays from: its hand, or what its game declares instead (a Bridge's
+    Game commander's fight cards)."""
+    module = game_faces.for_game(slug)
+    own = getattr(module, "hand", None) if module else None
+    cards = own(view) if own is not None else view.get("hand")
+    if cards is None:
+        return None
+    return [c for c in cards if isinstance(c, str)]
 
 
 def has_faces(slug: str) -> bool:
@@ -56,6 +68,8 @@ def board(
     if module is None or not isinstance(view, dict):
         return None
     b = module.board(view, lang, names)
+    if b is None:
+        return None
     n = len(b.seats)
     first = viewer if viewer is not None and 0 <= viewer < n else 0
     seats = []
@@ -110,7 +124,7 @@ def choices(
     """The hand with each card's move, the options that modify a card's move, the other
     moves as buttons (drawing the cards they name), and why a rule narrows the choice."""
     module = game_faces.for_game(slug)
-    hand_codes = [c for c in (view.get("hand") or []) if isinstance(c, str)]
+    hand_codes = hand_of(slug, view) or []
     options_keys: tuple[str, ...] = tuple(getattr(module, "OPTIONS", ())) if module else ()
     uses = getattr(module, "uses", None)
     by_card: dict[str, list[dict[str, Any]]] = {}
@@ -119,12 +133,11 @@ def choices(
     others = []
     for a in legal:
         code = uses(a) if uses is not None else None
-        base = {k: v for k, v in a.items() if k not in options_keys}
         if code is not None and code in hand_codes:
             for k in options_keys:
                 if a.get(k) is not None and a[k] not in option_values.setdefault(k, []):
                     option_values[k].append(a[k])
-            if base == a:
+            if all(a.get(k) is None for k in options_keys):
                 by_card.setdefault(code, []).append(
                     {
                         "json": compact(a),
@@ -183,6 +196,8 @@ def merge_options(slug: str, action: Any, post: Any) -> Any:
     for key in getattr(module, "OPTIONS", ()) if module else ():
         value = post.get(f"opt_{key}")
         if value:
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)  # a number stays a number
             action = {**action, key: value}
     return action
 
@@ -228,3 +243,40 @@ def compose_slots(slug: str, post: Any) -> dict[str, Any] | None:
     raw = str(post.get("slot_count", ""))
     count = min(int(raw), 10) if raw.isdigit() else 0
     return {key: [post.get(f"slot_{i}", "") for i in range(count)]}
+
+
+def number(
+    slug: str, legal: list[dict[str, Any]], view: dict[str, Any], lang: str
+) -> dict[str, Any] | None:
+    """A move written as a number (a San Marco colour's points): one field with its
+    bounds instead of a list of every value; the move's other keys are fixed."""
+    module = game_faces.for_game(slug)
+    declare = getattr(module, "number", None) if module else None
+    key = declare(legal) if declare is not None else None
+    if key is None:
+        return None
+    fixed = [{k: v for k, v in a.items() if k != key} for a in legal]
+    values = [a[key] for a in legal if isinstance(a.get(key), int)]
+    if not values or any(f != fixed[0] for f in fixed):
+        return None
+    return {
+        "key": key,
+        "fixed": compact(fixed[0]),
+        "min": min(values),
+        "max": max(values),
+        "label": module.number_label(fixed[0], view, lang),
+    }
+
+
+def compose_number(slug: str, post: Any) -> dict[str, Any] | None:
+    key = post.get("number")
+    if not key:
+        return None
+    try:
+        fixed = json.loads(post.get("fixed", ""))
+        value = int(post.get("value", ""))
+    except ValueError:
+        return None
+    if not isinstance(fixed, dict):
+        return None
+    return {**fixed, str(key): value}

@@ -177,11 +177,14 @@ def _board_context(
             slots=boards.slots(table.game, view, payload["legal_actions"], lang)
             if payload["your_turn"]
             else None,
+            number=boards.number(table.game, payload["legal_actions"], view, lang)
+            if payload["your_turn"]
+            else None,
             others=choice["others"] if choice is not None else actions,
             moves_log=_move_log(table, names),
             payload=payload,
-            hand=card_names(table.game, payload["view"].get("hand"))
-            if isinstance(payload["view"], dict) and payload["view"].get("hand") is not None
+            hand=card_names(table.game, boards.hand_of(table.game, view))
+            if boards.hand_of(table.game, view) is not None
             else None,
             rows=_view_rows(payload["view"], table.game)
             if isinstance(payload["view"], dict)
@@ -355,7 +358,9 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     error, violations = "", None
     try:
-        slotted = boards.compose_slots(table.game, request.POST)
+        slotted = boards.compose_slots(table.game, request.POST) or boards.compose_number(
+            table.game, request.POST
+        )
         if slotted is not None:
             action = slotted
         elif "pick" in request.POST:

@@ -15,7 +15,11 @@ from games.core import registry
 from ledger.play import boards, cards, services
 from tests.play.conftest import dealt
 
-FACED = [g for g in registry.available() if game_faces.for_game(g) is not None]
+FACED = [
+    g
+    for g in registry.available()
+    if game_faces.for_game(g) is not None and game_faces.for_game(g).all_codes()
+]
 
 
 @pytest.mark.parametrize("game", FACED)
@@ -139,3 +143,39 @@ def test_a_cardchess_play_is_chosen_place_by_place_and_checked_by_the_engine(peo
     commit(client.post, url, chosen, HTTP_HX_REQUEST="true")
     table.refresh_from_db()
     assert table.moves_count >= 1
+
+
+def test_a_san_marco_score_is_written_as_a_number_within_its_bounds(people, commit):
+    with dealt(4):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game="sanmarco",
+            seats=["me", "heuristic"],
+        )
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["member"])
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert 'id="number-value"' in page and 'max="200"' in page and 'id="action"' not in page
+    assert "Points of your colour" in page and "Score sheet" in page
+    fixed = json.loads(
+        re.search(r'name="fixed" value="([^"]+)"', page).group(1).replace("&quot;", '"')
+    )
+    commit(
+        client.post,
+        f"/play/{table.pk}/act/",
+        {"number": "points", "fixed": json.dumps(fixed), "value": "37", "move_id": "n1"},
+        HTTP_HX_REQUEST="true",
+    )
+    table.refresh_from_db()
+    assert table.moves.order_by("step").first().action == {**fixed, "points": 37}
+
+
+def test_a_bridges_game_strategy_option_is_sent_as_the_engine_writes_it():
+    assert boards.merge_options(
+        "ponte", {"fight": "A5000", "strategy": None}, {"opt_strategy": "0"}
+    ) == {
+        "fight": "A5000",
+        "strategy": 0,
+    }
