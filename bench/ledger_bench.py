@@ -350,7 +350,7 @@ def api_writes(
     """POST results through the web process (bench/ledger_bench.web_server: 2 workers of
     `worker_threads` threads each) from
     `clients` concurrent clients, each sending one result after another for a window of
-    ``seconds``, with the results' fast path and without it; then raw psycopg inserting and
+    ``seconds``; then raw psycopg inserting and
     committing the same rows (a result and its journal lines) from as many threads for as
     long. The rate is what was answered within the windows: every client sends throughout,
     so it is the rate the server sustains (a fixed number of requests per client would
@@ -382,7 +382,7 @@ def api_writes(
         for i in range(clients)
     ]
 
-    def load(fast_path: bool, window: float) -> tuple[int, list[float]]:
+    def load(window: float) -> tuple[int, list[float]]:
         """Start the server, have every client post results for ``window`` seconds, stop
         it: the results answered within the window and their latencies."""
         port = _free_port()
@@ -390,7 +390,6 @@ def api_writes(
             **os.environ,
             "DATABASE_URL": database_url,
             "DJANGO_DEBUG": "0",
-            "LEDGER_API_FAST_PATH": "1" if fast_path else "0",
         }
         server = subprocess.Popen(
             web_server(port, worker_threads, env),
@@ -478,15 +477,14 @@ def api_writes(
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
 
-    # With and without the results' fast path (ledger/api/fastpath.py), in the order
-    # off, on, on, off, so that a slow spell of this shared machine weighs on both alike.
-    answered = {True: 0, False: 0}
+    # Two halves, each with a fresh server, so that one slow spell of this shared machine
+    # does not decide the figure alone.
+    answered = 0
     latencies: list[float] = []
-    for fast in (False, True, True, False):
-        count, seen = load(fast, seconds / 2)
-        answered[fast] += count
-        if fast:
-            latencies.extend(seen)
+    for _ in range(2):
+        count, seen = load(seconds / 2)
+        answered += count
+        latencies.extend(seen)
 
     # The same rows, written by raw psycopg for as long: one result and four journal lines
     # per commit, under the club's lock.
@@ -552,12 +550,10 @@ def api_writes(
     for t in threads:
         t.join()
     latencies.sort()
-    api_rate = answered[True] / seconds
+    api_rate = answered / seconds
     raw_rate = sum(committed) / seconds
     return {
         "api.results_per_s": api_rate,
-        "api.without_fast_path_per_s": answered[False] / seconds,
-        "api.fast_path_speedup": answered[True] / answered[False],
         "api.p50_ms": latencies[len(latencies) // 2] * 1000,
         "api.p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
         "api.raw_psycopg_per_s": raw_rate,

@@ -1,6 +1,6 @@
 """The web process: one ASGI application for the pages, the API and the live tables.
 
-HTTP goes to the WSGI application (ledger/wsgi.py, with the API's fast path) run in a pool
+HTTP goes to the WSGI application (ledger/wsgi.py) run in a pool
 of threads, as a threaded WSGI server would; WebSockets go to Channels (ledger/play/live.py).
 Serve it with ``python -m ledger.serve`` (docs/operations.md).
 """

@@ -10,8 +10,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ledger.settings")
 # back sooner: measured with 2 workers x 4 threads, 15-25% more results per second and a
 # lower p99 (docs/benchmarks.md).
 sys.setswitchinterval(float(os.environ.get("LEDGER_SWITCH_INTERVAL", "0.0005")))
-# The busiest request, recording a result, skips the middleware that has nothing to do for
-# it (ledger/api/fastpath.py); every other request is Django's.
-from ledger.api.fastpath import ResultsFastPath  # noqa: E402  (needs the settings above)
 
-application = ResultsFastPath(get_wsgi_application())
+application = get_wsgi_application()

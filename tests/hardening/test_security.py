@@ -220,6 +220,7 @@ def test_the_deploy_check_is_clean_with_a_full_production_environment(tmp_path, 
         DJANGO_STATIC_MANIFEST="1",
         CACHE_URL="redis://127.0.0.1:6379/1",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        CHANNEL_REDIS_URL="redis://127.0.0.1:6379/2",
         LEDGER_VAR_DIR=str(tmp_path),
     )
     if database == "postgres":
