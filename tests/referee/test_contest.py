@@ -143,3 +143,26 @@ def test_the_referees_ruling_shows_on_the_contested_result(
     page = _client(people, "member").get(_url(result)).content.decode()
     assert "Result upheld" in page and f"/r/{case.correction.pk}/" in page
     assert "Played fairly" in page
+
+
+def test_ruling_on_a_contested_pending_result_closes_its_dispute_and_counts(
+    people: Any, tarocco: Competition
+) -> None:
+    from ledger.clubs.models import Dispute, Entry
+
+    tarocco.confirmation = Competition.Confirmation.SECOND_PERSON
+    tarocco.save()
+    result = _table_result(people, tarocco)
+    _client(people, "member").post(_url(result) + "dispute/", {"reason": "Wrong points"})
+    case = Case.objects.get()
+    _client(people, "referee").post(
+        f"/referee/case/{case.pk}/rule/", {"kind": "upheld", "confirm": "1"}
+    )
+    case.refresh_from_db()
+    dispute = Dispute.objects.get(result=result)
+    assert case.status == "ruled" and dispute.ruling == Dispute.Ruling.FIRST
+    new = case.correction
+    assert new is not None and new.status == Result.Status.ACCEPTED
+    credited = Entry.objects.filter(result=new, kind=Entry.Kind.CREDIT).count()
+    assert credited == 4
+    assert not Entry.objects.filter(result=result).exists()  # it never counted
