@@ -285,7 +285,11 @@ def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Bo
     if arno:
         out.panels.append(
             Panel(
-                pick(lang, f"L'Arno ({len(arno)} carte)", f"The Arno ({len(arno)} cards)"),
+                pick(
+                    lang,
+                    f"L'Arno ({len(arno)} {'carta' if len(arno) == 1 else 'carte'})",
+                    f"The Arno ({len(arno)} {'card' if len(arno) == 1 else 'cards'})",
+                ),
                 [Group(cards=list(arno[-12:]), text="…" if len(arno) > 12 else "")],
                 key="arno",
                 folded=len(arno) > 12,

@@ -160,6 +160,8 @@ def choices(
     for code in hand_codes:
         row = card(slug, code, lang)
         moves = by_card.get(code, []) if code not in seen else []
+        # A second copy of a card (Er Giò's armed groups) moves as the first one does.
+        row["dup"] = code in seen and bool(by_card.get(code))
         seen.add(code)
         row["move"] = moves[0] if len(moves) == 1 else None
         row["moves"] = moves if len(moves) > 1 else []
