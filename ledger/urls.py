@@ -78,6 +78,11 @@ urlpatterns = [
         name="score-preview",
     ),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/", result_views.result_page, name="result"),
+    path(
+        "c/<slug:club>/<slug:slug>/to-confirm/",
+        result_views.pending_results,
+        name="pending-results",
+    ),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/confirm/", result_views.confirm, name="confirm"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/reenter/", result_views.reenter, name="reenter"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/dispute/", result_views.contest, name="dispute"),

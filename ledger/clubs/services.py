@@ -556,6 +556,127 @@ def confirm_result(*, user: Any, result: Result) -> Result:
     return result
 
 
+def who_confirms(result: Result) -> str:
+    """Who must confirm a pending result and why, in words for the result page."""
+    mode = result.competition.confirmation
+    who = result.entered_by.get_username() if result.entered_by_id else ""
+    if mode == Competition.Confirmation.OPPONENTS:
+        return _(
+            "This competition has the players sign off at the table: any player seated here "
+            "other than %(who)s, who entered it, or a scorekeeper of the club confirms it. "
+            "Until then it does not count in the standings."
+        ) % {"who": who}
+    if mode == Competition.Confirmation.BLIND:
+        return _(
+            "This competition checks every result by blind re-entry: a scorekeeper other than "
+            "%(who)s, who entered it, types it again without seeing it. It counts once the "
+            "two entries agree."
+        ) % {"who": who}
+    return _(
+        "This competition asks a second person to check every result: a scorekeeper or a "
+        "referee other than %(who)s, who entered it, confirms it. Until then it does not "
+        "count in the standings."
+    ) % {"who": who}
+
+
+def why_not_confirm(user: Any, result: Result) -> str | None:
+    """None when ``user`` may confirm the pending ``result``; otherwise the reason, in words
+    (the same rules as ``_may_confirm``)."""
+    if not getattr(user, "is_authenticated", False):
+        return _("Log in to confirm this result.")
+    if result.entered_by_id == user.pk:
+        return _(
+            "You entered this result: someone else must confirm it, so that two people check it."
+        )
+    if result.club.allows(user, Role.SCOREKEEPER):
+        return None
+    seated = result.table.seats.filter(player__user=user).exists()
+    if result.competition.confirmation == Competition.Confirmation.OPPONENTS:
+        if seated:
+            return None
+        return _(
+            "Only the players seated at this table or a scorekeeper of the club confirm it; "
+            "you are neither."
+        )
+    if seated:
+        return _(
+            "You played at this table, and this competition does not let the players confirm "
+            "their own results: a scorekeeper of the club confirms it."
+        )
+    return _("Only a scorekeeper or a referee of the club confirms results here.")
+    return None
+
+
+def confirmable(user: Any, competition: Competition) -> Any:
+    """The pending results of ``competition`` that ``user`` may confirm with one tap (blind
+    re-entry is typed one by one, so none there), oldest first."""
+    mode = competition.confirmation
+    if not getattr(user, "is_authenticated", False) or mode in (
+        Competition.Confirmation.NONE,
+        Competition.Confirmation.BLIND,
+    ):
+        return Result.objects.none()
+    pending = (
+        Result.objects.filter(competition=competition, status=Result.Status.PENDING)
+        .exclude(entered_by=user)
+        .select_related("table", "entered_by")
+        .prefetch_related("table__seats__player")
+        .order_by("entered_at", "pk")
+    )
+    if competition.club.allows(user, Role.SCOREKEEPER):
+        return pending
+    if mode == Competition.Confirmation.OPPONENTS:
+        return pending.filter(table__seats__player__user=user).distinct()
+    return Result.objects.none()
+
+
+@transaction.atomic
+def confirm_results(*, user: Any, competition: Competition, ids: Sequence[int]) -> list[Result]:
+    """Confirm several pending results of one competition together, in one write: every one
+    of them counts, or (if any may not be confirmed by ``user`` or is no longer pending)
+    none does and nothing is written."""
+    if not ids:
+        raise Invalid(
+            _("Tick at least one result to confirm."), fields={"results": [_("Required.")]}
+        )
+    if competition.confirmation == Competition.Confirmation.BLIND:
+        raise Conflict(
+            _("This competition confirms by blind re-entry: type each result again instead.")
+        )
+    wanted = sorted({int(i) for i in ids})
+    found = list(
+        Result.objects.select_for_update(**_ROW)
+        .filter(competition=competition, pk__in=wanted)
+        .order_by("pk")
+    )
+    if len(found) != len(wanted):
+        raise Conflict(_("Some of the ticked results are not in this competition."))
+    for result in found:
+        if result.status != Result.Status.PENDING:
+            raise Conflict(
+                _(
+                    "Result #%(n)s is no longer waiting for confirmation (it is %(s)s): "
+                    "nothing was confirmed."
+                )
+                % {"n": result.pk, "s": result.get_status_display()}
+            )
+        try:
+            _may_confirm(user, result)
+        except NotAllowed as exc:
+            raise NotAllowed(
+                _("Result #%(n)s: %(why)s Nothing was confirmed.")
+                % {"n": result.pk, "why": exc.message}
+            ) from exc
+    now = timezone.now()
+    for result in found:
+        result.status = Result.Status.ACCEPTED
+        result.confirmed_by = user
+        result.confirmed_at = now
+        result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    _credit_many([(r, dict(r.table.seats.values_list("index", "player_id"))) for r in found])
+    return found
+
+
 @transaction.atomic
 def reenter_result(
     *, user: Any, result: Result, source: str, record: Any = None, scores: Any = None

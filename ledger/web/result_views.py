@@ -8,9 +8,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ledger.clubs import services
@@ -76,13 +79,11 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
     user = request.user
     mode = competition.confirmation
     pending = result.status == Result.Status.PENDING
-    is_enterer = getattr(user, "pk", None) == result.entered_by_id
-    scorekeeper = competition.club.allows(user, Role.SCOREKEEPER)
-    may_confirm = (
-        pending
-        and not is_enterer
-        and (scorekeeper or (mode == Competition.Confirmation.OPPONENTS and _seated(result, user)))
-    )
+    # Who must confirm and why; to whoever may not, why not (the rules of confirm_result).
+    cannot_confirm = services.why_not_confirm(user, result) if pending else None
+    may_confirm = pending and cannot_confirm is None
+    if not user.is_authenticated:
+        cannot_confirm = None  # a visitor is told who confirms, not asked to log in
     blind_form = None
     if may_confirm and mode == Competition.Confirmation.BLIND:
         blind_form, _seats = _forms(competition, result.table, None)
@@ -111,6 +112,10 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "detail": None if hide else _detail(competition.game, result.source, result.verdict),
             "names": [(s.index, s.player.name) for s in seats],
             "waits": WAITS.get(mode) if pending else None,
+            "who_confirms": services.who_confirms(result) if pending else "",
+            "cannot_confirm": cannot_confirm,
+            "more_to_confirm": may_confirm
+            and services.confirmable(user, competition).exclude(pk=result.pk).exists(),
             "versions": versions,
             "may_confirm": may_confirm and mode != Competition.Confirmation.BLIND,
             "blind_form": blind_form,
@@ -139,6 +144,70 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
 
 def _by_seat(seats: list[Any], scores: list[Any]) -> list[tuple[Any, Any]]:
     return [(s, scores[s.index] if s.index < len(scores) else "") for s in seats]
+
+
+def pending_results(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """The results of a competition waiting for confirmation that the visitor may confirm,
+    ticked, confirmed together in one write: a night's (``?day=``) or an import's
+    (``?imported=1``) at once."""
+    competition = get_object_or_404(
+        Competition.objects.select_related("club"), club__slug=club, slug=slug
+    )
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    results = services.confirmable(request.user, competition)
+    imported = request.GET.get("imported") == "1"
+    if imported:
+        results = results.filter(source=Result.Source.IMPORT)
+    day = parse_date(request.GET.get("day") or "")
+    if day:
+        results = results.filter(entered_at__date=day)
+    error = ""
+    ticked: set[int] = set()
+    if request.method == "POST":
+        ticked = {int(i) for i in request.POST.getlist("results") if i.isdigit()}
+        try:
+            done = services.confirm_results(
+                user=request.user, competition=competition, ids=sorted(ticked)
+            )
+        except LedgerError as exc:
+            error = exc.message
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "%(n)d result confirmed: it now counts in the standings.",
+                    "%(n)d results confirmed: they now count in the standings.",
+                    len(done),
+                )
+                % {"n": len(done)},
+            )
+            return redirect("competition", club=club, slug=slug)
+    rows = list(results)
+    viewer = viewer_of(request)
+    for r in rows:
+        r.hidden = not viewer.may_see(r)
+        r.ticked = not ticked or r.pk in ticked
+        r.named = [
+            (
+                s.player.name,
+                "?" if r.hidden else (r.scores[s.index] if s.index < len(r.scores) else ""),
+            )
+            for s in r.table.seats.all()
+        ]
+    return render(
+        request,
+        "web/pending_results.html",
+        {
+            "competition": competition,
+            "rows": rows,
+            "error": error,
+            "imported": imported,
+            "day": day,
+            "blind": competition.confirmation == Competition.Confirmation.BLIND,
+        },
+        status=400 if error else 200,
+    )
 
 
 def _done(request: HttpRequest, result: Result) -> HttpResponse:

@@ -383,6 +383,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "modes": list(MODE_LABELS.items()) if engine else [],
             "qr": qr,
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
+            "to_confirm": services.confirmable(request.user, competition).count(),
         },
     )
 

@@ -127,6 +127,10 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "more_ratings": count > TOP_RATINGS,
             "results": results,
             "can_score": can_score,
+            # Results waiting for this visitor's confirmation: one page confirms them together.
+            "to_confirm": services.confirmable(request.user, comp).count()
+            if request.user.is_authenticated
+            else 0,
             "feed_url": request.build_absolute_uri(
                 reverse("checkpoint-feed", args=[comp.club.slug])
             ),
