@@ -21,15 +21,19 @@
     status.textContent = status.dataset[state] || "";
   }
 
-  // A board older than the one shown (an answer that crossed a newer one) is never swapped in.
-  function older(html) {
+  // How far a fragment's board is, compared with the board shown: -1 older, 0 as far, 1 newer.
+  function compare(html) {
     var current = board();
-    if (!current) { return false; }
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
     var incoming = tpl.content.querySelector("#board");
-    return incoming !== null && movesOf(incoming) < movesOf(current);
+    if (!current || !incoming) { return 1; }
+    var a = movesOf(incoming), b = movesOf(current);
+    if (a !== b) { return a < b ? -1 : 1; }
+    return incoming.getAttribute("data-status") === current.getAttribute("data-status") ? 0 : 1;
   }
+  // A board older than the one shown (an answer that crossed a newer one) is never swapped in.
+  function older(html) { return compare(html) < 0; }
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
     if (target && target.id === "board" && evt.detail.xhr && older(evt.detail.xhr.responseText)) {
@@ -37,14 +41,21 @@
     }
   });
 
-  function refresh() {
+  // ``seats``: the seats changed (moves and status may not have), so an equal board is
+  // swapped in too; otherwise only a newer one, so that a board the player is using is
+  // never replaced by the same board (a click on it would be lost).
+  var seatsChanged = false;
+  function refresh(seats) {
+    if (seats) { seatsChanged = true; }
     if (fetching) { again = true; return; }
     fetching = true;
+    var wanted = seatsChanged ? 0 : 1;
+    seatsChanged = false;
     fetch(boardUrl, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         var current = board();
-        if (html && current && !older(html)) {
+        if (html && current && compare(html) >= wanted) {
           htmx.swap(current, html, { swapStyle: "outerHTML" });
         }
       })
@@ -60,7 +71,7 @@
     if (!current) { return; }
     if (notice.moves > movesOf(current) || notice.status !== current.getAttribute("data-status") ||
         notice.kind === "seats") {
-      refresh();
+      refresh(notice.kind === "seats");
     }
   }
 
