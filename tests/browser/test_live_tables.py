@@ -231,7 +231,17 @@ def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_pract
     for _ in range(1500):
         if anna.locator("#game-over").count():
             break
-        mover = next((p for p in pages if p.locator("#your-turn").count()), None)
+        mover = None
+        for _wait in range(40):  # a board still being drawn: a moment at most
+            mover = next((p for p in pages if p.locator("#your-turn").count()), None)
+            if mover is not None or anna.locator("#game-over").count():
+                break
+            anna.wait_for_timeout(250)
+        if mover is None and anna.locator("#game-over").count():
+            break
+        if mover is None:
+            anna.screenshot(path=str(_shots() / "live-nobody.png"), full_page=True)
+            bruno.screenshot(path=str(_shots() / "live-nobody-bruno.png"), full_page=True)
         assert mover is not None, "neither person is to act and the game is not over"
         _play_one(mover, chooser, game)
         moves += 1
