@@ -100,3 +100,61 @@ def for_game(slug: str) -> Any:
         return importlib.import_module(f"games.{slug}.faces")
     except ModuleNotFoundError:
         return None
+
+
+# --- a board drawn as a map (San Marco's districts) ---------------------------------------
+@dataclass(slots=True)
+class Spot:
+    """A place on a drawn board: a box at (x, y) with its name, a few lines of small print,
+    the pieces standing in it as (colour key, count) and a marker's word (the Doge)."""
+
+    key: str
+    label: str
+    x: float
+    y: float
+    lines: list[str] = field(default_factory=list)
+    pieces: list[tuple[str, int]] = field(default_factory=list)
+    marker: str = ""
+
+
+@dataclass(slots=True)
+class Link:
+    """What joins two spots (a canal's bridge site): the pieces on it, each as (colour key,
+    the number a move names it by), and how many it holds."""
+
+    a: str
+    b: str
+    pieces: list[tuple[str, int]] = field(default_factory=list)
+    room: int = 0
+
+
+@dataclass(slots=True)
+class Offer:
+    """A pile on the table: its name, the cards in words (or how many lie face down) and
+    who took it."""
+
+    label: str
+    cards: list[str] = field(default_factory=list)
+    hidden: int = 0
+    taken: str = ""
+
+
+@dataclass(slots=True)
+class Drawing:
+    """A board drawn as a map: ``colours`` maps a colour key to (fill, name in words);
+    ``track`` holds each colour's points as (colour key, points, who); ``status`` says whose
+    turn it is and what is being decided; ``summary`` reads the map in words."""
+
+    title: str
+    width: int
+    height: int
+    colours: dict[str, tuple[str, str]] = field(default_factory=dict)
+    spots: list[Spot] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    marker_name: str = ""
+    track: list[tuple[str, int, str]] = field(default_factory=list)
+    track_title: str = ""
+    offers: list[Offer] = field(default_factory=list)
+    offers_title: str = ""
+    status: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)

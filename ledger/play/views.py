@@ -25,7 +25,7 @@ from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
 from ledger.clubs.models import Club, Competition, Role, Table
-from ledger.play import boards, selectors, services
+from ledger.play import boards, drawings, selectors, services
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import bot_kinds, replay
 
@@ -173,6 +173,7 @@ def _board_context(
                 viewer=seat.index,
                 to_act=to_act,
             ),
+            drawing=drawings.drawing(table.game, view, lang, [s["name"] for s in context["seats"]]),
             choice=choice,
             slots=boards.slots(table.game, view, payload["legal_actions"], lang)
             if payload["your_turn"]
@@ -206,6 +207,9 @@ def _board_context(
             services.language(),
             [s["name"] for s in context["seats"]],
             to_act=public.get("to_act") if isinstance(public, dict) else None,
+        )
+        context["public_drawing"] = drawings.drawing(
+            table.game, public, services.language(), [s["name"] for s in context["seats"]]
         )
     context["polling"] = not table.over and not context.get("payload", {}).get("your_turn")
     if table.status == GameTable.Status.WAITING and context["is_creator"]:
