@@ -446,7 +446,10 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     state = replay(table.game, table.deal, [(s, a) for s, a, _b in moves[:step]])
     seats = selectors.seat_rows(table)
     views = [
-        {"seat": seat, "hand": card_names(table.game, state.view(seat["index"]).get("hand"))}
+        {
+            "seat": seat,
+            "hand": card_names(table.game, boards.hand_of(table.game, state.view(seat["index"]))),
+        }
         for seat in seats
     ]
     names = {s["index"]: s["name"] for s in seats}
@@ -476,6 +479,9 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
                 services.language(),
                 [s["name"] for s in seats],
                 to_act=state.to_act() if not state.is_over() else None,
+            ),
+            "drawing": drawings.drawing(
+                table.game, state.view(None), services.language(), [s["name"] for s in seats]
             ),
             "log": log,
             "last": log[step - 1] if step else None,

@@ -107,3 +107,38 @@ def test_the_scoring_round_draws_no_map():
         drawings.drawing("sanmarco", {"colours": [["rosso"]], "entries": [[None]]}, "en", [])
         is None
     )
+
+
+def test_the_table_page_and_the_replay_draw_the_board_instead_of_a_list(people, commit):
+    from django.test import Client
+
+    from ledger.clubs.models import Competition
+    from ledger.play import services
+    from tests.play.conftest import dealt, play_out
+
+    league = Competition.objects.create(
+        club=people.club,
+        name="San Marco",
+        slug="san-marco",
+        game="sanmarco",
+        ruleset={"name": "base3", "passages": 1},
+        bot_tables_count=True,
+    )
+    with dealt(3):
+        table = commit(
+            services.create_table,
+            user=people.users["scorekeeper"],
+            club=people.club,
+            game="sanmarco",
+            seats=["me", "heuristic", "heuristic"],
+            competition=league,
+        )
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    client.force_login(people.users["scorekeeper"])
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert 'class="drawn-board"' in page and "La plancia di San Marco" in page
+    assert "posa un ponte iniziale" in page  # whose turn and what is being decided
+    assert '<dl class="view">' not in page  # no longer a list of the view's keys
+    play_out(commit, people.users["scorekeeper"], table)
+    replay = client.get(f"/play/{table.pk}/replay/?step=20").content.decode()
+    assert 'class="drawn-board"' in replay and '<dl class="view">' not in replay
