@@ -30,7 +30,7 @@ def _t(x: float, y: float, text: str, size: float = 10, **attrs: Any) -> str:
 
 
 def _width(text: str, size: float) -> float:
-    return len(text) * size * 0.56
+    return len(text) * size * 0.62
 
 
 def _map(d: Drawing) -> list[str]:
