@@ -139,6 +139,11 @@ def test_the_table_page_and_the_replay_draw_the_board_instead_of_a_list(people, 
     assert 'class="drawn-board"' in page and "La plancia di San Marco" in page
     assert "posa un ponte iniziale" in page  # whose turn and what is being decided
     assert '<dl class="view">' not in page  # no longer a list of the view's keys
+    # Someone of the club who does not sit there sees the same board, drawn from the public view.
+    watcher = Client(HTTP_ACCEPT_LANGUAGE="en")
+    watcher.force_login(people.users["member"])
+    watched = watcher.get(f"/play/{table.pk}/").content.decode()
+    assert 'id="spectator"' in watched and "The San Marco board" in watched
     play_out(commit, people.users["scorekeeper"], table)
     replay = client.get(f"/play/{table.pk}/replay/?step=20").content.decode()
     assert 'class="drawn-board"' in replay and '<dl class="view">' not in replay
