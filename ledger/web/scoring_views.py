@@ -4,6 +4,7 @@ so a double tap or a resent form never records a hand twice."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal
 from typing import Any
@@ -75,12 +76,70 @@ def choose_table(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect("score-entry", club=club, slug=slug, table=table.pk)
-    tables = competition.tables.prefetch_related("seats__player")[:30]
+    tables = _natural_order(
+        list(competition.tables.select_related("round").prefetch_related("seats__player")[:30])
+    )
     return render(
         request,
         "web/score/choose_table.html",
         {"competition": competition, "tables": tables, "form": form},
     )
+
+
+def _natural_order(tables: list[Any]) -> list[Any]:
+    """The latest round's tables first, each round's in the order people count them
+    ("Tavolo 2" before "Tavolo 10"); tables outside any round after them."""
+
+    def key(table: Any) -> tuple[Any, ...]:
+        number = table.round.number if table.round_id else 0
+        parts = re.split(r"(\d+)", table.label.casefold())
+        label = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
+        return (-number, label, table.pk)
+
+    return sorted(tables, key=key)
+
+
+def _at_a_glance(
+    competition: Competition, table: Table, seats: list[Any], viewer: Any
+) -> dict[str, Any]:
+    """The night at the table: each seat's running total over the hands recorded so far
+    (results being corrected or contested left out; sealed ones counted but not shown), the
+    hand about to be played of the competition's fixed number, and who deals it."""
+    from ledger.formats.models import FormatSettings
+
+    played = list(
+        table.results.filter(status__in=(Result.Status.ACCEPTED, Result.Status.PENDING)).order_by(
+            "-entered_at", "-pk"
+        )
+    )
+    totals = [Decimal(0)] * len(seats)
+    sealed = waiting = 0
+    for result in played:
+        if not viewer.may_see(result):
+            sealed += 1
+            continue
+        waiting += result.status == Result.Status.PENDING
+        for i, points in enumerate(result.scores[: len(totals)]):
+            try:
+                totals[i] += Decimal(str(points))
+            except ArithmeticError:
+                continue
+    fixed = FormatSettings.objects.filter(competition=competition).first()
+    hands = fixed.hands_per_table if fixed is not None else 1
+    names = dict(seats)
+    following = _next_dealer(played)
+    return {
+        "totals": [(names[i], f"{t.normalize():f}") for i, t in enumerate(totals) if i in names]
+        if played
+        else [],
+        "played": len(played),
+        "hands": hands if hands > 1 else 0,
+        "next_hand": len(played) + 1,
+        "over": hands > 1 and len(played) >= hands,
+        "sealed": sealed,
+        "waiting": waiting,
+        "dealer": names.get(following) if following is not None else None,
+    }
 
 
 MODE_LABELS = {
@@ -384,6 +443,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "qr": qr,
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
             "to_confirm": services.confirmable(request.user, competition).count(),
+            "glance": _at_a_glance(competition, table_obj, seats, viewer),
         },
     )
 
@@ -429,8 +489,12 @@ def _next_dealer(recent: list[Any]) -> int | None:
     """The seat that deals next, as the engine gave it with the table's latest result."""
     if not recent:
         return None
-    verdict = recent[0].verdict
-    following = verdict.get("next_dealer") if isinstance(verdict, dict) else None
+    verdict = recent[0].verdict if isinstance(recent[0].verdict, dict) else {}
+    # A summary's verdict holds it at the top; a full record's in its outcome's detail.
+    following = verdict.get("next_dealer")
+    if following is None:
+        detail = (verdict.get("outcome") or {}).get("detail")
+        following = detail.get("next_dealer") if isinstance(detail, dict) else None
     return following if isinstance(following, int) else None
 
 
