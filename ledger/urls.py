@@ -85,6 +85,8 @@ urlpatterns = [
     ),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/confirm/", result_views.confirm, name="confirm"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/reenter/", result_views.reenter, name="reenter"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/pin/", result_views.sign_with_pin, name="sign-pin"),
+    path("c/<slug:club>/p/<int:player_id>/pin/", result_views.set_pin, name="set-pin"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/dispute/", result_views.contest, name="dispute"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/rule/", result_views.rule, name="rule"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/correct/", result_views.correct, name="correct"),

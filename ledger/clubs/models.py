@@ -113,6 +113,9 @@ class Player(models.Model):
     # A bot or the digital referee: seated where a game needs it, never listed among a
     # club's members, never ranked or rated (see docs/ledger.md).
     automated = models.BooleanField(_("bot or digital referee"), default=False)
+    # A short PIN of the player's own (stored hashed), to sign off a result on the
+    # scorekeeper's phone at the table (docs/ledger.md).
+    signoff_pin = models.CharField(_("sign-off PIN"), max_length=128, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
+from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
@@ -675,6 +676,51 @@ def confirm_results(*, user: Any, competition: Competition, ids: Sequence[int]) 
         result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _credit_many([(r, dict(r.table.seats.values_list("index", "player_id"))) for r in found])
     return found
+
+
+PIN_DIGITS = (4, 6)
+
+
+@transaction.atomic
+def set_signoff_pin(*, user: Any, player: Player, pin: str) -> None:
+    """A player sets (or, with an empty ``pin``, removes) their own sign-off PIN."""
+    if not getattr(user, "is_authenticated", False) or player.user_id != user.pk:
+        raise NotAllowed(_("Only the player themself sets their sign-off PIN."))
+    pin = (pin or "").strip()
+    if pin and not (pin.isdigit() and PIN_DIGITS[0] <= len(pin) <= PIN_DIGITS[1]):
+        raise Invalid(_("The PIN is 4 to 6 digits."), fields={"pin": [_("Type 4 to 6 digits.")]})
+    player.signoff_pin = make_password(pin) if pin else ""
+    player.save(update_fields=["signoff_pin"])
+
+
+def pin_signers(result: Result) -> list[Player]:
+    """The players seated at a pending result's table who may sign it off with their PIN
+    (sign-off at the table, a login and a PIN of their own, not the one who entered it)."""
+    if (
+        result.status != Result.Status.PENDING
+        or result.competition.confirmation != Competition.Confirmation.OPPONENTS
+    ):
+        return []
+    return [
+        seat.player
+        for seat in result.table.seats.select_related("player").order_by("index")
+        if seat.player.user_id
+        and seat.player.signoff_pin
+        and seat.player.user_id != result.entered_by_id
+    ]
+
+
+def confirm_with_pin(*, result: Result, player: Player, pin: str) -> Result:
+    """A seated player signs a pending result off on someone else's phone with their PIN:
+    it is confirmed as them (rate limiting of wrong PINs is the caller's)."""
+    if player not in pin_signers(result):
+        raise NotAllowed(_("This player cannot sign this result off with a PIN."))
+    if not (pin and check_password(pin.strip(), player.signoff_pin)):
+        raise Invalid(
+            _("Wrong PIN for %(name)s.") % {"name": player.name},
+            fields={"pin": [_("Wrong PIN.")]},
+        )
+    return confirm_result(user=player.user, result=result)
 
 
 @transaction.atomic

@@ -11,14 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from django_ratelimit.core import get_usage
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError, NotAllowed
-from ledger.clubs.models import Competition, Dispute, Result, Role
+from ledger.clubs.models import Competition, Dispute, Player, Result, Role
 from ledger.clubs.visibility import viewer_of
 from ledger.referee import services as referee
 from ledger.referee.models import Case
@@ -114,6 +116,8 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "waits": WAITS.get(mode) if pending else None,
             "who_confirms": services.who_confirms(result) if pending else "",
             "cannot_confirm": cannot_confirm,
+            # Sign-off on this phone: each seated player types a PIN of their own.
+            "pin_signers": services.pin_signers(result) if user.is_authenticated else [],
             "more_to_confirm": may_confirm
             and services.confirmable(user, competition).exclude(pk=result.pk).exists(),
             "versions": versions,
@@ -210,6 +214,25 @@ def pending_results(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def set_pin(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
+    """A player sets or removes their own sign-off PIN from their page."""
+    person = get_object_or_404(Player, pk=player_id, memberships__club__slug=club)
+    try:
+        services.set_signoff_pin(user=request.user, player=person, pin=request.POST.get("pin", ""))
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Your sign-off PIN is set.")
+            if person.signoff_pin
+            else _("Your sign-off PIN is removed."),
+        )
+    return redirect(reverse("player", args=[club, player_id]) + "#signoff-pin")
+
+
 def _done(request: HttpRequest, result: Result) -> HttpResponse:
     c = result.competition
     return redirect("result", club=c.club.slug, slug=c.slug, pk=result.pk)
@@ -225,6 +248,56 @@ def confirm(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
         messages.error(request, exc.message)
     else:
         messages.success(request, _("Result confirmed: it now counts in the standings."))
+    return _done(request, result)
+
+
+# Wrong sign-off PINs allowed per result and player, and per phone's address.
+PIN_FAILURES = "5/15m"
+
+
+def _pin_failures(request: HttpRequest, target: str, *, count: bool) -> int:
+    worst = 0
+    for group, key in (("signoff-pin", lambda g, r: target), ("signoff-pin-ip", "ip")):
+        usage = get_usage(request, group=group, key=key, rate=PIN_FAILURES, increment=count)
+        worst = max(worst, int(usage["count"]) if usage else 0)
+    return worst
+
+
+@login_required
+@require_POST
+def sign_with_pin(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    """A seated player confirms a pending result on the scorekeeper's phone with their PIN."""
+    result = _result(club, slug, pk)
+    player = next(
+        (p for p in services.pin_signers(result) if str(p.pk) == request.POST.get("player")),
+        None,
+    )
+    if player is None:
+        messages.error(request, _("Choose who is signing the result off."))
+        return _done(request, result)
+    target = f"{result.pk}:{player.pk}"
+    if _pin_failures(request, target, count=False) >= 5:
+        messages.error(
+            request,
+            _(
+                "Too many wrong PINs for %(name)s: wait a quarter of an hour, or confirm "
+                "another way."
+            )
+            % {"name": player.name},
+        )
+        return _done(request, result)
+    try:
+        services.confirm_with_pin(result=result, player=player, pin=request.POST.get("pin", ""))
+    except LedgerError as exc:
+        if exc.status == 400:
+            _pin_failures(request, target, count=True)
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("%(name)s signed the result off: it now counts in the standings.")
+            % {"name": player.name},
+        )
     return _done(request, result)
 
 
