@@ -43,8 +43,9 @@ class Swap:
 @dataclass(frozen=True, slots=True)
 class Celatino:
     target: str  # deck, field, hand or pile
-    card: int = NO  # the card aimed at (field, pile)
+    card: int = NO  # the card aimed at (field; pile in records written before ``at``)
     victim: int = NO  # the seat whose hand is hit (hand)
+    at: int = NO  # pile: the place counted from the top (0), as the face-down backs are seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,8 @@ def encode(action: Any) -> dict[str, JSON]:
             out["card"] = C.CODES[action.card]
         if action.victim != NO:
             out["victim"] = action.victim
+        if action.at != NO:
+            out["at"] = action.at
         return out
     if isinstance(action, Special):
         out = {"special": C.CODES[action.card]}
@@ -193,7 +196,10 @@ def decode(data: Any, path: str) -> Action:
         victim = data.get("victim", NO)
         if isinstance(victim, bool) or not isinstance(victim, int):
             raise RecordError("expected a seat number", path=f"{path}.victim")
-        return Celatino(target, c, victim)
+        at = data.get("at", NO)
+        if isinstance(at, bool) or not isinstance(at, int) or (at < 0 and at != NO):
+            raise RecordError("expected a place in the pile, 0 for the top", path=f"{path}.at")
+        return Celatino(target, c, victim, at)
     if "special" in data:
         t = NO if data.get("card") is None else card(data["card"], f"{path}.card")
         return Special(card(data["special"], f"{path}.special"), t)

@@ -530,7 +530,11 @@ class ErGioState(State):
             out += [Celatino("hand", NO, s) for s in self.seats_of(opp) if self.hands[s]]
         if self.ruleset.multi:
             out += [
-                Celatino("pile", c) for c in sorted({c for c in self.pile if C.SIDE_OF[c] == opp})
+                # The pile's cards lie face down: a Celatino aims at a place among the
+                # opponent's backs, never at a card it cannot see.
+                Celatino("pile", at=k)
+                for k, c in enumerate(reversed(self.pile))
+                if C.SIDE_OF[c] == opp
             ]
         return out
 
@@ -694,6 +698,7 @@ class ErGioState(State):
                 )
             if kind is End:
                 return not self.mandatory(seat) and not self.over_limit(seat)
+
             if kind is Add or kind is Arno:
                 card = a.card
                 if type(card) is not int:
@@ -915,6 +920,11 @@ class ErGioState(State):
                 pick = sorted(hand)[self._rng_event("celatino").randrange(len(hand))]
                 hand.remove(pick)
                 self.arno.append(pick)
+        elif a.at != NO:
+            i = len(self.pile) - 1 - a.at
+            if not 0 <= i < len(self.pile) or C.SIDE_OF[self.pile[i]] != opp:
+                raise RecordError(f"no opposing card lies at place {a.at} of the common pile")
+            self.arno.append(self.pile.pop(i))
         else:
             for i in range(len(self.pile) - 1, -1, -1):
                 if self.pile[i] == a.card:

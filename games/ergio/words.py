@@ -66,6 +66,8 @@ def action(act: dict[str, Any], lang: str) -> str:
             text += ": " + card(act["card"], lang)
         if act.get("victim") is not None:
             text += pick(lang, " contro ", " against ") + seat_name(act["victim"], lang)
+        if act.get("at") is not None:
+            text += ": " + pile_place(act["at"], lang)
         return text
     if "special" in act:
         text = pick(lang, "gioca ", "plays ") + card(act["special"], lang)
@@ -124,7 +126,10 @@ def verb(act: dict[str, Any], lang: str) -> str:
             pick(lang, " su ", " on ") + card(act["card"], lang) if act.get("card") else ""
         )
     if "celatino" in act:
-        return pick(lang, "Celatino su ", "Celatino on ") + plain(act["celatino"], lang)
+        text = pick(lang, "Celatino su ", "Celatino on ") + plain(act["celatino"], lang)
+        if act.get("at") is not None:
+            text += ": " + pile_place(act["at"], lang)
+        return text
     return action(act, lang)
 
 
@@ -215,3 +220,10 @@ def outcome_lines(detail: Any, lang: str) -> list[str]:
         won = SIDES.get(str(bella["winner"])[:1].upper(), ("", ""))[0]
         out.append(pick(lang, f"Bella nazionale: vince {won}", f"Bella nazionale: {won} wins"))
     return out
+
+
+def pile_place(at: int, lang: str) -> str:
+    """A place in the common pile, where the cards lie face down: counted from the top."""
+    if at == 0:
+        return pick(lang, "la carta in cima", "the top card")
+    return pick(lang, f"la {at + 1}ª carta dall'alto", f"card {at + 1} from the top")

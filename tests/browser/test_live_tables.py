@@ -163,20 +163,7 @@ def _shots() -> Path:
     return path
 
 
-ERGIO_OPEN = (
-    "Er Giò: in some states Mezzogiorno's page names a card that Tramontana holds in hand "
-    "(data-card, e.g. T-GCSC) and the spectator does not see; whether the rules reveal it "
-    "there is not settled yet (issue 19, see the live helper's report)"
-)
-
-
-@pytest.mark.parametrize(
-    "game",
-    [
-        pytest.param(g, marks=pytest.mark.skip(reason=ERGIO_OPEN)) if g == "ergio" else g
-        for g in GAMES
-    ],
-)
+@pytest.mark.parametrize("game", GAMES)
 def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_practice(
     browser: Any, server: str, people_made: None, game: str
 ) -> None:

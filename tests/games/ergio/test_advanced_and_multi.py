@@ -241,9 +241,33 @@ def test_multi_pile_celatino_reaches_below_the_top() -> None:
     s.pile = codes("SAN-7", "SFR-2")
     s.hands[0] = codes("T-CEL", "SMI-3")
     s._cache = None
-    assert Celatino("pile", code("SAN-7")) in s.legal_actions(0)
-    s.apply(0, Celatino("pile", code("SAN-7")))
+    # SAN-7 lies under SFR-2: the second place from the top.
+    assert Celatino("pile", at=1) in s.legal_actions(0)
+    s.apply(0, Celatino("pile", at=1))
     assert s.pile == codes("SFR-2") and s.arno[-1] == code("SAN-7")
+
+
+def test_a_pile_celatino_aims_at_a_face_down_place_and_names_no_card() -> None:
+    # The common pile's cards lie face down: the choices offered name places, never cards,
+    # so a seat's buttons cannot tell which opposing cards were passed.
+    s = make("4p")
+    s.pile = codes("SAN-7", "T-GCSC", "SFR-2", "M-CEL")  # Mezzogiorno's: SAN-7 and M-CEL
+    s.hands[0] = codes("T-CEL", "SMI-3")
+    s._cache = None
+    piles = [a for a in s.legal_actions(0) if isinstance(a, Celatino) and a.target == "pile"]
+    assert piles == [Celatino("pile", at=0), Celatino("pile", at=3)]
+    assert all(a.card == -1 for a in piles)
+    assert rules(s.check(0, Celatino("pile", at=1))) == ["ergio.multi.pile.celatino"]
+
+
+def test_a_pile_celatino_that_names_a_card_is_refused() -> None:
+    # Naming a face-down card would let a seat probe the pile: accepted or refused, it
+    # would learn whether the card lies there.
+    s = make("4p")
+    s.pile = codes("SAN-7", "SFR-2")
+    s.hands[0] = codes("T-CEL", "SMI-3")
+    s._cache = None
+    assert rules(s.check(0, Celatino("pile", code("SAN-7")))) == ["ergio.multi.pile.celatino"]
 
 
 def test_multi_battle_common_hand_and_specials_zero() -> None:
