@@ -16,14 +16,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.core import registry
 from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import meta
+from ledger.clubs.games import meta, presets
 from ledger.clubs.models import Club, Competition, Role, Table
 from ledger.play import boards, drawings, selectors, services
 from ledger.play.models import GameTable, PlaySeat
@@ -237,16 +237,18 @@ def _scheduled(user: Any) -> list[Table]:
 
 
 def _choices() -> list[dict[str, Any]]:
+    """Each game with its rulesets in words (the labels the game declares), default first."""
+    language = get_language() or "it"
+    language = "it" if language.startswith("it") else "en"
     out = []
     for slug in registry.available():
-        engine = registry.get(slug)
         out.append(
             {
                 "slug": slug,
                 "label": meta(slug).label,
                 "rulesets": [
-                    {"value": f"{slug}:{name}", "name": name, "seats": preset.seats}
-                    for name, preset in engine.rulesets.items()
+                    {"value": f"{slug}:{p.name}", "name": p.label, "seats": p.seats}
+                    for p in presets(slug, language)
                 ],
             }
         )
