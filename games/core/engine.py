@@ -255,17 +255,24 @@ class Game(ABC, Generic[R, S]):
         state = self.start(record)
         found: list[Violation] = []
         steps = 0
+        # bound once: this loop runs for every action of every record the ledger checks
+        decode, check, apply = self.decode_fast, state.check, state.apply_unchecked
+        is_over = state.is_over
         for step, raw in enumerate(raw_actions):
-            seat, action = self.decode_step(raw, f"actions[{step}]")
-            if state.is_over():
+            try:
+                seat, action = decode(raw)
+            except RecordError:  # read again with the step in the error's path
+                seat, action = self.decode_step(raw, f"actions[{step}]")
+            if is_over():
                 found.append(violation(self.rules, self.rule_game_over, step=step, seat=seat))
                 break
-            problems = state.check(seat, action)
-            found.extend(v.at(step) for v in problems)
-            if problems and stop_at_first:
-                break
+            problems = check(seat, action)
+            if problems:
+                found.extend(v.at(step) for v in problems)
+                if stop_at_first:
+                    break
             try:
-                state.apply_unchecked(seat, action)
+                apply(seat, action)
             except RecordError as exc:
                 found.append(
                     violation(
@@ -287,6 +294,13 @@ class Game(ABC, Generic[R, S]):
     rule_game_over: ClassVar[str]
     rule_impossible: ClassVar[str]
     rule_claimed_score: ClassVar[str]
+
+    def decode_fast(self, raw: Any) -> tuple[int, Any]:
+        """``decode_step`` without a path: replay reads every action through it and, only
+        when it raises, reads the action again through ``decode_step`` for the error's
+        place. A game may override it with a quicker reader; it must accept and refuse
+        exactly what ``decode_step`` does."""
+        return self.decode_step(raw, "actions")
 
     def decode_step(self, raw: Any, path: str) -> tuple[int, Any]:
         if not isinstance(raw, Mapping):

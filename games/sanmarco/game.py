@@ -19,7 +19,16 @@ from games.sanmarco.state import (
     ScoringRound,
     Termination,
 )
-from games.sanmarco.table import MODES, Act, BoardRuleset, BoardState, decode, encode, presets
+from games.sanmarco.table import (
+    MODES,
+    Act,
+    BoardRuleset,
+    BoardState,
+    decode,
+    decode_quick,
+    encode,
+    presets,
+)
 from games.sanmarco.table import Termination as BoardTermination
 from games.sanmarco.table import start_board as board_from_deal
 
@@ -137,6 +146,9 @@ class SanMarco(Game[Any, Any]):
         if isinstance(action, Act):
             return encode(action)
         return {"colour": action.colour, "points": action.points}
+
+    def decode_fast(self, raw: Any) -> tuple[int, Any]:
+        return decode_quick(raw) or self.decode_step(raw, "actions")
 
     def decode_action(self, data: Any, path: str = "actions") -> Enter | Act:
         if isinstance(data, Mapping) and "do" in data:

@@ -172,6 +172,92 @@ def decode(data: Any, path: str = "actions") -> Act:
     return Act(do)
 
 
+# --- the quick reader used by replay ----------------------------------------------------------
+_DISTRICT = {name: i for i, name in enumerate(DISTRICTS)}
+_CARD = {name: i for i, name in enumerate(CARD_NAMES)}
+
+
+def _count(v: Any) -> int:
+    """A whole number, 0 or more (-2 when it is not one: the caller then reads again)."""
+    return v if type(v) is int and v >= 0 else -2
+
+
+def _place_of(v: Any) -> int:
+    return _DISTRICT.get(v, -2) if type(v) is str else -2
+
+
+def _quick_bridge(data: dict[str, Any]) -> Act | None:
+    pair = data.get("between")
+    if type(pair) is not list or len(pair) != 2:
+        return None
+    a, b = _place_of(pair[0]), _place_of(pair[1])
+    take = _count(data["take"]) if "take" in data else -1
+    if a < 0 or b < 0 or take == -2:
+        return None
+    return Act("bridge", a, b, take) if a <= b else Act("bridge", b, a, take)
+
+
+def _quick_district(data: dict[str, Any]) -> Act | None:
+    a = _place_of(data.get("district"))
+    b = _place_of(data["to"]) if "to" in data else a
+    c = _place_of(data["from"]) if "from" in data else -1
+    if a < 0 or b < 0 or c == -2:
+        return None
+    return Act("district", a, b, c)
+
+
+def _quick_one(do: str, key: str, read: Any) -> Any:
+    def quick(data: dict[str, Any]) -> Act | None:
+        v = read(data.get(key))
+        return None if v < 0 else Act(do, v)
+
+    return quick
+
+
+_QUICK: dict[str, Any] = {
+    "pile": _quick_one("pile", "pile", _count),
+    "choose": _quick_one("choose", "pile", _count),
+    "bridge": _quick_bridge,
+    "district": _quick_district,
+    "transfer": lambda data: (
+        Act("transfer", a, c)
+        if (a := _place_of(data.get("district"))) >= 0 and (c := _count(data.get("colour"))) >= 0
+        else None
+    ),
+    "banish": _quick_one("banish", "district", _place_of),
+    "neutral": _quick_one("neutral", "district", _place_of),
+    "remove": _quick_one("remove", "colour", _count),
+    "score": _quick_one("score", "colour", _count),
+    "doge": _quick_one("doge", "bridge", _count),
+    "skip": _quick_one("skip", "card", lambda v: _CARD.get(v, -2) if type(v) is str else -2),
+    "stop": lambda data: Act("stop"),
+}
+
+
+def decode_quick(raw: Any) -> tuple[int, Act] | None:
+    """``(seat, decode(raw))`` for a well-formed plain action, else None (then ``decode``
+    says what is wrong). Accepts nothing ``decode`` refuses; replay reads every action so."""
+    if type(raw) is not dict:
+        return None
+    seat, do = raw.get("seat"), raw.get("do")
+    if type(seat) is not int or type(do) is not str or (quick := _QUICK.get(do)) is None:
+        return None
+    act = quick(raw)
+    return None if act is None else (seat, act)
+
+
+# The card an action in a holder's hand plays (-1: no card plays it).
+_CARD_OF_KIND = {"bridge": BRIDGE, "transfer": TRANSFER, "banish": BANISH, "doge": DOGE,
+                 "stop": DOGE}  # fmt: skip
+
+
+def _card_of(act: Act) -> int:
+    do = act.do
+    if do == "district" or do == "skip":
+        return act.a
+    return _CARD_OF_KIND.get(do, -1)
+
+
 # --- chance ---------------------------------------------------------------------------------
 CHANCE_KINDS = ("dice", "action_cards", "limit_cards", "roles")
 
@@ -325,6 +411,7 @@ class BoardState(State):
         self.pairs: list[Pair] = []
         self.hand: list[int] = []
         self.assign: list[int] = []
+        self._used = 0  # offers opened while dividing (max(assign) + 1)
         self.piles: list[list[int]] = []
         self.taken: list[int] = []  # colour holding each pile (-1 while on the table)
         self.chooser_i = 0
@@ -531,6 +618,7 @@ class BoardState(State):
                 hand.append(LIMIT_BASE + v)
         self.hand = sorted(hand)
         self.assign = []
+        self._used = 0
         self.piles = []
         self.taken = []
         self.phase = "divide"
@@ -723,15 +811,7 @@ class BoardState(State):
         if ph == "setup":
             return self._bridge_moves(colour, setup=True)
         if ph == "divide":
-            k = self._n_piles()
-            i = len(self.assign)
-            used = max(self.assign) + 1 if self.assign else 0
-            left_after = len(self.hand) - i - 1
-            return [
-                Act("pile", q)
-                for q in range(min(used + 1, k))
-                if left_after >= k - max(used, q + 1)
-            ]
+            return [Act("pile", q) for q in range(self._n_piles()) if self._pile_ok(q)]
         if ph == "choose":
             return [Act("choose", p) for p, t in enumerate(self.taken) if t == -1]
         if ph == "neutral":
@@ -755,6 +835,16 @@ class BoardState(State):
                 out.append(Act("skip", card))
         return out
 
+    def _pile_ok(self, q: int) -> bool:
+        """The next card may go to offer q: offers open in order (the first card to offer 0,
+        a new offer only after the ones before it), and enough cards stay for the offers not
+        yet opened (sanmarco.base.divide)."""
+        k = len(self.pairs[0].choosers) + 1
+        used = self._used
+        if not 0 <= q < k or q > used:
+            return False
+        return len(self.hand) - len(self.assign) - 1 >= k - max(used, q + 1)
+
     def _removable(self, colour: int, d: int) -> list[int]:
         others = [c for c, n in enumerate(self.cubes[d]) if n > 0 and c != colour]
         return others or ([colour] if self.cubes[d][colour] > 0 else [])
@@ -762,13 +852,7 @@ class BoardState(State):
     def _doge_moves(self) -> list[Act]:
         p = self.pending
         assert p is not None
-        out = []
-        for i, (site, _owner) in enumerate(self.bridges):
-            a, b = self.board.sites[site]
-            if self.doge in (a, b):
-                other = b if a == self.doge else a
-                if other not in p.visited:
-                    out.append(Act("doge", i))
+        out = [Act("doge", i) for i in range(len(self.bridges)) if self._doge_step_ok(i, p.visited)]
         out.append(Act("stop"))
         return out
 
@@ -818,11 +902,7 @@ class BoardState(State):
         if card == BANISH:
             return [Act("banish", d) for d in range(6)]
         # the Doge: the first step (or staying) plays the card
-        out = []
-        for i, (site, _owner) in enumerate(self.bridges):
-            a, b = self.board.sites[site]
-            if self.doge in (a, b):
-                out.append(Act("doge", i))
+        out = [Act("doge", i) for i in range(len(self.bridges)) if self._doge_step_ok(i, ())]
         out.append(Act("stop"))
         return out
 
@@ -842,9 +922,92 @@ class BoardState(State):
                     seat=seat,
                 )
             ]
-        if action in self._legal():
+        if self._allows(action):
             return []
         return [self._why(seat, action)]
+
+    def _allows(self, act: Act) -> bool:
+        """Whether ``act`` is among ``_legal()``, judged for this one action (the list is
+        not built to check one action; tests/games/sanmarco/test_check_matches_legal.py
+        holds the two readings equal)."""
+        ph, do, a, b, c = self.phase, act.do, act.a, act.b, act.c
+        if ph == "divide":
+            return do == "pile" and b == -1 and c == -1 and self._pile_ok(a)
+        if ph == "choose":
+            taken = self.taken
+            return do == "choose" and b == -1 and c == -1 and 0 <= a < len(taken) and taken[a] == -1
+        colour = self.acting_colour()
+        assert colour is not None
+        if ph == "setup":
+            return do == "bridge" and self._bridge_ok(colour, act, setup=True)
+        if ph == "neutral" or (ph == "free_banish" and self.pending is None):
+            return act in self._legal()  # six districts
+        p = self.pending
+        if p is not None:
+            if p.kind == "remove":
+                return (
+                    do == "remove" and b == -1 and c == -1
+                    and a in self._removable(colour, p.district)
+                )  # fmt: skip
+            if p.kind == "doge":
+                if do == "stop":
+                    return a == b == c == -1
+                return do == "doge" and b == -1 and c == -1 and self._doge_step_ok(a, p.visited)
+            s = p.seats[0]
+            return do == "score" and b == -1 and c == -1 and (a == s or a == s + 2)
+        card = _card_of(act)
+        if card not in self.holding:
+            return False
+        if do == "district":  # its own district, or across one of its own bridges from it
+            if not (0 <= a < 6 and (b == a or b in self.owner_bridges_at(colour, a))):
+                return False
+            if self.supply[colour] > 0:
+                return c == -1
+            return 0 <= c < 6 and self.cubes[c][colour] > 0
+        if do == "transfer":
+            return (
+                self.supply[colour] > 0 and c == -1 and 0 <= a < 6
+                and 0 <= b < len(self.kinds) and b != colour and self.cubes[a][b] > 0
+            )  # fmt: skip
+        if do == "banish":
+            return 0 <= a < 6 and b == -1 and c == -1
+        if do == "doge":
+            return b == -1 and c == -1 and self._doge_step_ok(a, ())
+        if do == "stop":
+            return a == b == c == -1
+        if do == "bridge":
+            return self._bridge_ok(colour, act)
+        moves = self._card_moves(colour, card)
+        if do == "skip":
+            return act == Act("skip", card) and (not moves or self.ruleset.may_decline)
+        return act in moves
+
+    def _bridge_ok(self, colour: int, act: Act, setup: bool = False) -> bool:
+        """A bridge between act.a < act.b: a marker in the supply and a free site; with
+        every bridge on the board, another colour's bridge act.c moved there (not at
+        set-up)."""
+        sites = self.board.sites
+        if self.supply[colour] <= 0 or (act.a, act.b) not in sites:
+            return False
+        site = sites.index((act.a, act.b))
+        on_site = sum(1 for s, _owner in self.bridges if s == site)
+        if len(self.bridges) < MAX_BRIDGES:
+            return act.c == -1 and on_site < self.board.per_site
+        if setup or not 0 <= act.c < len(self.bridges):
+            return False
+        old, owner = self.bridges[act.c]
+        return owner != colour and on_site - (site == old) < self.board.per_site
+
+    def _doge_step_ok(self, i: int, visited: Any) -> bool:
+        """The Doge may cross bridge i: it touches his district and does not lead back to a
+        district this walk has visited."""
+        if not 0 <= i < len(self.bridges):
+            return False
+        x, y = self.board.sites[self.bridges[i][0]]
+        doge = self.doge
+        if doge == x:
+            return y not in visited
+        return doge == y and x not in visited
 
     def _why(self, seat: int, act: Act) -> Violation:
         """The rule a well-formed but illegal action breaks (the most specific one)."""
@@ -890,15 +1053,7 @@ class BoardState(State):
         if ph == "free_banish":
             return v("sanmarco.record.impossible")
         # a card of the holder's hand
-        card = {
-            "district": act.a,
-            "bridge": BRIDGE,
-            "transfer": TRANSFER,
-            "banish": BANISH,
-            "doge": DOGE,
-            "stop": DOGE,
-            "skip": act.a,
-        }.get(do, -1)
+        card = _card_of(act)
         if card not in self.holding:
             return v("sanmarco.base.card_held")
         if do == "skip":
@@ -942,6 +1097,8 @@ class BoardState(State):
             if do != "pile" or not 0 <= a < self._n_piles():
                 raise RecordError("a card goes to one of the offers")
             self.assign.append(a)
+            if a >= self._used:
+                self._used = a + 1
             if len(self.assign) == len(self.hand):
                 k = self._n_piles()
                 self.piles = [
@@ -998,9 +1155,7 @@ class BoardState(State):
 
     def _play_card(self, colour: int, act: Act) -> None:
         do, a = act.do, act.a
-        card = {"district": a, "bridge": BRIDGE, "transfer": TRANSFER, "banish": BANISH}.get(
-            do, DOGE if do in ("doge", "stop") else (a if do == "skip" else -1)
-        )
+        card = _card_of(act)
         if card not in self.holding:
             raise RecordError(f"the holder has no {CARD_NAMES[card] if card >= 0 else do} card")
         self.holding.remove(card)

@@ -1,0 +1,99 @@
+"""The referee's check and the legal-action list are one rule set: on the board, an action is
+refused by ``check`` exactly when it is missing from ``legal_actions`` (check judges the one
+action directly, so this test holds the two readings together)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+
+import pytest
+
+from games.sanmarco import GAME
+from games.sanmarco.table import KINDS, MAX_BRIDGES, Act, BoardState
+from tests.games.sanmarco.helpers import BOARD_RULESETS
+
+
+def _candidates() -> list[Act]:
+    """Every kind of action with parameters in and around their ranges."""
+    return [
+        Act(do, a, b, c)
+        for do, a, b, c in itertools.product(KINDS, range(-1, 11), range(-1, 7), (-1, 0, 3, 9))
+    ]
+
+
+CANDIDATES = _candidates()
+CARD_KINDS = ("bridge", "district", "transfer", "banish", "doge", "stop", "skip")
+
+
+@pytest.mark.parametrize("name", BOARD_RULESETS)
+def test_check_refuses_exactly_the_actions_legal_actions_leaves_out(name: str) -> None:
+    chooser = random.Random(name)
+    for seed in (1, 2):
+        state = GAME.new_game(GAME.ruleset(name), seed)
+        assert isinstance(state, BoardState)
+        step = 0
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            if step % 9 == 0:
+                allowed = set(legal)
+                for action in CANDIDATES:
+                    refused = bool(state.check(seat, action))
+                    assert refused == (action not in allowed), (state.phase, action)
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+            step += 1
+
+
+def test_may_decline_lets_a_card_be_set_aside_only_when_held() -> None:
+    state = GAME.new_game(GAME.ruleset({"name": "base4", "may_decline": True}), 5)
+    chooser = random.Random(5)
+    while state.phase != "resolve" or state.pending is not None:
+        seat = state.to_act()
+        legal = state.legal_actions(seat)
+        state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+    seat = state.to_act()
+    held = set(state.holding)
+    for card in range(10):
+        refused = [v.rule for v in state.check(seat, Act("skip", card))]
+        assert refused == ([] if card in held else ["sanmarco.base.card_held"])
+
+
+def _variants(state: BoardState, chooser: random.Random) -> list[BoardState]:
+    """The state as played, with every bridge on the board, and with an empty supply: the
+    cases where a card's moves change shape (taking a bridge over, moving an own aristocrat)."""
+    full = copy.deepcopy(state)
+    sites = full.board.sites
+    while len(full.bridges) < MAX_BRIDGES:
+        site = chooser.randrange(len(sites))
+        if full.on_site(site) < full.board.per_site:
+            full.bridges.append([site, chooser.randrange(len(full.kinds))])
+    empty = copy.deepcopy(state)
+    colour = empty.acting_colour()
+    assert colour is not None
+    empty.supply[colour] = 0
+    return [state, full, empty]
+
+
+@pytest.mark.parametrize("name", BOARD_RULESETS)
+def test_check_matches_legal_actions_with_a_full_board_and_an_empty_supply(name: str) -> None:
+    chooser = random.Random(f"{name}-cards")
+    cards = [a for a in CANDIDATES if a.do in CARD_KINDS]
+    state = GAME.new_game(GAME.ruleset(name), 4)
+    assert isinstance(state, BoardState)
+    seen = 0
+    while not state.is_over():
+        seat = state.to_act()
+        assert seat is not None
+        legal = state.legal_actions(seat)
+        if state.phase in ("resolve", "setup") and state.pending is None:
+            seen += 1
+            if seen % 2 == 0:
+                for variant in _variants(state, chooser):
+                    allowed = set(variant.legal_actions(seat))
+                    for action in cards:
+                        refused = bool(variant.check(seat, action))
+                        assert refused == (action not in allowed), (variant.phase, action)
+        state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])

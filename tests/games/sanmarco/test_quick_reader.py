@@ -1,0 +1,63 @@
+"""Replay reads San Marco's actions through a quick reader; it accepts exactly what the full
+reader accepts and gives the same action, and leaves every malformed action to the full
+reader, whose error names the step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.core import RandomBot, RecordError, play
+from games.sanmarco import GAME
+from games.sanmarco.table import decode, decode_quick
+from tests.games.sanmarco.helpers import BOARD_RULESETS
+
+ODD_VALUES = (None, True, -1, 0, 2, 99, 1.0, "", "castello", "doge", ["castello"], {"a": 1})
+
+
+def _played_actions() -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for name in BOARD_RULESETS:
+        state = GAME.new_game(GAME.ruleset(name), 8)
+        play(GAME, state, [RandomBot(3 + i) for i in range(state.ruleset.seats)])
+        out.extend(json.loads(json.dumps(state.to_record()))["actions"])
+    return out
+
+
+def _mutations(raw: dict[str, object]) -> list[object]:
+    out: list[object] = [raw, [raw], {**raw, "seat": True}, {**raw, "seat": "0"}]
+    for key in [*raw, "take", "to", "from", "between", "do"]:
+        for value in ODD_VALUES:
+            out.append({**raw, key: value})
+        out.append({k: v for k, v in raw.items() if k != key})
+    out.append({**raw, "between": ["castello", "castello"]})
+    out.append({**raw, "between": ["castello", "san_marco", "dorsoduro"]})
+    return out
+
+
+def test_the_quick_reader_accepts_and_reads_exactly_what_the_full_reader_does() -> None:
+    checked = 0
+    for played in _played_actions():
+        assert decode_quick(played) is not None, played
+        for raw in _mutations(played):
+            quick = decode_quick(raw)
+            try:
+                seat, action = GAME.decode_step(raw, "actions")
+            except RecordError:
+                assert quick is None, raw
+                continue
+            if quick is not None:
+                assert quick == (seat, action), raw
+                assert decode(raw) == action
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("bad", [{"seat": 0, "do": "pile", "pile": -1}, {"seat": 0, "do": "fly"}])
+def test_a_malformed_action_is_refused_at_its_step(bad: dict[str, object]) -> None:
+    record = json.loads(json.dumps(GAME.new_game(GAME.ruleset("base4"), 1).to_record()))
+    record["actions"] = [bad]
+    with pytest.raises(RecordError) as caught:
+        GAME.validate(record)
+    assert caught.value.path.startswith("actions[0]")
