@@ -44,6 +44,11 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         "4p": CardChessRuleset("4p", 4),
     }
     default_ruleset = "2p"
+    ruleset_labels: ClassVar[Mapping[str, Text]] = {
+        "2p": Text("Partita a 2 giocatori", "Game for 2 players"),
+        "3p": Text("Partita a 3 giocatori (due mazzi)", "Game for 3 players (two decks)"),
+        "4p": Text("Partita a 4 giocatori (due mazzi)", "Game for 4 players (two decks)"),
+    }
     summary_examples = ({"players": 2, "sfide": [[20, 10], [5, 5], [12, 14], [30, 2], [9, 1]]},)
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER

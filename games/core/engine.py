@@ -178,6 +178,9 @@ class Game(ABC, Generic[R, S]):
     #: The standings' defaults for a game the ledger has no table of its own for
     #: (``{"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]}``).
     standings_defaults: ClassVar[Mapping[str, Any] | None] = None
+    #: Each preset's name as players say it, in Italian and English (the lobby's choice of
+    #: rules): every preset of ``rulesets`` has one (tests/games/test_ruleset_labels.py).
+    ruleset_labels: ClassVar[Mapping[str, Text]] = {}
 
     # --- rulesets -----------------------------------------------------------------
     def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> R:

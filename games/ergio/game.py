@@ -43,6 +43,18 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
         "6p": ErGioRuleset("6p", 6, advanced=True, hand_size=7, hand_limit=7, battle_draw=1),
     }
     default_ruleset = "base"
+    ruleset_labels: ClassVar[Mapping[str, Text]] = {
+        "base": Text("Gioco base", "Base game"),
+        "advanced": Text(
+            "Gioco avanzato (con le carte speciali)", "Advanced game (with the special cards)"
+        ),
+        "ragazzi": Text(
+            "Per ragazzi (3 carte a turno, nessun limite di mano)",
+            "For youngsters (3 cards a turn, no hand limit)",
+        ),
+        "4p": Text("A squadre, 4 giocatori", "In teams, 4 players"),
+        "6p": Text("A squadre, 6 giocatori", "In teams, 6 players"),
+    }
     summary_examples = (
         {
             "corteo_winner": "tramontana",

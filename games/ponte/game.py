@@ -55,6 +55,25 @@ def _presets() -> dict[str, PonteRuleset]:
     return out
 
 
+MODE_WORDS = {
+    "base": Text("Modo base", "Base mode"),
+    "advanced": Text("Modo avanzato", "Advanced mode"),
+    "expert": Text("Modo esperto", "Expert mode"),
+    "incognito": Text("Modo esperto in incognito", "Expert mode, incognito"),
+}
+
+
+def _labels() -> dict[str, Text]:
+    """Each preset (``<players>p-<mode>``) in words: its mode and its table size."""
+    out = {}
+    for name in _presets():
+        players, _sep, mode = name.partition("-")
+        n = players.rstrip("p")
+        words = MODE_WORDS[mode]
+        out[name] = Text(f"{words.it}, {n} giocatori", f"{words.en}, {n} players")
+    return out
+
+
 class Ponte(Game[PonteRuleset, PonteState]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
@@ -72,6 +91,7 @@ class Ponte(Game[PonteRuleset, PonteState]):
     rules = BOOK
     rulesets: ClassVar[Mapping[str, PonteRuleset]] = _presets()
     default_ruleset = "2p-base"
+    ruleset_labels: ClassVar[Mapping[str, Text]] = _labels()
     summary_examples = (
         {
             "challenges": [

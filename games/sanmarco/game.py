@@ -76,6 +76,31 @@ class SanMarco(Game[Any, Any]):
         **presets(),
     }
     default_ruleset = "variant3"
+    ruleset_labels: ClassVar[Mapping[str, Text]] = {
+        "variant3": Text(
+            "Variante 3 a due: si scrive solo il conto finale",
+            "Two-player variant 3: the final count only",
+        ),
+        "variant1": Text(
+            "Variante 1 a due: si scrive solo il conto finale",
+            "Two-player variant 1: the final count only",
+        ),
+        "variant2": Text(
+            "Variante 2 a due: si scrive solo il conto finale",
+            "Two-player variant 2: the final count only",
+        ),
+        "base3": Text("Gioco base sul tabellone", "Base game on the board"),
+        "base4": Text("Gioco base sul tabellone", "Base game on the board"),
+        "variant1-board": Text(
+            "Variante 1 a due, sul tabellone", "Two-player variant 1, on the board"
+        ),
+        "variant2-board": Text(
+            "Variante 2 a due, sul tabellone", "Two-player variant 2, on the board"
+        ),
+        "variant3-board": Text(
+            "Variante 3 a due, sul tabellone", "Two-player variant 3, on the board"
+        ),
+    }
     summary_examples = ({"variant": 3, "points": [[55, 66], [57, 61]]},)
     bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
     rule_game_over = RULE_GAME_OVER

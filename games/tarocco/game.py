@@ -80,6 +80,19 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         STRICT.name: STRICT,
     }
     default_ruleset = DUMMETT.name
+    ruleset_labels: ClassVar[Mapping[str, Text]] = {
+        DUMMETT.name: Text(
+            "Regole di Calatafimi (Dummett e McLeod)", "Calatafimi rules (Dummett and McLeod)"
+        ),
+        DOSSENA.name: Text(
+            "Regole di Dossena (Enciclopedia dei Giochi)",
+            "Dossena's rules (Enciclopedia dei Giochi)",
+        ),
+        STRICT.name: Text(
+            "Lettura rigorosa (obbligo di superare a trionfo, offerte fino a 8)",
+            "Strict reading (must overtrump, offers up to 8)",
+        ),
+    }
     summary_examples = (
         {"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 70},
         {"outcome": "pairs", "dealer": 0, "pair": [1, 3], "card_points": 60},
