@@ -12,7 +12,7 @@ from games.cardchess import cards as C
 from games.cardchess import words as W
 from games.core.faces import Board, Face, Group, Panel, Seat
 from games.core.text import Text
-from games.core.words import pick
+from games.core.words import pick, seat_name
 
 COLOURS = {"b": "#1d4ed8", "g": "#15803d"}
 BACK_COLOUR = "#44403c"
@@ -94,7 +94,7 @@ def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
 def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Board:
     sizes = view.get("hand_sizes") or []
     n = len(sizes) or 2
-    names = names or [pick(lang, f"posto {i}", f"seat {i}") for i in range(n)]
+    names = [seat_name(i, lang, names) for i in range(n)]
     gold = view.get("gold") or []
     captured = view.get("captured") or []
     seats = []

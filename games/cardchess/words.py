@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core.words import pick, plain, seat_name
@@ -43,7 +44,7 @@ def card(code: Any, lang: str) -> str:
     return pick(lang, text_it, text_en)
 
 
-def action(act: dict[str, Any], lang: str) -> str:
+def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
     if "play" in act:
         return pick(lang, "gioca ", "plays ") + ", ".join(card(c, lang) for c in act["play"])
     if "resolve" in act:
@@ -53,10 +54,11 @@ def action(act: dict[str, Any], lang: str) -> str:
                 f"risolve la carta {act['resolve'] + 1}: non la prende nessuno",
                 f"resolves card {act['resolve'] + 1}: nobody takes it",
             )
+        taker = seat_name(act["taker"], lang, names)
         return pick(
             lang,
-            f"risolve la carta {act['resolve'] + 1}: la prende {seat_name(act['taker'], lang)}",
-            f"resolves card {act['resolve'] + 1}: {seat_name(act['taker'], lang)} takes it",
+            f"risolve la carta {act['resolve'] + 1}: la prende {taker}",
+            f"resolves card {act['resolve'] + 1}: {taker} takes it",
         )
     return plain(act, lang)
 
@@ -84,7 +86,9 @@ def _word(code: str, lang: str) -> str:
     return card(code, lang)
 
 
-def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+def state(
+    view: dict[str, Any], lang: str, names: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     out = []
     for key, v in view.items():
         if key in ("hand", "game", "seat", "result", "plays") or v in (None, [], {}):
@@ -92,7 +96,7 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
         label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
         if key in ("captured", "gold", "hand_sizes") and isinstance(v, list):
             text = "; ".join(
-                f"{seat_name(i, lang)}: {plain(x, lang, _word)}" for i, x in enumerate(v)
+                f"{seat_name(i, lang, names)}: {plain(x, lang, _word)}" for i, x in enumerate(v)
             )
             out.append((pick(lang, *label), text))
             continue

@@ -1,15 +1,16 @@
 """Shared pieces of each game's words module (games/<slug>/words.py): an action, a card or
 a public state put as players say them, in Italian and English. Pure functions, no Django.
 
-Every words module offers ``action(action, lang)``, ``card(code, lang)`` and
-``state(view, lang)``; ``action`` takes the action in the game's notation (as
+Every words module offers ``action(action, lang, names=None)``, ``card(code, lang)`` and
+``state(view, lang, names=None)``; ``action`` takes the action in the game's notation (as
 ``encode_action`` writes it), ``state`` the public part of ``view(seat)`` and returns
-(label, value) pairs in words.
+(label, value) pairs in words. ``names`` are the seats' players, by seat: a seat an action
+or the state names is said by its player's name, or else counted from 1 (``seat_name``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 LANGS = ("it", "en")
@@ -61,5 +62,11 @@ def for_game(slug: str) -> Any:
         return None
 
 
-def seat_name(seat: Any, lang: str) -> str:
-    return pick(lang, f"posto {seat}", f"seat {seat}")
+def seat_name(seat: Any, lang: str, names: Sequence[str] | None = None) -> str:
+    """A seat as people call it: the name of who sits there when known, otherwise its
+    number counted from 1 as at a real table ("posto 1" is the engine's seat 0)."""
+    if isinstance(seat, int) and names is not None and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    if isinstance(seat, int):
+        return pick(lang, f"posto {seat + 1}", f"seat {seat + 1}")
+    return "—"

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.core.faces import Board, Face, Group, Panel, Seat
 from games.core.text import Text
-from games.core.words import pick
+from games.core.words import pick, seat_name
 from games.ergio import cards as C
 from games.ergio import words as W
 
@@ -157,7 +157,7 @@ def _unit(key: str, lang: str) -> str:
 def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Board:
     sizes = view.get("hand_sizes") or []
     n = len(sizes) or 2
-    names = names or [pick(lang, f"posto {i}", f"seat {i}") for i in range(n)]
+    names = [seat_name(i, lang, names) for i in range(n)]
     sides = [pick(lang, "Tramontana", "Tramontana"), pick(lang, "Mezzogiorno", "Mezzogiorno")]
     seats = []
     decks = view.get("decks") or []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core.words import pick, plain, seat_name
@@ -46,7 +47,7 @@ def magistratura(slug: str) -> str:
     return MAG_BY_SLUG.get(slug, slug.replace("_", " ").title())
 
 
-def action(act: dict[str, Any], lang: str) -> str:
+def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
     if "lay" in act:
         return pick(lang, "schiera ", "lays ") + ", ".join(card(c, lang) for c in act["lay"])
     if "add" in act:
@@ -65,7 +66,7 @@ def action(act: dict[str, Any], lang: str) -> str:
         if act.get("card"):
             text += ": " + card(act["card"], lang)
         if act.get("victim") is not None:
-            text += pick(lang, " contro ", " against ") + seat_name(act["victim"], lang)
+            text += pick(lang, " contro ", " against ") + seat_name(act["victim"], lang, names)
         if act.get("at") is not None:
             text += ": " + pile_place(act["at"], lang)
         return text
@@ -159,7 +160,9 @@ def _word(code: str, lang: str) -> str:
     return code.replace("_", " ")
 
 
-def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+def state(
+    view: dict[str, Any], lang: str, names: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     out = []
     for key, v in view.items():
         if key in ("hand", "game", "seat", "result") or v in (None, [], {}):
@@ -170,9 +173,8 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
                 groups = "; ".join(
                     f"{_word(k, lang)}: {plain(cards, lang, _word)}" for k, cards in side.items()
                 )
-                out.append(
-                    (pick(lang, f"Corteo del posto {i}", f"Corteo of seat {i}"), groups or "—")
-                )
+                side = (SIDES["T"], SIDES["M"])[i % 2][0]
+                out.append((pick(lang, f"Corteo di {side}", f"{side}'s Corteo"), groups or "—"))
             continue
         out.append((pick(lang, *label), plain(v, lang, _word)))
     return out

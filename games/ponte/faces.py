@@ -11,7 +11,7 @@ from typing import Any
 
 from games.core.faces import Board, Face, Group, Panel, Seat
 from games.core.text import Text
-from games.core.words import pick
+from games.core.words import pick, seat_name
 from games.ponte import model as M
 from games.ponte import words as W
 
@@ -131,7 +131,7 @@ def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
 
 def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Board:
     n = len(names or []) or 2
-    names = names or [pick(lang, f"posto {i}", f"seat {i}") for i in range(n)]
+    names = [seat_name(i, lang, names) for i in range(n)]
     sides = [W.NAMES["tramontana"], W.NAMES["mezzogiorno"]]
     mags = [m for m in view.get("magistrature") or [] if isinstance(m, dict)]
     seats = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core.words import pick, plain
@@ -41,7 +42,7 @@ def card(code: str, lang: str) -> str:
     return NAMES.get(code, code.replace("_", " "))
 
 
-def action(act: dict[str, Any], lang: str) -> str:
+def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
     if "assign" in act:
         return (
             pick(lang, "assegna a ", "gives ")
@@ -100,7 +101,9 @@ STATE_LABELS = {
 }
 
 
-def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+def state(
+    view: dict[str, Any], lang: str, names: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     out = []
     for key, v in view.items():
         if key in ("hand", "game", "seat", "result", "legal", "packs") or v in (None, [], {}):

@@ -10,7 +10,7 @@ from typing import Any
 
 from games.core.faces import Board, Drawing, Face, Link, Offer, Panel, Seat, Spot
 from games.core.text import Text
-from games.core.words import pick
+from games.core.words import pick, seat_name
 from games.sanmarco import words as W
 from games.sanmarco.board import DISTRICTS
 
@@ -115,7 +115,7 @@ def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Bo
     colours = view.get("colours") or []
     entries = view.get("entries") or []
     n = len(colours)
-    names = names or [pick(lang, f"posto {i}", f"seat {i}") for i in range(n)]
+    names = [seat_name(i, lang, names) for i in range(n)]
     result = view.get("result") if isinstance(view.get("result"), dict) else None
     players = (result or {}).get("players") or []
     out = Board(seats=[Seat(i) for i in range(n)])
@@ -182,7 +182,7 @@ def _colour_names(view: dict[str, Any], lang: str, names: list[str]) -> dict[str
 
 
 def seat_label(seat: int, lang: str) -> str:
-    return pick(lang, f"posto {seat}", f"seat {seat}")
+    return seat_name(seat, lang)
 
 
 def _district_name(value: Any) -> str:

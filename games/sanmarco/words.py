@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core.words import pick, plain, seat_name
@@ -82,7 +83,7 @@ def board_action(act: dict[str, Any], lang: str) -> str:
     return plain({k: v for k, v in act.items() if k != "do"}, lang) or str(do)
 
 
-def action(act: dict[str, Any], lang: str) -> str:
+def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
     if "do" in act:
         return board_action(act, lang)
     if "colour" in act and "points" in act:
@@ -94,7 +95,14 @@ def action(act: dict[str, Any], lang: str) -> str:
     return plain(act, lang)
 
 
-def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+def _seat(i: int, lang: str, names: Sequence[str] | None) -> str:
+    said = seat_name(i, lang, names)
+    return said[:1].upper() + said[1:]
+
+
+def state(
+    view: dict[str, Any], lang: str, names: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     out = []
     colours = view.get("colours") or []
     entries = view.get("entries") or []
@@ -104,7 +112,7 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
             # Another seat's entries stay hidden until the round is scored: only how many.
             out.append(
                 (
-                    seat_name(i, lang).capitalize(),
+                    _seat(i, lang, names),
                     pick(
                         lang,
                         f"ha scritto {written.get('written', 0)} colori su {written.get('of', 0)}",
@@ -118,13 +126,15 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
         parts = [
             f"{card(c, lang)} {points[j] if j < len(points) else '—'}" for j, c in enumerate(mine)
         ]
-        out.append((seat_name(i, lang).capitalize(), ", ".join(parts)))
+        out.append((_seat(i, lang, names), ", ".join(parts)))
     result = view.get("result")
     if isinstance(result, dict) and result.get("final"):
         out.append(
             (
                 pick(lang, "Punti finali", "Final points"),
-                "; ".join(f"{seat_name(i, lang)}: {p}" for i, p in enumerate(result["final"])),
+                "; ".join(
+                    f"{seat_name(i, lang, names)}: {p}" for i, p in enumerate(result["final"])
+                ),
             )
         )
     for key, v in view.items():

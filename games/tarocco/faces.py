@@ -155,8 +155,23 @@ def _suit_words(letter: str, lang: str) -> str:
     return W.suit(letter, lang)
 
 
+BARGAINING = Text(
+    "Si parla una volta sola, in qualsiasi ordine. Tengo: la smazzata si gioca. Offro N: "
+    "proponi di mandarla a monte pagando N punti a chi dice piglio. Piglio: prendi l'offerta "
+    "di un altro, che ti paga i suoi punti. Vado: a monte. Se nessuno dice tengo e nessuna "
+    "offerta è presa, la smazzata va a monte senza punti per nessuno.",
+    "Each player speaks once, in any order. Tengo: the hand is played. Offro N: you propose "
+    "to throw the hand in and pay N points to whoever says piglio. Piglio: you take another "
+    "player's offer and they pay you its points. Vado: throw it in. If nobody says tengo and "
+    "no offer is taken, the hand is thrown in and nobody scores.",
+)
+
+
 def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
-    """Why only some cards of the hand may be played now, as players say it."""
+    """Why only some cards of the hand may be played now, as players say it; in the
+    bargaining, what each word commits to (the rule a newcomer does not know)."""
+    if view.get("phase") == "bargain":
+        return BARGAINING.get(lang)
     if view.get("phase") != "play":
         return ""
     hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
@@ -238,10 +253,86 @@ def _piles(view: dict[str, Any]) -> dict[int, list[str]]:
     return piles
 
 
+def _ending(view: dict[str, Any], result: dict[str, Any], lang: str, who: Any) -> list[str]:
+    """A hand that ended without its cards being played, in words: who said what, and why
+    that means no points (rule tarocco.bargain.abandon) or an offer paid
+    (tarocco.bargain.offer_taken)."""
+    raw = result.get("detail")
+    detail: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    raw = detail.get("summary")
+    summary: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    outcome = summary.get("outcome")
+    bids = [b for b in view.get("bids") or [] if isinstance(b, dict)]
+    out = []
+    if outcome == "abandoned":
+        offers = [b for b in bids if b.get("bid") == "offro"]
+        if not offers:
+            out.append(
+                pick(
+                    lang,
+                    "Tutti hanno detto vado: la smazzata va a monte e nessuno segna punti.",
+                    "Everybody said vado: the hand is thrown in and nobody scores.",
+                )
+            )
+        else:
+            said = ", ".join(f"{who(b.get('seat'))} offro {b.get('points')}" for b in offers)
+            out.append(
+                pick(
+                    lang,
+                    f"Nessuno ha detto tengo e nessuno ha preso un'offerta ({said}): la "
+                    "smazzata va a monte e nessuno segna punti. Un'offerta si paga solo a chi "
+                    "dice piglio.",
+                    f"Nobody said tengo and nobody took an offer ({said}): the hand is thrown "
+                    "in and nobody scores. An offer is paid only to a player who says piglio.",
+                )
+            )
+    elif outcome == "all_zero":
+        out.append(
+            pick(
+                lang,
+                "Nessuno ha giocato da solo e tutti hanno dichiarato zero: la smazzata va a "
+                "monte e nessuno segna punti.",
+                "Nobody played alone and everybody declared zero: the hand is thrown in and "
+                "nobody scores.",
+            )
+        )
+    elif outcome == "offer":
+        taken = summary.get("offers") or [summary]
+        for o in taken if isinstance(taken, list) else []:
+            if not isinstance(o, dict):
+                continue
+            out.append(
+                pick(
+                    lang,
+                    f"{who(o.get('taker'))} ha detto piglio all'offerta di {who(o.get('offerer'))}"
+                    f": {who(o.get('offerer'))} paga {o.get('points')} punti a "
+                    f"{who(o.get('taker'))}.",
+                    f"{who(o.get('taker'))} said piglio to {who(o.get('offerer'))}'s offer: "
+                    f"{who(o.get('offerer'))} pays {o.get('points')} points to "
+                    f"{who(o.get('taker'))}.",
+                )
+            )
+        if out:
+            out.append(
+                pick(
+                    lang,
+                    "Nessuno ha detto tengo: la smazzata finisce senza giocare le carte.",
+                    "Nobody said tengo: the hand ends without the cards being played.",
+                )
+            )
+    if out and isinstance(detail.get("next_dealer"), int):
+        out.append(
+            pick(lang, "Le prossime carte le dà ", "The next hand is dealt by ")
+            + who(detail["next_dealer"])
+            + "."
+        )
+    return out
+
+
 def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Board:
     sizes = view.get("hand_sizes") or []
     seats_n = len(sizes) or 4
-    names = names or [seat_name(i, lang) for i in range(seats_n)]
+    names = [seat_name(i, lang, names) for i in range(seats_n)]
 
     def who(i: Any) -> str:
         return names[i] if isinstance(i, int) and 0 <= i < len(names) else "—"
@@ -348,6 +439,17 @@ def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Bo
             )
         )
     result = view.get("result")
+    if isinstance(result, dict):
+        ending = _ending(view, result, lang, who)
+        if ending:
+            out.panels.insert(
+                0,
+                Panel(
+                    pick(lang, "Com'è finita la smazzata", "How the hand ended"),
+                    [Group(text=line) for line in ending],
+                    key="ending",
+                ),
+            )
     if isinstance(result, dict):
         detail = result.get("detail") or {}
         points = detail.get("card_points")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.core.words import pick, plain, seat_name
@@ -59,7 +60,7 @@ def suit(letter: str, lang: str) -> str:
     return pick(lang, it, en)
 
 
-def action(act: dict[str, Any], lang: str) -> str:
+def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
     if "bid" in act:
         kind = act["bid"]
         if kind == "offro":
@@ -68,8 +69,8 @@ def action(act: dict[str, Any], lang: str) -> str:
             of = act.get("of")
             return pick(
                 lang,
-                f"piglio l'offerta di {seat_name(of, lang)}",
-                f"piglio: takes {seat_name(of, lang)}'s offer",
+                f"piglio l'offerta di {seat_name(of, lang, names)}",
+                f"piglio: takes {seat_name(of, lang, names)}'s offer",
             )
         return pick(
             lang, kind, {"vado": "vado (I pass)", "tengo": "tengo (I hold)"}.get(kind, kind)
@@ -143,13 +144,15 @@ PHASES = {
 }
 
 
-def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+def state(
+    view: dict[str, Any], lang: str, names: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     out = []
     for key, v in view.items():
         if key in ("hand", "game", "seat", "result", "ruleset", "to_act") or v in (None, [], {}):
             continue
         if key == "bids" and isinstance(v, list):
-            said = [f"{seat_name(b.get('seat'), lang)}: {action(b, lang)}" for b in v]
+            said = [f"{seat_name(b.get('seat'), lang, names)}: {action(b, lang, names)}" for b in v]
             out.append((pick(lang, "Contrattazione", "Bargaining"), "; ".join(said)))
             continue
         if key == "phase" and isinstance(v, str):
@@ -176,7 +179,10 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
                 "leader": ("Di mano", "Lead"),
             }[key]
             out.append(
-                (pick(lang, *names), seat_name(v, lang) if isinstance(v, int) else value(v, lang))
+                (
+                    pick(lang, *names),
+                    seat_name(v, lang, names) if isinstance(v, int) else value(v, lang),
+                )
             )
             continue
         if key == "tricks" and isinstance(v, list):
@@ -184,7 +190,7 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
             for t in v:
                 if isinstance(t, dict) and isinstance(t.get("winner"), int):
                     won[t["winner"]] = won.get(t["winner"], 0) + 1
-            counts = "; ".join(f"{seat_name(k, lang)}: {n}" for k, n in sorted(won.items()))
+            counts = "; ".join(f"{seat_name(k, lang, names)}: {n}" for k, n in sorted(won.items()))
             out.append((pick(lang, "Prese fatte", "Tricks taken"), counts or "—"))
             last = v[-1] if v and isinstance(v[-1], dict) else None
             if last is not None:
@@ -195,7 +201,8 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
                         pick(lang, "Ultima presa", "Last trick"),
                         cards
                         + (
-                            pick(lang, " — la prende ", " — taken by ") + seat_name(taker, lang)
+                            pick(lang, " — la prende ", " — taken by ")
+                            + seat_name(taker, lang, names)
                             if isinstance(taker, int)
                             else ""
                         ),
@@ -209,14 +216,14 @@ def state(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
                     it, en = SIGNALS.get(
                         sg.get("signal", ""), (sg.get("signal", ""), sg.get("signal", ""))
                     )
-                    said.append(f"{seat_name(sg.get('seat'), lang)} {pick(lang, it, en)}")
+                    said.append(f"{seat_name(sg.get('seat'), lang, names)} {pick(lang, it, en)}")
             out.append((pick(lang, "Segnali", "Signals"), "; ".join(said) or "—"))
             continue
         if key == "trick" and isinstance(v, list):
             out.append((pick(lang, "Presa in corso", "Trick in progress"), value(v, lang)))
             continue
         if key == "hand_sizes" and isinstance(v, list):
-            sizes = "; ".join(f"{seat_name(i, lang)}: {n}" for i, n in enumerate(v))
+            sizes = "; ".join(f"{seat_name(i, lang, names)}: {n}" for i, n in enumerate(v))
             out.append((pick(lang, "Carte in mano", "Cards in hand"), sizes))
             continue
         label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))

@@ -71,14 +71,15 @@ def _as_points(values: Sequence[Any], seats: int, field: str) -> list[Decimal]:
             point = None
         if point is None:
             raise Invalid(
-                _("Seat %(seat)d: a score is a number with at most two decimals.") % {"seat": i},
+                _("Seat %(seat)d: a score is a number with at most two decimals.")
+                % {"seat": i + 1},
                 fields={field: {str(i): [_("Not a valid score: %(v)r.") % {"v": value}]}},
             )
         if abs(point) >= MAX_POINTS:
             # The journal keeps ten digits before the point; no game comes near it.
             raise Invalid(
                 _("Seat %(seat)d: %(v)s points is beyond any game's range.")
-                % {"seat": i, "v": value},
+                % {"seat": i + 1, "v": value},
                 fields={field: {str(i): [_("At most 999,999,999 points.")]}},
             )
         out.append(point)

@@ -48,11 +48,11 @@ def has_faces(slug: str) -> bool:
     return game_faces.for_game(slug) is not None
 
 
-def _label(slug: str, action: dict[str, Any], lang: str) -> str:
+def _label(slug: str, action: dict[str, Any], lang: str, names: list[str] | None = None) -> str:
     words = game_words.for_game(slug)
     if words is None:
         return compact(action)
-    return str(words.action(action, lang))
+    return str(words.action(action, lang, names))
 
 
 def board(
@@ -120,6 +120,7 @@ def choices(
     view: dict[str, Any],
     legal: list[dict[str, Any]],
     lang: str,
+    names: list[str] | None = None,
 ) -> dict[str, Any]:
     """The hand with each card's move, the options that modify a card's move, the other
     moves as buttons (drawing the cards they name), and why a rule narrows the choice."""
@@ -141,8 +142,10 @@ def choices(
                 by_card.setdefault(code, []).append(
                     {
                         "json": compact(a),
-                        "label": _label(slug, a, lang),
-                        "verb": str(verb(a, lang)) if verb is not None else _label(slug, a, lang),
+                        "label": _label(slug, a, lang, names),
+                        "verb": str(verb(a, lang))
+                        if verb is not None
+                        else _label(slug, a, lang, names),
                     }
                 )
             continue
@@ -151,7 +154,7 @@ def choices(
         others.append(
             {
                 "json": compact(a),
-                "label": _label(slug, a, lang),
+                "label": _label(slug, a, lang, names),
                 "cards": [card(slug, c, lang) for c in named],
             }
         )

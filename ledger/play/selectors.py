@@ -30,6 +30,7 @@ def seat_rows(table: GameTable) -> list[dict[str, Any]]:
         rows.append(
             {
                 "index": s.index,
+                "number": s.index + 1,  # seats are counted from 1 where people read them
                 "kind": s.kind,
                 "kind_label": str(s.get_kind_display()),
                 "name": name,

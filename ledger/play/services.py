@@ -255,7 +255,7 @@ def create_table(
     for i, kind in enumerate(seats):
         if kind not in kinds:
             raise Invalid(
-                _("Seat %(i)d: choose one of %(kinds)s.") % {"i": i, "kinds": ", ".join(kinds)},
+                _("Seat %(i)d: choose one of %(kinds)s.") % {"i": i + 1, "kinds": ", ".join(kinds)},
                 fields={"seats": {str(i): [_("Unknown seat kind %(k)r.") % {"k": kind}]}},
             )
     if list(seats).count(ME) != 1:
@@ -348,7 +348,7 @@ def _join(user: Any, table: GameTable, invite: str, seat: int | None) -> PlaySea
         chosen = open_seats.filter(player__isnull=True).order_by("index").first()
     if chosen is None:
         raise Conflict(
-            _("Seat %(i)d is taken.") % {"i": seat}
+            _("Seat %(i)d is taken.") % {"i": seat + 1}
             if seat is not None
             else _("Every seat of this table is taken.")
         )

@@ -42,13 +42,13 @@ def _table(pk: int) -> GameTable:
     )
 
 
-def action_label(action: dict[str, Any], game: str = "") -> str:
+def action_label(action: dict[str, Any], game: str = "", names: list[str] | None = None) -> str:
     """An action in words, as players say it, from the game's own words module
-    (games/<slug>/words.py) in the page's language; the bare notation only for a game
-    that declares no words."""
+    (games/<slug>/words.py) in the page's language, a seat it names said by its player's
+    name (``names``, by seat); the bare notation only for a game that declares no words."""
     words = game_words.for_game(game) if game else None
     if words is not None:
-        return str(words.action(action, services.language()))
+        return str(words.action(action, services.language(), names))
     parts = []
     for key, value in action.items():
         if isinstance(value, list):
@@ -90,11 +90,19 @@ def _named_pick(game: str, pick: dict[str, Any] | None) -> dict[str, Any] | None
     return pick
 
 
+def _by_seat(names: dict[int, str]) -> list[str]:
+    return [names.get(i, "") for i in range(max(names, default=-1) + 1)]
+
+
 def _move_log(table: GameTable, names: dict[int, str], last: int = 12) -> list[dict[str, Any]]:
     """The last moves as a score sheet: who, and what they did in words."""
     moves = list(table.moves.order_by("-step").values_list("step", "seat", "action")[:last])
     return [
-        {"step": step + 1, "name": names.get(s, ""), "label": action_label(a, table.game)}
+        {
+            "step": step + 1,
+            "name": names.get(s, ""),
+            "label": action_label(a, table.game, _by_seat(names)),
+        }
         for step, s, a in reversed(moves)
     ]
 
@@ -103,10 +111,12 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _view_rows(view: dict[str, Any], game: str = "") -> list[tuple[str, str]]:
+def _view_rows(
+    view: dict[str, Any], game: str = "", names: list[str] | None = None
+) -> list[tuple[str, str]]:
     words = game_words.for_game(game) if game else None
     if words is not None:
-        return list(words.state(view, services.language()))
+        return list(words.state(view, services.language(), names))
     hidden = {"hand", "game", "seat"}
     return [(k, _compact(v)) for k, v in view.items() if k not in hidden and v not in (None, [])]
 
@@ -151,16 +161,17 @@ def _board_context(
         context["history_url"] = reverse("player", args=[table.club.slug, seat.player_id])
     if seat is not None and table.status != GameTable.Status.WAITING:
         payload = selectors.seat_payload(table, seat)
+        names = {s["index"]: s["name"] for s in context["seats"]}
+        by_seat = _by_seat(names)
         actions = [
-            {"json": _compact(a), "label": action_label(a, table.game)}
+            {"json": _compact(a), "label": action_label(a, table.game, by_seat)}
             for a in payload["legal_actions"]
         ]
         to_act = payload["to_act"]
-        names = {s["index"]: s["name"] for s in context["seats"]}
         view = payload["view"] if isinstance(payload["view"], dict) else {}
         lang = services.language()
         choice = (
-            boards.choices(table.game, view, payload["legal_actions"], lang)
+            boards.choices(table.game, view, payload["legal_actions"], lang, by_seat)
             if boards.has_faces(table.game)
             else None
         )
@@ -187,7 +198,7 @@ def _board_context(
             hand=card_names(table.game, boards.hand_of(table.game, view))
             if boards.hand_of(table.game, view) is not None
             else None,
-            rows=_view_rows(payload["view"], table.game)
+            rows=_view_rows(payload["view"], table.game, by_seat)
             if isinstance(payload["view"], dict)
             else [],
             actions=actions,
@@ -200,7 +211,9 @@ def _board_context(
     if seat is None and table.status == GameTable.Status.PLAYING:
         # A spectator sees the public table (the engine's view of no seat), never a hand.
         public = services.state_of(table).view(None)
-        context["public_rows"] = _view_rows(public, table.game)
+        context["public_rows"] = _view_rows(
+            public, table.game, [s["name"] for s in context["seats"]]
+        )
         context["public_tableau"] = boards.board(
             table.game,
             public,
@@ -460,7 +473,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
             "step": i + 1,
             "seat": s,
             "name": names.get(s, ""),
-            "label": action_label(a, table.game),
+            "label": action_label(a, table.game, _by_seat(names)),
             "bot": b,
         }
         for i, (s, a, b) in enumerate(moves)
@@ -474,7 +487,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
             "step": step,
             "total": len(moves),
             "views": views,
-            "rows": _view_rows(state.view(None), table.game),
+            "rows": _view_rows(state.view(None), table.game, _by_seat(names)),
             "tableau": boards.board(
                 table.game,
                 state.view(None),

@@ -53,11 +53,11 @@ def step_words(game: str, raw: Mapping[str, Any], names: list[str] | None = None
     who = (
         names[seat]
         if names and isinstance(seat, int) and 0 <= seat < len(names)
-        else (_("Seat %(n)s") % {"n": seat})
+        else (_("Seat %(n)s") % {"n": seat + 1 if isinstance(seat, int) else seat})
     )
     if words is None:
         return f"{who}: {_label(raw)}"
-    said = str(words.action({k: v for k, v in raw.items() if k != "seat"}, language()))
+    said = str(words.action({k: v for k, v in raw.items() if k != "seat"}, language(), names))
     return f"{who}: {said}"
 
 

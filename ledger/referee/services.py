@@ -137,7 +137,7 @@ def ruling_scores(case: Case, result: Result, kind: str, params: dict[str, Any])
             if kind == Case.Kind.ARTIFICIAL and choice not in LEVELS:
                 raise Invalid(
                     _("Seat %(i)d: an artificial score is average-plus, average or average-minus.")
-                    % {"i": i},
+                    % {"i": i + 1},
                     fields={field: [_("Choose plus, average or minus.")]},
                 )
             if isinstance(choice, str) and choice not in ("table", "rules", *LEVELS):

@@ -916,7 +916,7 @@ class NewTableForm(forms.Form):
         choices = [("", "—")] + [(p.pk, p.name) for p in members]
         for i in range(seats):
             self.fields[f"seat_{i}"] = forms.TypedChoiceField(
-                label=_("Seat %(n)d") % {"n": i}, choices=choices, coerce=int
+                label=_("Seat %(n)d") % {"n": i + 1}, choices=choices, coerce=int
             )
 
     def player_ids(self) -> list[int]:

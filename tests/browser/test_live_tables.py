@@ -249,6 +249,12 @@ def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_pract
         "() => document.getElementById('board').dataset.status === 'finished'"
     )
     _no_other_hand(pages, watcher)
+    # The line that said "live: every move appears here" now says the game is over.
+    for page, words in ((anna, "partita è finita"), (bruno, "game is over"), (watcher, "finita")):
+        page.wait_for_function(
+            "() => document.getElementById('live-status').dataset.state === 'finished'"
+        )
+        assert words in page.locator("#live-status").inner_text()
     assert moves >= 2
     print(f"{game}: {moves} moves by the two people in {time.perf_counter() - started:.1f} s")
     for page in (anna, bruno, watcher):

@@ -128,7 +128,7 @@ def test_two_people_play_a_variant_3_game_to_its_end_and_the_result_is_in_the_le
     assert moves > 20
     anna.screenshot(path=str(_shots() / "play-sanmarco-v3-two-people-over.png"), full_page=True)
 
-    # Each seat's final score, as the table shows it ("Posto 0: Anna Gualandi — 17").
+    # Each seat's final score, as the table shows it ("Posto 1: Anna Gualandi — 17").
     seats = anna.get_by_role("list", name="Posti").get_by_role("listitem").all_inner_texts()
     scores = {}
     for row in seats:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -179,3 +180,55 @@ def test_a_bridges_game_strategy_option_is_sent_as_the_engine_writes_it():
         "fight": "A5000",
         "strategy": 0,
     }
+
+
+def _bargained(*said: dict[str, Any]) -> dict[str, Any]:
+    engine = registry.get("tarocco")
+    state = engine.new_game(engine.ruleset(), 5)  # seat 2 speaks first
+    for action in said:
+        seat = state.to_act()
+        state.apply(seat, engine.decode_action(action))
+    assert state.is_over()
+    return state.view(None)
+
+
+def test_a_hand_thrown_in_after_offers_nobody_took_says_why_nobody_scores():
+    # tarocco.bargain.abandon: offers that nobody takes, and no tengo, throw the hand in.
+    view = _bargained(
+        {"bid": "offro", "points": 9},
+        {"bid": "offro", "points": 6},
+        {"bid": "offro", "points": 6},
+        {"bid": "vado"},
+    )
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    board = boards.board("tarocco", view, "it", names)
+    ending = next(p for p in board["panels"] if p["key"] == "ending")
+    text = " ".join(g["text"] for g in ending["groups"])
+    assert "nessuno ha preso un'offerta (Carla offro 9, Dario offro 6, Anna offro 6)" in text
+    assert "nessuno segna punti" in text and "piglio" in text
+    assert "Le prossime carte le dà Carla." in text
+    english = boards.board("tarocco", view, "en", names)
+    said = " ".join(
+        g["text"] for p in english["panels"] if p["key"] == "ending" for g in p["groups"]
+    )
+    assert "Nobody said tengo and nobody took an offer" in said and "nobody scores" in said
+
+
+def test_an_offer_taken_says_who_pays_whom():
+    view = _bargained(
+        {"bid": "offro", "points": 4}, {"bid": "piglio", "of": 2}, {"bid": "vado"}, {"bid": "vado"}
+    )
+    board = boards.board("tarocco", view, "it", ["Anna", "Bruno", "Carla", "Dario"])
+    text = " ".join(g["text"] for p in board["panels"] if p["key"] == "ending" for g in p["groups"])
+    assert "Dario ha detto piglio all'offerta di Carla: Carla paga 4 punti a Dario." in text
+
+
+def test_the_bargaining_says_what_each_word_commits_to():
+    engine = registry.get("tarocco")
+    state = engine.new_game(engine.ruleset(), 5)
+    seat = state.to_act()
+    legal = [engine.encode_action(a) for a in state.legal_actions(seat)]
+    why = boards.choices("tarocco", state.view(seat), legal, "it")["why"]
+    assert "Tengo: la smazzata si gioca" in why and "a monte senza punti" in why
+    why = boards.choices("tarocco", state.view(seat), legal, "en")["why"]
+    assert "Piglio: you take another player's offer" in why

@@ -59,3 +59,55 @@ def test_the_board_and_the_replay_show_no_notation(people, commit, game, lang):
         page = re.sub(r"python -m games .*", "", page)
         found = NOTATION.search(page)
         assert found is None, page[max(0, found.start() - 80) : found.end() + 80]
+
+
+def test_a_seat_is_counted_from_one_or_called_by_its_players_name():
+    from games.cardchess import words as cardchess
+    from games.core.words import seat_name
+    from games.ergio import words as ergio
+    from games.tarocco import words as tarocco
+
+    assert seat_name(0, "it") == "posto 1"
+    assert seat_name(3, "en") == "seat 4"
+    assert seat_name(1, "it", ["Anna", "Bruno"]) == "Bruno"
+    assert seat_name(1, "it", ["Anna", ""]) == "posto 2"  # an open seat has no name yet
+    piglio = {"bid": "piglio", "of": 0}
+    assert tarocco.action(piglio, "it") == "piglio l'offerta di posto 1"
+    assert "Anna" in tarocco.action(piglio, "en", ["Anna", "Bruno", "Carla", "Dario"])
+    resolve = {"resolve": 0, "taker": 1}
+    assert cardchess.action(resolve, "it", ["Anna", "Bruno"]).endswith("la prende Bruno")
+    assert "seat 2 takes it" in cardchess.action(resolve, "en")
+    celatino = {"celatino": "pile", "victim": 0, "at": 1}
+    assert "contro Anna" in ergio.action(celatino, "it", ["Anna", "Bruno"])
+    bids = {"bids": [{"seat": 0, "bid": "offro", "points": 3}], "phase": "bargain"}
+    said = dict(tarocco.state(bids, "it", ["Anna", "Bruno", "Carla", "Dario"]))
+    assert said["Contrattazione"] == "Anna: offro 3"
+
+
+SEAT_NUMBER = re.compile(r"\b(posto|seat) \d", re.I)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_move_log_and_the_seats_never_count_from_zero(people, commit, game):
+    with dealt(11):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game=game,
+            seats=seats_for(game),
+        )
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    for lang in ("it", "en"):
+        client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+        client.force_login(people.users["member"])
+        for url in (f"/play/{table.pk}/", f"/play/{table.pk}/replay/"):
+            page = _visible(client.get(url).content.decode())
+            assert not re.search(r"\b(posto|seat) 0\b", page, re.I), url
+        replay = client.get(f"/play/{table.pk}/replay/").content.decode()
+        log = re.search(r'<ol class="moves">(.*?)</ol>', replay, re.S)
+        assert log is not None
+        # Every seat at this table has a name (the bots too): the log says it, never a number.
+        found = SEAT_NUMBER.search(_visible(log.group(1)))
+        assert found is None, found

@@ -44,6 +44,16 @@ def test_bargain_example_2_offers_nobody_took_abandon() -> None:
     assert s.outcome().scores == (0, 0, 0, 0)
 
 
+def test_bargain_three_offers_then_vado_abandon_with_no_points_paid() -> None:
+    # Played at a digital table: "offro 9, offro 6, offro 6, vado". Nobody said tengo and
+    # no offer was taken, so the rules' example 2 applies: thrown in, nobody pays.
+    words = bids((2, "offro", 9), (3, "offro", 6), (0, "offro", 6), (1, "vado", 0))
+    s = state({}, words)
+    out = s.outcome()
+    assert out.termination == "abandoned" and out.scores == (0, 0, 0, 0)
+    assert out.detail["summary"] == {"outcome": "abandoned", "dealer": 3}
+
+
 def test_bargain_example_3_piglio_then_vado_pays_the_offer() -> None:
     s = state({}, bids((0, "vado", 0), (1, "offro", 8), (2, "piglio", 1), (3, "vado", 0)))
     out = s.outcome()

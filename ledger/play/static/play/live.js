@@ -11,15 +11,28 @@
   var delay = 500;
   var fetching = false;
   var again = false;
+  var over = false;
   window.playLive = false;
 
   function board() { return document.getElementById("board"); }
   function movesOf(el) { return parseInt(el.getAttribute("data-moves") || "0", 10); }
   function show(state) {
     if (!status) { return; }
+    if (over) { state = over; }  // a game over stays over, whatever the socket does
     status.dataset.state = state;
     status.textContent = status.dataset[state] || "";
   }
+  // Once the board says the game ended (finished, or timed out), the line says so: no move
+  // will appear any more. Checked after every swap, live or polled.
+  function settle() {
+    var current = board();
+    var state = current ? current.getAttribute("data-status") : "";
+    if (!over && (state === "finished" || state === "abandoned")) {
+      over = state;
+      show(state);
+    }
+  }
+  document.body.addEventListener("htmx:afterSettle", settle);
 
   // How far a fragment's board is, compared with the board shown: -1 older, 0 as far, 1 newer.
   function compare(html) {
@@ -57,6 +70,7 @@
         var current = board();
         if (html && current && compare(html) >= wanted) {
           htmx.swap(current, html, { swapStyle: "outerHTML" });
+          settle();
         }
       })
       .catch(function () { /* the next notice or the reconnection catches up */ })
@@ -89,6 +103,7 @@
     };
     socket.onclose = function () {
       window.playLive = false;
+      if (over) { return; }  // nothing more to catch up with
       show("reconnecting");
       setTimeout(connect, delay + Math.floor(Math.random() * delay / 2));
       delay = Math.min(delay * 2, 15000);
