@@ -37,6 +37,8 @@ import networkx as nx  # type: ignore[import-untyped]
 from caissify_pairings.engines.casual import CasualSwissEngine  # type: ignore[import-untyped]
 from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped]
 
+from .dutch import FastDutch
+
 EXACT_LIMIT = 80
 SIDES = ("white", "black")  # seat 0 Tramontana, seat 1 Mezzogiorno
 
@@ -133,8 +135,10 @@ def colour_clash(a: Seated, b: Seated, *, last_round: bool = False, top: float =
     return not (last_round and (a.score > top or b.score > top))
 
 
-class _RankedDutch(DutchEngine):  # type: ignore[misc]
-    """The library's Dutch engine with our side allocation (ranked by score first)."""
+class _RankedSides:
+    """Our side allocation (ranked by score first) in place of the library's."""
+
+    initial_color: str
 
     def _assign_colors(self, p1: Any, p2: Any) -> tuple[Any, Any]:
         first, second = (
@@ -143,6 +147,18 @@ class _RankedDutch(DutchEngine):  # type: ignore[misc]
         )
         start = 0 if self.initial_color == "white" else 1
         return (p1, p2) if allocate(first, second, start) else (p2, p1)
+
+
+class _RankedDutch(_RankedSides, FastDutch):
+    """The exact Dutch engine: the library's rules on our incremental matcher."""
+
+
+class _LibraryDutch(_RankedSides, DutchEngine):  # type: ignore[misc]
+    """The library's own bracket loop (networkx, from nothing each time): the reference
+    the fast engine is tested against, too slow for large fields."""
+
+
+DUTCH_ENGINES: dict[str, type[DutchEngine]] = {"fast": _RankedDutch, "library": _LibraryDutch}
 
 
 def pair_swiss(
@@ -155,9 +171,11 @@ def pair_swiss(
     soft_forbidden: Iterable[Pair] = (),
     exact_limit: int = EXACT_LIMIT,
     initial_side: int = 0,
+    dutch: str = "fast",
 ) -> SwissRound:
     """Pair one Swiss round. ``met`` holds every pair that already played; ``initial_side``
-    is the side the top seed takes in round 1 (0 Tramontana, 1 Mezzogiorno)."""
+    is the side the top seed takes in round 1 (0 Tramontana, 1 Mezzogiorno). ``dutch``
+    picks the exact engine's implementation ("library" only to check "fast" against)."""
     met_set = {key(*p) for p in met}
     hard = {key(*p) for p in hard_forbidden}
     soft = {key(*p) for p in soft_forbidden} - hard
@@ -169,9 +187,11 @@ def pair_swiss(
     seated = _seated(players)
     clash = _clashes(seated, last_round=round_number == total, top=(round_number - 1) / 2)
     # Soft constraints first as if hard; if that costs a repeat or an extra bye, drop them.
-    result = _engine_round(players, blocked | soft, round_number, total, engine, initial_side)
+    result = _engine_round(
+        players, blocked | soft, round_number, total, engine, initial_side, dutch
+    )
     if soft and not _clean(result, players, blocked | soft | clash):
-        result = _engine_round(players, blocked, round_number, total, engine, initial_side)
+        result = _engine_round(players, blocked, round_number, total, engine, initial_side, dutch)
     result = _repair(result, players, blocked, soft, clash)
     result.pairs = [
         (a, b) if allocate(seated[a], seated[b], initial_side) else (b, a) for a, b in result.pairs
@@ -207,6 +227,7 @@ def _engine_round(
     total: int,
     engine: str,
     initial_side: int = 0,
+    dutch: str = "fast",
 ) -> SwissRound:
     order = sorted(players, key=lambda p: (p.number or p.id, p.id))
     data = [
@@ -231,7 +252,8 @@ def _engine_round(
         "total_rounds": max(total, round_number),
     }
     if engine == "dutch":
-        out = _RankedDutch(**common, initial_color=SIDES[initial_side]).generate_pairings()
+        exact = DUTCH_ENGINES[dutch]
+        out = exact(**common, initial_color=SIDES[initial_side]).generate_pairings()
     else:
         out = CasualSwissEngine(**common).generate_pairings()
     pairs: list[Pair] = []
