@@ -18,6 +18,7 @@ A game is a ruleset, a deal and a list of actions; replaying the list is validat
 from __future__ import annotations
 
 import dataclasses
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -82,6 +83,24 @@ def _like(template: Any, value: Any, path: str) -> Any:
 
 
 R = TypeVar("R", bound=Ruleset)
+
+#: Rulesets already read, by game and by the spec (see ``Game.ruleset``).
+_READ_RULESETS: dict[tuple[int, int, Any], Any] = {}
+
+
+def _spec_key(spec: Any) -> Any:
+    """A hashable key that tells apart every two specs that could read differently (true,
+    1 and 1.0 included). Raises TypeError or ValueError for what cannot be keyed."""
+    if spec is None or isinstance(spec, str):
+        return spec
+    if type(spec) is dict:
+        try:  # the usual flat object: its items and their types
+            key = (tuple(spec.items()), tuple(map(type, spec.values())))
+            hash(key)
+            return key
+        except TypeError:  # a list or an object inside
+            pass
+    return json.dumps(spec, sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +203,26 @@ class Game(ABC, Generic[R, S]):
 
     # --- rulesets -----------------------------------------------------------------
     def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> R:
-        """A preset by name, or ``{"name": preset, option: value...}`` with overrides."""
+        """A preset by name, or ``{"name": preset, option: value...}`` with overrides.
+
+        Every record carries its ruleset written out in full, so what a spec reads as is
+        kept (rulesets are frozen and their checks pure): the same spec, written the same
+        way, is read and checked once. Only specs that read without error are kept.
+        """
+        try:
+            key = (id(self), id(self.rulesets), _spec_key(spec))
+        except (TypeError, ValueError):  # not JSON (a tuple key, an object): read it anew
+            return self._read_ruleset(spec)
+        known = _READ_RULESETS.get(key)
+        if known is None:
+            known = self._read_ruleset(spec)
+            if len(_READ_RULESETS) >= 512:
+                _READ_RULESETS.clear()
+            _READ_RULESETS[key] = known
+        chosen: R = known
+        return chosen
+
+    def _read_ruleset(self, spec: str | Mapping[str, JSON] | None) -> R:
         if spec is None:
             spec = self.default_ruleset
         if isinstance(spec, str):

@@ -334,6 +334,10 @@ class Chance:
         return list(pick)
 
 
+# Phases in which the flow waits for a decision (``_advance`` has nothing to run).
+_WAITING = frozenset(("divide", "choose", "free_banish", "over"))
+
+
 # --- the state ----------------------------------------------------------------------------------
 @dataclass
 class Pair:
@@ -514,7 +518,7 @@ class BoardState(State):
                     return
                 self._start_round()
                 continue
-            if self.phase in ("divide", "choose", "free_banish", "over"):
+            if self.phase in _WAITING:
                 return
             if self.phase == "resolve":
                 if self.pending is not None or self.holding:
@@ -1081,20 +1085,15 @@ class BoardState(State):
 
     # --- apply ----------------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
-        if self.phase == "over":
+        ph = self.phase
+        if ph == "over":
             raise RecordError("the game is over")
         if not isinstance(action, Act):
             raise RecordError("not a San Marco board action")
-        colour = self.acting_colour()
-        assert colour is not None
         self.history.append((seat, action))
-        ph, do, a = self.phase, action.do, action.a
-        p = self.pending
-        if ph == "setup":
-            self._do_bridge(colour, action)
-            self.setup_queue.pop(0)
-        elif ph == "divide":
-            if do != "pile" or not 0 <= a < self._n_piles():
+        do, a = action.do, action.a
+        if ph == "divide":  # half of a game's actions; nothing automatic follows them
+            if do != "pile" or not 0 <= a < len(self.pairs[0].choosers) + 1:
                 raise RecordError("a card goes to one of the offers")
             self.assign.append(a)
             if a >= self._used:
@@ -1108,6 +1107,13 @@ class BoardState(State):
                 self.taken = [-1] * k
                 self.chooser_i = 0
                 self.phase = "choose"
+            return
+        colour = self.acting_colour()
+        assert colour is not None
+        p = self.pending
+        if ph == "setup":
+            self._do_bridge(colour, action)
+            self.setup_queue.pop(0)
         elif ph == "choose":
             if do != "choose" or not 0 <= a < len(self.taken) or self.taken[a] != -1:
                 raise RecordError("that offer is not on the table")
@@ -1141,8 +1147,10 @@ class BoardState(State):
             self._start_banish(colour, a, card=False)
         else:
             self._play_card(colour, action)
-        self._settle()
-        self._advance()
+        if self.pending is not None:
+            self._settle()
+        if self.phase not in _WAITING:
+            self._advance()
 
     def _settle(self) -> None:
         """Close a banishment that has nothing left to remove."""
