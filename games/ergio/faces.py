@@ -134,17 +134,181 @@ def shows(action: dict[str, Any]) -> list[str]:
     return out
 
 
+def _tris_names(legal: list[dict[str, Any]], lang: str) -> list[str]:
+    out: list[str] = []
+    for a in legal:
+        for code in a.get("lay") or []:
+            c = C.BY_CODE.get(code) if isinstance(code, str) else None
+            if c is None or C.UNIT_OF[c] < 0:
+                continue
+            name = _unit(C.unit_name(C.UNIT_OF[c]), lang)
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def _guards(view: dict[str, Any], lang: str) -> str:
+    """Why a Celatino cannot reach the opposing hand or field: their Guardie are shown."""
+    side = view.get("side")
+    field = view.get("field") or []
+    if side not in C.SIDES or len(field) < 2:
+        return ""
+    opp = field[1 - C.SIDES.index(side)] or {}
+    said = []
+    if len(opp.get("gccc") or []) >= 3:
+        said.append(
+            pick(
+                lang,
+                "le Guardie con Corazza avversarie proteggono la loro mano",
+                "the opponents' Guards with Cuirass protect their hand",
+            )
+        )
+    if len(opp.get("gcsc") or []) >= 3:
+        said.append(
+            pick(
+                lang,
+                "le Guardie senza Corazza avversarie proteggono il loro Corteo",
+                "the opponents' Guards without Cuirass protect their Corteo",
+            )
+        )
+    if not said:
+        return ""
+    text = " e ".join(said) if lang == "it" else " and ".join(said)
+    return pick(lang, "Celatino: ", "Celatino: ") + text + "."
+
+
 def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
-    if view.get("phase") == "battle" and any("reinforce" in a for a in legal):
-        spots = {a.get("under") for a in legal if "reinforce" in a}
-        if len(spots) == 1:
-            spot = str(spots.pop())
-            it, en = SPOTS.get(spot, (spot, spot))
+    """Why a rule narrows the choice now, in words, for every restricted choice of the game:
+    the draw, a tris that must be laid, the hand limit, what may be added to the Corteo,
+    the Celatino's targets, the sabotage, the magistratura sent and the reinforcements."""
+    kinds = {next(iter(a)) for a in legal if a}
+    phase = view.get("phase")
+    if phase == "sabotage":
+        return pick(
+            lang,
+            "Hai vinto il Corteo con almeno tre Celatini schierati: puoi sabotare, cioè "
+            "gettare in Arno le prime tre carte del mazzo avversario, oppure no.",
+            "You won the Corteo with at least three Celatini shown: you may sabotage, that "
+            "is throw the top three cards of the opposing deck into the Arno, or not.",
+        )
+    if phase == "battle":
+        return _battle_why(view, legal, kinds, lang)
+    if phase != "corteo":
+        return ""
+    if kinds == {"draw"}:
+        sources = {a.get("draw") for a in legal}
+        if sources == {"pile"}:
             return pick(
                 lang,
-                f"Ora i rinforzi vanno {it}, coperti.",
-                f"Reinforcements go {en} now, face down.",
+                "Il tuo mazzo è finito: peschi dal mucchio comune.",
+                "Your deck has run out: you draw from the common pile.",
             )
+        return pick(
+            lang,
+            "Il turno comincia pescando, una carta alla volta: dal tuo mazzo, o dal mucchio "
+            "comune (solo la carta in cima, se è della tua parte).",
+            "A turn starts with the draw, one card at a time: from your deck, or from the "
+            "common pile (its top card only, when it is your side's).",
+        )
+    if kinds == {"lay"}:
+        names = _tris_names(legal, lang)
+        listed = (" e " if lang == "it" else " and ").join(names)
+        return pick(
+            lang,
+            f"Hai in mano un tris non ancora schierato ({listed}): va calato prima di ogni "
+            "altra mossa.",
+            f"You hold a tris your side has not shown yet ({listed}): it must be laid before "
+            "any other move.",
+        )
+    parts = []
+    if "arno" in kinds and "end" not in kinds:
+        parts.append(
+            pick(
+                lang,
+                "Hai più carte del limite di mano: prima di finire il turno getti in Arno le "
+                "carte in più, una alla volta.",
+                "You hold more cards than the hand limit: before your turn ends you throw the "
+                "extra cards into the Arno, one at a time.",
+            )
+        )
+    hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
+    added = {a["add"] for a in legal if isinstance(a.get("add"), str)}
+    fighters = [c for c in hand if c in C.BY_CODE and C.UNIT_OF[C.BY_CODE[c]] >= 0]
+    if any(c not in added for c in fighters):
+        parts.append(
+            pick(
+                lang,
+                "Una carta si aggiunge solo a una magistratura o a un gruppo già schierato "
+                "dalla tua parte (la quarta in un turno dopo il tris, mai quattro "
+                "combattenti); le altre restano in mano finché non ne hai tre.",
+                "A card is added only to a magistratura or group your side has shown (a "
+                "fourth card on a turn after the tris, never four combattenti); the others "
+                "stay in your hand until you hold three.",
+            )
+        )
+    if "celatino" in kinds:
+        guards = _guards(view, lang)
+        if guards:
+            parts.append(guards)
+    return " ".join(parts)
+
+
+def _battle_why(
+    view: dict[str, Any], legal: list[dict[str, Any]], kinds: set[str], lang: str
+) -> str:
+    raw = view.get("battle")
+    battle: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    side = view.get("side")
+    if kinds == {"send"}:
+        left = len(legal)
+        sent = battle.get("sent") or [None, None]
+        mine = C.SIDES.index(side) if side in C.SIDES else 0
+        theirs = sent[1 - mine] if len(sent) == 2 else None
+        if theirs:
+            opening = pick(
+                lang,
+                f"Rispondi alla sfida di {W.magistratura(str(theirs))}: ",
+                f"Answer the challenge of {W.magistratura(str(theirs))}: ",
+            )
+        else:
+            opening = pick(lang, "Tocca a te sfidare: ", "You challenge: ")
+        return opening + pick(
+            lang,
+            f"manda una tua magistratura che non ha ancora combattuto ({left} rimaste); "
+            "ognuna combatte una volta sola.",
+            f"send one of your magistrature that has not fought yet ({left} left); each "
+            "fights only once.",
+        )
+    if "reinforce" in kinds:
+        spots = {a.get("under") for a in legal if "reinforce" in a}
+        words = {
+            "magistrato": (
+                "sotto il Magistrato (fino a due: contano come combattenti delle altre tue "
+                "magistrature)",
+                "under the Magistrato (up to two: they count as combattenti of your other "
+                "magistrature)",
+            ),
+            "caposchiera": (
+                "sotto il Caposchiera (uno: conta come combattente della stessa magistratura)",
+                "under the Caposchiera (one: it counts as a combattente of the same magistratura)",
+            ),
+            "spot": (
+                "sul posto, perché questa magistratura non è mai stata schierata (fino a due: "
+                "contano solo i suoi combattenti)",
+                "on the spot, as this magistratura was never laid (up to two: only its own "
+                "combattenti count)",
+            ),
+        }
+        places = [pick(lang, *words.get(str(u), (str(u), str(u)))) for u in sorted(spots, key=str)]
+        joined = (" o " if lang == "it" else " or ").join(places)
+        return pick(
+            lang,
+            f"Ora i rinforzi vanno {joined}, coperti; una carta che non conta vale zero ma "
+            "si può giocare per bluff. Quando hai finito, sei pronto allo scontro.",
+            f"Reinforcements go {joined} now, face down; a card that does not count is worth "
+            "zero but may be played as a bluff. When you are done, you are ready for the "
+            "scontro.",
+        )
     return ""
 
 

@@ -104,6 +104,34 @@ def uses(action: dict[str, Any]) -> str | None:
 
 
 def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
+    if view.get("phase") == "power" and any("assign" in a for a in legal):
+        # ponte.power.base_values; ponte.power.minimum, .total, .step and .rank
+        if view.get("mode") == "base":
+            return pick(
+                lang,
+                "Modo base: le forze sono quelle fisse del foglio (in due 110.000, tre da "
+                "90.000 e due da 60.000 Kg; per quartiere 105.000, 85.000 e 60.000 Kg); "
+                "scegli tu a quale magistratura dare ciascuna.",
+                "Base mode: the powers are the sheet's fixed ones (with two players 110,000, "
+                "three of 90,000 and two of 60,000 Kg; a quarter 105,000, 85,000 and 60,000 "
+                "Kg); you choose which magistratura gets each.",
+            )
+        text = pick(
+            lang,
+            "Dai la forza a una magistratura alla volta, a multipli di 5.000 Kg: almeno "
+            "10.000 Kg ciascuna, e in tutto esattamente il totale della tua parte (500.000 "
+            "Kg in due, 250.000 Kg per quartiere).",
+            "Give power to one magistratura at a time, in steps of 5,000 Kg: at least "
+            "10,000 Kg each, and exactly your side's total in all (500,000 Kg with two "
+            "players, 250,000 Kg a quarter).",
+        )
+        if view.get("mode") in ("expert", "incognito"):
+            text += pick(
+                lang,
+                " Nel modo esperto le scrivi dalla più forte: ognuna non supera la precedente.",
+                " In expert mode you write them strongest first: none exceeds the one before.",
+            )
+        return text
     if view.get("phase") == "types":
         return pick(
             lang,

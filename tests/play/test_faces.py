@@ -232,3 +232,84 @@ def test_the_bargaining_says_what_each_word_commits_to():
     assert "Tengo: la smazzata si gioca" in why and "a monte senza punti" in why
     why = boards.choices("tarocco", state.view(seat), legal, "en")["why"]
     assert "Piglio: you take another player's offer" in why
+
+
+NOTATION = re.compile(r"\b(True|False|None)\b|[{}\[\]]|\w+_\w+|\b[A-Z]{2,4}-(\w+)\b")
+
+
+def _er_gio_choices(preset: str, seed: int) -> Any:
+    """Every choice of a whole Er Giò match played by the heuristic bots, as the page gets
+    it: the seat's view and its legal actions."""
+    engine = registry.get("ergio")
+    state = engine.new_game(engine.ruleset(preset), seed)
+    bots = [engine.bots["heuristic"](i) for i in range(engine.ruleset(preset).seats)]
+    while not state.is_over():
+        seat = state.to_act()
+        legal = [engine.encode_action(a) for a in state.legal_actions(seat)]
+        yield state.view(seat), legal
+        state.apply_unchecked(seat, bots[seat].choose(state, seat))
+
+
+def _restricted(view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    kinds = {next(iter(a)) for a in legal}
+    if view["phase"] == "sabotage" or kinds in ({"lay"}, {"send"}, {"draw"}):
+        return True
+    return "reinforce" in kinds or ("arno" in kinds and "end" not in kinds)
+
+
+@pytest.mark.parametrize("preset", ["base", "advanced", "4p"])
+def test_every_restricted_er_gio_choice_says_why_in_words(preset):
+    seen: set[str] = set()
+    for view, legal in _er_gio_choices(preset, 3):
+        if not _restricted(view, legal):
+            continue
+        for lang in ("it", "en"):
+            why = boards.choices("ergio", view, legal, lang)["why"]
+            assert why, (view["phase"], legal[:3])
+            assert not NOTATION.search(why), why
+        kinds = {next(iter(a)) for a in legal}
+        seen.add(view["phase"] + ":" + ",".join(sorted(kinds)))
+    # The match went through the rules that narrow a choice.
+    assert any(k.endswith(":lay") for k in seen), seen
+    assert "battle:send" in seen and any("reinforce" in k for k in seen), seen
+
+
+def test_er_gio_says_which_tris_must_be_laid_and_what_a_sent_magistratura_may_be():
+    said = {}
+    for view, legal in _er_gio_choices("base", 3):
+        kinds = {next(iter(a)) for a in legal}
+        if kinds in ({"lay"}, {"send"}) and tuple(kinds) not in said:
+            said[tuple(kinds)] = (view, legal, boards.choices("ergio", view, legal, "it")["why"])
+    view, legal, why = said[("lay",)]
+    assert why.startswith("Hai in mano un tris non ancora schierato (")
+    assert "va calato prima di ogni altra mossa" in why
+    from games.ergio import words
+
+    named = words.card(legal[0]["lay"][0], "it").split(" di ", 1)[1]
+    assert named in why  # the magistratura of the tris, by name
+    view, legal, why = said[("send",)]
+    assert f"({len(legal)} rimaste)" in why and "combatte una volta sola" in why
+
+
+def test_er_gio_explains_the_hand_limit_and_what_may_be_added_to_the_corteo():
+    for view, legal in _er_gio_choices("4p", 3):
+        kinds = {next(iter(a)) for a in legal}
+        if "arno" in kinds and "end" not in kinds:
+            why = boards.choices("ergio", view, legal, "en")["why"]
+            assert "more cards than the hand limit" in why
+            assert "added only to a magistratura or group your side has shown" in why
+            return
+    raise AssertionError("no turn over the hand limit in this match")
+
+
+@pytest.mark.parametrize(
+    ("preset", "words"),
+    [("2p-base", "le forze sono quelle fisse del foglio"), ("2p-expert", "dalla più forte")],
+)
+def test_the_bridges_game_power_sheet_says_what_may_be_written(preset, words):
+    engine = registry.get("ponte")
+    state = engine.new_game(engine.ruleset(preset), 3)
+    seat = state.to_act()
+    legal = [engine.encode_action(a) for a in state.legal_actions(seat)]
+    assert state.view(seat)["phase"] == "power"
+    assert words in boards.choices("ponte", state.view(seat), legal, "it")["why"]
