@@ -294,6 +294,10 @@ LEDGER_SIGNING_KEY_FILE = env_str("LEDGER_SIGNING_KEY_FILE")
 # one, at every round's end, and by the periodic job (`manage.py sign_checkpoints`, or the
 # worker's beat every LEDGER_CHECKPOINT_SECONDS).
 LEDGER_CHECKPOINT_EVERY = env_int("LEDGER_CHECKPOINT_EVERY", 200)
+# ...but at most one such checkpoint per club every this many seconds from one web process:
+# a burst of writes (an import, a busy night's API) does not sign every few milliseconds;
+# the lines written meanwhile are covered by the next checkpoint.
+LEDGER_CHECKPOINT_MIN_SECONDS = env_int("LEDGER_CHECKPOINT_MIN_SECONDS", 10)
 LEDGER_CHECKPOINT_SECONDS = env_int("LEDGER_CHECKPOINT_SECONDS", 600)
 CELERY_BEAT_SCHEDULE = {
     "sign-checkpoints": {

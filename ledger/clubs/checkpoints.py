@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable, Sequence
-from typing import Any
+from decimal import Decimal
+from typing import Any, NamedTuple, Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -25,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.clubs import signing
-from ledger.clubs.models import Checkpoint, Club, Entry, Round
+from ledger.clubs.models import Checkpoint, Club, Entry, Round, entry_hash
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,20 @@ def latest(club_id: int) -> Checkpoint | None:
     return Checkpoint.objects.filter(club_id=club_id).order_by("-length").first()
 
 
-def line_problems(club: Club, entries: Iterable[Entry], sealed_before: bool = False) -> list[str]:
+class _Sealed(Protocol):
+    club_id: int
+    competition_id: int
+    sequence: int
+    result_id: int | None
+    table_id: int | None
+    seat: int
+    player_id: int
+    points: Decimal
+    kind: str
+    seal: str
+
+
+def line_problems(club: Club, entries: Iterable[_Sealed], sealed_before: bool = False) -> list[str]:
     """What is wrong with these journal lines (in journal order) on their own: a missing or
     wrong seal. Lines from before seals existed (an unsealed beginning of a journal, when
     ``sealed_before`` is false) pass; an unsealed line after a sealed one does not."""
@@ -66,17 +81,55 @@ def line_problems(club: Club, entries: Iterable[Entry], sealed_before: bool = Fa
     return problems
 
 
+class _Line(NamedTuple):
+    """One journal line as read for a check: the columns its hash and seal cover, without
+    building a model object per line (a checkpoint reads hundreds of them)."""
+
+    club_id: int
+    competition_id: int
+    sequence: int
+    result_id: int | None
+    table_id: int | None
+    seat: int
+    player_id: int
+    points: Decimal
+    kind: str
+    prev_hash: str
+    hash: str
+    seal: str
+
+    def compute_hash(self) -> str:
+        return entry_hash(
+            prev_hash=self.prev_hash,
+            club_id=self.club_id,
+            competition_id=self.competition_id,
+            sequence=self.sequence,
+            result_id=self.result_id,
+            seat=self.seat,
+            player_id=self.player_id,
+            points=self.points,
+            kind=self.kind,
+        )
+
+
+def _lines(club: Club, start: int, length: int) -> list[_Line]:
+    rows = (
+        Entry.objects.filter(club=club, sequence__gt=start, sequence__lte=length)
+        .order_by("sequence")
+        .values_list(*_Line._fields)
+    )
+    return [_Line(*row) for row in rows]
+
+
 def _segment_problems(club: Club, since: Checkpoint | None, length: int, head: str) -> list[str]:
     """Whether the journal from the last checkpoint up to (length, head) is sound: it
     starts at the checkpoint's head, each link holds, each line is sealed."""
     start = since.length if since else 0
     expected_prev = since.head if since else ""
     problems = []
-    entries = Entry.objects.filter(club=club, sequence__gt=start, sequence__lte=length).order_by(
-        "sequence"
-    )
+    lines = _lines(club, start, length)
     n = start
-    for entry in entries.iterator():
+    for entry in lines:
         n += 1
         if entry.sequence != n or entry.prev_hash != expected_prev:
             problems.append(
@@ -101,9 +154,8 @@ def _segment_problems(club: Club, since: Checkpoint | None, length: int, head: s
                 _("%(club)s: the journal no longer extends the checkpoint at line %(n)d")
                 % {"club": club.slug, "n": since.length}
             )
-    lines = Entry.objects.filter(club=club, sequence__gt=start, sequence__lte=length)
     earlier = Entry.objects.filter(club=club, sequence__lte=start).exclude(seal="")
-    problems.extend(line_problems(club, lines.order_by("sequence"), earlier.exists()))
+    problems.extend(line_problems(club, lines, earlier.exists()))
     return problems
 
 
@@ -166,22 +218,25 @@ def sign_all(reason: str = Checkpoint.Reason.INTERVAL) -> list[Checkpoint]:
 
 
 # Per process: the journal length each club had when this process last asked for a
-# checkpoint. A write adds no query for this: the lines it wrote carry their numbers.
-_asked: dict[int, int] = {}
+# checkpoint, and when. A write adds no query for this: the lines it wrote carry their numbers.
+_asked: dict[int, tuple[int, float]] = {}
 _asked_lock = threading.Lock()
 
 
 def written(club_id: int, length: int) -> None:
     """Called after a write commits, with the club's journal length it reached: asks for a
-    checkpoint once the journal has grown by LEDGER_CHECKPOINT_EVERY lines."""
+    checkpoint once the journal has grown by LEDGER_CHECKPOINT_EVERY lines, and no sooner
+    than LEDGER_CHECKPOINT_MIN_SECONDS after this process last asked for one."""
     every = getattr(settings, "LEDGER_CHECKPOINT_EVERY", 200)
     if every <= 0:
         return
+    gap = getattr(settings, "LEDGER_CHECKPOINT_MIN_SECONDS", 10)
+    now = time.monotonic()
     with _asked_lock:
-        last = _asked.setdefault(club_id, length - length % every)
-        if length - last < every:
+        last, when = _asked.setdefault(club_id, (length - length % every, now - gap))
+        if length - last < every or now - when < gap:
             return
-        _asked[club_id] = length
+        _asked[club_id] = (length, now)
     from ledger.clubs import tasks
 
     try:

@@ -117,6 +117,7 @@ def test_a_checkpoint_is_signed_each_time_the_journal_grows_by_the_set_number_of
     people, manual_table, settings
 ):
     settings.LEDGER_CHECKPOINT_EVERY = 4
+    settings.LEDGER_CHECKPOINT_MIN_SECONDS = 0
     checkpoints._asked.clear()
     a_journal(people, manual_table, results=5)  # two lines each: 10 lines
     lengths = sorted(Checkpoint.objects.values_list("length", flat=True))
@@ -124,6 +125,31 @@ def test_a_checkpoint_is_signed_each_time_the_journal_grows_by_the_set_number_of
     assert all(c.reason == Checkpoint.Reason.INTERVAL for c in Checkpoint.objects.all()), (
         "signed by the interval"
     )
+
+
+def test_a_burst_of_writes_asks_for_one_interval_checkpoint_per_pause(
+    people, manual_table, settings
+):
+    settings.LEDGER_CHECKPOINT_EVERY = 4
+    settings.LEDGER_CHECKPOINT_MIN_SECONDS = 3600
+    checkpoints._asked.clear()
+    club = a_journal(people, manual_table, results=5)  # 10 lines: past 4 and 8
+    assert sorted(Checkpoint.objects.values_list("length", flat=True)) == [4], (
+        "the second interval fell within the pause"
+    )
+    checkpoints._asked[club.pk] = (4, checkpoints._asked[club.pk][1] - 3600)
+    checkpoints.written(club.pk, club.journal_length)
+    assert Checkpoint.objects.filter(club=club).order_by("-length")[0].length == 10
+
+
+def test_a_checkpoint_check_finds_an_altered_line_read_as_plain_rows(people, manual_table):
+    club = a_journal(people, manual_table, results=3)
+    with guard_off() as cursor:
+        cursor.execute(
+            "UPDATE clubs_entry SET points = 99 WHERE club_id = %s AND sequence = 3", [club.pk]
+        )
+    assert checkpoints.sign(club.pk) is None
+    assert not Checkpoint.objects.filter(club=club).exists()
 
 
 def test_the_periodic_job_signs_every_club_whose_journal_grew(people, manual_table):
