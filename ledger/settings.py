@@ -79,6 +79,24 @@ MIDDLEWARE = [
     "ledger.web.middleware.DatabaseUnavailableMiddleware",
 ]
 
+# A request to the API that carries a token (``Authorization: Token …``) and no session
+# cookie is a program's, not a browser's: it skips the middleware only browsers need
+# (static files, sessions and the login they carry, CSRF, messages, framing, htmx) and
+# keeps the rest: security headers, the content policy, its language, the size limits and
+# the database-unavailable answer (ledger/wsgi.py).
+BROWSER_ONLY_MIDDLEWARE = frozenset(
+    {
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",
+        "django_htmx.middleware.HtmxMiddleware",
+    }
+)
+TOKEN_API_MIDDLEWARE = [m for m in MIDDLEWARE if m not in BROWSER_ONLY_MIDDLEWARE]
+
 ROOT_URLCONF = "ledger.urls"
 WSGI_APPLICATION = "ledger.wsgi.application"
 ASGI_APPLICATION = "ledger.asgi.application"

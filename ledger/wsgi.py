@@ -1,6 +1,18 @@
+"""The WSGI application: the pages, the API, and (through ledger/asgi.py) the live tables.
+
+Two Django handlers share the one URL configuration. Requests to the API that carry a
+token and no session cookie (programs: scorers' apps, imports, the bench) go through a
+shorter middleware chain, settings.TOKEN_API_MIDDLEWARE, without what only a browser needs
+(sessions, CSRF, messages, framing, static files); every other request goes through
+settings.MIDDLEWARE. The views and their answers are the same either way.
+"""
+
 import os
 import sys
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ledger.settings")
@@ -11,4 +23,37 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ledger.settings")
 # lower p99 (docs/benchmarks.md).
 sys.setswitchinterval(float(os.environ.get("LEDGER_SWITCH_INTERVAL", "0.0005")))
 
-application = get_wsgi_application()
+site = get_wsgi_application()
+
+
+class TokenAPIHandler(WSGIHandler):
+    """Django's handler with settings.TOKEN_API_MIDDLEWARE as its middleware chain."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        from django.conf import settings
+
+        everything = settings.MIDDLEWARE
+        settings.MIDDLEWARE = settings.TOKEN_API_MIDDLEWARE
+        try:
+            super().load_middleware(is_async)
+        finally:
+            settings.MIDDLEWARE = everything
+
+
+token_api = TokenAPIHandler()
+
+
+def is_token_request(environ: dict[str, Any]) -> bool:
+    from django.conf import settings
+
+    return (
+        environ.get("PATH_INFO", "").startswith("/api/")
+        and environ.get("HTTP_AUTHORIZATION", "").startswith("Token ")
+        and settings.SESSION_COOKIE_NAME + "=" not in environ.get("HTTP_COOKIE", "")
+    )
+
+
+def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    if is_token_request(environ):
+        return token_api(environ, start_response)
+    return site(environ, start_response)
