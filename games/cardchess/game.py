@@ -20,6 +20,7 @@ from games.cardchess.state import (
     encode,
 )
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text
+from games.core.declare import SummaryForm
 
 JSON = Any
 
@@ -148,6 +149,12 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         if field != "card":
             return super().choices(field, ruleset)
         return tuple(Choice(code, Text(code, code)) for code in C.CODES)
+
+    def summary_form(self, ruleset: CardChessRuleset) -> SummaryForm:
+        """The points of each sfida, or the cards captured in one (games/cardchess/form.py)."""
+        from games.cardchess.form import summary_form
+
+        return summary_form(ruleset.seats, self.choices("card"))
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         players = summary.get("players")

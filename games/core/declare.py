@@ -5,11 +5,22 @@ Game magistratura) is declared by the game as ``Choice`` values: the value the s
 carries, its words in Italian and English, and whom it concerns (the side it belongs to,
 and under a ruleset the seat that commands it). The ledger builds its pickers from these and
 never reads a game's internal tables.
+
+A game's summary form (``Game.summary_form(ruleset)``) is a ``SummaryForm``: its parts in page
+order (fields, groups of fields, notes, repeated rows), each field typed (a whole number with
+its range, a choice among declared values, a seat, several choices, free text), labelled in
+both languages and saying which seat or side it concerns; plus the game's own two functions
+between the fields and the summary (``build`` and ``read``). The ledger lays any such form
+out, checks what is declared here (a needed field, a group given whole or not at all, the
+fewest rows), and leaves the rules to the game's ``score()``, whose violations it shows at
+the field or row they name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from games.core.text import Text
 
@@ -20,3 +31,185 @@ class Choice:
     label: Text
     side: int | None = None
     seat: int | None = None
+
+
+#: What a field holds: a whole number; one of its ``choices``; one seat of the table (the
+#: players' names); any of its ``choices`` (tick boxes); or a line of text.
+FieldKind = Literal["integer", "choice", "seat", "choices", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One input of a summary form.
+
+    ``label`` and ``help`` may hold ``{name}``: the name of the player in ``seat``. A field
+    of ``when`` values is shown only while the form's switch (the field declared with
+    ``switch=True``) has one of them; it is ``needed`` while the switch has one of those.
+    """
+
+    name: str
+    label: Text
+    kind: FieldKind = "integer"
+    required: bool = False
+    choices: tuple[Choice, ...] = ()
+    #: A choice or seat field offers "—" first (nothing chosen).
+    blank: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+    #: A whole number that the browser lets through with any step (a multiple of a chip).
+    any_step: bool = False
+    help: Text | None = None
+    seat: int | None = None
+    side: int | None = None
+    when: tuple[str, ...] = ()
+    needed: tuple[str, ...] = ()
+    switch: bool = False
+    #: How a choice field is shown: a list to open, or buttons to press (``radio``).
+    widget: Literal["select", "radio"] = "select"
+    initial: Any = None
+    #: A seat field starts on the last seat (the dealer of the first hand, say).
+    initial_last_seat: bool = False
+    #: Each choice is followed by the name of the player whose seat it concerns.
+    choices_name_seats: bool = False
+    #: The label is said to assistive technology only (a cell under a column heading).
+    label_hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A sentence shown among the fields. ``seat_lists`` fills ``{seats0}``, ``{seats1}``...
+    with the names of the players in those seats."""
+
+    text: Text
+    css: str = ""
+    seat_lists: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Fields shown together: a plain box (``div``), a ``fieldset`` with its ``legend``, or a
+    ``details`` box that opens on its ``legend`` (open by itself once something in it is
+    written or wrong)."""
+
+    parts: tuple[Part, ...]
+    style: Literal["div", "fieldset", "details"] = "div"
+    legend: Text | None = None
+    css: str = ""
+    id: str = ""
+    when: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """Rows that repeat (Er Giò's scontri, cardChess's sfide...); a row left blank is skipped.
+
+    ``name`` is the rows' prefix on the page and the key a violation's ``where`` uses to
+    place itself at a row, counted from ``first``. ``label`` names a row (``{n}``: its number
+    from 1). ``count`` rows are shown, at most ``most``; at least ``least`` must be written.
+    A ``table`` lays one row per line, its fields in columns (``caption``, ``corner``: the
+    heading above the rows' names), and may offer a button to ``add`` rows up to ``most``.
+    """
+
+    name: str
+    label: Text
+    parts: tuple[Part, ...]
+    count: int
+    most: int
+    least: int = 0
+    least_message: Text | None = None
+    first: int = 0
+    style: Literal["fieldsets", "table"] = "fieldsets"
+    css: str = ""
+    caption: Text | None = None
+    corner: Text | None = None
+    add: Text | None = None
+    when: tuple[str, ...] = ()
+    together: tuple[Together, ...] = ()
+
+    def fields(self) -> list[Field]:
+        return _fields(self.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Together:
+    """Fields given all together or not at all: each missing one gets ``message``, the form
+    ``whole``."""
+
+    names: tuple[str, ...]
+    message: Text
+    whole: Text = Text(  # noqa: RUF009 - Text is frozen
+        "Compila tutti i campi di un gruppo, o nessuno.",
+        "Fill in every field of a group, or none of them.",
+    )
+
+
+Part = Field | Group | Note | Rows
+
+#: What the fields hold once read: a value per field name (None when left blank), and for
+#: each ``Rows`` a list of its written rows, each a mapping of its fields' values.
+Values = Mapping[str, Any]
+
+
+class FormProblem(Exception):
+    """What ``build`` says when the fields cannot make a summary: a message for the whole
+    form, and one for each field to blame."""
+
+    def __init__(self, message: Text, fields: Mapping[str, Text] | None = None) -> None:
+        super().__init__(message.en)
+        self.message = message
+        self.fields = dict(fields or {})
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryForm:
+    """A game's summary form under one ruleset (see the module docstring).
+
+    ``build(values)`` makes the summary from what was typed (raising FormProblem when it
+    cannot); ``read(summary)`` gives the values back from a summary, to start a correction
+    from it (None when the form cannot show that summary). ``focus`` names the field the
+    cursor starts in (``rows.field`` for a field of the first row); the first field when
+    empty.
+    """
+
+    parts: tuple[Part, ...]
+    build: Callable[[Values], dict[str, Any]]
+    read: Callable[[Mapping[str, Any]], dict[str, Any] | None]
+    together: tuple[Together, ...] = ()
+    focus: str = ""
+    needed_message: Text = Text(  # noqa: RUF009 - Text is frozen
+        "Necessario per questo esito.", "Needed for this outcome."
+    )
+    needed_whole: Text = Text(  # noqa: RUF009 - Text is frozen
+        "Compila i campi segnati per questo esito.",
+        "Fill in the fields marked for this outcome.",
+    )
+
+    def fields(self) -> list[Field]:
+        """Every field outside the rows, in page order."""
+        return _fields(self.parts)
+
+    def rows(self) -> list[Rows]:
+        return _rows(self.parts)
+
+    def switch(self) -> Field | None:
+        return next((f for f in self.fields() if f.switch), None)
+
+
+def _fields(parts: tuple[Part, ...]) -> list[Field]:
+    out: list[Field] = []
+    for part in parts:
+        if isinstance(part, Field):
+            out.append(part)
+        elif isinstance(part, Group):
+            out += _fields(part.parts)
+    return out
+
+
+def _rows(parts: tuple[Part, ...]) -> list[Rows]:
+    out: list[Rows] = []
+    for part in parts:
+        if isinstance(part, Rows):
+            out.append(part)
+        elif isinstance(part, Group):
+            out += _rows(part.parts)
+    return out

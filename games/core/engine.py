@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from games.core.declare import Choice
+from games.core.declare import Choice, SummaryForm
 from games.core.errors import IllegalAction, RecordError
 from games.core.rules import RuleBook
 from games.core.text import Text
@@ -185,8 +185,6 @@ class Game(ABC, Generic[R, S]):
     rulesets: ClassVar[Mapping[str, Any]]
     default_ruleset: ClassVar[str]
     bots: ClassVar[Mapping[str, Callable[[int], Bot]]]
-    #: The most entries each of a summary's lists may hold (Er Giò's six scontri...).
-    summary_rows: ClassVar[Mapping[str, int]] = {}
     #: Summaries as the game's notation writes them, valid under the default ruleset: the
     #: example rows of an import template, and the shape of its plain columns.
     summary_examples: ClassVar[tuple[Mapping[str, Any], ...]] = ()
@@ -258,6 +256,11 @@ class Game(ABC, Generic[R, S]):
         """The values a summary's ``field`` may take, with their words and whom each
         concerns (under ``ruleset``, the seat too). Games override it for their fields."""
         raise KeyError(f"{self.info.slug} declares no choices for {field!r}")
+
+    def summary_form(self, ruleset: R) -> SummaryForm | None:
+        """The form a scorekeeper types this game's summary in, under ``ruleset``
+        (games/core/declare.py); None for a game whose summary is only typed as JSON."""
+        return None
 
     def check_ruleset(self, ruleset: R) -> None:
         """Refuse inconsistent option combinations (RecordError). Override as needed."""

@@ -7,12 +7,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core.declare import SummaryForm
 from games.ergio import actions as A
 from games.ergio import cards as C
 from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
 from games.ergio.bots import HeuristicBot
 from games.ergio.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.ergio.scoring import SCONTRI, outcome_of, score_summary
+from games.ergio.scoring import outcome_of, score_summary
 from games.ergio.state import ErGioRuleset, ErGioState
 
 JSON = Any
@@ -147,16 +148,19 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
     def decode_action(self, data: Any, path: str = "actions") -> A.Action:
         return A.decode(data, path)
 
-    summary_rows: ClassVar[Mapping[str, int]] = {"scontri": SCONTRI}
-
     def choices(self, field: str, ruleset: ErGioRuleset | None = None) -> tuple[Choice, ...]:
         """``magistratura``: the twelve, six a side (their names are the game's own words)."""
         if field != "magistratura":
             return super().choices(field, ruleset)
-        return tuple(
-            Choice(slug, Text(label, label), side=i // 6)
-            for i, (slug, label, _code) in enumerate(C.MAGISTRATURE)
-        )
+        from games.ergio.form import magistrature
+
+        return magistrature(0) + magistrature(1)
+
+    def summary_form(self, ruleset: ErGioRuleset) -> SummaryForm:
+        """The Corteo Storico, then a row per scontro (games/ergio/form.py)."""
+        from games.ergio.form import summary_form
+
+        return summary_form(ruleset)
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: ErGioRuleset) -> ScoreReport:
         result, found = score_summary(

@@ -18,6 +18,7 @@ from games.core import (
     rng,
 )
 from games.core import violation as make_violation
+from games.core.declare import SummaryForm
 from games.ponte.bots import HeuristicBot
 from games.ponte.model import (
     DEFAULT_FIGHT_CARDS,
@@ -338,6 +339,12 @@ class Ponte(Game[PonteRuleset, PonteState]):
             seat = owners[quarter_of(m)] if owners is not None else None
             out.append(Choice(name, Text(label, label), side=m // 6, seat=seat))
         return tuple(out)
+
+    def summary_form(self, ruleset: PonteRuleset) -> SummaryForm:
+        """A row per challenge, the tie breaker, the power sheets (games/ponte/form.py)."""
+        from games.ponte.form import summary_form
+
+        return summary_form(ruleset, self.choices("magistratura", ruleset))
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: PonteRuleset) -> ScoreReport:
         result, found = score_summary(ruleset, summary)

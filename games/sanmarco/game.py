@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core import NOTATION_VERSION, Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core.declare import SummaryForm
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.sanmarco.scoring import PASSAGES, outcome_of, score_summary
+from games.sanmarco.scoring import outcome_of, score_summary
 from games.sanmarco.state import (
     DEFAULT_COLOURS,
     SLOTS,
@@ -188,8 +189,6 @@ class SanMarco(Game[Any, Any]):
             values.append(v)
         return Enter(values[0], values[1])
 
-    summary_rows: ClassVar[Mapping[str, int]] = {"passages": PASSAGES}
-
     def choices(self, field: str, ruleset: Any = None) -> tuple[Choice, ...]:
         """``colour``: each seat's colours in a two-player variant's scoring round, in the
         order the summary writes their points."""
@@ -206,6 +205,19 @@ class SanMarco(Game[Any, Any]):
             for seat, colours in enumerate(DEFAULT_COLOURS[variant])
             for colour in colours
         )
+
+    def summary_form(self, ruleset: Any) -> SummaryForm | None:
+        """The points of each colour as the ruleset's variant writes them
+        (games/sanmarco/form.py); none for the board game's base mode."""
+        from games.sanmarco.form import summary_form
+
+        if isinstance(ruleset, BoardRuleset):
+            if not ruleset.mode.startswith("variant"):
+                return None
+            variant = int(ruleset.mode.removeprefix("variant"))
+        else:
+            variant = ruleset.variant
+        return summary_form(variant, self.choices("colour", ruleset), ruleset.seats)
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         variant, players = summary.get("variant"), summary.get("players")

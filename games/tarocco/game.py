@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core.declare import SummaryForm
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
@@ -207,6 +208,12 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         return value
 
     # --- summaries ----------------------------------------------------------------------
+    def summary_form(self, ruleset: TaroccoRuleset) -> SummaryForm:
+        """Outcome, dealer, then what the outcome needs (games/tarocco/form.py)."""
+        from games.tarocco.form import FORM
+
+        return FORM
+
     def score_summary(self, summary: Mapping[str, JSON], ruleset: TaroccoRuleset) -> ScoreReport:
         result, found = score_summary(summary, ruleset)
         return ScoreReport(SLUG, result, tuple(found), summary_outcome(result, found))

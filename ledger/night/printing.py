@@ -40,13 +40,22 @@ def qr_png_uri(url: str) -> str:
 
 def summary_fields(competition: Competition) -> list[str]:
     """The labels of the game's summary form (what a score sheet asks per hand)."""
+    from games.core import RecordError, registry
     from ledger.clubs.games import engine_available
-    from ledger.web.forms import SUMMARY_FORMS
+    from ledger.web.forms import DeclaredSummaryForm, summary_form_class
 
-    if not engine_available(competition.game) or competition.game not in SUMMARY_FORMS:
+    if not engine_available(competition.game):
         return []
-    seats = [(i, str(i + 1)) for i in range(4)]
-    form = SUMMARY_FORMS[competition.game](None, seats=seats, ruleset=competition.ruleset)
+    engine = registry.get(competition.game)
+    try:
+        ruleset = engine.ruleset(competition.ruleset or None)
+    except RecordError:
+        ruleset = engine.ruleset(None)
+    if engine.summary_form(ruleset) is None:
+        return []
+    seats = [(i, str(i + 1)) for i in range(ruleset.seats)]
+    form = summary_form_class(competition.game)(None, seats=seats, ruleset=ruleset)
+    assert isinstance(form, DeclaredSummaryForm)
     labels = [
         str(f.label)
         for name, f in form.fields.items()

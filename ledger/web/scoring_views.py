@@ -26,14 +26,15 @@ from ledger.clubs.scoring import score_result
 from ledger.clubs.visibility import viewer_of
 from ledger.web.forms import (
     MODES,
-    ROW_NAMES,
-    SUMMARY_FORMS,
+    DeclaredSummaryForm,
     EntryForm,
     JsonSummaryForm,
     ManualScoresForm,
     NewTableForm,
     RecordForm,
     Seats,
+    row_place,
+    summary_form_class,
 )
 
 
@@ -164,15 +165,14 @@ def _entry_form(
         table,
         request.POST if posted else None,
         request.FILES if posted else None,
-        MODES.get(mode) or SUMMARY_FORMS.get(competition.game, JsonSummaryForm),
+        MODES.get(mode) or summary_form_class(competition.game),
     )
 
 
 def _forms(competition: Competition, table: Table, data: Any) -> tuple[EntryForm, Seats]:
     """The game's summary form for the result pages (blind re-entry, correction), which lay
     it out with its own ``entry_template`` as the score-entry page does."""
-    form_class = SUMMARY_FORMS.get(competition.game, JsonSummaryForm)
-    return _build(competition, table, data, None, form_class)
+    return _build(competition, table, data, None, summary_form_class(competition.game))
 
 
 def prefilled(competition: Competition, table: Table, result: Any) -> tuple[EntryForm, str]:
@@ -186,7 +186,7 @@ def prefilled(competition: Competition, table: Table, result: Any) -> tuple[Entr
     if result.source == "full_record":
         choices = [("record", RecordForm)]
     elif result.source == "summary":
-        choices = [("form", SUMMARY_FORMS.get(competition.game, JsonSummaryForm))]
+        choices = [("form", summary_form_class(competition.game))]
         choices.append(("json", JsonSummaryForm))
     else:
         choices = [("form", ManualScoresForm)]
@@ -240,23 +240,22 @@ def _build(
     except RecordError:
         # The form still opens; scoring then says what is wrong with the ruleset.
         ruleset = engine.ruleset(None)
+    if issubclass(form_class, DeclaredSummaryForm) and engine.summary_form(ruleset) is None:
+        form_class = JsonSummaryForm  # a ruleset whose summaries are typed as JSON only
     return form_class(data, files, seats=seats, ruleset=ruleset), seats
 
 
-def _explained(violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Each violation with its message in the reader's language."""
+def _explained(
+    violations: list[dict[str, Any]] | None, game: str, form: EntryForm
+) -> list[dict[str, Any]]:
+    """Each violation with its message in the reader's language, and the row it is placed at
+    in words ("Scontro 2") when the game's form has rows."""
     language = "it" if (get_language() or "it").startswith("it") else "en"
     out = []
     for v in violations or []:
         message = v.get("message") or {}
         where = v.get("where") or {}
-        at = ""
-        # Er Giò numbers its scontri from 1; the other engines count rows from 0.
-        if isinstance(where.get("scontro"), int):
-            at = str(ROW_NAMES["scontro"]) % {"n": where["scontro"]}
-        for key in ("challenge", "sfida", "passage"):
-            if isinstance(where.get(key), int):
-                at = str(ROW_NAMES[key]) % {"n": where[key] + 1}
+        at = row_place(game, form.ruleset, where)
         out.append({**v, "text": message.get(language) or message.get("en", ""), "at": at})
     return out
 
@@ -286,7 +285,7 @@ def _evaluate(
             unfinished=preview,
         )
     except LedgerError as exc:
-        violations = _explained(exc.violations)
+        violations = _explained(exc.violations, competition.game, form)
         for v in violations:
             # A rule broken by one field (Tarocco names it) is shown beside that field too,
             # in words, its rule id beside them as a small reference.
@@ -305,9 +304,6 @@ def _evaluate(
     }
 
 
-ROW_KEYS = {"scontro": 1, "challenge": 0, "sfida": 0, "passage": 0}  # where rows start
-
-
 def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
     """After a refused submit: each message once, at the field it is about (a broken rule
     placed at a row goes to that row's first field; one with no place, and a problem that no
@@ -317,12 +313,7 @@ def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
         where = v.get("where") or {}
         if isinstance(where.get("field"), str) and where["field"] in form.fields:
             continue  # already at its field
-        row = None
-        for formset in form.formsets():
-            start = ROW_KEYS.get(formset.prefix)
-            at = where.get(formset.prefix)
-            if start is not None and isinstance(at, int) and 0 <= at - start < len(formset.forms):
-                row = formset.forms[at - start]
+        row = form.row_for(where) if isinstance(form, DeclaredSummaryForm) else None
         if row is not None and row.fields:
             name = next(iter(row.fields))
             row.add_error(name, v["text"])
@@ -394,7 +385,10 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                     fingerprint=f"form-{token}",
                 )
             except LedgerError as exc:
-                outcome = {"problem": exc.message, "violations": _explained(exc.violations)}
+                outcome = {
+                    "problem": exc.message,
+                    "violations": _explained(exc.violations, competition.game, form),
+                }
                 refused(form, outcome)
                 if queued:
                     return _refused_json(form)

@@ -531,12 +531,13 @@ def test_the_preview_of_a_pasted_record_shows_its_score(logged_in, club, people)
 
 
 def test_the_result_pages_use_each_games_own_summary_form(club, people):
-    from ledger.web.scoring_views import SUMMARY_FORMS, _forms
+    from ledger.web.forms import summary_form_class
+    from ledger.web.scoring_views import _forms
 
     for game in ("ergio", "tarocco", "sanmarco", "ponte", "cardchess"):
         table = _table(club, people, game, 4 if game == "tarocco" else 2)
         form, _seats = _forms(table.competition, table, None)
-        assert type(form) is SUMMARY_FORMS[game]
+        assert type(form) is summary_form_class(game)
         assert "summary_json" not in form.fields
 
 
