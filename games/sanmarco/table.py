@@ -14,6 +14,7 @@ and the decision taken where the sources are silent.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -306,7 +307,13 @@ class Chance:
         """Draw one card from ``deck`` (removed from it)."""
         if self.rng is not None:
             v = deck.pop(self.rng.randrange(len(deck)))
-            self._agree(kind, CARD_NAMES[v] if kind == "action_cards" else v)
+            drawn = CARD_NAMES[v] if kind == "action_cards" else v
+            used = self.used[kind]
+            pool = self.given.get(kind)
+            if pool and len(used) < len(pool) and pool[len(used)] != drawn:
+                self._agree(kind, drawn)  # raises, saying what was written
+            used.append(drawn)
+            return v
         else:
             raw = self._next(kind)
             if kind == "action_cards":
@@ -364,10 +371,15 @@ class Pending:
 
 def combos(n: int, k: int) -> list[list[int]]:
     """Every ordering of k distinct items from range(n)."""
-    out: list[list[int]] = [[]]
+    return [list(p) for p in _orderings(n, k)]
+
+
+@functools.cache
+def _orderings(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    out: list[tuple[int, ...]] = [()]
     for _ in range(k):
-        out = [[*p, x] for p in out for x in range(n) if x not in p]
-    return out
+        out = [(*p, x) for p in out for x in range(n) if x not in p]
+    return tuple(out)
 
 
 class BoardState(State):
@@ -709,22 +721,23 @@ class BoardState(State):
     # --- scoring ---------------------------------------------------------------------------
     def district_points(self, d: int, excluded: set[int]) -> list[int]:
         """What each colour scores in district d now (ties: see sanmarco.base.score_ties)."""
-        counts = [0 if c in excluded else n for c, n in enumerate(self.cubes[d])]
+        counts = self.cubes[d]
+        if excluded:
+            counts = [0 if c in excluded else n for c, n in enumerate(counts)]
         first, second = self.board.values[d]
         pts = [0] * len(counts)
-        present = sorted({n for n in counts if n > 0}, reverse=True)
-        if not present:
+        most = max(counts)
+        if most <= 0:
             return pts
-        top = [c for c, n in enumerate(counts) if n == present[0]]
-        if len(top) > 1:
-            for c in top:
-                pts[c] = second
+        if counts.count(most) > 1:
+            for c, n in enumerate(counts):
+                if n == most:
+                    pts[c] = second
             return pts
-        pts[top[0]] = first
-        if len(present) > 1:
-            runners = [c for c, n in enumerate(counts) if n == present[1]]
-            if len(runners) == 1:
-                pts[runners[0]] = second
+        pts[counts.index(most)] = first
+        runner = max((n for n in counts if n < most), default=0)
+        if runner > 0 and counts.count(runner) == 1:
+            pts[counts.index(runner)] = second
         return pts
 
     def _credit(self, why: str, points: list[int], **facts: Any) -> None:
@@ -776,16 +789,16 @@ class BoardState(State):
     # --- turn -----------------------------------------------------------------------------
     def acting_colour(self) -> int | None:
         ph = self.phase
-        if ph == "setup":
-            return self.setup_queue[0] if self.setup_queue else None
         if ph == "divide":
             return self.pairs[0].distributor
-        if ph == "choose":
-            return self.pairs[0].choosers[self.chooser_i]
         if ph == "resolve":
             if self.pending is not None and self.pending.kind == "score":
                 return self.pending.seats[0]  # variant 3: a seat (its first colour)
             return self.holders[0]
+        if ph == "choose":
+            return self.pairs[0].choosers[self.chooser_i]
+        if ph == "setup":
+            return self.setup_queue[0] if self.setup_queue else None
         if ph == "free_banish":
             return self.banish_queue[0]
         if ph == "neutral":
@@ -912,6 +925,24 @@ class BoardState(State):
 
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
+        if (
+            self.phase == "divide"  # half of a game's actions: a card to an offer
+            and type(action) is Act
+            and seat == self.controller[self.pairs[0].distributor]
+            and action.do == "pile"
+            and action.b == -1
+            and action.c == -1
+            and self._pile_ok(action.a)
+        ):
+            return []
+        if (
+            self.phase == "resolve"  # a card of the holder's hand
+            and self.pending is None
+            and type(action) is Act
+            and seat == self.controller[self.holders[0]]
+            and self._card_ok(self.holders[0], action)
+        ):
+            return []
         if self.phase == "over":
             return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
         if not isinstance(action, Act):
@@ -959,6 +990,11 @@ class BoardState(State):
                 return do == "doge" and b == -1 and c == -1 and self._doge_step_ok(a, p.visited)
             s = p.seats[0]
             return do == "score" and b == -1 and c == -1 and (a == s or a == s + 2)
+        return self._card_ok(colour, act)
+
+    def _card_ok(self, colour: int, act: Act) -> bool:
+        """A card of the holder's hand played as ``act`` (``_card_moves`` lists them)."""
+        do, a, b, c = act
         card = _card_of(act)
         if card not in self.holding:
             return False
@@ -1107,6 +1143,14 @@ class BoardState(State):
                 self.taken = [-1] * k
                 self.chooser_i = 0
                 self.phase = "choose"
+            return
+        if ph == "resolve" and self.pending is None:  # a card of the holder's hand
+            self._play_card(self.holders[0], action)
+            if self.pending is not None:
+                self._settle()
+            if self.pending is None and self.holding:
+                return  # the holder goes on with their next card
+            self._advance()
             return
         colour = self.acting_colour()
         assert colour is not None
