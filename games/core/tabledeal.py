@@ -1,13 +1,29 @@
-"""What a game declares so that a referee can rebuild a real table's deal by tapping cards
+"""What a game declares so that a referee can rebuild a real table by tapping cards
 (games/<slug>/tabledeal.py): the pack in the order a person sorts it, the places the cards go
-to (each seat's hand, the monte...), how those places make the record's deal, and the step a
-seat takes when it plays one card. Pure functions, no Django.
+to (each seat's hand, the monte, a side's laid Corteo...), how those places make the
+record's deal, and the steps a seat can take with the cards it holds. Pure functions, no
+Django.
 
-A tabledeal module offers ``pack()`` (groups of card codes, each with its words),
-``places(ruleset, lang)`` (key, words and how many cards each place takes),
-``deal(dealer, placed)`` (the record's ``deal`` from the cards placed, or a
-``RecordError`` naming the place at fault) and ``play_step(seat, code)`` (the notation of
-playing that card), or None where playing one card is not how the game goes.
+A tabledeal module offers:
+
+* ``pack(lang, ruleset)``: groups of cards, each card with its ``code``, ``name`` and, when
+  the pack holds several copies of it, ``copies``; a group may belong to a ``side`` (the
+  picker then shows only the side of the place being filled);
+* ``opener(lang, names)``: the first question (who dealt, who won the Corteo), with its
+  ``label``, ``options`` as (value, words) and the words when it is left unanswered;
+* ``places(lang, names, ruleset)``: key, words and how many cards each place takes
+  (``size`` exact, or ``max``, or neither), with an optional ``side``, ``hint``,
+  ``grouped`` (shown by magistratura) and ``optional``;
+* ``deal(opener, placed, ruleset)``: the record's ``deal`` from the cards placed, or a
+  ``RecordError`` whose path is the key of the place at fault;
+* ``placed_from(deal)`` or ``placed_from_record(record)``: the inverse, to show or change it;
+  ``kept_actions(record)``: the steps that stay when the deal is entered again;
+* for the play: ``play_step(seat, code)``, ``is_play(step)``, ``played_card(step)``,
+  ``is_card_set(step)``, ``card_set_step(seat, codes)`` (Tarocco's tricks and monte), or
+  ``real_steps(seat, view)`` (every step the seat could physically take, legal or not),
+  ``choice_group(step, lang)`` (the heading a choice goes under), ``pending(record, view,
+  lang)`` and ``with_drawn(record, side, codes, dry)`` (cards drawn that the referee is asked
+  for as they come: Er Giò's draws after a scontro).
 """
 
 from __future__ import annotations

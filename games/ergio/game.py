@@ -123,6 +123,8 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
             return self.new_game(ruleset, seed)
         if not isinstance(deal, Mapping):
             raise RecordError('expected {"tramontana": [...], "mezzogiorno": [...]}', path="deal")
+        if "battle" in deal:
+            return ErGioState.at_battle(ruleset, self.position(ruleset, deal["battle"]), seed)
         decks: list[list[int]] = []
         for side, name in enumerate(C.SIDES):
             raw = deal.get(name)
@@ -141,6 +143,58 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
                 )
             decks.append(deck)
         return ErGioState(ruleset, (decks[0], decks[1]), seed)
+
+    def position(self, ruleset: ErGioRuleset, raw: Any) -> dict[str, JSON]:
+        """A match's position at the start of its battle, checked: the Corteo's winner and,
+        per side, the cards laid in its Corteo, its hand, and the cards drawn after the
+        scontri in the order drawn. Every card belongs to its side's deck and no card is
+        counted more often than the deck holds it (the armed groups six times)."""
+        path = "deal.battle"
+        if not isinstance(raw, Mapping):
+            raise RecordError(
+                'expected {"corteo_winner": ..., "tramontana": {...}, "mezzogiorno": {...}}',
+                path=path,
+            )
+        winner = raw.get("corteo_winner")
+        if winner not in C.SIDES:
+            raise RecordError("expected tramontana or mezzogiorno", path=f"{path}.corteo_winner")
+        out: dict[str, JSON] = {"corteo_winner": winner}
+        for side, name in enumerate(C.SIDES):
+            mine = raw.get(name)
+            if not isinstance(mine, Mapping):
+                raise RecordError(
+                    'expected {"corteo": [...], "hand": [...], "drawn": [...]}',
+                    path=f"{path}.{name}",
+                )
+            deck = Counter(self.deck_of(ruleset, side))
+            seen: Counter[int] = Counter()
+            places: dict[str, JSON] = {}
+            for place in ("corteo", "hand", "drawn"):
+                cards = mine.get(place, [])
+                where = f"{path}.{name}.{place}"
+                if not isinstance(cards, list):
+                    raise RecordError("expected a list of card codes", path=where)
+                for i, card in enumerate(A.cards(cards, where)):
+                    if card not in deck:
+                        raise RecordError(
+                            f"{C.CODES[card]} is not a card of the {name} deck of this ruleset",
+                            path=f"{where}[{i}]",
+                        )
+                    seen[card] += 1
+                    if seen[card] > deck[card]:
+                        raise RecordError(
+                            f"{C.CODES[card]} is counted more often than the deck holds it "
+                            f"({deck[card]})",
+                            path=f"{where}[{i}]",
+                        )
+                places[place] = [str(c) for c in cards]
+            dry = mine.get("dry", False)
+            if not isinstance(dry, bool):
+                raise RecordError("expected true or false", path=f"{path}.{name}.dry")
+            if dry:
+                places["dry"] = True
+            out[name] = places
+        return out
 
     def encode_action(self, action: Any) -> dict[str, JSON]:
         return A.encode(action)

@@ -158,6 +158,7 @@ class ErGioState(State):
         self.facts: list[ScontroFacts] = []
         self.history: list[dict[str, JSON]] = []
         self._cache: tuple[int, int, list[Action]] | None = None
+        self.position: dict[str, JSON] | None = None  # a match entered from its battle
         for seat in range(n):
             for _ in range(ruleset.hand_size):
                 self._draw_deck(seat)
@@ -1060,12 +1061,55 @@ class ErGioState(State):
             "result": self.result() if self.is_over() else None,
         }
 
+    @classmethod
+    def at_battle(
+        cls, ruleset: ErGioRuleset, position: dict[str, JSON], seed: int | None
+    ) -> ErGioState:
+        """A match entered from the start of its battle, as a referee finds a real table:
+        each side's laid Corteo, its hand and the cards it drew after each scontro, in order
+        (docs/notation/ergio.md, "From the battle"). ``position`` is already checked
+        (games/ergio/game.py); the side's other cards lie out of play, in the Arno."""
+        state = cls(ruleset, ([], []), seed)
+        state.position = position
+        state.hands = [[] for _ in range(ruleset.seats)]
+        state.arno = []
+        for side, name in enumerate(C.SIDES):
+            mine = position[name]
+            listed: Counter[int] = Counter()
+            for code in mine["corteo"]:
+                card = C.BY_CODE[code]
+                listed[card] += 1
+                unit = C.UNIT_OF[card]
+                if unit < 0:
+                    state.specials[side].append(card)
+                else:
+                    state.field[side].setdefault(unit, []).append(card)
+                    state.shown[side].add(unit)
+            hand = [C.BY_CODE[c] for c in mine["hand"]]
+            listed.update(hand)
+            state.hands[side] = hand  # with four or six, the side's common hand
+            drawn = [C.BY_CODE[c] for c in mine["drawn"]]
+            listed.update(drawn)
+            state.decks[side] = list(reversed(drawn))  # top last
+            state.deal[side][:] = drawn
+            rest = Counter(C.deck(side, ruleset.advanced)) - listed
+            state.arno.extend(sorted(rest.elements()))
+        state.corteo_winner = C.SIDES.index(str(position["corteo_winner"]))
+        state.corteo_end = "position"
+        state.draws_left = 0
+        state._start_battle()
+        return state
+
     def to_record(self) -> dict[str, JSON]:
         record: dict[str, JSON] = {
             "game": SLUG,
             "version": NOTATION_VERSION,
             "ruleset": self.ruleset.to_json(),
-            "deal": {name: C.describe(self.deal[s]) for s, name in enumerate(C.SIDES)},
+            "deal": (
+                {"battle": self.position}
+                if self.position is not None
+                else {name: C.describe(self.deal[s]) for s, name in enumerate(C.SIDES)}
+            ),
             "actions": [{"seat": s, **encode(a)} for s, a in self.actions],
         }
         if self.seed is not None:

@@ -16,7 +16,7 @@ MONTE = 3
 FIRST_DEAL = 10  # the first ten cards of a hand come before the bargaining
 
 
-def pack(lang: str) -> list[dict[str, Any]]:
+def pack(lang: str, ruleset: Any = None) -> list[dict[str, Any]]:
     """The 63 cards by suit, trumps from the Miseria up, the Fuggitivo last."""
     groups: list[dict[str, Any]] = []
     for s, letter in enumerate(C.SUITS):
@@ -48,7 +48,20 @@ def short(card: int) -> str:
     return code[1:]
 
 
-def places(lang: str, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def opener(lang: str, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """What the picker asks first: who dealt."""
+    return {
+        "label": pick(lang, "Chi ha dato le carte", "Who dealt"),
+        "options": [
+            (i, names[i] if names and i < len(names) else seat_name(i, lang)) for i in range(SEATS)
+        ],
+        "missing": pick(lang, "Dite chi ha dato le carte.", "Say who dealt."),
+    }
+
+
+def places(
+    lang: str, names: Sequence[str] | None = None, ruleset: Any = None
+) -> list[dict[str, Any]]:
     out = [
         {
             "key": f"seat{i}",
@@ -61,7 +74,7 @@ def places(lang: str, names: Sequence[str] | None = None) -> list[dict[str, Any]
     return out
 
 
-def deal(dealer: int, placed: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+def deal(dealer: int, placed: Mapping[str, Sequence[str]], ruleset: Any = None) -> dict[str, Any]:
     """The record's deal: the deck in dealing order. Dealing goes from the dealer's right,
     five at a time, twice round (the first ten of each hand), then five more each after
     the bargaining, and the last three are the monte."""

@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.core import RecordError, registry
+from games.core import faces as game_faces
 from games.core import tabledeal as game_tabledeal
 from games.core import words as game_words
 from ledger.clubs.errors import Invalid
@@ -265,6 +266,26 @@ def builder(
     words = game_words.for_game(game)
     dealing = game_tabledeal.for_game(game)
     lang = language()
+    asked = getattr(dealing, "pending", None)
+    drawn = asked(full, state.view(None), lang) if asked is not None else None
+    if drawn is not None:
+        # Cards drawn at the table that the referee has not said yet: asked before the play
+        # goes on (the engine cannot know them).
+        drawn["faces"] = [
+            {"code": c, "name": card_name(game, c, lang), "svg": face(game, c, lang)}
+            for c in drawn["cards"]
+            # a card the deck holds several times, once for each that could be drawn
+            for _copy in range(min(int(drawn.get("copies", {}).get(c, 1)), drawn["count"]))
+        ]
+        return {
+            "error": "",
+            "seat": seat,
+            "who": drawn["who"],
+            "choices": [],
+            "held": [],
+            "drawn": drawn,
+            "over": False,
+        }
     choices = []
     for action in list(state.legal_actions(seat))[:MAX_OFFERED]:
         encoded = {"seat": seat, **engine.encode_action(action)}
@@ -290,7 +311,23 @@ def builder(
                 ],
             }
             choices = []
-    plays = [c for c in choices if dealing is not None and dealing.is_play(c["raw"])]
+    real = getattr(dealing, "real_steps", None)
+    if real is not None:
+        legal_steps = [c["raw"] for c in choices]
+        for step in real(seat, state.view(seat)):
+            if step in legal_steps:
+                continue
+            held.append(
+                {
+                    "json": json.dumps(step),
+                    "label": str(words.action({k: v for k, v in step.items() if k != "seat"}, lang))
+                    if words is not None
+                    else _label(step),
+                    "raw": step,
+                }
+            )
+    is_play = getattr(dealing, "is_play", None)
+    plays = [c for c in choices if is_play is not None and is_play(c["raw"])]
     if plays and len(plays) == len(choices):
         legal = {dealing.played_card(c["raw"]) for c in plays}
         hand = state.view(seat).get("hand") or []
@@ -302,6 +339,7 @@ def builder(
                 {
                     "json": json.dumps(step),
                     "label": str(words.card(code, lang)) if words is not None else code,
+                    "raw": step,
                 }
             )
     who = names[seat] if names and seat is not None and seat < len(names) else str(seat)
@@ -311,9 +349,44 @@ def builder(
         "who": who,
         "choices": choices,
         "held": held,
+        "groups": _grouped(game, dealing, choices, lang),
+        "held_groups": _grouped(game, dealing, held, lang),
         "card_set": card_set,
         "over": False,
     }
+
+
+def card_name(game: str, code: str, lang: str) -> str:
+    words = game_words.for_game(game)
+    return str(words.card(code, lang)) if words is not None else code
+
+
+def face(game: str, code: str, lang: str) -> str:
+    """A card as the digital tables draw it (SVG), or "" for a game without faces."""
+    from ledger.play import cards as drawn
+
+    if game_faces.for_game(game) is None:
+        return ""
+    return str(drawn.svg(game, code, lang))
+
+
+def _grouped(
+    game: str, dealing: Any, choices: list[dict[str, Any]], lang: str
+) -> list[dict[str, Any]]:
+    """Choices under their headings (a game's tabledeal says which), each with the faces of
+    the cards it names."""
+    heading = getattr(dealing, "choice_group", None)
+    faces = game_faces.for_game(game)
+    shows = getattr(faces, "shows", None)
+    groups: list[dict[str, Any]] = []
+    for c in choices:
+        title = heading(c["raw"], lang) if heading is not None else ""
+        codes = shows(c["raw"]) if shows is not None else []
+        c["faces"] = [face(game, code, lang) for code in codes]
+        if not groups or groups[-1]["title"] != title:
+            groups.append({"title": title, "choices": []})
+        groups[-1]["choices"].append(c)
+    return groups
 
 
 def breaches(game: str, record: Mapping[str, Any], ruleset: Any, raw: Any) -> list[str]:

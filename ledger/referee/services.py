@@ -551,22 +551,64 @@ def set_contest_days(*, user: Any, club: Any, days: Any) -> None:
 @transaction.atomic
 def set_deal(*, user: Any, case: Case, dealer: Any, placed: dict[str, list[str]]) -> Case:
     """A real table's deal, card by card (see games/core/tabledeal.py). The steps already
-    entered stay; the record is checked again."""
+    entered stay (a game may keep only some: Er Giò's battle); the record is checked again."""
     case = _editable(user, case)
     dealing = checking.tabledeal_for(case.game)
+    engine = checking.engine_for(case.game)
     try:
         seat = int(dealer)
     except (TypeError, ValueError):
         seat = -1
     try:
-        deal = dealing.deal(seat, placed)
-        state = checking.engine_for(case.game).start(
-            checking.with_ruleset({"deal": deal}, case.competition.ruleset)
-        )
+        ruleset = engine.ruleset(case.competition.ruleset or None)
+        deal = dealing.deal(seat, placed, ruleset)
+        state = engine.start(checking.with_ruleset({"deal": deal}, case.competition.ruleset))
     except RecordError as exc:
         raise Invalid(str(exc), fields={exc.path or "deal": [str(exc)]}) from exc
     record = state.to_record()
-    record["actions"] = list((case.record or {}).get("actions", []))
+    earlier = case.record or {}
+    keep = getattr(dealing, "kept_actions", None)
+    record["actions"] = list(keep(earlier) if keep else earlier.get("actions", []))
+    case.record = record
+    _recheck(case)
+    return case
+
+
+@transaction.atomic
+def add_drawn(*, user: Any, case: Case, side: str, cards: list[str], dry: bool = False) -> Case:
+    """The cards a side drew at the table after a scontro, asked for as they come (the
+    engine cannot know them); fewer than asked means its deck ran out."""
+    case = _editable(user, case)
+    dealing = checking.tabledeal_for(case.game)
+    asked = getattr(dealing, "pending", None)
+    engine = checking.engine_for(case.game)
+    full = checking.with_ruleset(case.record or {}, case.competition.ruleset)
+    try:
+        state = engine.start(full)
+        for step, raw in enumerate(full.get("actions", [])):
+            seat, action = engine.decode_step(raw, f"actions[{step}]")
+            state.apply_unchecked(seat, action)
+    except RecordError as exc:
+        raise Invalid(str(exc), fields={"record": [str(exc)]}) from exc
+    wanted = asked(full, state.view(None), checking.language()) if asked is not None else None
+    if wanted is None or wanted["side"] != side:
+        raise Invalid(_("No cards are waiting to be drawn now."), fields={"cards": ["?"]})
+    left = dict(wanted["copies"])
+    for code in cards:
+        if left.get(code, 0) <= 0:
+            raise Invalid(
+                _("%(card)s is not among the cards that side could draw.")
+                % {"card": checking.card_name(case.game, code, checking.language())},
+                fields={"cards": ["?"]},
+            )
+        left[code] -= 1
+    if len(cards) > wanted["count"] or (not dry and len(cards) != wanted["count"]):
+        raise Invalid(
+            _("Tick %(n)d cards (you ticked %(k)d), or say the deck had run out.")
+            % {"n": wanted["count"], "k": len(cards)},
+            fields={"cards": [_("Wrong number of cards.")]},
+        )
+    record = dealing.with_drawn(case.record, side, cards, dry=dry)
     case.record = record
     _recheck(case)
     return case

@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("referee/case/<int:pk>/deal/", views.deal, name="deal"),
     path("referee/case/<int:pk>/cards/", views.deal_cards, name="cards"),
     path("referee/case/<int:pk>/step/", views.step, name="step"),
+    path("referee/case/<int:pk>/drawn/", views.drawn, name="drawn"),
     path("referee/case/<int:pk>/undo/", views.undo, name="undo"),
     path("referee/case/<int:pk>/link/", views.link, name="link"),
     path("referee/case/<int:pk>/rule/", views.rule, name="rule"),

@@ -183,6 +183,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             verdict = checking.check(case.game, case.record, case.competition.ruleset, names)
         except LedgerError as exc:
             error = exc.message
+    dealing = checking.game_tabledeal.for_game(case.game)
     build = (
         checking.builder(case.game, case.record, case.competition.ruleset, names)
         if case.record and case.status == Case.Status.OPEN
@@ -254,7 +255,8 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "record_text": json.dumps(case.record, indent=1) if case.record else "",
             "kinds": Case.Kind.choices,
             "differs": differs,
-            "by_cards": checking.game_tabledeal.for_game(case.game) is not None,
+            "by_cards": dealing is not None,
+            "titles": dealing.titles(checking.language()) if hasattr(dealing, "titles") else {},
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
         },
     )
@@ -308,46 +310,74 @@ def _placed(post: Any, places: list[dict[str, Any]]) -> dict[str, list[str]]:
     }
 
 
+def _ruleset_of(case: Case) -> Any:
+    return checking.engine_for(case.game).ruleset(case.competition.ruleset or None)
+
+
+def _place_error(p: dict[str, Any], cards: list[str], twice: list[str], over: list[str]) -> str:
+    """What is wrong with one place of the picker, in words, or ""."""
+    if twice:
+        return _("Given twice: %(cards)s.") % {"cards": ", ".join(twice)}
+    if over:
+        return _("Given more often than the pack holds it: %(cards)s.") % {"cards": ", ".join(over)}
+    size, most = p.get("size"), p.get("max")
+    if size is not None and len(cards) != size:
+        if len(cards) < size:
+            return _("%(has)d cards of %(size)d: %(n)d still to give.") % {
+                "has": len(cards),
+                "size": size,
+                "n": size - len(cards),
+            }
+        return _("%(has)d cards: only %(size)d go here.") % {"has": len(cards), "size": size}
+    if most is not None and len(cards) > most:
+        return _("%(has)d cards: at most %(size)d go here.") % {"has": len(cards), "size": most}
+    return ""
+
+
 @login_required
 def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
-    """The real table's deal, by tapping each seat's cards (no JSON, no seed)."""
+    """The real table, by tapping each place's cards (no JSON, no seed): Tarocco's deal,
+    Er Giò's laid Corteo and hands..., as the game declares them."""
     case = _case(request, pk)
     dealing = checking.tabledeal_for(case.game)
     lang = checking.language()
+    ruleset = _ruleset_of(case)
     names = _seat_names(case, _seats_of(case))
-    places = dealing.places(lang, names)
+    places = dealing.places(lang, names, ruleset)
+    pack = dealing.pack(lang, ruleset)
+    copies = {c["code"]: int(c.get("copies", 1)) for g in pack for c in g["cards"]}
+    opener = dealing.opener(lang, names)
     errors: dict[str, str] = {}
     problem = ""
     if request.method == "POST":
         placed = _placed(request.POST, places)
         dealer = request.POST.get("dealer", "")
-        given: dict[str, str] = {}
+        given: dict[str, int] = {}
         for p in places:
             cards = placed[p["key"]]
-            twice = [c for c in cards if c in given]
-            given.update({c: p["key"] for c in cards})
-            if twice:
-                errors[p["key"]] = _("Given twice: %(cards)s.") % {"cards": ", ".join(twice)}
-            elif len(cards) != p["size"]:
-                errors[p["key"]] = (
-                    _("%(has)d cards of %(size)d: %(n)d still to give.")
-                    % {
-                        "has": len(cards),
-                        "size": p["size"],
-                        "n": p["size"] - len(cards),
-                    }
-                    if len(cards) < p["size"]
-                    else _("%(has)d cards: only %(size)d go here.")
-                    % {
-                        "has": len(cards),
-                        "size": p["size"],
-                    }
-                )
+            over = []
+            for c in cards:
+                given[c] = given.get(c, 0) + 1
+                if given[c] > copies.get(c, 1) and c not in over:
+                    over.append(c)
+            found = _place_error(
+                p,
+                cards,
+                [c for c in over if copies.get(c, 1) == 1],
+                [checking.card_name(case.game, c, lang) for c in over if copies.get(c, 1) > 1],
+            )
+            if found:
+                errors[p["key"]] = found
         if not dealer.isdigit():
-            errors["dealer"] = _("Say who dealt.")
+            errors["dealer"] = str(opener.get("missing") or _("Say who dealt."))
         if not errors:
             try:
                 services.set_deal(user=request.user, case=case, dealer=dealer, placed=placed)
+            except Invalid as exc:
+                at = next((k for k in exc.fields if k in placed or k == "dealer"), "")
+                if at:
+                    errors[at] = exc.message
+                problem = exc.message
             except LedgerError as exc:
                 problem = exc.message
             else:
@@ -357,14 +387,20 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             problem = _("The deal is not complete: see the places marked below.")
     else:
         placed, dealer = {}, ""
-        existing = (case.record or {}).get("deal")
-        if isinstance(existing, dict) and hasattr(dealing, "placed_from"):
+        record = case.record or {}
+        existing = record.get("deal")
+        found_dealer = -1
+        if hasattr(dealing, "placed_from_record") and record:
+            found_dealer, placed = dealing.placed_from_record(record)
+        elif isinstance(existing, dict) and hasattr(dealing, "placed_from"):
             found_dealer, placed = dealing.placed_from(existing)
-            dealer = str(found_dealer)
+        dealer = str(found_dealer) if found_dealer >= 0 else ""
     for p in places:
         p["cards"] = placed.get(p["key"], [])
         p["error"] = errors.get(p["key"], "")
-    pack = dealing.pack(lang)
+    for group in pack:
+        for c in group["cards"]:
+            c["svg"] = checking.face(case.game, c["code"], lang)
     return render(
         request,
         "referee/deal.html",
@@ -374,12 +410,35 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             "pack": pack,
             "dealer": dealer,
             "dealer_error": errors.get("dealer", ""),
+            "opener": opener,
             "problem": problem,
-            "names": list(enumerate(names)),
             "card_names": {c["code"]: c["name"] for g in pack for c in g["cards"]},
+            "card_units": {c["code"]: c.get("unit", "") for g in pack for c in g["cards"]},
+            "card_shorts": {c["code"]: c.get("short", c["name"]) for g in pack for c in g["cards"]},
+            "sided": any(g.get("side") for g in pack),
+            "titles": dealing.titles(lang) if hasattr(dealing, "titles") else {},
+            "faces": any(c["svg"] for g in pack for c in g["cards"]),
         },
         status=400 if problem else 200,
     )
+
+
+@login_required
+@require_POST
+def drawn(request: HttpRequest, pk: int) -> HttpResponse:
+    """The cards a side drew after a scontro, tapped by the referee (or its deck ran out)."""
+    case = _case(request, pk)
+    try:
+        services.add_drawn(
+            user=request.user,
+            case=case,
+            side=request.POST.get("side", ""),
+            cards=request.POST.getlist("cards"),
+            dry=request.POST.get("dry") == "1",
+        )
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    return _back(case, "#builder")
 
 
 @login_required
