@@ -73,6 +73,10 @@ class Field:
     choices_name_seats: bool = False
     #: The label is said to assistive technology only (a cell under a column heading).
     label_hidden: bool = False
+    #: Where in the summary this field's value goes, as a violation's ``where["field"]``
+    #: names it when it differs from ``name`` (``offers[1].points``): a broken rule is shown
+    #: at the field that wrote it.
+    paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +197,13 @@ class SummaryForm:
 
     def switch(self) -> Field | None:
         return next((f for f in self.fields() if f.switch), None)
+
+    def field_at(self, path: str) -> Field | None:
+        """The field a violation's ``where["field"]`` names: by its name or its paths."""
+        fields = self.fields()
+        return next((f for f in fields if f.name == path), None) or next(
+            (f for f in fields if path in f.paths), None
+        )
 
 
 def _fields(parts: tuple[Part, ...]) -> list[Field]:

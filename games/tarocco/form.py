@@ -32,14 +32,25 @@ def _for(name: str) -> tuple[str, ...]:
     return tuple(o for o, needed in NEEDED.items() if name in needed)
 
 
+def _paths(name: str) -> tuple[str, ...]:
+    """Where the summary holds this field's value, as its violations name it."""
+    if name in ("partner_a", "partner_b"):
+        return ("pair", f"pair[{'ab'.index(name[-1])}]")
+    if name.endswith("_2"):
+        return (f"offers[1].{name.removesuffix('_2')}",)
+    if name in OFFER:
+        return (f"offers[0].{name}",) + (("offers",) if name == "offerer" else ())
+    return ()
+
+
 def _seat(name: str, label: Text, when: tuple[str, ...] | None = None) -> Field:
     outcomes = _for(name)
-    return Field(name, label, "seat", when=when or outcomes, needed=outcomes)
+    return Field(name, label, "seat", when=when or outcomes, needed=outcomes, paths=_paths(name))
 
 
 def _number(name: str, label: Text, when: tuple[str, ...] | None = None) -> Field:
     outcomes = _for(name)
-    return Field(name, label, "integer", when=when or outcomes, needed=outcomes)
+    return Field(name, label, "integer", when=when or outcomes, needed=outcomes, paths=_paths(name))
 
 
 FIELDS = (

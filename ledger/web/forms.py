@@ -316,6 +316,12 @@ class DeclaredSummaryForm(EntryForm):
             if self.applies(formset.declared.when):
                 yield formset
 
+    def field_at(self, where: dict[str, Any]) -> str | None:
+        """The field a violation's ``where`` names (a field of the summary), if shown."""
+        path = where.get("field")
+        found = self.declaration.field_at(path) if isinstance(path, str) else None
+        return found.name if found is not None and found.name in self.fields else None
+
     def row_for(self, where: dict[str, Any]) -> forms.Form | None:
         """The row a violation's ``where`` points at, if it is on the page."""
         for formset in self.formsets():

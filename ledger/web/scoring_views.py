@@ -287,10 +287,11 @@ def _evaluate(
     except LedgerError as exc:
         violations = _explained(exc.violations, competition.game, form)
         for v in violations:
-            # A rule broken by one field (Tarocco names it) is shown beside that field too,
-            # in words, its rule id beside them as a small reference.
-            field = (v.get("where") or {}).get("field")
-            if isinstance(field, str) and field in form.fields:
+            # A rule broken by one field (the summary's path the game names, as its form
+            # declares it) is shown beside that field too, in words, its rule id beside them
+            # as a small reference.
+            field = _field_of(form, v.get("where") or {})
+            if field is not None:
                 form.add_error(field, v["text"])
                 form.fields[field].rule_ref = v["rule"]  # type: ignore[attr-defined]
         return {"problem": exc.message, "violations": violations}
@@ -304,6 +305,14 @@ def _evaluate(
     }
 
 
+def _field_of(form: EntryForm, where: dict[str, Any]) -> str | None:
+    """The form's field a violation names, if it is on the page."""
+    if isinstance(form, DeclaredSummaryForm):
+        return form.field_at(where)
+    field = where.get("field")
+    return field if isinstance(field, str) and field in form.fields else None
+
+
 def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
     """After a refused submit: each message once, at the field it is about (a broken rule
     placed at a row goes to that row's first field; one with no place, and a problem that no
@@ -311,7 +320,7 @@ def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
     The preview then repeats none of it."""
     for v in outcome.get("violations") or []:
         where = v.get("where") or {}
-        if isinstance(where.get("field"), str) and where["field"] in form.fields:
+        if _field_of(form, where) is not None:
             continue  # already at its field
         row = form.row_for(where) if isinstance(form, DeclaredSummaryForm) else None
         if row is not None and row.fields:

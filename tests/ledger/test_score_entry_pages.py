@@ -832,3 +832,43 @@ def test_the_result_page_says_what_happened_and_whether_it_waits(logged_in, taro
     assert 'id="waits"' in page and "another scorekeeper or a referee" in page
     seats = page[page.index('id="result-scores"') :]
     assert "<td>1</td>" in seats and "<td>0</td>" not in seats
+
+
+@tarocco
+def test_a_rule_broken_by_the_second_offer_is_shown_at_that_offers_field(
+    logged_in, tarocco_table
+):
+    # The engine names the summary's path (offers[1].taker); the form declares which of its
+    # fields writes there.
+    body = {
+        "outcome": "offer",
+        "dealer": "3",
+        "offerer": "2",
+        "taker": "0",
+        "points": "6",
+        "offerer_2": "1",
+        "taker_2": "1",
+        "points_2": "2",
+    }
+    text = _record(logged_in, tarocco_table, body).content.decode()
+    field = text[text.index('class="field field-taker_2') :]
+    field = field[: field.index("</div>")]
+    assert "invalid" in field and 'class="rule-ref">tarocco.bargain.piglio' in field
+    assert text.count("Nobody takes their own offer.") == 1
+    assert Result.objects.count() == 0
+
+
+@tarocco
+def test_a_pair_of_one_seat_twice_is_shown_at_the_pairs_field(logged_in, tarocco_table):
+    body = {
+        "outcome": "pairs",
+        "dealer": "3",
+        "partner_a": "1",
+        "partner_b": "1",
+        "card_points": "60",
+    }
+    text = _record(logged_in, tarocco_table, body).content.decode()
+    field = text[text.index('class="field field-partner_a') :]
+    field = field[: field.index("</div>")]
+    assert 'class="rule-ref">tarocco.summary.pair' in field
+    assert Result.objects.count() == 0
