@@ -835,9 +835,7 @@ def test_the_result_page_says_what_happened_and_whether_it_waits(logged_in, taro
 
 
 @tarocco
-def test_a_rule_broken_by_the_second_offer_is_shown_at_that_offers_field(
-    logged_in, tarocco_table
-):
+def test_a_rule_broken_by_the_second_offer_is_shown_at_that_offers_field(logged_in, tarocco_table):
     # The engine names the summary's path (offers[1].taker); the form declares which of its
     # fields writes there.
     body = {
