@@ -77,6 +77,9 @@ class Field:
     #: names it when it differs from ``name`` (``offers[1].points``): a broken rule is shown
     #: at the field that wrote it.
     paths: tuple[str, ...] = ()
+    #: A seat field that starts on the seat the game gave, under this key of its verdict,
+    #: with the table's latest result (``next_dealer``: who deals the next hand).
+    follows: str = ""
 
 
 @dataclass(frozen=True, slots=True)

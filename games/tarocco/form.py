@@ -70,6 +70,7 @@ FIELDS = (
         required=True,
         blank=False,
         initial_last_seat=True,
+        follows="next_dealer",
     ),
     _seat("declarer", Text("Solista", "Soloist")),
     _seat("partner_a", Text("Coppia: primo giocatore", "Pair: first player")),

@@ -56,10 +56,12 @@ def summary_fields(competition: Competition) -> list[str]:
     seats = [(i, str(i + 1)) for i in range(ruleset.seats)]
     form = summary_form_class(competition.game)(None, seats=seats, ruleset=ruleset)
     assert isinstance(form, DeclaredSummaryForm)
+    # A field the engine fills in from the last hand (the next dealer) is not asked.
+    follows = {f.name for f in form.declaration.fields() if f.follows}
     labels = [
         str(f.label)
         for name, f in form.fields.items()
-        if not f.widget.is_hidden and f.label and name != "dealer"
+        if not f.widget.is_hidden and f.label and name not in follows
     ]
     for formset in form.formsets():
         for f in formset.empty_form.fields.values():

@@ -418,11 +418,13 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
     viewer = viewer_of(request)
     for r in recent:
         r.hidden = not viewer.may_see(r)  # sealed until confirmed (ledger/clubs/visibility.py)
-    if not form.is_bound and "dealer" in form.fields:
-        # The next hand is dealt by whoever the engine said follows the last one.
-        following = _next_dealer(recent)
-        if following in {index for index, _name in seats}:
-            form.fields["dealer"].initial = following
+    if not form.is_bound and isinstance(form, DeclaredSummaryForm):
+        # A field that follows the last result (the next hand's dealer) starts where the
+        # engine said it goes.
+        for declared in form.declaration.fields():
+            following = _following(recent, declared.follows) if declared.follows else None
+            if following in {index for index, _name in seats}:
+                form.fields[declared.name].initial = following
     sign_off = competition.confirmation == Competition.Confirmation.OPPONENTS
     qr = _qr_svg(request.build_absolute_uri()) if sign_off else ""
     engine = not plain_scores(competition.game)
@@ -490,15 +492,20 @@ def _refused_json(form: EntryForm) -> JsonResponse:
 
 def _next_dealer(recent: list[Any]) -> int | None:
     """The seat that deals next, as the engine gave it with the table's latest result."""
+    return _following(recent, "next_dealer")
+
+
+def _following(recent: list[Any], key: str) -> int | None:
+    """A seat the engine gave under ``key`` with the table's latest result."""
     if not recent:
         return None
     verdict = recent[0].verdict if isinstance(recent[0].verdict, dict) else {}
     # A summary's verdict holds it at the top; a full record's in its outcome's detail.
-    following = verdict.get("next_dealer")
+    following = verdict.get(key)
     if following is None:
         detail = (verdict.get("outcome") or {}).get("detail")
-        following = detail.get("next_dealer") if isinstance(detail, dict) else None
-    return following if isinstance(following, int) else None
+        following = detail.get(key) if isinstance(detail, dict) else None
+    return following if isinstance(following, int) and not isinstance(following, bool) else None
 
 
 def _qr_svg(url: str) -> str:
