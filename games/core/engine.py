@@ -347,10 +347,10 @@ class Game(ABC, Generic[R, S]):
         return self.decode_step(raw, "actions")
 
     def decode_step(self, raw: Any, path: str) -> tuple[int, Any]:
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):  # the plain case first
             raise RecordError("an action is a JSON object with a seat", path=path)
         seat = raw.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int):
+        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise RecordError("every action names its seat (a whole number)", path=path)
         return seat, self.decode_action(raw, path)
 

@@ -179,7 +179,7 @@ def _choice(raw: Any, allowed: tuple[str, ...], path: str) -> str:
 
 
 def decode(data: Any, path: str) -> Action:
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise RecordError("an action is a JSON object", path=path)
     if "lay" in data:
         raw = data["lay"]

@@ -196,10 +196,13 @@ class ErGioState(State):
         return self.ruleset.advanced and self.group_size(side, C.UNIT_GCSC) >= 3
 
     def limit(self, side: int) -> int | None:
-        if self.ruleset.hand_limit <= 0:
+        base = self.ruleset.hand_limit
+        if base <= 0:
             return None
-        bonus = sum(1 for c in self.specials[side] if C.LOCAL[c] == C.MAESTRO)
-        return self.ruleset.hand_limit + bonus
+        specials = self.specials[side]
+        if not specials:
+            return base
+        return base + sum(1 for c in specials if C.LOCAL[c] == C.MAESTRO)
 
     def over_limit(self, seat: int) -> bool:
         lim = self.limit(side_of(seat))
@@ -683,8 +686,10 @@ class ErGioState(State):
             if kind is Lay:
                 must = self.mandatory(seat)
                 cards = a.cards
-                if not must or type(cards) is not tuple:
-                    return a in self.legal_actions(seat)  # patches (advanced), odd values
+                if type(cards) is not tuple:
+                    return a in self.legal_actions(seat)  # odd values
+                if not must:  # only a tris completed by patches (advanced) may be laid
+                    return self.ruleset.advanced and cards in self._patch_lays(seat)
                 if len(cards) != 3:
                     return False
                 if not all(type(c) is int and 0 <= c < C.TYPES for c in cards):
@@ -695,7 +700,7 @@ class ErGioState(State):
                     and C.UNIT_OF[cards[1]] == unit
                     and C.UNIT_OF[cards[2]] == unit
                     and cards[0] <= cards[1] <= cards[2]
-                    and not Counter(cards) - Counter(hand)
+                    and all(hand.count(c) >= cards.count(c) for c in cards)  # all held
                 )
             if kind is End:
                 return not self.mandatory(seat) and not self.over_limit(seat)
