@@ -67,6 +67,7 @@ def desk(request: HttpRequest) -> HttpResponse:
             "chosen_competition": chosen_competition,
             "organised": [c for c in clubs if c.allows(request.user, Role.ORGANISER)],
             "open_error": kept.get("error", ""),
+            "open_place": kept.get("place") or {},
             "kept_record": (kept.get("post") or {}).get("record", ""),
             "kept_start": (kept.get("post") or {}).get("start", "record"),
         },
@@ -88,6 +89,25 @@ def contest_window(request: HttpRequest, club: int) -> HttpResponse:
             % {"club": found.name, "n": found.contest_days},
         )
     return redirect("referee:desk")
+
+
+def _paste_place(text: str, exc: BaseException) -> dict[str, Any]:
+    """Where in a pasted record the error is: its line, that line's text and a caret under
+    the column (a JSON error), so the referee sees the place without counting."""
+    cause = exc.__cause__
+    line = getattr(cause, "lineno", None)
+    column = getattr(cause, "colno", None)
+    if not isinstance(line, int) or not isinstance(column, int):
+        return {}
+    lines = text.splitlines() or [""]
+    shown = lines[line - 1] if 0 < line <= len(lines) else ""
+    start = max(0, column - 40)
+    return {
+        "line": line,
+        "column": column,
+        "text": shown[start : start + 80],
+        "caret": " " * (column - 1 - start) + "^",
+    }
 
 
 def _record_from(request: HttpRequest) -> dict[str, Any] | None:
@@ -138,7 +158,11 @@ def open_case(request: HttpRequest) -> HttpResponse:
             user=request.user, competition=competition, result=result, record=record
         )
     except LedgerError as exc:
-        request.open_kept = {"error": exc.message, "post": request.POST}  # type: ignore[attr-defined]
+        request.open_kept = {  # type: ignore[attr-defined]
+            "error": exc.message,
+            "post": request.POST,
+            "place": _paste_place(request.POST.get("record", ""), exc),
+        }
         response = desk(request)
         response.status_code = 400
         return response
@@ -198,6 +222,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
         and [_number(x) for x in rules_scores] != [_number(x) for x in table_scores]
     )
     kept = getattr(request, "ruling_kept", None) or {}
+    record_kept = getattr(request, "record_kept", None) or {}
     post = kept.get("post") or {}
     fields = kept.get("fields") or {}
     weights = [
@@ -252,7 +277,11 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
                 ("number", _("a number…")),
             ],
             "artificial": artificial,
-            "record_text": json.dumps(case.record, indent=1) if case.record else "",
+            "record_text": record_kept["text"]
+            if record_kept
+            else (json.dumps(case.record, indent=1) if case.record else ""),
+            "record_error": record_kept.get("error", ""),
+            "record_place": record_kept.get("place") or {},
             "kinds": Case.Kind.choices,
             "differs": differs,
             "by_cards": dealing is not None,
@@ -285,7 +314,16 @@ def set_record(request: HttpRequest, pk: int) -> HttpResponse:
             raise LedgerError(_("Paste the record or choose a file."))
         services.set_record(user=request.user, case=case, record=record)
     except LedgerError as exc:
-        messages.error(request, exc.message)
+        # The page again with the paste kept and the error beside it, at its place.
+        text = request.POST.get("record", "")
+        request.record_kept = {  # type: ignore[attr-defined]
+            "text": text,
+            "error": exc.message,
+            "place": _paste_place(text, exc),
+        }
+        response = case_page(request, pk)
+        response.status_code = 400
+        return response
     return _back(case, "#verdict")
 
 

@@ -82,7 +82,8 @@ def test_the_referee_taps_the_corteo_and_hands_then_is_asked_for_each_draw(
     winner, placed, actions = _battle(record)
     drawn = {side: placed.pop(f"{side}_drawn") for side in ("tramontana", "mezzogiorno")}
     page = client.get(f"/referee/case/{case.pk}/cards/").content.decode()
-    # Prefilled from the result's whole record, drawn as on the digital tables.
+    # A real table's deal: nothing placed yet; the cards drawn as on the digital tables.
+    assert "tramontana_corteo" in page and 'name="place_tramontana_corteo" value=""' in page
     assert "Who won the Corteo" in page and 'class="card-face"' in page
     assert 'data-copies="6"' in page  # an armed group's card, six in the deck
     assert _post(client, case, winner, placed).status_code == 302
@@ -145,3 +146,46 @@ def test_cards_drawn_that_the_side_could_not_draw_are_refused(
     assert "is not among the cards that side could draw" in response.content.decode()
     case.refresh_from_db()
     assert case.record["deal"]["battle"][side]["drawn"] == []
+
+
+def test_a_result_recorded_move_by_move_opens_on_the_picker_at_the_start_of_its_battle(
+    people: Any, ergio_result: Result
+) -> None:
+    client = _referee(people)
+    client.post(
+        "/referee/open/",
+        {"competition": ergio_result.competition_id, "result": ergio_result.pk},
+    )
+    case = Case.objects.get()
+    whole = dict(case.record)
+    scores = case.verdict["outcome"]["scores"]
+    winner, placed, actions = _battle(whole)
+    page = client.get(f"/referee/case/{case.pk}/cards/").content.decode()
+    for key, cards in placed.items():
+        assert f'name="place_{key}" value="{",".join(cards)}"' in page, key
+    assert f'<option value="{winner}" selected>' in page
+    # Saved as it stands: the battle's steps stay, and the rules give the same score.
+    assert _post(client, case, winner, placed).status_code == 302
+    case.refresh_from_db()
+    assert "battle" in case.record["deal"] and case.record["actions"] == actions
+    assert case.verdict["outcome"]["scores"] == scores
+
+
+def test_a_pasted_record_with_an_error_stays_on_the_page_with_the_error_at_its_place(
+    people: Any, ergio_result: Result
+) -> None:
+    client = _referee(people)
+    client.post(
+        "/referee/open/",
+        {"competition": ergio_result.competition_id, "result": ergio_result.pk},
+    )
+    case = Case.objects.get()
+    paste = '{"game": "ergio",\n "deal": {"battle": {\n  "corteo_winner": "tramontana" "x"}}}'
+    response = client.post(f"/referee/case/{case.pk}/record/", {"record": paste})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "not valid JSON" in page and "Line 3, character 33:" in page
+    assert "corteo_winner&quot;: &quot;tramontana&quot; &quot;x&quot;" in page  # the paste kept
+    assert 'aria-invalid="true" aria-describedby="record-error"' in page
+    case.refresh_from_db()
+    assert "battle" not in case.record["deal"]  # nothing written
