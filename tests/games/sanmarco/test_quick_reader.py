@@ -61,3 +61,15 @@ def test_a_malformed_action_is_refused_at_its_step(bad: dict[str, object]) -> No
     with pytest.raises(RecordError) as caught:
         GAME.validate(record)
     assert caught.value.path.startswith("actions[0]")
+
+
+def test_chance_draws_exactly_what_randrange_and_randint_draw() -> None:
+    import random
+
+    from games.sanmarco.table import below
+
+    for seed in range(30):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 6, 7, 8, 13, 28, 57, 64, 65):
+            assert below(ours, n) == theirs.randrange(n)
+            assert 1 + below(ours, 6) == theirs.randint(1, 6)
