@@ -156,24 +156,91 @@ def _suit_words(letter: str, lang: str) -> str:
 
 
 BARGAINING = Text(
-    "Si parla una volta sola, in qualsiasi ordine. Tengo: la smazzata si gioca. Offro N: "
-    "proponi di mandarla a monte pagando N punti a chi dice piglio. Piglio: prendi l'offerta "
-    "di un altro, che ti paga i suoi punti. Vado: a monte. Se nessuno dice tengo e nessuna "
-    "offerta è presa, la smazzata va a monte senza punti per nessuno.",
+    "Ognuno parla una volta, in qualsiasi ordine. Tengo: si gioca. Offro N: proponi di "
+    "mandarla a monte e paghi N punti a chi dice piglio. Piglio: prendi l'offerta di un "
+    "altro. Vado: a monte. Senza tengo e senza offerte prese la smazzata va a monte: "
+    "nessuno segna punti.",
     "Each player speaks once, in any order. Tengo: the hand is played. Offro N: you propose "
-    "to throw the hand in and pay N points to whoever says piglio. Piglio: you take another "
-    "player's offer and they pay you its points. Vado: throw it in. If nobody says tengo and "
-    "no offer is taken, the hand is thrown in and nobody scores.",
+    "to throw it in and pay N points to whoever says piglio. Piglio: you take another "
+    "player's offer. Vado: throw it in. With no tengo and no offer taken the hand is thrown "
+    "in: nobody scores.",
 )
+SOLO = Text(
+    "Chi gioca da solo prende il monte e gioca contro gli altri tre: gli servono 55 punti "
+    "in carte su 109. Se nessuno va da solo il monte va al mazziere e si gioca in coppia.",
+    "Whoever plays alone takes the monte and plays against the other three, needing 55 card "
+    "points out of 109. If nobody plays alone the dealer takes the monte and pairs play.",
+)
+DISCARD = Text(
+    "Scarti tre carte per rifare il monte: a fine smazzata i loro punti sono tuoi.",
+    "You discard three cards to make up the monte again: their points are yours at the end.",
+)
+HONOURS = Text(
+    "(Giove, Picciotti e Fuggitivo valgono 10; Palla, Sole, Luna, Stella e i Re 5)",
+    "(Giove, Picciotti and the Fuggitivo count 10; Palla, Sole, Luna, Stella and Kings 5)",
+)
+CALL = Text(
+    "La chiamata non è libera: con tre Re si chiama il quarto; altrimenti il Re del seme "
+    "in cui hai meno carte (ma non vuoto), a parità quello con la figura più alta. Chi ha "
+    "il Re chiamato è il tuo compagno nascosto.",
+    "The call is not free: holding three Kings you call the fourth; otherwise the King of "
+    "your shortest suit (not a void one), on a tie the one with the highest court card. "
+    "Whoever holds the called King is your hidden partner.",
+)
+
+
+def _honours(view: dict[str, Any]) -> int:
+    hand = [C.BY_CODE[c] for c in view.get("hand") or [] if c in C.BY_CODE]
+    return C.honours(hand)
+
+
+def _phase_why(view: dict[str, Any], lang: str) -> str:
+    """What the words of a declaring phase commit to (tarocco.bargain.*, tarocco.solo.*,
+    tarocco.venti.*, tarocco.quindici.*, tarocco.call.*)."""
+    phase = view.get("phase")
+    if phase == "bargain":
+        return BARGAINING.get(lang)
+    if phase == "solo":
+        return SOLO.get(lang)
+    if phase == "discard":
+        return DISCARD.get(lang)
+    if phase == "venti":
+        h = _honours(view)
+        if h >= 20:
+            said = pick(
+                lang,
+                f"Hai {h} punti in decine e cinquine: puoi dire venti (ne servono almeno 20) "
+                "o zero.",
+                f"You hold {h} in tens and fives: you may say venti (it needs at least 20) or "
+                "zero.",
+            )
+        else:
+            said = pick(
+                lang,
+                f"Hai {h} punti in decine e cinquine: per venti ne servono almeno 20, quindi "
+                "dici zero.",
+                f"You hold {h} in tens and fives: venti needs at least 20, so you say zero.",
+            )
+        return said + " " + HONOURS.get(lang)
+    if phase == "quindici":
+        h = _honours(view)
+        return pick(
+            lang,
+            f"Hai {h} punti in decine e cinquine. Quindici si dice solo con esattamente 15, "
+            "e chi lo dice diventa il compagno palese di chi ha detto venti.",
+            f"You hold {h} in tens and fives. Quindici is said only with exactly 15, and "
+            "whoever says it becomes the open partner of the venti player.",
+        ) + (" " + HONOURS.get(lang))
+    if phase == "call":
+        return CALL.get(lang)
+    return ""
 
 
 def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
     """Why only some cards of the hand may be played now, as players say it; in the
     bargaining, what each word commits to (the rule a newcomer does not know)."""
-    if view.get("phase") == "bargain":
-        return BARGAINING.get(lang)
     if view.get("phase") != "play":
-        return ""
+        return _phase_why(view, lang)
     hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
     playable = {c for c in (uses(a) for a in legal) if c}
     if not hand or not playable or playable >= set(hand):
@@ -305,11 +372,11 @@ def _ending(view: dict[str, Any], result: dict[str, Any], lang: str, who: Any) -
                 pick(
                     lang,
                     f"{who(o.get('taker'))} ha detto piglio all'offerta di {who(o.get('offerer'))}"
-                    f": {who(o.get('offerer'))} paga {o.get('points')} punti a "
-                    f"{who(o.get('taker'))}.",
+                    f": {who(o.get('taker'))} guadagna {o.get('points')} punti, "
+                    f"{who(o.get('offerer'))} ne perde {o.get('points')}.",
                     f"{who(o.get('taker'))} said piglio to {who(o.get('offerer'))}'s offer: "
-                    f"{who(o.get('offerer'))} pays {o.get('points')} points to "
-                    f"{who(o.get('taker'))}.",
+                    f"{who(o.get('taker'))} gains {o.get('points')} points, "
+                    f"{who(o.get('offerer'))} loses {o.get('points')}.",
                 )
             )
         if out:
@@ -320,7 +387,48 @@ def _ending(view: dict[str, Any], result: dict[str, Any], lang: str, who: Any) -
                     "Nobody said tengo: the hand ends without the cards being played.",
                 )
             )
-    if out and isinstance(detail.get("next_dealer"), int):
+    elif outcome == "solo" and isinstance(summary.get("card_points"), int):
+        p = summary["card_points"]
+        d = who(summary.get("declarer"))
+        mine, others = 3 * (p - C.SOLO_TARGET), C.TOTAL_POINTS - p - C.OTHER_TARGET
+        out.append(
+            pick(
+                lang,
+                f"Solista {d}: {p} punti in carte su {C.TOTAL_POINTS}, monte compreso; al "
+                f"solista ne servono {C.SOLO_TARGET}. Segna 3 × ({p} − "
+                f"{C.SOLO_TARGET}) = {mine}; ogni avversario segna {C.TOTAL_POINTS} − {p} − "
+                f"{C.OTHER_TARGET} = {others}.",
+                f"{d} played alone and made {p} card points out of {C.TOTAL_POINTS}, monte "
+                f"included; a soloist needs {C.SOLO_TARGET}. {d} scores 3 × ({p} − "
+                f"{C.SOLO_TARGET}) = {mine}; each opponent scores {C.TOTAL_POINTS} − {p} − "
+                f"{C.OTHER_TARGET} = {others}.",
+            )
+        )
+    elif outcome == "pairs" and isinstance(summary.get("card_points"), int):
+        p = summary["card_points"]
+        pair = [s for s in summary.get("pair") or [] if isinstance(s, int)]
+        dealer = summary.get("dealer")
+        names = " + ".join(who(s) for s in pair)
+        rest = " + ".join(who(s) for s in range(4) if s not in pair)
+        mine = C.SOLO_TARGET if dealer in pair else C.OTHER_TARGET
+        theirs = C.OTHER_TARGET if dealer in pair else C.SOLO_TARGET
+        other = C.TOTAL_POINTS - p
+        out.append(
+            pick(
+                lang,
+                f"{names}: {p} punti in carte su {C.TOTAL_POINTS}; {rest}: {other}. Alla "
+                f"coppia del mazziere ne servono {C.SOLO_TARGET}, all'altra {C.OTHER_TARGET}: "
+                f"{names} segnano {p - mine} a testa, {rest} {other - theirs} a testa.",
+                f"{names}: {p} card points out of {C.TOTAL_POINTS}; {rest}: {other}. The "
+                f"dealer's pair needs {C.SOLO_TARGET}, the other {C.OTHER_TARGET}: {names} "
+                f"score {p - mine} each, {rest} {other - theirs} each.",
+            )
+        )
+    if (
+        out
+        and outcome in ("abandoned", "all_zero", "offer")
+        and isinstance(detail.get("next_dealer"), int)
+    ):
         out.append(
             pick(lang, "Le prossime carte le dà ", "The next hand is dealt by ")
             + who(detail["next_dealer"])

@@ -136,7 +136,9 @@ def value(v: Any, lang: str) -> str:
 
 PHASES = {
     "bargain": ("contrattazione", "bargaining"),
-    "declare": ("dichiarazione", "declaration"),
+    "solo": ("chi gioca da solo", "who plays alone"),
+    "venti": ("venti o zero", "venti or zero"),
+    "quindici": ("risposta al venti: quindici", "answering the venti: quindici"),
     "discard": ("scarto", "discard"),
     "call": ("chiamata", "call"),
     "play": ("gioco delle carte", "card play"),

@@ -214,13 +214,16 @@ def test_a_hand_thrown_in_after_offers_nobody_took_says_why_nobody_scores():
     assert "Nobody said tengo and nobody took an offer" in said and "nobody scores" in said
 
 
-def test_an_offer_taken_says_who_pays_whom():
+def test_an_offer_taken_says_who_gains_and_who_loses():
     view = _bargained(
         {"bid": "offro", "points": 4}, {"bid": "piglio", "of": 2}, {"bid": "vado"}, {"bid": "vado"}
     )
     board = boards.board("tarocco", view, "it", ["Anna", "Bruno", "Carla", "Dario"])
     text = " ".join(g["text"] for p in board["panels"] if p["key"] == "ending" for g in p["groups"])
-    assert "Dario ha detto piglio all'offerta di Carla: Carla paga 4 punti a Dario." in text
+    assert (
+        "Dario ha detto piglio all'offerta di Carla: Dario guadagna 4 punti, Carla ne perde 4."
+        in text
+    )
 
 
 def test_the_bargaining_says_what_each_word_commits_to():
@@ -229,7 +232,7 @@ def test_the_bargaining_says_what_each_word_commits_to():
     seat = state.to_act()
     legal = [engine.encode_action(a) for a in state.legal_actions(seat)]
     why = boards.choices("tarocco", state.view(seat), legal, "it")["why"]
-    assert "Tengo: la smazzata si gioca" in why and "a monte senza punti" in why
+    assert "Tengo: si gioca" in why and "va a monte: nessuno segna punti" in why
     why = boards.choices("tarocco", state.view(seat), legal, "en")["why"]
     assert "Piglio: you take another player's offer" in why
 
@@ -313,3 +316,58 @@ def test_the_bridges_game_power_sheet_says_what_may_be_written(preset, words):
     legal = [engine.encode_action(a) for a in state.legal_actions(seat)]
     assert state.view(seat)["phase"] == "power"
     assert words in boards.choices("ponte", state.view(seat), legal, "it")["why"]
+
+
+def _tarocco_by_bots(seed: int) -> Any:
+    engine = registry.get("tarocco")
+    state = engine.new_game(engine.ruleset(), seed)
+    bots = [engine.bots["heuristic"](i) for i in range(4)]
+    while not state.is_over():
+        seat = state.to_act()
+        yield state, seat, [engine.encode_action(a) for a in state.legal_actions(seat)]
+        state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    yield state, None, []
+
+
+def test_every_tarocco_declaring_phase_says_what_its_words_commit_to():
+    from games.tarocco import cards as C
+
+    seen = set()
+    for seed in (1, 2, 7):
+        for state, seat, legal in _tarocco_by_bots(seed):
+            if seat is None:
+                continue
+            view = state.view(seat)
+            if view["phase"] == "play":
+                continue
+            for lang in ("it", "en"):
+                why = boards.choices("tarocco", view, legal, lang)["why"]
+                assert why and not NOTATION.search(why), (view["phase"], why)
+            if view["phase"] in ("venti", "quindici"):
+                held = C.honours([C.BY_CODE[c] for c in view["hand"]])
+                assert (
+                    f"Hai {held} punti in decine e cinquine"
+                    in (boards.choices("tarocco", view, legal, "it")["why"])
+                )
+            seen.add(view["phase"])
+    assert {"bargain", "solo", "discard", "venti", "quindici", "call"} <= seen, seen
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_a_played_tarocco_hand_shows_how_each_score_came_from_the_card_points(seed):
+    *_, (state, _seat, _legal) = _tarocco_by_bots(seed)
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    board = boards.board("tarocco", state.view(None), "it", names)
+    ending = next(p for p in board["panels"] if p["key"] == "ending")
+    text = " ".join(g["text"] for g in ending["groups"])
+    scores = state.outcome().scores
+    summary = state.outcome().detail["summary"]
+    if summary["outcome"] == "solo":
+        d = summary["declarer"]
+        assert f"Solista {names[d]}: {summary['card_points']} punti in carte" in text
+        assert f"= {scores[d]};" in text
+    else:
+        pair = summary["pair"]
+        assert f"segnano {scores[pair[0]]} a testa" in text
+    other = next(s for s in range(4) if scores[s] != scores[max(range(4), key=scores.__getitem__)])
+    assert str(scores[other]) in text
