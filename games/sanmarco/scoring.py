@@ -349,6 +349,12 @@ def score_summary(
         path = f"passages[{n}]"
         if not isinstance(p, dict):
             raise RecordError('expected {"limits": [a, b]} with an optional "bonus"', path=path)
+        odd = sorted(set(p) - {"limits", "bonus"})
+        if odd:  # refused like any field a summary does not use, never ignored
+            raise RecordError(
+                f'a passage holds "limits" and an optional "bonus", not {odd[0]!r}',
+                path=f"{path}.{odd[0]}",
+            )
         limits = _ints(p.get("limits"), 2, f"{path}.limits")
         found += _negative(limits, f"{path}.limits")
         if min(limits) >= 0:

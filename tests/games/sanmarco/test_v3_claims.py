@@ -44,3 +44,25 @@ def test_a_field_the_variant_does_not_use_is_refused() -> None:
     with pytest.raises(RecordError) as caught:
         GAME.score({"variant": 3, "points": [[50, 54], [52, 52]], "ghosts": [1, 2]}, "variant3")
     assert caught.value.path == "ghosts"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "summary", "path"),
+    [
+        ("variant3", {"variant": 3, "points": [[50, 54], [52, 52]], "neutral": 4}, "neutral"),
+        ("variant1", {"variant": 1, "points": [50, 54], "final": [50, 54]}, "final"),
+        ("variant2", {"variant": 2, "points": [50, 54], "ghosts": [1, 2]}, "ghosts"),
+        ("base4", {"players": 4, "points": [50, 54, 40, 30], "winner": 0}, "winner"),
+        (
+            "variant2",
+            {"variant": 2, "points": [50, 54], "passages": [{"limits": [10, 4], "bonus2": 1}]},
+            "passages[0].bonus2",
+        ),
+    ],
+)
+def test_a_summary_refuses_a_field_it_does_not_use(
+    ruleset: str, summary: dict[str, object], path: str
+) -> None:
+    with pytest.raises(RecordError) as caught:
+        GAME.score(summary, ruleset)
+    assert caught.value.path == path
