@@ -218,7 +218,12 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: ErGioRuleset) -> ScoreReport:
         result, found = score_summary(
-            summary, ruleset.tie_order, ruleset.bella_sums, ruleset.effects, ruleset.seats
+            summary,
+            ruleset.tie_order,
+            ruleset.bella_sums,
+            ruleset.effects,
+            ruleset.seats,
+            specials=ruleset.advanced,
         )
         outcome = outcome_of(result, ruleset.seats) if result is not None and not found else None
         return ScoreReport(SLUG, result, tuple(found), outcome)

@@ -250,10 +250,50 @@ def _card_problems(r: _Read, side: int) -> list[Text]:
     return out
 
 
+def _beyond_the_pack(
+    sent: B.Sent, side: int, copies: Mapping[int, int], written: dict[int, int]
+) -> list[Text]:
+    """Cards of a scontro that, with those of the scontri before it, come to more copies than
+    the side's pack holds (ergio.summary.cards): a card fights in one scontro only, since
+    the cards on the bridge go to the winner's pile or the Arno, never back to a hand; a
+    Generale or other special card is in the pack only in the advanced game."""
+    out: list[Text] = []
+    name = C.SIDES[side]
+    seen: set[int] = set()
+    for c in (*sent.laid, *sent.under_magistrato, *sent.under_caposchiera, *sent.spot):
+        if C.SIDE_OF[c] != side or (C.MAG_OF[c] >= 0 and c in seen):
+            continue  # the other side's card, a card twice in one scontro: refused on their own
+        seen.add(c)
+        written[c] = written.get(c, 0) + 1
+        if written[c] == copies.get(c, 0) + 1:
+            held = copies.get(c, 0)
+            out.append(
+                Text(
+                    f"{name}: {C.CODES[c]} scritta più volte di quante la parte ne abbia ({held}).",
+                    f"{name}: {C.CODES[c]} is written more times than the side holds it ({held}).",
+                )
+            )
+    return out
+
+
 def score_summary(
-    summary: Mapping[str, Any], tie_order: str, bella_sums: str, effects: bool, seats: int = 2
+    summary: Mapping[str, Any],
+    tie_order: str,
+    bella_sums: str,
+    effects: bool,
+    seats: int = 2,
+    specials: bool | None = None,
 ) -> tuple[dict[str, JSON] | None, list[Violation]]:
-    """Read a summary, check it can be, and score it (docs/notation/ergio.md)."""
+    """Read a summary, check it can be, and score it (docs/notation/ergio.md).
+
+    ``specials``: whether the sides' packs hold the special cards (the advanced game;
+    by default as ``effects`` says)."""
+    with_specials = effects if specials is None else specials
+    copies: list[dict[int, int]] = [{}, {}]
+    for side in (0, 1):
+        for c in C.deck(side, with_specials):
+            copies[side][c] = copies[side].get(c, 0) + 1
+    written: list[dict[int, int]] = [{}, {}]
     corteo = _side_name(summary.get("corteo_winner"), "corteo_winner")
     raw = summary.get("scontri")
     if not isinstance(raw, list):
@@ -321,9 +361,10 @@ def score_summary(
             used[side].add(r.mag)
         for side, r in enumerate(reads):
             if r.sent is not None:
+                problems = _card_problems(r, side)
+                problems += _beyond_the_pack(r.sent, side, copies[side], written[side])
                 found.extend(
-                    violation(BOOK, "ergio.summary.cards", problem, **where)
-                    for problem in _card_problems(r, side)
+                    violation(BOOK, "ergio.summary.cards", problem, **where) for problem in problems
                 )
         computed: B.Clash | None = None
         if reads[0].sent is not None and reads[1].sent is not None:

@@ -100,3 +100,52 @@ def test_a_summary_refuses_cards_no_game_can_give() -> None:
     assert _score(bluff) == []
     for written in refused:
         assert set(_score(written)) == {"ergio.summary.cards"}, written
+
+
+def _two_scontri(first: dict[str, Any], second: dict[str, Any], ruleset: str = "base") -> list:
+    summary = {
+        "corteo_winner": "tramontana",
+        "scontri": [
+            {
+                "challenger": "tramontana",
+                "tramontana": {"magistratura": "satiri", **first},
+                "mezzogiorno": {"magistratura": "leoni", "force": 3},
+            },
+            {
+                "challenger": "tramontana",
+                "tramontana": {"magistratura": "calci", **second},
+                "mezzogiorno": {"magistratura": "dragoni", "force": 3},
+            },
+        ],
+    }
+    report = GAME.score(summary, ruleset)
+    return [(v.rule, v.where.get("scontro")) for v in report.violations]
+
+
+def test_a_summary_refuses_more_cards_than_the_side_holds() -> None:
+    satiri = [_card("satiri", r) for r in range(9)]
+    calci = [_card("calci", r) for r in range(9)]
+    first = {"laid": [satiri[0], satiri[7], satiri[8]], "magistrato": [calci[8]]}
+    # the Calci's 7 already fought under the Satiri's Magistrato: no second copy exists
+    again = {"laid": [calci[0], calci[7], calci[8]]}
+    assert _two_scontri(first, again) == [("ergio.summary.cards", 2)]
+    other = {"laid": [calci[0], calci[6], calci[7]]}
+    assert _two_scontri(first, other) == []
+    # six Celatini a side: the same code may come back while copies are left
+    cel = "T-CEL"
+    two = {"laid": [satiri[0], satiri[7], satiri[8]], "magistrato": [cel, cel]}
+    more = {"laid": [calci[0], calci[7], calci[8]], "magistrato": [cel, cel]}
+    assert _two_scontri(two, more) == []
+    # a special card is in the pack only in the advanced game
+    general = {"laid": [calci[0], calci[6], calci[7]], "magistrato": ["T-GEN"]}
+    assert _two_scontri(first, general) == [("ergio.summary.cards", 2)]
+    assert ("ergio.summary.cards", 2) not in _two_scontri(first, general, "advanced")
+
+
+def test_a_card_twice_in_one_scontro_is_refused_once() -> None:
+    satiri = [_card("satiri", r) for r in range(9)]
+    twice = {"laid": [satiri[0], satiri[7], satiri[7]]}
+    calci = [_card("calci", r) for r in range(9)]
+    assert _two_scontri(twice, {"laid": [calci[0], calci[7], calci[8]]}) == [
+        ("ergio.summary.cards", 1)
+    ]
