@@ -120,3 +120,15 @@ def test_the_score_command_answers_with_the_gold_and_the_winner(tmp_path: object
     game, sfida = [json.loads(line) for line in out.getvalue().splitlines()]
     assert game["winner"] == 0 and game["scores"] == [3, 1]
     assert sfida["reami"] == [1, 0] and sfida["gold"] == 0
+
+
+def test_deal_composition_four_players_accept_any_value_1_pawn_as_the_one_taken_out() -> None:
+    pawns = ["bP1l", "bP1d", "gP1l", "gP1d"]
+    for missing in pawns:  # two decks less one value-1 pawn, whichever it was
+        captured = [p for p in pawns for _ in range(2)]
+        captured.remove(missing)
+        report = GAME.score({"players": 4, "captured": [captured, [], [], []]}, "4p")
+        assert report.valid, (missing, report.violations)
+    every = [p for p in pawns for _ in range(2)]
+    report = GAME.score({"players": 4, "captured": [every, [], [], []]}, "4p")
+    assert [v.rule for v in report.violations] == ["cardchess.deal.composition"]
