@@ -612,3 +612,33 @@ def add_drawn(*, user: Any, case: Case, side: str, cards: list[str], dry: bool =
     case.record = record
     _recheck(case)
     return case
+
+
+@transaction.atomic
+def set_sheets(
+    *,
+    user: Any,
+    case: Case,
+    first: int,
+    quarter: str | None,
+    powers: dict[str, int],
+    strategy: dict[str, Any],
+) -> Case:
+    """A game entered from its paper (the Bridge's Game's power sheets and strategy cards,
+    games/ponte/tabledeal.py): the sheets as written become the record's first steps; the
+    steps entered after them stay. A sheet that breaks a rule is kept as written: the
+    verdict names the fault."""
+    case = _editable(user, case)
+    dealing = checking.tabledeal_for(case.game)
+    engine = checking.engine_for(case.game)
+    try:
+        ruleset = engine.ruleset(case.competition.ruleset or None)
+        made = dealing.record(first, quarter, powers, strategy, ruleset)
+        record = dealing.with_sheets(case.record or {}, made)
+        record = checking.with_ruleset(record, case.competition.ruleset)
+        engine.start(record)
+    except RecordError as exc:
+        raise Invalid(str(exc), fields={exc.path or "deal": [str(exc)]}) from exc
+    case.record = record
+    _recheck(case)
+    return case

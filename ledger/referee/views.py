@@ -378,6 +378,8 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
     Er Giò's laid Corteo and hands..., as the game declares them."""
     case = _case(request, pk)
     dealing = checking.tabledeal_for(case.game)
+    if getattr(dealing, "KIND", "cards") == "sheets":
+        return _sheets_page(request, case, dealing)
     lang = checking.language()
     ruleset = _ruleset_of(case)
     names = _seat_names(case, _seats_of(case))
@@ -456,6 +458,127 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             "sided": any(g.get("side") for g in pack),
             "titles": dealing.titles(lang) if hasattr(dealing, "titles") else {},
             "faces": any(c["svg"] for g in pack for c in g["cards"]),
+        },
+        status=400 if problem else 200,
+    )
+
+
+def _sheets_page(request: HttpRequest, case: Case, dealing: Any) -> HttpResponse:
+    """A game entered from its paper rather than its cards (the Bridge's Game's power sheets
+    and strategy cards): one labelled field per number, errors at the field, all kept."""
+    lang = checking.language()
+    ruleset = _ruleset_of(case)
+    names = _seat_names(case, _seats_of(case))
+    form = dealing.sheets(lang, names, ruleset)
+    opener = dealing.opener(lang, names)
+    errors: dict[str, str] = {}
+    problem = ""
+    if request.method == "POST":
+        post = request.POST
+        first = post.get("dealer", "")
+        quarter = post.get("quarter", "")
+        powers: dict[str, int] = {}
+        values = {
+            m["key"]: post.get(f"power_{m['key']}", "") for sh in form["sheets"] for m in sh["mags"]
+        }
+        for key, text in values.items():
+            read = dealing.power(text)
+            if read is None:
+                errors[f"power_{key}"] = (
+                    _("Write the power of this magistratura.")
+                    if not text.strip()
+                    else _("“%(text)s” is not a power: write it as on the sheet, e.g. 85000.")
+                    % {"text": text}
+                )
+            else:
+                powers[key] = read
+        strategy: dict[str, Any] = {}
+        for block in form["strategy"]:
+            if block["kind"] == "each":
+                chosen = [post.get(f"{block['key']}_{m['key']}", "") for m in block["mags"]]
+                for m, value in zip(block["mags"], chosen, strict=True):
+                    if not value.isdigit():
+                        errors[f"{block['key']}_{m['key']}"] = _("Choose its card.")
+                    elif chosen.count(value) > 1:
+                        errors[f"{block['key']}_{m['key']}"] = _(
+                            "This card is held by another magistratura too."
+                        )
+                if not any(k.startswith(block["key"]) for k in errors):
+                    strategy[block["key"]] = [int(v) for v in chosen]
+            else:
+                ticked = post.getlist(block["key"])
+                if len(ticked) != 3 or not all(t.isdigit() for t in ticked):
+                    errors[block["key"]] = _("Tick the three cards (you ticked %(n)d).") % {
+                        "n": len(ticked)
+                    }
+                else:
+                    strategy[block["key"]] = [int(t) for t in ticked]
+        if not first.isdigit():
+            errors["dealer"] = str(opener["missing"])
+        if not errors:
+            try:
+                services.set_sheets(
+                    user=request.user,
+                    case=case,
+                    first=int(first),
+                    quarter=quarter or None,
+                    powers=powers,
+                    strategy=strategy,
+                )
+            except LedgerError as exc:
+                problem = exc.message
+                for key in exc.fields:
+                    errors.setdefault(str(key), exc.message)
+            else:
+                messages.success(request, _("Sheets saved: now enter the play, step by step."))
+                return _back(case, "#builder")
+        if not problem:
+            problem = _("Some answers are missing or unreadable: see the fields marked below.")
+        kept = {"first": first, "quarter": quarter, "values": values, "post": post}
+    else:
+        found = dealing.from_record(case.record or {})
+        kept = {
+            "first": str(found["first"]) if found["first"] >= 0 else "",
+            "quarter": found["quarter"],
+            "values": {k: str(v) for k, v in found["powers"].items()},
+            "post": None,
+            "perms": found["perms"],
+        }
+    for sheet in form["sheets"]:
+        for m in sheet["mags"]:
+            m["value"] = kept["values"].get(m["key"], "")
+            m["error"] = errors.get(f"power_{m['key']}", "")
+    for block in form["strategy"]:
+        side = int(block["key"][-1])
+        if block["kind"] == "each":
+            for i, m in enumerate(block["mags"]):
+                if kept["post"] is not None:
+                    m["value"] = kept["post"].get(f"{block['key']}_{m['key']}", "")
+                elif case.record:
+                    m["value"] = str(kept["perms"][side][i])
+                else:
+                    m["value"] = ""
+                m["error"] = errors.get(f"{block['key']}_{m['key']}", "")
+        else:
+            if kept["post"] is not None:
+                block["ticked"] = kept["post"].getlist(block["key"])
+            elif case.record:
+                block["ticked"] = [str(x) for x in kept["perms"][side][:3]]
+            else:
+                block["ticked"] = []
+            block["error"] = errors.get(block["key"], "")
+    return render(
+        request,
+        "referee/sheets.html",
+        {
+            "case": case,
+            "form": form,
+            "opener": opener,
+            "first": kept["first"],
+            "quarter": kept["quarter"],
+            "dealer_error": errors.get("dealer", ""),
+            "problem": problem,
+            "titles": dealing.titles(lang),
         },
         status=400 if problem else 200,
     )
