@@ -11,7 +11,7 @@ from typing import Any
 
 from games.core.faces import Board, Face, Group, Panel, Seat
 from games.core.text import Text
-from games.core.words import pick, seat_name
+from games.core.words import join, pick, seat_name
 from games.ergio import cards as C
 from games.ergio import words as W
 
@@ -57,6 +57,13 @@ UNIT_WORDS = {
     "celatini": ("Celatini", "Celatini"),
     "gccc": ("Guardie al Campo con Corazza", "Camp Guards with Cuirass"),
     "gcsc": ("Guardie al Campo senza Corazza", "Camp Guards without Cuirass"),
+}
+# Why a scontro was won, as the sheet's last column says it (ergio.battle.force, .tie.*).
+WON_BY = {
+    "force": ("(più forza)", "(more force)"),
+    "figures": ("(pari forza: le figure)", "(equal force: the figures)"),
+    "magistrato": ("(pari forza: il Magistrato)", "(equal force: the Magistrato)"),
+    "challenger": ("(pari in tutto: chi ha sfidato)", "(level in all: the challenger)"),
 }
 SPOTS = {
     "magistrato": ("sotto il Magistrato", "under the Magistrato"),
@@ -212,7 +219,7 @@ def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
         )
     if kinds == {"lay"}:
         names = _tris_names(legal, lang)
-        listed = (" e " if lang == "it" else " and ").join(names)
+        listed = join(names, lang)
         return pick(
             lang,
             f"Hai in mano un tris non ancora schierato ({listed}): va calato prima di ogni "
@@ -226,9 +233,9 @@ def why(view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> str:
             pick(
                 lang,
                 "Hai più carte del limite di mano: prima di finire il turno getti in Arno le "
-                "carte in più, una alla volta.",
+                "carte in più, una alla volta (tocca una carta della mano).",
                 "You hold more cards than the hand limit: before your turn ends you throw the "
-                "extra cards into the Arno, one at a time.",
+                "extra cards into the Arno, one at a time (tap a card of your hand).",
             )
         )
     hand = [c for c in view.get("hand") or [] if isinstance(c, str)]
@@ -418,6 +425,12 @@ def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Bo
             cells = [str(k)]
             for side in ("tramontana", "mezzogiorno"):
                 one = f.get(side) or {}
+                if isinstance(one.get("force"), int):
+                    # The engine's count: a bluff or a card that does not count is zero.
+                    text = W.magistratura(one.get("magistratura") or "")
+                    text += pick(lang, f" · forza {one['force']}", f" · force {one['force']}")
+                    cells.append(text)
+                    continue
                 hidden = sum(len(v) for v in (one.get("face_down") or {}).values())
                 laid = one.get("laid") or []
                 force = C.force_of_laid([C.BY_CODE[c] for c in laid if c in C.BY_CODE])
@@ -435,12 +448,18 @@ def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Bo
                         lang, f" ({hidden} rinforzi scoperti)", f" ({hidden} reinforcements shown)"
                     )
                 cells.append(text)
+            winner = f.get("winner")
+            if isinstance(winner, str) and winner in C.SIDES:
+                why = WON_BY.get(str(f.get("reason")), ("", ""))
+                cells.append(
+                    sides[C.SIDES.index(winner)] + (" " + pick(lang, *why) if why[0] else "")
+                )
             rows.append(cells)
         out.panels.append(
             Panel(
                 pick(lang, "Scontri combattuti", "Scontri fought"),
                 kind="sheet",
-                head=["#", sides[0], sides[1]],
+                head=["#", sides[0], sides[1], pick(lang, "Vince", "Won by")],
                 rows=rows,
                 key="fought",
             )

@@ -394,17 +394,19 @@ class ErGioState(State):
                 SideFacts(sides[s].mag, r.forces[s], r.masks[s], C.force_of_laid(sides[s].laid))
             )
         self.facts.append(ScontroFacts(self.challenger, (facts[0], facts[1]), w, r.reason))
-        self.history.append(
-            {
-                s_name: {
-                    "magistratura": C.MAGISTRATURE[sides[s].mag][0],
-                    "laid": C.describe(sides[s].laid),
-                    "face_down": {k: C.describe(v) for k, v in self.bridge[s].items() if v},
-                    "removed_by_celatini": list(r.removed[s]),
-                }
-                for s, s_name in enumerate(C.SIDES)
+        fought: dict[str, JSON] = {
+            s_name: {
+                "magistratura": C.MAGISTRATURE[sides[s].mag][0],
+                "laid": C.describe(sides[s].laid),
+                "face_down": {k: C.describe(v) for k, v in self.bridge[s].items() if v},
+                "removed_by_celatini": list(r.removed[s]),
+                "force": r.forces[s],  # as the rules count it (bluffs at zero)
             }
-        )
+            for s, s_name in enumerate(C.SIDES)
+        }
+        fought["winner"] = C.SIDES[w]
+        fought["reason"] = r.reason
+        self.history.append(fought)
         for s in (0, 1):
             mag = self.sent[s]
             self.fought[s].add(mag)

@@ -371,3 +371,21 @@ def test_a_played_tarocco_hand_shows_how_each_score_came_from_the_card_points(se
         assert f"segnano {scores[pair[0]]} a testa" in text
     other = next(s for s in range(4) if scores[s] != scores[max(range(4), key=scores.__getitem__)])
     assert str(scores[other]) in text
+
+
+def test_the_er_gio_sheet_of_scontri_says_who_won_each_and_with_the_engines_force():
+    engine = registry.get("ergio")
+    state = engine.new_game(engine.ruleset("base"), 3)
+    bots = [engine.bots["heuristic"](i) for i in range(2)]
+    while not state.is_over():
+        seat = state.to_act()
+        state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    board = boards.board("ergio", state.view(None), "it", ["Anna", "Bruno"])
+    sheet = next(p for p in board["panels"] if p["key"] == "fought")
+    assert sheet["head"][-1] == "Vince"
+    assert len(sheet["rows"]) == len(state.facts)
+    for row, fact in zip(sheet["rows"], state.facts, strict=True):
+        won = ("Tramontana", "Mezzogiorno")[fact.winner]
+        assert row[-1].startswith(won + " ("), row
+        for cell, side in zip(row[1:3], fact.sides, strict=True):
+            assert cell.endswith(f"forza {side.force}"), (cell, side.force)
