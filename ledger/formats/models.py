@@ -47,7 +47,7 @@ class FormatSettings(models.Model):
     )
     exact_limit = models.PositiveSmallIntegerField(
         _("exact FIDE Dutch up to"),
-        default=80,
+        default=200,
         help_text=_("Swiss fields up to this size use the exact FIDE Dutch engine."),
     )
     initial_side = models.PositiveSmallIntegerField(

@@ -37,7 +37,7 @@ from ledger.formats.models import (
     Team,
 )
 from ledger.formats.pairing import groups, knockout, rotation, swiss, tiebreaks, trf
-from ledger.formats.pairing.swiss import key
+from ledger.formats.pairing.swiss import EXACT_MAX, key
 
 Format = Competition.Format
 
@@ -134,6 +134,12 @@ def update_settings(*, user: Any, competition: Competition, **values: Any) -> Fo
         raise Invalid(_("A round robin has 1 or 2 cycles."), fields={"cycles": ["1, 2"]})
     if fs.bye_points is not None and Decimal(fs.bye_points) < 0:
         raise Invalid(_("A bye is worth zero points or more."), fields={"bye_points": [">= 0"]})
+    if not 0 <= int(fs.exact_limit) <= EXACT_MAX:
+        raise Invalid(
+            _("The exact FIDE Dutch pairing is for fields of up to %(max)s players.")
+            % {"max": EXACT_MAX},
+            fields={"exact_limit": [_("Give a number from 0 to %(max)s.") % {"max": EXACT_MAX}]},
+        )
     if int(fs.initial_side) not in (0, 1):
         raise Invalid(_("Choose Tramontana or Mezzogiorno."), fields={"initial_side": ["0, 1"]})
     if int(fs.hands_per_table) < 1:

@@ -235,6 +235,19 @@ def test_settings_refuse_a_table_size_the_game_does_not_have(club: Any, people: 
     assert fs.hands_per_table == 8
 
 
+def test_the_exact_dutch_limit_is_200_by_default_and_cannot_go_beyond(
+    club: Any, people: Any
+) -> None:
+    comp = make_competition(club, "swiss")
+    assert services.settings_for(comp).exact_limit == 200
+    with pytest.raises(Invalid) as refused:
+        services.update_settings(user=organiser(people), competition=comp, exact_limit=201)
+    assert "exact_limit" in refused.value.fields
+    assert services.settings_for(comp).exact_limit == 200
+    fs = services.update_settings(user=organiser(people), competition=comp, exact_limit=120)
+    assert fs.exact_limit == 120
+
+
 def test_team_standings_list_teams(club: Any, people: Any) -> None:
     comp = make_competition(club, "team", "ergio")
     players = enter(people, comp, 4)

@@ -109,8 +109,6 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
         facts = _Facts(self, sp)
         score = facts.score
         compatible = facts.compatible
-        matcher = Matcher(n)
-        set_w = matcher.set
         fallback = [False]
 
         def run_mwm() -> list[int]:
@@ -219,6 +217,12 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
         sb = groups_shift
         rounds_played = self.round_number - 1
         not_bye = [bye_candidates is None or facts.ids[i] not in bye_candidates for i in range(n)]
+        # The heaviest matching leaves out a bye candidate whenever one can be left out (the
+        # top bits count the pairs without one), so only they need the dummy's edges; if
+        # none can, the matcher says so and networkx takes over.
+        leftover = None if bye_candidates is None else {i for i in range(n) if not not_bye[i]}
+        matcher = Matcher(n, leftover)
+        set_w = matcher.set
         # Bit positions, from the bottom (as the library lays them out).
         pos = 3 * big_b + 1
         pos_c19 = pos_c18 = pos_c15 = pos_c14 = -1

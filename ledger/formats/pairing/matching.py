@@ -14,15 +14,18 @@ duals of van Rantwijk's well-known implementation) written for this use:
   holds both ends of a changed edge is dissolved (its dual handed to its vertices, which
   keeps every edge feasible), a matched edge that is no longer tight is unmatched, and a
   vertex whose new edge would be infeasible gets a fresh dual (the smallest that makes all
-  its edges feasible) and is unmatched. The primal-dual stages then only have to repair
-  those few exposed vertices, usually a handful of augmentations.
+  its edges feasible) and is unmatched. Exposed vertices joined by a tight edge are then
+  matched at once, and the primal-dual stages only have to repair the few left, usually a
+  handful of augmentations. (A cold start lowers each dual in turn as far as its edges
+  allow, so that many edges are tight from the start.)
 
-It solves the perfect version: with an odd number of vertices one dummy vertex joined to
-everyone by weight-0 edges takes the place of "one player left over", which gives the
-same optimum as networkx's ``max_weight_matching(..., maxcardinality=True)`` whenever a
-matching that leaves at most one vertex out exists. When none exists ``solve`` raises
-``NoPerfectMatching`` and the caller falls back to networkx. Where several matchings
-share the optimum weight, it may return a different one of them than networkx.
+It solves the perfect version: with an odd number of vertices one dummy vertex joined by
+weight-0 edges to everyone (or to the ``leftover`` vertices the caller names) takes the
+place of "one player left over", which gives the same optimum as networkx's
+``max_weight_matching(..., maxcardinality=True)`` whenever a matching that leaves at most
+one of them out exists. When none exists ``solve`` raises ``NoPerfectMatching`` and the
+caller falls back to networkx. Where several matchings share the optimum weight, it may
+return a different one of them than networkx.
 """
 
 from __future__ import annotations
@@ -35,7 +38,10 @@ class NoPerfectMatching(Exception):
 
 
 class Matcher:
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, leftover: set[int] | None = None) -> None:
+        """``leftover``: the only vertices that may be left out of an odd matching (None:
+        any). A caller that knows the optimum leaves out one of them when it can passes
+        them, which keeps the dummy vertex's edges few."""
         self.n = n
         odd = n % 2 == 1
         self.nv = n + 1 if odd else n  # the dummy vertex is index n when n is odd
@@ -44,7 +50,7 @@ class Matcher:
         # adj[v][u] = 2 * weight, only for present edges.
         self.adj: list[dict[int, int]] = [{} for _ in range(nv)]
         if odd:
-            for v in range(n):
+            for v in range(n) if leftover is None else sorted(leftover):
                 self.adj[v][n] = 0
                 self.adj[n][v] = 0
         self.changed: dict[tuple[int, int], None] = {}
@@ -55,6 +61,7 @@ class Matcher:
         self.inblossom = list(range(nv))
         self.parent = [NONE] * size
         self.childs: list[list[int]] = [[] for _ in range(size)]
+        self.leafs: list[list[int]] = [[] for _ in range(size)]
         self.edges: list[list[tuple[int, int]]] = [[] for _ in range(size)]
         self.base = list(range(nv)) + [NONE] * nv
         self.dual = [0] * size
@@ -65,7 +72,6 @@ class Matcher:
         self.labeledge: list[tuple[int, int] | None] = [None] * size
         self.bestedge: list[tuple[int, int] | None] = [None] * size
         self.bestlist: list[list[tuple[int, int]] | None] = [None] * size
-        self.allowed: set[tuple[int, int]] = set()
         self.queue: list[int] = []
 
     # --- weights ------------------------------------------------------------------------
@@ -112,26 +118,37 @@ class Matcher:
         size = 2 * nv
         self.parent = [NONE] * size
         self.childs = [[] for _ in range(size)]
+        self.leafs = [[] for _ in range(size)]
         self.edges = [[] for _ in range(size)]
         self.base = list(range(nv)) + [NONE] * nv
         self.dual = [0] * size
         self.unused = list(range(2 * nv - 1, nv - 1, -1))
         self.tops = set()
-        adj, dual, mate = self.adj, self.dual, self.mate
+        adj, dual = self.adj, self.dual
         for v in range(nv):
             row = adj[v]
             dual[v] = max(row.values()) // 2 if row else 0
-        # Greedy start along tight edges (each end at its best weight).
+        # Lower each dual in turn as far as its edges allow: many edges become tight.
         for v in range(nv):
-            if mate[v] != NONE:
-                continue
-            dv = dual[v]
-            for u, w2 in adj[v].items():
-                if mate[u] == NONE and dv + dual[u] == w2:
-                    mate[v], mate[u] = u, v
-                    break
+            row = adj[v]
+            if row:
+                dual[v] = max(w2 - dual[u] for u, w2 in row.items())
+        self._match_tight()
         self._even_roots()
         self.cold = False
+
+    def _match_tight(self) -> None:
+        """Match exposed vertices to each other along tight edges (cheap augmentations of
+        length one before the stages)."""
+        adj, dual, mate, inblossom = self.adj, self.dual, self.mate, self.inblossom
+        for v in range(self.nv):
+            if mate[v] != NONE:
+                continue
+            dv, bv = dual[v], inblossom[v]
+            for u, w2 in adj[v].items():
+                if mate[u] == NONE and dv + dual[u] == w2 and inblossom[u] != bv:
+                    mate[v], mate[u] = u, v
+                    break
 
     def _warm_start(self) -> None:
         adj, dual, mate, inblossom = self.adj, self.dual, self.mate, self.inblossom
@@ -140,9 +157,12 @@ class Matcher:
             count[u] = count.get(u, 0) + 1
             count[v] = count.get(v, 0) + 1
         for u, v in self.changed:
-            while inblossom[u] == inblossom[v] and inblossom[u] >= self.nv:
-                self._dissolve(inblossom[u])
             w2 = adj[u].get(v)
+            if inblossom[u] == inblossom[v] and inblossom[u] >= self.nv:
+                if self._still_fits(u, v, w2):
+                    continue
+                while inblossom[u] == inblossom[v] and inblossom[u] >= self.nv:
+                    self._dissolve(inblossom[u])
             if mate[u] == v:
                 if w2 is None or dual[u] + dual[v] != w2:
                     mate[u] = mate[v] = NONE
@@ -150,21 +170,38 @@ class Matcher:
                         self._reset(u if count[u] >= count[v] else v)
             elif w2 is not None and dual[u] + dual[v] < w2:
                 self._reset(u if count[u] >= count[v] else v)
+        self._match_tight()
         self._even_roots()
 
     def _leaves(self, b: int) -> list[int]:
-        if b < self.nv:
-            return [b]
-        out: list[int] = []
-        stack = [b]
-        nv, childs = self.nv, self.childs
-        while stack:
-            t = stack.pop()
-            if t < nv:
-                out.append(t)
-            else:
-                stack.extend(childs[t])
-        return out
+        """The vertices of b (kept with each blossom: its members never change)."""
+        return self.leafs[b] if b >= self.nv else [b]
+
+    def _still_fits(self, u: int, v: int, w2: int | None) -> bool:
+        """Whether a changed edge inside a blossom leaves it valid: not matched, not one of
+        the blossom's own cycle edges, and still feasible counting the blossoms' duals."""
+        if self.mate[u] == v:
+            return False
+        parent = self.parent
+        above: set[int] = set()
+        t = u
+        while t != NONE:
+            above.add(t)
+            t = parent[t]
+        b = v
+        while b not in above:
+            b = parent[b]
+        edges = self.edges[b]
+        if (u, v) in edges or (v, u) in edges:
+            return False
+        if w2 is None:
+            return True
+        z = 0
+        t = b
+        while t != NONE:
+            z += self.dual[t]
+            t = parent[t]
+        return self.dual[u] + self.dual[v] + 2 * z >= w2
 
     def _dissolve(self, b: int) -> None:
         """Undo top-level blossom b outside the stages, keeping every edge feasible."""
@@ -191,6 +228,7 @@ class Matcher:
     def _free_blossom(self, b: int) -> None:
         self.tops.discard(b)
         self.childs[b] = []
+        self.leafs[b] = []
         self.edges[b] = []
         self.base[b] = NONE
         self.dual[b] = 0
@@ -301,6 +339,7 @@ class Matcher:
             w = edge[0]  # type: ignore[index]
             bw = inblossom[w]
         self.childs[b] = path
+        self.leafs[b] = [leaf for s in path for leaf in self._leaves(s)]
         self.edges[b] = edges
         self.label[b] = 1
         labeledge[b] = labeledge[bb]
@@ -369,24 +408,16 @@ class Matcher:
             else:
                 jstep = -1
             v, w = labeledge[b]  # type: ignore[misc]
-            allowed = self.allowed
             while j != 0:
-                if jstep == 1:
-                    p, q = edges[j]
-                else:
-                    q, p = edges[j - 1]
+                q = edges[j][1] if jstep == 1 else edges[j - 1][0]
                 label[w] = 0
                 label[q] = 0
                 self._assign(w, 2, v)
-                allowed.add((p, q))
-                allowed.add((q, p))
                 j += jstep
                 if jstep == 1:
                     v, w = edges[j]
                 else:
                     w, v = edges[j - 1]
-                allowed.add((v, w))
-                allowed.add((w, v))
                 j += jstep
             bw = childs[j]
             label[w] = label[bw] = 2
@@ -471,13 +502,11 @@ class Matcher:
             exposed = [v for v in range(nv) if mate[v] == NONE]
             if not exposed:
                 return
-            for i in range(2 * nv):
-                label[i] = 0
-                bestedge[i] = None
-                self.labeledge[i] = None
-                self.bestlist[i] = None
-            allowed = self.allowed
-            allowed.clear()
+            size = 2 * nv
+            self.label = label = [0] * size
+            self.bestedge = bestedge = [None] * size
+            self.labeledge = [None] * size
+            self.bestlist = [None] * size
             self.queue = []
             for v in exposed:
                 if label[inblossom[v]] == 0:
@@ -493,13 +522,7 @@ class Matcher:
                         bw = inblossom[w]
                         if bv == bw:
                             continue
-                        if (v, w) in allowed:
-                            kslack = 0
-                        else:
-                            kslack = dv + dual[w] - w2
-                            if kslack <= 0:
-                                allowed.add((v, w))
-                                allowed.add((w, v))
+                        kslack = dv + dual[w] - w2
                         if kslack <= 0:
                             lbw = label[bw]
                             if lbw == 0:
@@ -565,8 +588,6 @@ class Matcher:
                         dual[b] -= delta
                 if deltatype == 2 or deltatype == 3:
                     v, w = deltaedge  # type: ignore[misc]
-                    allowed.add((v, w))
-                    allowed.add((w, v))
                     if label[inblossom[v]] != 1:
                         v, w = w, v
                     self.queue.append(v)

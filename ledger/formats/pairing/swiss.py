@@ -4,18 +4,18 @@ Sides: seat 0 is Tramontana, seat 1 is Mezzogiorno. They take the place of chess
 the library's "white" is seat 0 and its "black" seat 1, so its colour rules (alternate,
 never three in a row, keep the difference within 2) balance the sides.
 
-Engines: the library's FIDE Dutch engine is exact. It is a port of bbpPairings' method
-that solves a whole-field maximum-weight matching (networkx's blossom, O(n^3)) dozens of
-times a round; measured on this project's machine (bench/formats.py) it takes about 0.1 s
-a round at 40 players, 1 s at 60 to 80, 4 s at 100 and 40 s or more at 200. Fields up to
-``exact_limit`` players (80 by default, a competition setting up to 200) are paired by
-it; larger fields by the library's casual Swiss engine (score groups, greedy, well under
-a second for 1,000 players). Both results then pass through ``_repair``, which
-guarantees what the organiser relies on whatever the engine did: no repeated or
-hard-forbidden pairing and no pair that breaks the absolute colour rules (nobody gets the
-same side three times running or two more games on one side than the other) while a
-pairing without one exists, and the bye to a player who has not had one whenever such a
-player is present.
+Engines: the exact one is the library's FIDE Dutch method (a port of bbpPairings') run
+by ``dutch.FastDutch`` on an incremental matcher (matching.py) instead of dozens of
+networkx blossom solves from nothing; same pairs as the library's own loop (tested), about
+0.02 s a round at 40 players, 0.1 s at 100 and 0.4 to 0.7 s at 200 on this project's
+shared machine (bench/formats.py). Fields up to ``exact_limit`` players (200 by default,
+the most a competition may set) are paired by it; larger fields by the library's casual
+Swiss engine (score groups, greedy, well under a second for 1,000 players), the fallback.
+Both results then pass through ``_repair``, which guarantees what the organiser relies on
+whatever the engine did: no repeated or hard-forbidden pairing and no pair that breaks the
+absolute colour rules (nobody gets the same side three times running or two more games on
+one side than the other) while a pairing without one exists, and the bye to a player who
+has not had one whenever such a player is present.
 
 Sides within a pair follow the Dutch allocation rules (C.04.3 E.1 to E.5) in our
 ``allocate``: both preferences when they differ, else the stronger, else alternate from the
@@ -39,7 +39,8 @@ from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-u
 
 from .dutch import FastDutch
 
-EXACT_LIMIT = 80
+EXACT_LIMIT = 200  # the default; a competition may set 0 to 200 (EXACT_MAX)
+EXACT_MAX = 200
 SIDES = ("white", "black")  # seat 0 Tramontana, seat 1 Mezzogiorno
 
 Pair = tuple[int, int]
