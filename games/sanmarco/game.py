@@ -173,8 +173,9 @@ class SanMarco(Game[Any, Any]):
             return encode(action)
         return {"colour": action.colour, "points": action.points}
 
-    def decode_fast(self, raw: Any) -> tuple[int, Any]:
-        return decode_quick(raw) or self.decode_step(raw, "actions")
+    # replay reads board actions through the quick reader; it raises on anything else
+    # (a scoring round's entry included), which replay then reads with decode_step
+    decode_fast = staticmethod(decode_quick)
 
     def decode_action(self, data: Any, path: str = "actions") -> Enter | Act:
         if isinstance(data, Mapping) and "do" in data:

@@ -175,6 +175,8 @@ def decode(data: Any, path: str = "actions") -> Act:
 
 
 # --- the quick reader used by replay ----------------------------------------------------------
+_new_act = tuple.__new__  # an Act from its four fields at C speed
+_STOP = Act("stop")
 _DISTRICT = {name: i for i, name in enumerate(DISTRICTS)}
 _CARD = {name: i for i, name in enumerate(CARD_NAMES)}
 
@@ -196,7 +198,7 @@ def _quick_bridge(data: dict[str, Any]) -> Act | None:
     take = _count(data["take"]) if "take" in data else -1
     if a < 0 or b < 0 or take == -2:
         return None
-    return Act("bridge", a, b, take) if a <= b else Act("bridge", b, a, take)
+    return _new_act(Act, ("bridge", a, b, take) if a <= b else ("bridge", b, a, take))
 
 
 def _quick_district(data: dict[str, Any]) -> Act | None:
@@ -205,7 +207,7 @@ def _quick_district(data: dict[str, Any]) -> Act | None:
     c = _place_of(data["from"]) if "from" in data else -1
     if a < 0 or b < 0 or c == -2:
         return None
-    return Act("district", a, b, c)
+    return _new_act(Act, ("district", a, b, c))
 
 
 def _quick_one(do: str, key: str, read: Any) -> Any:
@@ -222,7 +224,7 @@ _QUICK: dict[str, Any] = {
     "bridge": _quick_bridge,
     "district": _quick_district,
     "transfer": lambda data: (
-        Act("transfer", a, c)
+        _new_act(Act, ("transfer", a, c, -1))
         if (a := _place_of(data.get("district"))) >= 0 and (c := _count(data.get("colour"))) >= 0
         else None
     ),
@@ -232,28 +234,26 @@ _QUICK: dict[str, Any] = {
     "score": _quick_one("score", "colour", _count),
     "doge": _quick_one("doge", "bridge", _count),
     "skip": _quick_one("skip", "card", lambda v: _CARD.get(v, -2) if type(v) is str else -2),
-    "stop": lambda data: Act("stop"),
+    "stop": lambda data: _STOP,
 }
 
 
-def decode_quick(raw: Any) -> tuple[int, Act] | None:
-    """``(seat, decode(raw))`` for a well-formed plain action, else None (then ``decode``
-    says what is wrong). Accepts nothing ``decode`` refuses; replay reads every action so."""
-    if type(raw) is not dict:
-        return None
-    seat, do = raw.get("seat"), raw.get("do")
-    if type(seat) is not int:
-        return None
-    if do == "pile":  # half of a game's actions
-        v = raw.get("pile")
-        return (seat, _new_act(Act, ("pile", v, -1, -1))) if type(v) is int and v >= 0 else None
-    if type(do) is not str or (quick := _QUICK.get(do)) is None:
-        return None
-    act = quick(raw)
-    return None if act is None else (seat, act)
-
-
-_new_act = tuple.__new__  # an Act from its four fields at C speed
+def decode_quick(raw: Any) -> tuple[int, Act]:
+    """``(seat, decode(raw))`` for a well-formed plain action; anything else raises
+    RecordError, and the full reader (``Game.decode_step``) then reads it or says what is
+    wrong. Accepts nothing ``decode`` refuses; replay reads every action through it."""
+    if type(raw) is dict:
+        seat, do = raw.get("seat"), raw.get("do")
+        if type(seat) is int:
+            if do == "pile":  # half of a game's actions
+                v = raw.get("pile")
+                if type(v) is int and v >= 0:
+                    return seat, _new_act(Act, ("pile", v, -1, -1))
+            elif type(do) is str and (quick := _QUICK.get(do)) is not None:
+                act = quick(raw)
+                if act is not None:
+                    return seat, act
+    raise RecordError("not a plain board action: the full reader reads it")
 
 
 # The card an action in a holder's hand plays (-1: no card plays it).
@@ -346,6 +346,31 @@ class Chance:
             deck.remove(v)
         self.used[kind].append(CARD_NAMES[v] if kind == "action_cards" else v)
         return v
+
+    def cards(self, kind: str, deck: list[int], discard: list[int], count: int) -> list[int]:
+        """Draw up to ``count`` cards from ``deck``; when it runs out, the discard (in order)
+        becomes the deck, and with both empty fewer cards are drawn."""
+        out: list[int] = []
+        rng = self.rng
+        for _ in range(count):
+            if not deck:
+                deck.extend(sorted(discard))
+                discard.clear()
+                if not deck:
+                    break
+            if rng is None:
+                out.append(self.card(kind, deck))
+                continue
+            # ``card`` with a seed, written out: a deal draws eight cards at once
+            v = deck.pop(below(rng, len(deck)))
+            drawn = CARD_NAMES[v] if kind == "action_cards" else v
+            used = self.used[kind]
+            pool = self.given.get(kind)
+            if pool and len(used) < len(pool) and pool[len(used)] != drawn:
+                self._agree(kind, drawn)  # raises, saying what was written
+            used.append(drawn)
+            out.append(v)
+        return out
 
     def roles(self, candidates: list[list[int]]) -> list[int]:
         if self.rng is not None:
@@ -632,28 +657,14 @@ class BoardState(State):
             self.pairs = [Pair(roles[0], roles[1:], 5, 3)]
         self._deal()
 
-    def _draw(self, kind: str) -> int | None:
-        deck = self.action_deck if kind == "action_cards" else self.limit_deck
-        discard = self.action_discard if kind == "action_cards" else self.limit_discard
-        if not deck:
-            deck.extend(sorted(discard))
-            discard.clear()
-        if not deck:
-            return None
-        return self.chance.card(kind, deck)
-
     def _deal(self) -> None:
         pair = self.pairs[0]
-        hand: list[int] = []
-        for _ in range(pair.actions):
-            v = self._draw("action_cards")
-            if v is not None:
-                hand.append(v)
-        for _ in range(pair.limits):
-            v = self._draw("limit_cards")
-            if v is not None:
-                hand.append(LIMIT_BASE + v)
-        self.hand = sorted(hand)
+        chance = self.chance
+        hand = chance.cards("action_cards", self.action_deck, self.action_discard, pair.actions)
+        limits = chance.cards("limit_cards", self.limit_deck, self.limit_discard, pair.limits)
+        hand += [LIMIT_BASE + v for v in limits]
+        hand.sort()
+        self.hand = hand
         self.assign = []
         self._used = 0
         self.piles = []
@@ -670,7 +681,7 @@ class BoardState(State):
         # the distributor takes the pile left on the table; limit cards go face up
         self.taken[self.taken.index(-1)] = pair.distributor
         for colour, pile in zip(self.taken, self.piles, strict=True):
-            self.limits[colour].extend(c - LIMIT_BASE for c in pile if c >= LIMIT_BASE)
+            self.limits[colour] += [c - LIMIT_BASE for c in pile if c >= LIMIT_BASE]
         order = [*pair.choosers, pair.distributor]
         if self.ruleset.distributor_acts_first:
             order = [pair.distributor, *pair.choosers]
@@ -1157,10 +1168,10 @@ class BoardState(State):
                 self._used = a + 1
             if len(self.assign) == len(self.hand):
                 k = self._n_piles()
-                self.piles = [
-                    [card for card, q in zip(self.hand, self.assign, strict=True) if q == i]
-                    for i in range(k)
-                ]
+                piles: list[list[int]] = [[] for _ in range(k)]
+                for card, q in zip(self.hand, self.assign, strict=True):
+                    piles[q].append(card)
+                self.piles = piles
                 self.taken = [-1] * k
                 self.chooser_i = 0
                 self.phase = "choose"

@@ -16,6 +16,13 @@ from tests.games.sanmarco.helpers import BOARD_RULESETS
 ODD_VALUES = (None, True, -1, 0, 2, 99, 1.0, "", "castello", "doge", ["castello"], {"a": 1})
 
 
+def _quick(raw: object) -> object:
+    try:
+        return decode_quick(raw)
+    except RecordError:
+        return None
+
+
 def _played_actions() -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for name in BOARD_RULESETS:
@@ -39,9 +46,9 @@ def _mutations(raw: dict[str, object]) -> list[object]:
 def test_the_quick_reader_accepts_and_reads_exactly_what_the_full_reader_does() -> None:
     checked = 0
     for played in _played_actions():
-        assert decode_quick(played) is not None, played
+        assert _quick(played) is not None, played
         for raw in _mutations(played):
-            quick = decode_quick(raw)
+            quick = _quick(raw)
             try:
                 seat, action = GAME.decode_step(raw, "actions")
             except RecordError:
