@@ -24,7 +24,32 @@ GROUPS = {
     "TAM": ("Tamburino", "Drummer"),
     "TRO": ("Trombettiere", "Trumpeter"),
     "LAP": ("Luogotenente Alfiere di Parte", "Lieutenant Standard-bearer"),
+    "LUO": ("Luogotenente Alfiere di Parte", "Lieutenant Standard-bearer"),
 }
+# Where a Celatino strikes (ergio.adv.celatino.target), and what a special takes back.
+CELATINO_TARGETS = {
+    "deck": ("la prima carta del mazzo avversario", "the top card of the opposing deck"),
+    "field": ("il Corteo avversario", "the opposing Corteo"),
+    "hand": ("una carta a caso della mano", "a random card of the hand"),
+    "pile": ("il mucchio comune", "the common pile"),
+}
+TAKES = {
+    "TRO": ("e prende dal proprio mazzo", "and takes from its own deck"),
+    "TAM": ("e riprende dall'Arno", "and takes back from the Arno"),
+    "LUO": ("e riprende dal Corteo", "and takes back from the Corteo"),
+}
+TAKES_SHORT = {
+    "TRO": ("prendi dal mazzo", "take from the deck"),
+    "TAM": ("riprendi dall'Arno", "take back from the Arno"),
+    "LUO": ("riprendi dal Corteo", "take back from the Corteo"),
+}
+
+
+def _target(where: Any, lang: str) -> str:
+    it, en = CELATINO_TARGETS.get(str(where), (str(where), str(where)))
+    return pick(lang, it, en)
+
+
 SIDES = {"T": ("Tramontana", "Tramontana"), "M": ("Mezzogiorno", "Mezzogiorno")}
 
 
@@ -60,20 +85,26 @@ def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -
             + card(act["for"], lang)
         )
     if "celatino" in act:
-        text = pick(lang, "gioca un Celatino su ", "plays a Celatino on ") + plain(
-            act["celatino"], lang
-        )
+        where = act["celatino"]
+        text = pick(lang, "gioca un Celatino contro ", "plays a Celatino against ")
+        if where == "hand" and act.get("victim") is not None:
+            victim = seat_name(act["victim"], lang, names)
+            text += pick(lang, f"la mano di {victim}", f"{victim}'s hand") + pick(
+                lang, " (una carta a caso)", " (a random card)"
+            )
+        else:
+            text += _target(where, lang)
         if act.get("card"):
             text += ": " + card(act["card"], lang)
-        if act.get("victim") is not None:
-            text += pick(lang, " contro ", " against ") + seat_name(act["victim"], lang, names)
         if act.get("at") is not None:
             text += ": " + pile_place(act["at"], lang)
         return text
     if "special" in act:
         text = pick(lang, "gioca ", "plays ") + card(act["special"], lang)
         if act.get("card"):
-            text += pick(lang, " su ", " on ") + card(act["card"], lang)
+            kind = str(act["special"]).partition("-")[2]
+            it, en = TAKES.get(kind, ("su", "on"))
+            text += " " + pick(lang, it, en) + " " + card(act["card"], lang)
         return text
     if "pass" in act:
         return pick(lang, "passa ", "passes ") + card(act["pass"], lang)
@@ -123,11 +154,13 @@ def verb(act: dict[str, Any], lang: str) -> str:
     if "swap" in act:
         return pick(lang, "scambia con ", "swap for ") + card(act["for"], lang)
     if "special" in act:
-        return pick(lang, "gioca", "play") + (
-            pick(lang, " su ", " on ") + card(act["card"], lang) if act.get("card") else ""
-        )
+        if not act.get("card"):
+            return pick(lang, "gioca", "play")
+        kind = str(act["special"]).partition("-")[2]
+        it, en = TAKES_SHORT.get(kind, ("gioca su", "play on"))
+        return pick(lang, it, en) + ": " + card(act["card"], lang)
     if "celatino" in act:
-        text = pick(lang, "Celatino su ", "Celatino on ") + plain(act["celatino"], lang)
+        text = pick(lang, "Celatino contro ", "Celatino against ") + _target(act["celatino"], lang)
         if act.get("at") is not None:
             text += ": " + pile_place(act["at"], lang)
         return text

@@ -77,8 +77,8 @@ def test_a_seat_is_counted_from_one_or_called_by_its_players_name():
     resolve = {"resolve": 0, "taker": 1}
     assert cardchess.action(resolve, "it", ["Anna", "Bruno"]).endswith("la prende Bruno")
     assert "seat 2 takes it" in cardchess.action(resolve, "en")
-    celatino = {"celatino": "pile", "victim": 0, "at": 1}
-    assert "contro Anna" in ergio.action(celatino, "it", ["Anna", "Bruno"])
+    celatino = {"celatino": "hand", "victim": 0}
+    assert "contro la mano di Anna" in ergio.action(celatino, "it", ["Anna", "Bruno"])
     bids = {"bids": [{"seat": 0, "bid": "offro", "points": 3}], "phase": "bargain"}
     said = dict(tarocco.state(bids, "it", ["Anna", "Bruno", "Carla", "Dario"]))
     assert said["Contrattazione"] == "Anna: offro 3"
@@ -111,3 +111,26 @@ def test_the_move_log_and_the_seats_never_count_from_zero(people, commit, game):
         # Every seat at this table has a name (the bots too): the log says it, never a number.
         found = SEAT_NUMBER.search(_visible(log.group(1)))
         assert found is None, found
+
+
+def test_er_gio_celatini_and_specials_say_where_they_strike_and_what_they_take():
+    from games.ergio import words as ergio
+
+    said = ergio.action({"celatino": "deck"}, "it")
+    assert said == "gioca un Celatino contro la prima carta del mazzo avversario"
+    said = ergio.action({"celatino": "field", "card": "T-CEL"}, "en")
+    assert said == "plays a Celatino against the opposing Corteo: Celatino of Tramontana"
+    said = ergio.action({"celatino": "hand", "victim": 1}, "it", ["Anna", "Bruno"])
+    assert said == "gioca un Celatino contro la mano di Bruno (una carta a caso)"
+    said = ergio.action({"special": "M-TRO", "card": "SMA-3"}, "it")
+    assert said.endswith("e prende dal proprio mazzo combattente 3 di Santa Maria"), said
+    assert ergio.verb({"special": "T-TAM", "card": "SMA-3"}, "en").startswith(
+        "take back from the Arno"
+    )
+    assert ergio.card("T-LUO", "it") == "Luogotenente Alfiere di Parte di Tramontana"
+    for where in ("deck", "field", "hand", "pile"):
+        italian = ergio.action({"celatino": where, "victim": 0}, "it")
+        assert not re.search(r"\b(deck|field|hand|pile)\b", italian), italian
+        english = ergio.action({"celatino": where, "victim": 0}, "en")
+        assert not re.search(rf"\bon {where}\b|\bfield\b", english), english
+    assert "LUO" not in ergio.action({"special": "T-LUO", "card": "SMA-3"}, "it")

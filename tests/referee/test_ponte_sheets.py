@@ -79,6 +79,7 @@ def test_the_sheets_typed_as_written_give_the_whole_records_verdict(
     case.refresh_from_db()
     assert case.record["deal"]["first"] == record["deal"]["first"]
     assigns = [a for a in record["actions"] if "assign" in a]
+
     def sheet(actions: list[dict[str, Any]]) -> set[tuple[int, str, int]]:
         return {(a["seat"], a["assign"], a["power"]) for a in actions}
 
