@@ -271,9 +271,11 @@ def builder(
     if drawn is not None:
         # Cards drawn at the table that the referee has not said yet: asked before the play
         # goes on (the engine cannot know them).
+        says = getattr(dealing, "heading", None)
+        drawn["heading"] = says(full, lang) if says is not None else ""
         drawn["faces"] = [
             {"code": c, "name": card_name(game, c, lang), "svg": face(game, c, lang)}
-            for c in drawn["cards"]
+            for c in drawn.get("cards", [])
             # a card the deck holds several times, once for each that could be drawn
             for _copy in range(min(int(drawn.get("copies", {}).get(c, 1)), drawn["count"]))
         ]
@@ -382,7 +384,9 @@ def _grouped(
     for c in choices:
         title = heading(c["raw"], lang) if heading is not None else ""
         codes = shows(c["raw"]) if shows is not None else []
-        c["faces"] = [face(game, code, lang) for code in codes]
+        # One card's face beside the words; a step naming several (a cardChess play under
+        # three table cards) reads better in words alone.
+        c["faces"] = [face(game, codes[0], lang)] if len(codes) == 1 else []
         if not groups or groups[-1]["title"] != title:
             groups.append({"title": title, "choices": []})
         groups[-1]["choices"].append(c)

@@ -642,3 +642,22 @@ def set_sheets(
     case.record = record
     _recheck(case)
     return case
+
+
+@transaction.atomic
+def set_dealt(*, user: Any, case: Case, placed: dict[str, list[str]]) -> Case:
+    """The cards of the deal the desk asked for (cardChess: a turn's deal, the first deal of
+    a sfida, the cards after a reshuffle), tapped by the referee; the steps stay."""
+    case = _editable(user, case)
+    dealing = checking.tabledeal_for(case.game)
+    engine = checking.engine_for(case.game)
+    try:
+        ruleset = engine.ruleset(case.competition.ruleset or None)
+        record = checking.with_ruleset(case.record or {}, case.competition.ruleset)
+        record = dealing.apply(record, placed, ruleset)
+        engine.start(record)
+    except RecordError as exc:
+        raise Invalid(str(exc), fields={exc.path or "deal": [str(exc)]}) from exc
+    case.record = record
+    _recheck(case)
+    return case

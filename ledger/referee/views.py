@@ -284,7 +284,10 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "record_place": record_kept.get("place") or {},
             "kinds": Case.Kind.choices,
             "differs": differs,
-            "by_cards": dealing is not None,
+            # A game whose deals are asked for as they come offers its own link when one is
+            # due; the picker's link opens a case with no deal yet.
+            "by_cards": dealing is not None
+            and (getattr(dealing, "KIND", "cards") != "dealt" or not case.record),
             "titles": dealing.titles(checking.language()) if hasattr(dealing, "titles") else {},
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
         },
@@ -383,8 +386,17 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
     lang = checking.language()
     ruleset = _ruleset_of(case)
     names = _seat_names(case, _seats_of(case))
-    places = dealing.places(lang, names, ruleset)
-    pack = dealing.pack(lang, ruleset)
+    dealt = getattr(dealing, "KIND", "cards") == "dealt"  # each deal asked for as it comes
+    if dealt:
+        record = checking.with_ruleset(case.record or {}, case.competition.ruleset)
+        places = dealing.places(lang, names, ruleset, record)
+        pack = dealing.pack(lang, ruleset, record)
+        if not places:
+            messages.info(request, _("No cards are waiting to be dealt now."))
+            return _back(case, "#builder")
+    else:
+        places = dealing.places(lang, names, ruleset)
+        pack = dealing.pack(lang, ruleset)
     copies = {c["code"]: int(c.get("copies", 1)) for g in pack for c in g["cards"]}
     opener = dealing.opener(lang, names)
     errors: dict[str, str] = {}
@@ -408,11 +420,14 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             )
             if found:
                 errors[p["key"]] = found
-        if not dealer.isdigit():
+        if opener is not None and not dealer.isdigit():
             errors["dealer"] = str(opener.get("missing") or _("Say who dealt."))
         if not errors:
             try:
-                services.set_deal(user=request.user, case=case, dealer=dealer, placed=placed)
+                if dealt:
+                    services.set_dealt(user=request.user, case=case, placed=placed)
+                else:
+                    services.set_deal(user=request.user, case=case, dealer=dealer, placed=placed)
             except Invalid as exc:
                 at = next((k for k in exc.fields if k in placed or k == "dealer"), "")
                 if at:
@@ -430,7 +445,9 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
         record = case.record or {}
         existing = record.get("deal")
         found_dealer = -1
-        if hasattr(dealing, "placed_from_record") and record:
+        if dealt:
+            pass  # a deal not yet said: nothing placed
+        elif hasattr(dealing, "placed_from_record") and record:
             found_dealer, placed = dealing.placed_from_record(record)
         elif isinstance(existing, dict) and hasattr(dealing, "placed_from"):
             found_dealer, placed = dealing.placed_from(existing)
@@ -457,6 +474,8 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             "card_shorts": {c["code"]: c.get("short", c["name"]) for g in pack for c in g["cards"]},
             "sided": any(g.get("side") for g in pack),
             "titles": dealing.titles(lang) if hasattr(dealing, "titles") else {},
+            "dealt": dealt,
+            "heading": dealing.heading(record, lang) if dealt else "",
             "faces": any(c["svg"] for g in pack for c in g["cards"]),
         },
         status=400 if problem else 200,
