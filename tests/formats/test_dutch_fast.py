@@ -102,3 +102,55 @@ def test_the_fast_dutch_engine_pairs_every_round_as_the_library_engine(seed: int
         assert fast.engine == library.engine == "dutch"
         assert (fast.pairs, fast.bye) == (library.pairs, library.bye), (n, number)
         _play(field, met, fast, rng)
+
+
+def test_crowded_small_fields_fall_back_to_networkx_and_still_pair_as_the_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Small fields where most pairs already met: often no complete matching exists, the
+    matcher says so, networkx solves that step, and the round is still the library's."""
+    import itertools
+
+    from ledger.formats.pairing import dutch
+
+    gave_up = []
+    solve = dutch.Matcher.solve
+
+    def spy(self: Matcher) -> list[int]:
+        try:
+            return solve(self)
+        except NoPerfectMatching:
+            gave_up.append(self.n)
+            raise
+
+    monkeypatch.setattr(dutch.Matcher, "solve", spy)
+    for seed in range(80):
+        rng = random.Random(seed)
+        n = rng.randint(4, 12)
+        played = rng.randint(1, n - 2)
+        players = [
+            SwissPlayer(
+                id=i,
+                score=rng.randint(0, 2 * played) / 2,
+                number=i,
+                sides=[rng.randint(0, 1) for _ in range(played)],
+                floats=[rng.choice(["up", "down", "none"]) for _ in range(played)],
+                byes=int(rng.random() < 0.2),
+            )
+            for i in range(1, n + 1)
+        ]
+        met = {p for p in itertools.combinations(range(1, n + 1), 2) if rng.random() < 0.6}
+        args: dict = {
+            "met": met,
+            "round_number": played + 1,
+            "total_rounds": played + rng.randint(1, 3),
+            "exact_limit": 100,
+        }
+        fast = pair_swiss(players, dutch="fast", **args)
+        library = pair_swiss(players, dutch="library", **args)
+        assert (fast.pairs, fast.bye, fast.extra_byes) == (
+            library.pairs,
+            library.bye,
+            library.extra_byes,
+        ), seed
+    assert len(gave_up) > 10
