@@ -352,6 +352,9 @@ class Chance:
         becomes the deck, and with both empty fewer cards are drawn."""
         out: list[int] = []
         rng = self.rng
+        used = self.used[kind]
+        pool = self.given.get(kind) or ()
+        names = kind == "action_cards"
         for _ in range(count):
             if not deck:
                 deck.extend(sorted(discard))
@@ -362,11 +365,14 @@ class Chance:
                 out.append(self.card(kind, deck))
                 continue
             # ``card`` with a seed, written out: a deal draws eight cards at once
-            v = deck.pop(below(rng, len(deck)))
-            drawn = CARD_NAMES[v] if kind == "action_cards" else v
-            used = self.used[kind]
-            pool = self.given.get(kind)
-            if pool and len(used) < len(pool) and pool[len(used)] != drawn:
+            n = len(deck)
+            k = n.bit_length()  # ``below(rng, n)``, written out too
+            r = rng.getrandbits(k)
+            while r >= n:
+                r = rng.getrandbits(k)
+            v = deck.pop(r)
+            drawn = CARD_NAMES[v] if names else v
+            if len(used) < len(pool) and pool[len(used)] != drawn:
                 self._agree(kind, drawn)  # raises, saying what was written
             used.append(drawn)
             out.append(v)
@@ -619,8 +625,8 @@ class BoardState(State):
         n_all = len(self.role_colours)
         start = self.rounds % n_all
         rotation = self.role_colours[start:] + self.role_colours[:start]
-        leader = next(c for c in rotation if c in active)
-        others = [c for c in rotation if c in active and c != leader]
+        ordered = [c for c in rotation if c in active]
+        leader, others = ordered[0], ordered[1:]
         if rs.mode == "variant1":
             if self.rounds % 2 == 1 and self.last_v1:
                 d, s = self.last_v1[1], self.last_v1[0]
@@ -638,13 +644,15 @@ class BoardState(State):
             seat = self.controller
             cands = [
                 [active[i] for i in p]
-                for p in combos(3, 3)
+                for p in _orderings(3, 3)
                 if seat[active[p[1]]] != seat[active[p[0]]]
                 and seat[active[p[1]]] != seat[active[p[2]]]
             ]
             roles = self.chance.roles(cands)
         else:
-            cands = [[leader] + [others[i] for i in p] for p in combos(len(others), len(others))]
+            cands = [
+                [leader, *[others[i] for i in p]] for p in _orderings(len(others), len(others))
+            ]
             roles = self.chance.roles(cands)
         self.rounds += 1
         self.roles = roles

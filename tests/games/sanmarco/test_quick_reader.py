@@ -80,3 +80,27 @@ def test_chance_draws_exactly_what_randrange_and_randint_draw() -> None:
         for n in (1, 2, 3, 5, 6, 7, 8, 13, 28, 57, 64, 65):
             assert below(ours, n) == theirs.randrange(n)
             assert 1 + below(ours, 6) == theirs.randint(1, 6)
+
+
+def test_a_seeded_deal_draws_what_randrange_draws_from_the_same_seed() -> None:
+    from games.core import rng as make_rng
+    from games.sanmarco.table import ACTION_DECK, Chance
+
+    for seed in range(20):
+        chance = Chance(seed, None)
+        deck, discard = list(ACTION_DECK), [3, 1, 2]
+        theirs = make_rng(seed, "sanmarco-chance")
+        their_deck = list(ACTION_DECK)
+        refilled = False
+        for _ in range(9):  # 62 cards, then the discard comes back in order, then no more
+            drawn = chance.cards("action_cards", deck, discard, 8)
+            expected = []
+            for _ in range(8):
+                if not their_deck and not refilled:
+                    their_deck.extend([1, 2, 3])
+                    refilled = True
+                if not their_deck:
+                    break
+                expected.append(their_deck.pop(theirs.randrange(len(their_deck))))
+            assert drawn == expected
+        assert refilled and not deck
