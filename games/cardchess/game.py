@@ -105,6 +105,11 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
     def _cards(raw: Any, path: str) -> list[int]:
         if not isinstance(raw, list):
             raise RecordError("expected a list of card codes", path=path)
+        by_code = C.BY_CODE
+        try:  # the usual case, every code known (an unknown one is named below)
+            return [by_code[code] for code in raw]
+        except (KeyError, TypeError):
+            pass
         out = []
         for i, code in enumerate(raw):
             if not isinstance(code, str) or code not in C.BY_CODE:
@@ -119,12 +124,17 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         return encode(action)
 
     def decode_action(self, data: Any, path: str = "actions") -> Play | Resolve:
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise RecordError('expected {"play": [...]} or {"resolve": i, "taker": s}', path=path)
         if "play" in data:
             raw = data["play"]
             if not isinstance(raw, list):
                 raise RecordError("expected a list of card codes or null", path=f"{path}.play")
+            by_code = C.BY_CODE
+            try:  # the usual case, every code known (a None, an unknown code: read below)
+                return Play(tuple([NONE if code is None else by_code[code] for code in raw]))
+            except (KeyError, TypeError):
+                pass
             cards = []
             for i, code in enumerate(raw):
                 if code is None:

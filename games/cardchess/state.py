@@ -177,7 +177,7 @@ class CardChessState(State):
             order = list(b.discard)
             make_rng(self.seed, "reshuffle", self.sfida).shuffle(order)
             deal.reshuffle = order
-        elif Counter(deal.reshuffle) != Counter(b.discard):
+        elif sorted(deal.reshuffle) != sorted(b.discard):  # the same cards, as many times
             raise RecordError(
                 "the reshuffled deck is not the discard pile",
                 path=f"deal.sfide[{self.sfida}].reshuffle",
@@ -339,7 +339,7 @@ class CardChessState(State):
         hand = b.hands[seat]
         # distinct cards all in hand need no counting; otherwise compare the counts
         held = len(set(played)) == len(played) and all(c in hand for c in played)
-        missing: Counter[int] = Counter() if held else Counter(played) - Counter(hand)
+        missing = None if held else Counter(played) - Counter(hand)
         if missing:
             names = ", ".join(C.CODES[c] for c in sorted(missing.elements()))
             detail = Text(f"Non in mano: {names}.", f"Not in hand: {names}.")

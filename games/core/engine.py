@@ -344,6 +344,10 @@ class Game(ABC, Generic[R, S]):
         when it raises, reads the action again through ``decode_step`` for the error's
         place. A game may override it with a quicker reader; it must accept and refuse
         exactly what ``decode_step`` does."""
+        if type(raw) is dict:  # decode_step's own checks, for the plain case
+            seat = raw.get("seat")
+            if type(seat) is int:
+                return seat, self.decode_action(raw, "actions")
         return self.decode_step(raw, "actions")
 
     def decode_step(self, raw: Any, path: str) -> tuple[int, Any]:
