@@ -35,7 +35,7 @@ def build_league(players: int, entries: int, rounds: int = ROUNDS, slug: str = "
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from ledger.clubs import services
+    from ledger.clubs import projections
     from ledger.clubs.models import Club, Competition, Membership, Player, Round, Seat, Table
 
     club = Club.objects.create(name=f"Bench club {slug}", slug=slug, city="Pisa")
@@ -110,7 +110,7 @@ def build_league(players: int, entries: int, rounds: int = ROUNDS, slug: str = "
             copy.write(buf.getvalue())
         cursor.execute("ANALYZE")
     Club.objects.filter(pk=club.pk).update(journal_length=seq, journal_head=h)
-    services.rebuild_standings(league)
+    projections.rebuild_standings(league)
     return league
 
 

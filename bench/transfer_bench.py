@@ -95,7 +95,7 @@ def build_club(lines: int, players: int = 200, rounds: int = 10) -> dict[str, An
     from django.core.management.color import no_style
     from django.db import connection
 
-    from ledger.clubs import services, signing
+    from ledger.clubs import projections, signing
     from ledger.clubs.models import (
         Club,
         Competition,
@@ -216,7 +216,7 @@ def build_club(lines: int, players: int = 200, rounds: int = 10) -> dict[str, An
         ]
     )
     Club.objects.filter(pk=club.pk).update(journal_length=seq, journal_head=head)
-    services.rebuild_standings(league)
+    projections.rebuild_standings(league)
     return {
         "lines": seq,
         "results": results,

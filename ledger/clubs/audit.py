@@ -124,7 +124,7 @@ def standing_problems(club: Club) -> list[str]:
 def _round_total_problems(club: Club, competition: Competition) -> list[str]:
     """Per-round totals (the projection "as of round N" and the movement column read)
     that are not the sum of the journal's lines of their round."""
-    from ledger.clubs.services import round_totals_from_journal
+    from ledger.clubs.projections import round_totals_from_journal
 
     want = round_totals_from_journal(competition)
     have = {

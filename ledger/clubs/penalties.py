@@ -38,7 +38,8 @@ from ledger.clubs.models import (
     Round,
     Table,
 )
-from ledger.clubs.services import _project, require_role
+from ledger.clubs.projections import project
+from ledger.clubs.services import require_role
 
 
 def parse_points(value: Any) -> Decimal:
@@ -128,7 +129,7 @@ def _journal(penalty: Penalty, kind: str, points: Decimal, user: Any) -> Entry:
     (the order every write takes its locks in). The hash is computed here on every
     database; the line's place of a result is the penalty."""
     now = timezone.now()
-    _project(
+    project(
         [
             (
                 penalty.competition_id,

@@ -1,7 +1,11 @@
-"""Writes. Every function here is one atomic transaction: it all happens or nothing does.
+"""Results: recording them, confirming them, disputing and correcting them, and the tables
+they are played at. Every function here is one atomic transaction: it all happens or
+nothing does.
 
 Views and API endpoints validate their input's shape and call these; the rules about who
-may do what, and what the journal must look like, live here and nowhere else.
+may do what live here and nowhere else. The journal lines a result writes are appended by
+ledger/clubs/journal.py, which folds them into the projections (ledger/clubs/projections.py:
+standings and per-round totals) in the same transaction.
 """
 
 from __future__ import annotations
@@ -12,39 +16,32 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
-import orjson
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Value
-from django.db.models.functions import Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import checkpoints, groupcommit, ratings, signing, tasks, webhooks
+from ledger.clubs import groupcommit, tasks, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta
+from ledger.clubs.journal import write as write_journal
 from ledger.clubs.models import (
     Club,
     Competition,
     Dispute,
     Entry,
-    Penalty,
     Player,
     Result,
     Role,
     Round,
-    RoundTotal,
     Seat,
-    Standing,
     Table,
     Webhook,
-    entry_hash,
 )
-from ledger.clubs.outcomes import DRAW, LOSS, WIN, SettingsError, clean_settings, outcomes
+from ledger.clubs.outcomes import SettingsError, clean_settings
 from ledger.clubs.scoring import score_result
-from ledger.clubs.standings import journal_totals
 
 # How a correction, a ruling or a confirmation locks the rows it changes: only those rows
 # (never the competition or club a select_related joins), and FOR NO KEY UPDATE, which the
@@ -491,13 +488,13 @@ def _credit_many(
 ) -> None:
     """Write accepted results' journal lines and fold them into standings and ratings;
     ``reversals`` (a correction's) are journaled first, in the same write. ``deferred``
-    as for ``_chain``; ``numbered``, when the results' ids are still on their way, gives
-    them their ids (as ``_insert_later``'s function does)."""
+    as for the journal's ``_chain``; ``numbered``, when the results' ids are still on
+    their way, gives them their ids (as ``_insert_later``'s function does)."""
     journal = [(result, rows, Entry.Kind.REVERSAL) for result, rows in reversals] + [
         (result, credited(result, seats), Entry.Kind.CREDIT) for result, seats in items
     ]
     now = timezone.now()
-    written = _journal(journal, now, rate=items, deferred=deferred, numbered=numbered)
+    written = write_journal(journal, now, rate=items, deferred=deferred, numbered=numbered)
     webhooks.announce_many("result.accepted", [result for result, _seated in items])
     for (result, _seated), entries in zip(items, written[len(reversals) :], strict=True):
         result.written_entries = entries  # type: ignore[attr-defined]
@@ -916,592 +913,13 @@ def rewrite_result(
             Entry.Kind.CREDIT,
         ),
     ]
-    _journal(journal, now)
+    write_journal(journal, now)
     webhooks.announce("result.corrected", new)
+    # Ratings depend on the order of every later result: replay the game's history, as
+    # for any other correction.
     club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
     return new
-
-
-def append_entries(
-    result: Result, rows: Sequence[tuple[int, int, Decimal]], kind: str
-) -> list[Entry]:
-    """Append journal lines for a result, extending its club's hash chain."""
-    return journal_entries([(result, rows, kind)])[0]
-
-
-def journal_entries(
-    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
-) -> list[list[Entry]]:
-    """Append the journal lines of several results (a correction's reversals and new
-    credits, say) in one write: the order the write path takes its locks in, whatever
-    the caller's order, so corrections and new results never wait for each other in a
-    circle."""
-    return [[line.as_entry() for line in lines] for lines in _journal(items, timezone.now())]
-
-
-class Line:
-    """A journal line just written: what an Entry holds, without a model instance's cost
-    (the write path makes several per result)."""
-
-    __slots__ = (
-        "club_id",
-        "competition_id",
-        "created_at",
-        "entered_by_id",
-        "hash",
-        "kind",
-        "pk",
-        "player_id",
-        "points",
-        "prev_hash",
-        "result_id",
-        "seal",
-        "seat",
-        "sequence",
-        "source",
-        "table_id",
-    )
-
-    def __init__(self, **values: Any) -> None:
-        for name, value in values.items():
-            setattr(self, name, value)
-
-    def as_entry(self) -> Entry:
-        entry = Entry(**{name: getattr(self, name) for name in self.__slots__})
-        entry._state.adding = False
-        return entry
-
-
-_ENTRY_COLUMNS = (
-    "club_id",
-    "competition_id",
-    "result_id",
-    "table_id",
-    "player_id",
-    "seat",
-    "points",
-    "kind",
-    "source",
-    "entered_by_id",
-    "created_at",
-    "sequence",
-    "prev_hash",
-    "hash",
-    "seal",
-)
-
-
-def _journal(
-    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
-    now: Any,
-    rate: Sequence[tuple[Result, dict[int, int]]] = (),
-    deferred: list[Callable[[], None]] | None = None,
-    numbered: Callable[[], None] | None = None,
-) -> list[list[Line]]:
-    """Journal the lines of several results, in order, with everything derived from them;
-    the lines of each result are returned. ``numbered`` as for ``_credit_many``: called
-    once the first answer is back, before anything needs the results' ids.
-
-    Every write takes its locks in one order: the standings rows, the ratings rows (each
-    set sorted), and last its club's journal head, held until the commit so that the
-    chain never forks. The standings only add up, in any order; a player's ratings change
-    in journal order, because a later write for the same player waits for the row until
-    this one commits. Writes to one club queue only for the few statements after the head.
-    """
-    keys = _round_keys([result for result, _rows, _kind in items])
-    _project(
-        [
-            (result.competition_id, rows, kind, outcomes(result.scores, result.verdict), key)
-            for (result, rows, kind), key in zip(items, keys, strict=True)
-        ],
-        now,
-    )
-    # The new ratings and their history travel with the journal lines: the ratings' rows
-    # are this write's already, so they take no lock there.
-    pending = ratings.rate_results(rate, now, ready=numbered) if rate else []
-    if numbered is not None:
-        numbered()
-    return _chain(items, now, deferred, first=pending)
-
-
-def _chain(
-    items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
-    now: Any,
-    deferred: list[Callable[[], None]] | None = None,
-    first: Sequence[rows_module.Statement] = (),
-) -> list[list[Line]]:
-    """Append the lines to each club's hash chain, under the lock on the club's row. On
-    PostgreSQL the database numbers and hashes them (``ledger_append``, migration 0010) in
-    one statement, so the head is held for no round trip to this process; elsewhere three
-    statements per club do, whatever the number of lines. With ``deferred``, the lines'
-    numbers, hashes and ids are read by the functions it is given, to be called once the
-    write's statements have all gone out (in a pipeline); without, before this returns.
-    ``first``: writes to other tables, whose locks the transaction holds already (their
-    order with the lines is the database's), that travel with the first club's lines."""
-    written: list[list[Line]] = [[] for _ in items]
-    clubs = sorted({result.club_id for result, _rows, _kind in items})
-    chain = _chain_in_database if connection.vendor == "postgresql" else _chain_here
-    for club_id in clubs:
-        mine: list[Line] = []
-        for n, (result, rows, kind) in enumerate(items):
-            if result.club_id != club_id:
-                continue
-            for seat, player_id, points in rows:
-                line = Line(
-                    pk=None,
-                    club_id=club_id,
-                    competition_id=result.competition_id,
-                    result_id=result.pk,
-                    table_id=result.table_id,
-                    player_id=player_id,
-                    seat=seat,
-                    points=Decimal(points),
-                    kind=kind,
-                    source=result.source,
-                    entered_by_id=result.entered_by_id,
-                    created_at=now,
-                    sequence=None,
-                    prev_hash=None,
-                    hash=None,
-                    seal=signing.seal(
-                        club_id=club_id,
-                        competition_id=result.competition_id,
-                        result_id=result.pk,
-                        table_id=result.table_id,
-                        seat=seat,
-                        player_id=player_id,
-                        points=points,
-                        kind=kind,
-                    ),
-                )
-                written[n].append(line)
-                mine.append(line)
-        if not mine:
-            continue
-        finish = chain(club_id, mine, now, first)
-        first = ()
-        if deferred is None:
-            finish()
-        else:
-            # Once committed, the club's new length may call for a checkpoint (a write
-            # inside a caller's transaction is counted by the next write, whose length
-            # includes its lines).
-            deferred += (finish, functools.partial(_written, club_id, mine[-1]))
-    rows_module.flush(first, wait=False)
-    return written
-
-
-def _written(club_id: int, last: Line) -> None:
-    checkpoints.written(club_id, last.sequence)
-
-
-def _chain_in_database(
-    club_id: int, lines: list[Line], now: Any, first: Sequence[rows_module.Statement]
-) -> Callable[[], None]:
-    document = orjson.dumps(
-        [
-            {
-                "competition_id": line.competition_id,
-                "result_id": line.result_id,
-                "table_id": line.table_id,
-                "player_id": line.player_id,
-                "seat": line.seat,
-                "points": str(line.points),
-                "shown": f"{line.points:.2f}",
-                "kind": line.kind,
-                "source": line.source,
-                "entered_by_id": line.entered_by_id,
-                "seal": line.seal,
-            }
-            for line in lines
-        ]
-    ).decode()
-    appended = rows_module.later(
-        "SELECT line_id, line_sequence, line_prev, line_hash FROM ledger_append(%s, %s, %s::json)",
-        [club_id, now, document],
-        first=first,
-    )
-
-    def finish() -> None:
-        for line, (pk, sequence, prev_hash, digest) in zip(lines, appended(), strict=True):
-            line.pk, line.sequence, line.prev_hash, line.hash = pk, sequence, prev_hash, digest
-
-    return finish
-
-
-def _chain_here(
-    club_id: int, lines: list[Line], now: Any, first: Sequence[rows_module.Statement]
-) -> Callable[[], None]:
-    rows_module.flush(first)
-    ops = connection.ops
-    club_table = ops.quote_name(Club._meta.db_table)
-    ((sequence, head),) = rows_module.run(
-        f"SELECT journal_length, journal_head FROM {club_table} WHERE id = %s", [club_id]
-    )
-    params: list[list[Any]] = []
-    for line in lines:
-        sequence += 1
-        digest = entry_hash(
-            prev_hash=head,
-            club_id=club_id,
-            competition_id=line.competition_id,
-            sequence=sequence,
-            result_id=line.result_id,
-            seat=line.seat,
-            player_id=line.player_id,
-            points=line.points,
-            kind=line.kind,
-        )
-        line.sequence, line.prev_hash, line.hash = sequence, head, digest
-        params.append([getattr(line, name) for name in _ENTRY_COLUMNS])
-        head = digest
-    ids = rows_module.insert_later(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
-    rows_module.run(
-        f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
-        [sequence, head, club_id],
-        wait=False,
-    )
-
-    def finish() -> None:
-        for line, (pk,) in zip(lines, ids(), strict=True):
-            line.pk = pk
-
-    return finish
-
-
-def _round_keys(results: Sequence[Result]) -> list[int]:
-    """The round whose per-round totals each result's lines join: its table's
-    ``totals_round`` (where that table's lines are counted until a read moves them), from
-    the tables the write loaded when they carry it, otherwise one query for all."""
-    keys: list[int | None] = []
-    missing: set[int] = set()
-    for result in results:
-        table = result.table if Result.table.is_cached(result) else None
-        if table is not None and "totals_round" in table.__dict__:
-            keys.append(table.totals_round)
-        else:
-            keys.append(None)
-            missing.add(result.table_id)
-    if missing:
-        found = dict(Table.objects.filter(pk__in=missing).values_list("pk", "totals_round"))
-        return [
-            k if k is not None else found.get(r.table_id) or 0
-            for k, r in zip(keys, results, strict=True)
-        ]
-    return [k or 0 for k in keys]
-
-
-def reconcile_moved_tables(competition_id: int) -> None:
-    """Tables moved to another round (or out of a deleted one) since their lines were
-    counted: their totals move to the round they are in now. One indexed read when none
-    moved (the usual case); each moved table is locked, so two readers move it once."""
-    moved = rows_module.run(
-        f"SELECT id FROM {Table._meta.db_table} WHERE competition_id = %s "
-        "AND COALESCE(round_id, 0) <> totals_round",
-        [competition_id],
-    )
-    if not moved:
-        return
-    with transaction.atomic():
-        # Tables with no journal lines (new ones, say) only take their round.
-        Table.objects.filter(pk__in=[pk for (pk,) in moved]).exclude(
-            pk__in=Entry.objects.filter(table_id__in=[pk for (pk,) in moved]).values("table_id")
-        ).update(totals_round=Coalesce(F("round_id"), Value(0)))
-        moved = rows_module.run(
-            f"SELECT id FROM {Table._meta.db_table} WHERE competition_id = %s "
-            "AND COALESCE(round_id, 0) <> totals_round",
-            [competition_id],
-        )
-        for (table_id,) in moved:
-            row = (
-                Table.objects.select_for_update()
-                .filter(pk=table_id)
-                .values_list("round_id", "totals_round")
-                .first()
-            )
-            if row is None or (row[0] or 0) == row[1]:
-                continue
-            move_table_totals(table_id, row[1], row[0] or 0)
-            Table.objects.filter(pk=table_id).update(totals_round=row[0] or 0)
-
-
-def _project(
-    changes: Sequence[tuple[int, Sequence[tuple[int, int, Decimal]], str, Sequence[str], int]],
-    now: Any,
-) -> None:
-    """Fold journal lines into the standings rows and the per-round totals with one upsert
-    each, whatever the number of results and seats: new rows are inserted, existing ones
-    add the change. ``changes`` holds (competition id, lines as (seat, player id, points),
-    their kind, the outcome of each seat, the round's id the lines count in or 0)."""
-    delta: dict[tuple[int, int], list[Any]] = {}
-    by_round: dict[tuple[int, int, int], list[Any]] = {}
-    for competition_id, lines, kind, seat_outcomes, round_key in changes:
-        # A penalty's line moves the points only.
-        step = 0 if kind in Entry.POINTS_ONLY else 1 if kind == Entry.Kind.CREDIT else -1
-        for seat, player_id, points in lines:
-            row = delta.setdefault((competition_id, player_id), [Decimal(0), 0, 0, 0, 0])
-            per_round = by_round.setdefault(
-                (competition_id, round_key, player_id), [Decimal(0), 0, 0, 0, 0]
-            )
-            for target in (row, per_round):
-                target[0] += Decimal(points)
-                target[1] += step
-                if step and seat < len(seat_outcomes):
-                    target[2 + (WIN, DRAW, LOSS).index(seat_outcomes[seat])] += step
-    _project_rounds(by_round)
-    if any(kind != Entry.Kind.CREDIT for _c, _l, kind, _o, _r in changes):
-        # A correction updates some rows and upserts others: every row it touches is
-        # locked first, in the order the upsert of any other write locks them.
-        list(
-            Standing.objects.select_for_update()
-            .filter(competition_id__in={c for c, _p in delta}, player_id__in={p for _c, p in delta})
-            .order_by("competition_id", "player_id")
-            .values_list("pk", flat=True)
-        )
-    # Reversals only follow credits, so their rows exist: a plain update (a negative count
-    # in an insert's values would trip the checks on the counters even when it never lands).
-    for (competition_id, player_id), (points, played, wins, draws, losses) in sorted(delta.items()):
-        if min(played, wins, draws, losses) < 0:
-            Standing.objects.filter(competition_id=competition_id, player_id=player_id).update(
-                points=F("points") + points,
-                played=F("played") + played,
-                wins=F("wins") + wins,
-                draws=F("draws") + draws,
-                losses=F("losses") + losses,
-                updated_at=now,
-            )
-    credits = sorted((k, d) for k, d in delta.items() if min(d[1:]) >= 0)
-    if not credits:
-        return
-    table = connection.ops.quote_name(Standing._meta.db_table)
-    rows = [
-        [competition_id, player_id, points, played, wins, draws, losses, now]
-        for (competition_id, player_id), (points, played, wins, draws, losses) in credits
-    ]
-    # The same statement on PostgreSQL and SQLite (3.24 and later).
-    rows_module.insert(
-        Standing,
-        (
-            "competition_id",
-            "player_id",
-            "points",
-            "played",
-            "wins",
-            "draws",
-            "losses",
-            "updated_at",
-        ),
-        rows,
-        suffix=(
-            "ON CONFLICT (competition_id, player_id) DO UPDATE SET "
-            f"points = {table}.points + excluded.points, "
-            f"played = {table}.played + excluded.played, "
-            f"wins = {table}.wins + excluded.wins, "
-            f"draws = {table}.draws + excluded.draws, "
-            f"losses = {table}.losses + excluded.losses, "
-            "updated_at = excluded.updated_at"
-        ),
-        wait=False,
-    )
-
-
-ROUND_TOTAL_COLUMNS = (
-    "competition_id",
-    "round_key",
-    "player_id",
-    "points",
-    "played",
-    "wins",
-    "draws",
-    "losses",
-)
-
-
-def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bool = False) -> None:
-    """Add (competition, round key, player) -> [points, played, wins, draws, losses] to the
-    per-round totals with one upsert. Their rows are locked after the standings rows of
-    the same players (taken first by every write), so writes never wait in a circle."""
-    if not by_round:
-        return
-    table = connection.ops.quote_name(RoundTotal._meta.db_table)
-    rows_module.insert(
-        RoundTotal,
-        ROUND_TOTAL_COLUMNS,
-        [[*key, *values] for key, values in sorted(by_round.items())],
-        suffix=(
-            "ON CONFLICT (competition_id, round_key, player_id) DO UPDATE SET "
-            f"points = {table}.points + excluded.points, "
-            f"played = {table}.played + excluded.played, "
-            f"wins = {table}.wins + excluded.wins, "
-            f"draws = {table}.draws + excluded.draws, "
-            f"losses = {table}.losses + excluded.losses"
-        ),
-        wait=wait,
-    )
-
-
-def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int], Any]:
-    """Each (round key, player)'s totals summed from the competition's journal in one pass,
-    as the per-round totals should hold them (rows all zero left out): a result's lines
-    count in its table's round, a penalty's in the round it was given in (0: none)."""
-    from ledger.clubs.outcomes import COUNTERS
-    from ledger.clubs.standings import Totals
-
-    decided = {
-        pk: outcomes(scores, verdict)
-        for pk, scores, verdict in Result.objects.filter(competition=competition).values_list(
-            "pk", "scores", "verdict"
-        )
-    }
-    keyed: dict[tuple[int, int], Totals] = {}
-    lines = Entry.objects.filter(competition=competition).values_list(
-        "player_id",
-        "seat",
-        "points",
-        "kind",
-        "result_id",
-        "table__round_id",
-        "penalty_id",
-        "penalty__round_id",
-    )
-    for player_id, seat, points, kind, result_id, table_round, penalty, penalty_round in lines:
-        key = (penalty_round if penalty is not None else table_round) or 0
-        t = keyed.get((key, player_id))
-        if t is None:
-            t = keyed[(key, player_id)] = Totals()
-        t.points += points
-        if kind in Entry.POINTS_ONLY:
-            continue
-        step = 1 if kind == Entry.Kind.CREDIT else -1
-        t.played += step
-        seat_outcomes = decided.get(result_id, ())
-        if seat < len(seat_outcomes):
-            name = COUNTERS[seat_outcomes[seat]]
-            setattr(t, name, getattr(t, name) + step)
-    return {k: t for k, t in keyed.items() if t != Totals()}
-
-
-def rebuild_round_totals(competition: Competition) -> None:
-    """Recompute a competition's per-round totals from its journal (after a restore, or
-    when a round is deleted and its tables fall out of every round)."""
-    with transaction.atomic():
-        Table.objects.filter(competition=competition).update(
-            totals_round=Coalesce(F("round_id"), Value(0))
-        )
-        RoundTotal.objects.filter(competition=competition).delete()
-        RoundTotal.objects.bulk_create(
-            [
-                RoundTotal(
-                    competition=competition,
-                    round_key=round_key,
-                    player_id=player_id,
-                    points=t.points,
-                    played=t.played,
-                    wins=t.wins,
-                    draws=t.draws,
-                    losses=t.losses,
-                )
-                for (round_key, player_id), t in sorted(
-                    round_totals_from_journal(competition).items()
-                )
-            ]
-        )
-
-
-def move_table_totals(table_id: int, old_key: int, new_key: int) -> None:
-    """A table moved from one round to another (keys: round ids, 0 for none): its journal
-    lines' totals leave the old round's rows and join the new one's. Called as the table's
-    round changes, in the same transaction."""
-    from ledger.clubs.standings import journal_totals_of_table
-
-    competition_id = (
-        Table.objects.filter(pk=table_id).values_list("competition_id", flat=True).first()
-    )
-    if competition_id is not None and old_key != new_key:
-        _move_totals(competition_id, journal_totals_of_table(table_id), old_key, new_key)
-
-
-def move_penalty_totals(penalty_id: int, old_key: int, new_key: int) -> None:
-    """As ``move_table_totals``, for a penalty's lines (its round deleted)."""
-    from ledger.clubs.standings import journal_totals_of_penalty
-
-    competition_id = (
-        Penalty.objects.filter(pk=penalty_id).values_list("competition_id", flat=True).first()
-    )
-    if competition_id is not None and old_key != new_key:
-        _move_totals(competition_id, journal_totals_of_penalty(penalty_id), old_key, new_key)
-
-
-def _move_totals(competition_id: int, totals: dict[int, Any], old_key: int, new_key: int) -> None:
-    if not totals:
-        return
-    list(
-        Standing.objects.select_for_update()
-        .filter(competition_id=competition_id, player_id__in=totals)
-        .order_by("competition_id", "player_id")
-        .values_list("pk", flat=True)
-    )
-    change: dict[tuple[int, int, int], list[Any]] = {}
-    for player_id, t in totals.items():
-        values = [t.points, t.played, t.wins, t.draws, t.losses]
-        change[(competition_id, old_key, player_id)] = [-v for v in values]
-        change[(competition_id, new_key, player_id)] = values
-    _project_rounds(change, wait=True)
-
-
-def rebuild_standings(competition: Competition) -> None:
-    """Recompute a competition's standings and per-round totals from its journal (after a
-    restore, say)."""
-    with transaction.atomic():
-        Competition.objects.select_for_update().get(pk=competition.pk)
-        rebuild_round_totals(competition)
-        Standing.objects.filter(competition=competition).delete()
-        Standing.objects.bulk_create(
-            [
-                Standing(
-                    competition=competition,
-                    player_id=player_id,
-                    points=t.points,
-                    played=t.played,
-                    wins=t.wins,
-                    draws=t.draws,
-                    losses=t.losses,
-                )
-                for player_id, t in journal_totals(competition).items()
-            ]
-        )
-
-
-def verify_chain(club: Club) -> list[str]:
-    """Every break in a club's hash chain, as sentences naming the first bad link; empty
-    when the chain is intact."""
-    problems = []
-    head, expected = "", 0
-    for entry in Entry.objects.filter(club=club).order_by("sequence").iterator():
-        expected += 1
-        if entry.sequence != expected:
-            problems.append(
-                _("%(club)s: entry %(n)d is missing") % {"club": club.slug, "n": expected}
-            )
-            expected = entry.sequence
-        if entry.prev_hash != head:
-            problems.append(
-                _("%(club)s#%(n)d: the chain is broken before this entry")
-                % {"club": club.slug, "n": entry.sequence}
-            )
-        if entry.compute_hash() != entry.hash:
-            problems.append(
-                _("%(club)s#%(n)d: altered after it was written")
-                % {"club": club.slug, "n": entry.sequence}
-            )
-        head = entry.hash
-    club.refresh_from_db(fields=["journal_length", "journal_head"])
-    if (club.journal_length, club.journal_head) != (expected, head):
-        problems.append(
-            _("%(club)s: the journal's end does not match its recorded head") % {"club": club.slug}
-        )
-    return problems
 
 
 def preview_correction(

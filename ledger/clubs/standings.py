@@ -298,7 +298,7 @@ def totals_after(
     length, so a cold read is as fast as a warm one. ``head`` is accepted for callers that
     know the journal's length; the projection is always current."""
     del head
-    from ledger.clubs.services import reconcile_moved_tables
+    from ledger.clubs.projections import reconcile_moved_tables
 
     reconcile_moved_tables(competition.pk)
     found = rows_module.run(_totals_sql(), [competition.pk, competition.pk, round_number])

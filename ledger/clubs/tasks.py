@@ -71,10 +71,10 @@ def recompute_ratings(club_id: int, game: str) -> int:
 
 @shared_task
 def rebuild_standings(competition_id: int) -> None:
-    from ledger.clubs import services
+    from ledger.clubs import projections
     from ledger.clubs.models import Competition
 
-    services.rebuild_standings(Competition.objects.get(pk=competition_id))
+    projections.rebuild_standings(Competition.objects.get(pk=competition_id))
 
 
 @shared_task

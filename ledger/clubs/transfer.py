@@ -667,7 +667,7 @@ def _import(stream: Iterable[bytes]) -> Imported:
     _finish([t.model for t in tables.values()])
     prove_arrival(club, standings, ratings)
     # The per-round totals are keyed by this database's round ids: counted here again.
-    from ledger.clubs.services import rebuild_round_totals
+    from ledger.clubs.projections import rebuild_round_totals
 
     for competition in Competition.objects.filter(club=club).order_by("pk"):
         rebuild_round_totals(competition)

@@ -1,7 +1,7 @@
 """The referee desk's writes. Each public function is one transaction.
 
 A ruling is written to the ledger as a correction: the examined result is superseded (its
-journal credits reversed through clubs.services.append_entries, never edited), and a new
+journal credits reversed through clubs.journal.append_entries, never edited), and a new
 version carrying the ruling's scores, the record and the engine's verdict counts at once.
 clubs.services.supersede_result re-scores through the engine and so cannot write an
 artificial, weighted or split score; this does the same steps with the scores the ruling
@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.core import RecordError
 from ledger.clubs import services, tasks
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
+from ledger.clubs.journal import journal_entries
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.scoring import MAX_POINTS
 from ledger.clubs.services import ROW_LOCK as _ROW
@@ -386,7 +387,7 @@ def rule(
         seats = dict(Seat.objects.filter(table_id=old.table_id).values_list("index", "player_id"))
         journal.append((new, [(i, seats[i], s) for i, s in enumerate(scores)], Entry.Kind.CREDIT))
     if journal:
-        services.journal_entries(journal)
+        journal_entries(journal)
     dispute = (
         Dispute.objects.select_for_update(**_ROW).filter(result=old).first()
         if was_disputed

@@ -17,7 +17,7 @@ from typing import Any
 import requests
 from django.db import connection
 
-from ledger.clubs import services
+from ledger.clubs import projections, services
 from ledger.clubs.models import Competition, Entry, Result, Standing, Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def standings_snapshot(competition: Competition) -> dict[int, tuple[str, int]]:
 
 def assert_projection_equals_rebuild(competition: Competition) -> None:
     live = standings_snapshot(competition)
-    services.rebuild_standings(competition)
+    projections.rebuild_standings(competition)
     rebuilt = standings_snapshot(competition)
     assert live == rebuilt
     assert live, "no standings at all"

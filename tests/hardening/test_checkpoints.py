@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ledger.clubs import checkpoints, services, signing
+from ledger.clubs import checkpoints, journal, services, signing
 from ledger.clubs.models import Checkpoint, Club, Entry, Result, Standing, entry_hash
 from tests.ledger.helpers import record
 
@@ -232,7 +232,7 @@ def test_a_cut_tail_is_caught_against_a_checkpoint_taken_before(
         )
         # The checkpoints in the database go too: only the saved copy remains.
         cursor.execute("DELETE FROM clubs_checkpoint WHERE club_id = %s", [club.pk])
-    assert services.verify_chain(club) == []  # the chain alone cannot tell
+    assert journal.verify_chain(club) == []  # the chain alone cannot tell
     err = complaints(capsys, "--checkpoints", feed)
     assert "the journal was cut" in err
 
@@ -248,7 +248,7 @@ def test_a_history_rehashed_after_an_edit_is_caught_against_a_checkpoint_taken_b
         cursor.execute("UPDATE clubs_entry SET points = 50 WHERE id = %s", [first.pk])
         rehash(cursor, Club.objects.get(pk=club.pk))
         cursor.execute("DELETE FROM clubs_checkpoint WHERE club_id = %s", [club.pk])
-    assert services.verify_chain(club) == []
+    assert journal.verify_chain(club) == []
     err = complaints(capsys, "--checkpoints", feed)
     assert "history was rewritten" in err
     assert f"{club.slug}#1: this line's seal is not the service's" in err
@@ -278,7 +278,7 @@ def test_a_line_forged_through_ledger_append_is_caught(people, manual_table, tmp
             "SELECT * FROM ledger_append(%s, %s, %s::json)",
             [club.pk, timezone.now(), json.dumps([line])],
         )
-    assert services.verify_chain(club) == []  # the database chained it itself
+    assert journal.verify_chain(club) == []  # the database chained it itself
     err = complaints(capsys, "--checkpoints", feed)
     assert f"{club.slug}#{before + 1}: this line was not written by the service" in err
     # Nor does the service sign over it.

@@ -19,7 +19,7 @@ from django.db import connection, connections
 from django.test import Client
 from rest_framework.test import APIClient
 
-from ledger.clubs import services
+from ledger.clubs import journal, services
 from ledger.clubs.models import Competition, Result
 from tests.conftest import api_key
 from tests.hardening.reliability import (
@@ -146,4 +146,4 @@ def test_writers_confirmers_and_referees_at_once_meet_no_deadlock_and_no_5xx(peo
     assert Result.objects.filter(competition=checked, status="accepted").count() == 24
     assert_projection_equals_rebuild(league)
     assert_projection_equals_rebuild(checked)
-    assert services.verify_chain(people.club) == []
+    assert journal.verify_chain(people.club) == []

@@ -11,8 +11,8 @@ import pytest
 from django.db import connection, connections
 
 from ledger.clubs import groupcommit, ratings, services
+from ledger.clubs.journal import verify_chain
 from ledger.clubs.models import Competition, Entry, Membership, Player, Rating, Result
-from ledger.clubs.services import verify_chain
 from ledger.clubs.standings import journal_totals
 
 NEEDS_PG = "threads writing at once need PostgreSQL"

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.utils import translation
 
-from ledger.clubs import services
+from ledger.clubs import journal, projections, services
 from ledger.clubs.errors import Conflict, NotAllowed
 from ledger.clubs.models import Entry, Result, Standing
 from tests.ledger.helpers import record
@@ -162,7 +162,7 @@ def test_rebuilding_the_standings_from_the_journal_gives_the_same_rows(people, m
         user=people.users["referee"], result=old, source="manual", scores=[1, 1]
     )
     before = sorted(Standing.objects.values_list("player_id", "points", "played"))
-    services.rebuild_standings(manual_table.competition)
+    projections.rebuild_standings(manual_table.competition)
     assert sorted(Standing.objects.values_list("player_id", "points", "played")) == before
 
 
@@ -180,7 +180,7 @@ def test_every_line_is_hashed_as_entry_hash_says_whoever_chains_it(people, manua
     assert all(e.hash == e.compute_hash() for e in entries)
     assert entries[0].prev_hash == ""
     assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(entries))
-    assert services.verify_chain(manual_table.competition.club) == []
+    assert journal.verify_chain(manual_table.competition.club) == []
 
 
 def test_the_answer_to_a_write_carries_the_lines_as_stored(people, manual_table):

@@ -12,7 +12,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.clubs import ratings, services
+from ledger.clubs import projections, ratings, services
 from ledger.clubs.models import Competition, Rating, RatingChange, Result, Round, Standing
 from ledger.clubs.standings import standings
 from tests.ledger.helpers import record
@@ -182,7 +182,7 @@ def test_rebuild_from_the_journal_equals_the_incremental_projections(
             .values_list(*columns)
         )
         incremental_ratings = rating_rows()
-        services.rebuild_standings(manual_competition)
+        projections.rebuild_standings(manual_competition)
         ratings.recompute(manual_competition.club_id, "sanmarco")
         assert (
             set(
@@ -418,7 +418,7 @@ def test_verify_names_a_changed_round_total_and_the_rebuild_restores_it(people, 
     before = {r.name: (r.rank, r.points, r.movement) for r in standings(competition, as_of_round=1)}
     RoundTotal.objects.filter(competition=competition, player=a).update(points=99)
     assert any("one round" in p for p in standing_problems(competition.club))
-    services.rebuild_standings(competition)
+    projections.rebuild_standings(competition)
     assert standing_problems(competition.club) == []
     after = {r.name: (r.rank, r.points, r.movement) for r in standings(competition, as_of_round=1)}
     assert after == before

@@ -7,8 +7,9 @@ import pytest
 
 from ledger.clubs import penalties
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
+from ledger.clubs.journal import verify_chain
 from ledger.clubs.models import Entry, Standing
-from ledger.clubs.services import create_table, record_result, verify_chain
+from ledger.clubs.services import create_table, record_result
 from ledger.clubs.standings import journal_totals, standings
 from tests.night.conftest import night_competition
 

@@ -7,7 +7,7 @@ import importlib
 
 from django.apps import apps
 
-from ledger.clubs import services as ledger
+from ledger.clubs import journal
 from ledger.clubs.models import Entry, Membership, Player, Rating, Result, Standing
 from ledger.clubs.standings import standings
 from ledger.play import services
@@ -62,7 +62,7 @@ def test_old_bot_results_are_reversed_and_the_projections_rebuilt(commit, people
     assert after[: len(lines_before)] == lines_before
     reversals = Entry.objects.filter(result=result, kind=Entry.Kind.REVERSAL)
     assert reversals.count() == 2
-    assert ledger.verify_chain(people.club) == []
+    assert journal.verify_chain(people.club) == []
     # No bot, no referee in the projections; the human's row shows nothing counted.
     assert Player.objects.filter(pk__in=[bot.pk, engine_player.pk], automated=True).count() == 2
     assert not Standing.objects.filter(player__automated=True).exists()

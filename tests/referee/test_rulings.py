@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 
+from ledger.clubs import journal
 from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Standing
@@ -50,7 +51,7 @@ def test_artificial_ruling_on_a_revoke_is_a_correction_with_the_verdict(
     }
     seats = dict(new.table.seats.values_list("index", "player_id"))
     assert [standings[seats[i]] for i in range(4)] == _points(new)
-    assert ledger.verify_chain(new.club) == []
+    assert journal.verify_chain(new.club) == []
     case.refresh_from_db()
     assert case.status == Case.Status.RULED and case.correction == new
 

@@ -47,6 +47,8 @@ def bots_out_of_the_ledger(apps, schema_editor):
     # Something to undo: through the live service code (see the module's note).
     from ledger.clubs import models as live
     from ledger.clubs import ratings, services
+    from ledger.clubs import journal
+    from ledger.clubs import projections
 
     competitions = set()
     games = set()
@@ -57,7 +59,7 @@ def bots_out_of_the_ledger(apps, schema_editor):
             credits = result.entries.filter(kind=live.Entry.Kind.CREDIT).order_by("seat")
             lines = [(e.seat, e.player_id, -Decimal(e.points)) for e in credits]
             if lines:
-                services.journal_entries([(result, lines, live.Entry.Kind.REVERSAL)])
+                journal.journal_entries([(result, lines, live.Entry.Kind.REVERSAL)])
         if result.status != live.Result.Status.SUPERSEDED:
             live.Result.objects.filter(pk=result.pk).update(
                 status=live.Result.Status.SUPERSEDED, reason=REASON
@@ -72,7 +74,7 @@ def bots_out_of_the_ledger(apps, schema_editor):
     ):
         games.add((club_id, game))
     for competition in live.Competition.objects.filter(pk__in=competitions):
-        services.rebuild_standings(competition)
+        projections.rebuild_standings(competition)
     live.Standing.objects.filter(player_id__in=automated).delete()
     for club_id, game in sorted(games):
         ratings.recompute(club_id, game)

@@ -16,8 +16,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ledger.clubs import audit, checkpoints
+from ledger.clubs.journal import verify_chain
 from ledger.clubs.models import Club, Entry
-from ledger.clubs.services import verify_chain
 
 
 def _read(source: str) -> Any:
