@@ -70,13 +70,31 @@ def with_ruleset(record: Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
     return out
 
 
+def _json_words(exc: ValueError) -> str:
+    """What a JSON reader found wrong, in the reader's language (its place is shown apart)."""
+    said = str(getattr(exc, "msg", exc))
+    known = {
+        "Expecting ',' delimiter": _("a comma is missing"),
+        "Expecting ':' delimiter": _("a colon is missing after a name"),
+        "Expecting value": _("a value is missing"),
+        "Expecting property name enclosed in double quotes": _("a name must be in double quotes"),
+        "Unterminated string starting at": _("a text in quotes is not closed"),
+        "Extra data": _("there is more text after the end of the record"),
+        "Invalid control character at": _("a line break inside a text in quotes"),
+    }
+    for start, words in known.items():
+        if said.startswith(start):
+            return str(words)
+    return said
+
+
 def parse_record(text: str) -> dict[str, Any]:
     """A record pasted or uploaded as JSON, or a clear error."""
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise Invalid(
-            _("The record is not valid JSON: %(error)s") % {"error": exc},
+            _("The record is not valid JSON: %(error)s") % {"error": _json_words(exc)},
             fields={"record": [_("Paste the game's record as JSON (see its notation).")]},
         ) from exc
     if not isinstance(data, dict):

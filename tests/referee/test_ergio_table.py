@@ -184,7 +184,7 @@ def test_a_pasted_record_with_an_error_stays_on_the_page_with_the_error_at_its_p
     response = client.post(f"/referee/case/{case.pk}/record/", {"record": paste})
     page = response.content.decode()
     assert response.status_code == 400
-    assert "not valid JSON" in page and "Line 3, character 33:" in page
+    assert "not valid JSON: a comma is missing" in page and "Line 3, character 33:" in page
     assert "corteo_winner&quot;: &quot;tramontana&quot; &quot;x&quot;" in page  # the paste kept
     assert 'aria-invalid="true" aria-describedby="record-error"' in page
     case.refresh_from_db()

@@ -140,3 +140,29 @@ def test_powers_as_people_write_them() -> None:
     assert tabledeal.power("85k") == 85000
     assert tabledeal.power("85,5") is None
     assert tabledeal.power("") is None
+
+
+@pytest.mark.parametrize("preset", ["4p-advanced", "2p-expert", "6p-base", "3p-incognito"])
+def test_the_sheets_of_every_mode_give_the_whole_records_verdict(preset: str) -> None:
+    """Split sides say the three strategy cards East holds; Expert and Incognito sheets are
+    written strongest first; Base fixes the card of each magistratura."""
+    from games.core.engine import play
+
+    engine = registry.get("ponte")
+    ruleset = engine.ruleset(preset)
+    bots = [engine.bots["heuristic"](7 + i) for i in range(ruleset.seats)]
+    record = play(engine, engine.new_game(ruleset, 7), bots).to_record()
+    found = tabledeal.from_record(record)
+    form = tabledeal.sheets("it", None, ruleset)
+    strategy = {
+        block["key"]: found["perms"][int(block["key"][-1])][: 6 if block["kind"] == "each" else 3]
+        for block in form["strategy"]
+    }
+    made = tabledeal.record(
+        found["first"], found["quarter"] or None, found["powers"], strategy, ruleset
+    )
+    again = tabledeal.with_sheets(record, made)
+    whole, typed = engine.validate(record), engine.validate(again)
+    assert whole.outcome is not None and typed.outcome is not None
+    assert typed.outcome.scores == whole.outcome.scores
+    assert typed.violations == whole.violations
