@@ -15,6 +15,7 @@ it spent (``ledger_ok``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, State, Text, Violation
@@ -287,12 +288,15 @@ class PonteState(State):
 
     def _payable(self, side: int) -> list[int]:
         """Pack indices in the side's hand that it can pay (``can_pay``, from the tables)."""
+        return list(self._payable_cards(side))
+
+    def _payable_cards(self, side: int) -> Iterator[int]:
         power = self.fpower[side]
         values = self.ruleset.values
         if self.began_big[side]:
-            return [i for i in self.hand[side] if values[i] <= power]
+            return (i for i in self.hand[side] if values[i] <= power)
         big_only = self.ruleset.big_only
-        return [i for i in self.hand[side] if values[i] <= power and not big_only[i]]
+        return (i for i in self.hand[side] if values[i] <= power and not big_only[i])
 
     def out(self, side: int) -> bool:
         """No card of the whole pack can be paid: the magistratura plays no more moves."""
@@ -304,7 +308,7 @@ class PonteState(State):
             if not self.hand[side]:
                 self.hand[side] = list(range(len(self.pack)))
             return
-        if not self._payable(side):
+        if next(self._payable_cards(side), None) is None:  # stops at the first card paid
             self.hand[side] = list(range(len(self.pack)))
 
     def playable(self, side: int) -> list[str]:
