@@ -25,6 +25,7 @@ from games.cardchess.scoring import Tally
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import rng as make_rng
 from games.core import violation as make_violation
+from games.core.text import seat_no
 
 JSON = Any
 NONE = -1  # no card under this table card
@@ -310,11 +311,17 @@ class CardChessState(State):
         actor = self.to_act()
         if isinstance(action, Resolve):
             if self.resolve_at < 0 or seat != 0:
-                detail = Text(f"Ora tocca al giocatore {actor}.", f"It is seat {actor}'s turn now.")
+                detail = Text(
+                    f"Ora tocca al giocatore {seat_no(actor)}.",
+                    f"It is seat {seat_no(actor)}'s turn now.",
+                )
                 return [make_violation(BOOK, "cardchess.turn.order", detail, seat=seat, **where)]
             return self._check_resolve(seat, action, where)
         if self.resolve_at >= 0 or seat != actor:
-            detail = Text(f"Ora tocca al giocatore {actor}.", f"It is seat {actor}'s turn now.")
+            detail = Text(
+                f"Ora tocca al giocatore {seat_no(actor)}.",
+                f"It is seat {seat_no(actor)}'s turn now.",
+            )
             return [make_violation(BOOK, "cardchess.turn.order", detail, seat=seat, **where)]
         return self._check_play(seat, action, where)
 
@@ -364,18 +371,19 @@ class CardChessState(State):
         tname = C.CODES[target]
         if claimed is None:
             detail = Text(
-                f"Il giocatore {right} cattura {tname}.", f"Seat {right} captures {tname}."
+                f"Il giocatore {seat_no(right)} cattura {tname}.",
+                f"Seat {seat_no(right)} captures {tname}.",
             )
             return [make_violation(BOOK, "cardchess.capture.missed", detail, seat=seat, **where)]
         if not 0 <= claimed < self.n:
-            detail = Text(f"Non c'è il posto {claimed}.", f"There is no seat {claimed}.")
+            detail = Text(f"Non c'è il posto {claimed + 1}.", f"There is no seat {claimed + 1}.")
             return [make_violation(BOOK, "cardchess.capture.no_card", detail, seat=seat, **where)]
         play = b.plays[claimed]
         card = NONE if play is None else play[at]
         if card < 0:
             detail = Text(
-                f"Il giocatore {claimed} non ha carte su {tname}.",
-                f"Seat {claimed} has no card on {tname}.",
+                f"Il giocatore {claimed + 1} non ha carte su {tname}.",
+                f"Seat {claimed + 1} has no card on {tname}.",
             )
             return [make_violation(BOOK, "cardchess.capture.no_card", detail, seat=seat, **where)]
         reason = self.t.why_not[card][target]
@@ -385,8 +393,8 @@ class CardChessState(State):
             return [make_violation(BOOK, reason, detail, seat=seat, **where)]
         rule = "cardchess.capture.equal" if right is None else "cardchess.capture.higher"
         detail = Text(
-            f"{cname} del giocatore {claimed} non prende {tname}.",
-            f"Seat {claimed}'s {cname} does not take {tname}.",
+            f"{cname} del giocatore {claimed + 1} non prende {tname}.",
+            f"Seat {claimed + 1}'s {cname} does not take {tname}.",
         )
         return [make_violation(BOOK, rule, detail, seat=seat, **where)]
 

@@ -20,3 +20,8 @@ class Text:
 
     def format(self, **values: object) -> Text:
         return Text(self.it.format(**values), self.en.format(**values))
+
+
+def seat_no(seat: int | None) -> str:
+    """A seat as people count it in a sentence, from 1 (the engine's seat 0 is "1")."""
+    return str(seat + 1) if isinstance(seat, int) else "—"

@@ -24,6 +24,7 @@ from typing import Any
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import rng as make_rng
 from games.core import violation as make_violation
+from games.core.text import seat_no
 from games.ergio import cards as C
 from games.ergio import words as ergio_words
 from games.ergio.actions import (
@@ -656,8 +657,8 @@ class ErGioState(State):
             return [
                 _violation(
                     "ergio.turn.order",
-                    f"Tocca al posto {actor}.",
-                    f"Seat {actor} is to act.",
+                    f"Tocca al posto {seat_no(actor)}.",
+                    f"Seat {seat_no(actor)} is to act.",
                     seat,
                 )
             ]

@@ -20,6 +20,7 @@ from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, State, Text, Violation
 from games.core import violation as make_violation
+from games.core.text import seat_no
 from games.ponte.model import (
     BEATS,
     MAGISTRATURE,
@@ -449,8 +450,8 @@ class PonteState(State):
             found.append(
                 _v(
                     rule,
-                    f"Seat {expected} is to act, not {seat}.",
-                    f"Tocca al posto {expected}, non al {seat}.",
+                    f"Seat {seat_no(expected)} is to act, not {seat_no(seat)}.",
+                    f"Tocca al posto {seat_no(expected)}, non al {seat_no(seat)}.",
                     seat,
                 )
             )
@@ -629,8 +630,8 @@ class PonteState(State):
             found.append(
                 _v(
                     rule,
-                    f"{name} cannot be deployed by seat {seat} now.",
-                    f"{name} non può essere schierata ora dal posto {seat}.",
+                    f"{name} cannot be deployed by seat {seat + 1} now.",
+                    f"{name} non può essere schierata ora dal posto {seat + 1}.",
                     seat,
                 )
             )

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import rng as make_rng
 from games.core import violation as make_violation
+from games.core.text import seat_no
 from games.sanmarco.board import DISTRICTS, MAX_BRIDGES, Board, load_board
 from games.sanmarco.rules import BOOK, SLUG
 from games.sanmarco.scoring import outcome_of, score_base, score_v1, score_v2, score_v3
@@ -993,7 +994,7 @@ class BoardState(State):
                 make_violation(
                     BOOK,
                     "sanmarco.base.turn",
-                    Text(f"Tocca al posto {who}.", f"Seat {who} is to act."),
+                    Text(f"Tocca al posto {seat_no(who)}.", f"Seat {seat_no(who)} is to act."),
                     seat=seat,
                 )
             ]

@@ -474,8 +474,10 @@ def board(view: dict[str, Any], lang: str, names: list[str] | None = None) -> Bo
             s.lines.append(
                 pick(
                     lang,
-                    f"{won} {'presa' if won == 1 else 'prese'} · {C.count(pile)} punti",
-                    f"{won} {'trick' if won == 1 else 'tricks'} · {C.count(pile)} points",
+                    # The tricks alone: the monte, the discard and the last trick's 5 are
+                    # counted with the side (the sheet of card points at the end).
+                    f"{won} {'presa' if won == 1 else 'prese'} · {C.count(pile)} punti nelle prese",
+                    f"{won} {'trick' if won == 1 else 'tricks'} · {C.count(pile)} points in tricks",
                 )
             )
     for sg in view.get("signals") or []:

@@ -20,6 +20,7 @@ from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import violation as make_violation
+from games.core.text import seat_no
 from games.core.words import join
 from games.tarocco import cards as C
 from games.tarocco import words
@@ -422,8 +423,8 @@ class TaroccoState(State):
                 return [
                     _v(
                         "tarocco.bargain.once",
-                        f"Seat {seat} has already spoken.",
-                        f"Il posto {seat} ha già parlato.",
+                        f"Seat {seat + 1} has already spoken.",
+                        f"Il posto {seat + 1} ha già parlato.",
                         seat=seat,
                     )
                 ]
@@ -431,8 +432,8 @@ class TaroccoState(State):
             return [
                 _v(
                     "tarocco.turn.order",
-                    f"Seat {due} is to act, not seat {seat}.",
-                    f"Tocca al posto {due}, non al posto {seat}.",
+                    f"Seat {seat_no(due)} is to act, not seat {seat_no(seat)}.",
+                    f"Tocca al posto {seat_no(due)}, non al posto {seat_no(seat)}.",
                     seat=seat,
                     **self._where(),
                 )
@@ -449,8 +450,8 @@ class TaroccoState(State):
                 return [
                     _v(
                         "tarocco.venti.false",
-                        f"Seat {seat} holds {h} in tens and fives.",
-                        f"Il posto {seat} ha {h} in decine e cinquine.",
+                        f"Seat {seat + 1} holds {h} in tens and fives.",
+                        f"Il posto {seat + 1} ha {h} in decine e cinquine.",
                         seat=seat,
                     )
                 ]
@@ -461,8 +462,8 @@ class TaroccoState(State):
                 return [
                     _v(
                         "tarocco.quindici.false",
-                        f"Seat {seat} holds {h} in tens and fives.",
-                        f"Il posto {seat} ha {h} in decine e cinquine.",
+                        f"Seat {seat + 1} holds {h} in tens and fives.",
+                        f"Il posto {seat + 1} ha {h} in decine e cinquine.",
                         seat=seat,
                     )
                 ]
@@ -493,8 +494,8 @@ class TaroccoState(State):
             return [
                 _v(
                     "tarocco.bargain.piglio",
-                    f"Seat {bid.of} has no offer standing.",
-                    f"Il posto {bid.of} non ha un'offerta aperta.",
+                    f"Seat {bid.of + 1} has no offer standing.",
+                    f"Il posto {bid.of + 1} non ha un'offerta aperta.",
                     seat=seat,
                 )
             ]
@@ -570,8 +571,8 @@ class TaroccoState(State):
             return [
                 _v(
                     "tarocco.play.not_held",
-                    f"Seat {seat} does not hold {C.CODES[card]}.",
-                    f"Il posto {seat} non ha {C.CODES[card]}.",
+                    f"Seat {seat + 1} does not hold {C.CODES[card]}.",
+                    f"Il posto {seat + 1} non ha {C.CODES[card]}.",
                     seat=seat,
                     **where,
                 )
@@ -614,8 +615,8 @@ class TaroccoState(State):
             suit = C.SUITS[C.SUIT[self.called]]
             return _v(
                 "tarocco.play.called_suit_lead",
-                f"First lead {name}, but seat {seat} holds the called suit {suit}.",
-                f"Prima uscita {name}, ma il posto {seat} ha il seme chiamato {suit}.",
+                f"First lead {name}, but seat {seat + 1} holds the called suit {suit}.",
+                f"Prima uscita {name}, ma il posto {seat + 1} ha il seme chiamato {suit}.",
                 seat=seat,
                 **where,
             )
