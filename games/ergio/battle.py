@@ -61,18 +61,27 @@ def assess(sent: Sent, effects: bool) -> Assessed:
         return Assessed(tuple(own), 0, 0, 0, 0)
     fighters = [C.FORCE_OF[c] for c in sent.laid if C.IS_FIGHTER[c]]
     mask = C.figures_mask(sent.laid)
+    # ergio.battle.capitano: a laid Capitano adds its 5 to the side's force.
     bonus = C.CAPITANO_BONUS if mask & 2 else 0
     celatini = guards = 0
     if mask & 1:
         for c in sent.under_magistrato[:2]:
+            # ergio.battle.reinforce.magistrato: under the Magistrato only combattenti of the side's
+            # other magistrature count; ergio.battle.reinforce.bluff: anything else counts zero.
             if C.IS_FIGHTER[c] and C.MAG_OF[c] != sent.mag:
                 fighters.append(C.FORCE_OF[c])
+            # ergio.adv.battle.celatino: each Celatino under the Magistrato (advanced game for two)
+            # takes away the opponent's weakest combattente (clash() applies the hits).
             elif effects and C.LOCAL[c] == C.CELATINO:
                 celatini += 1
+            # ergio.adv.battle.guard: each Guardia under the Magistrato cancels one opposing
+            # Celatino.
             elif effects and C.LOCAL[c] in (C.GCCC, C.GCSC):
                 guards += 1
     if mask & 4:
         for c in sent.under_caposchiera[:1]:
+            # ergio.battle.reinforce.caposchiera: under the Caposchiera only a combattente of the
+            # same magistratura counts; anything else is a bluff at zero.
             if C.IS_FIGHTER[c] and C.MAG_OF[c] == sent.mag:
                 fighters.append(C.FORCE_OF[c])
     return Assessed(tuple(fighters), bonus, mask, celatini, guards)
@@ -94,6 +103,8 @@ def clash(sides: Sequence[Sent], challenger: int, *, effects: bool, tie_order: s
     removed: list[tuple[int, ...]] = []
     for i in (0, 1):
         other = a[1 - i]
+        # ergio.adv.battle.celatino / ergio.adv.battle.guard: the Celatini not cancelled by Guardie
+        # remove that many of the weakest combattenti.
         hits = max(0, other.celatini - a[i].guards)
         ordered = sorted(a[i].fighters)
         lost = tuple(ordered[:hits])
@@ -123,18 +134,23 @@ def decide(
     """The winning side of a scontro and why: ``force``, ``figures`` or ``challenger``."""
     if forces[0] != forces[1]:
         return (0 if forces[0] > forces[1] else 1), "force"
+    # ergio.battle.tie.figures: equal force goes to the laid figures, in the ruleset's tie_order.
     by_figures = figures_beat(masks[0], masks[1], order)
     if by_figures:
         return (0 if by_figures > 0 else 1), "figures"
+    # ergio.battle.tie.challenger: level on force and figures, the challenger wins.
     return challenger, "challenger"
 
 
 def bella(totals: Sequence[int], figures: Sequence[int], corteo_winner: int) -> tuple[int, str]:
     """The Bella Nazionale after 3-3: force of the kept magistrature, figures, the Corteo."""
+    # ergio.bella.force: at 3-3 the greater force of the kept magistrature takes the Bella.
     if totals[0] != totals[1]:
         return (0 if totals[0] > totals[1] else 1), "force"
+    # ergio.bella.figures: on equal force, the side with more kept figures.
     if figures[0] != figures[1]:
         return (0 if figures[0] > figures[1] else 1), "figures"
+    # ergio.bella.corteo: level on both, the Corteo's winner takes the Bella.
     return corteo_winner, "corteo"
 
 

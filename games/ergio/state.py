@@ -108,12 +108,25 @@ class ErGioRuleset(Ruleset):
 
     @property
     def effects(self) -> bool:
+        # ergio.multi.battle.specials_zero: with four or six this is false, so Celatini, Guardie and
+        # specials placed face down count zero (battle.assess counts only combattenti then).
         """Celatini and Guardie act as reinforcements (advanced game for two only)."""
         return self.advanced and self.seats == 2
 
 
 def side_of(seat: int) -> int:
     return seat % 2
+
+
+#: What each special card does when played alone (advanced game), by its local rank: a special
+#: played where its rule does not allow it breaks that rule.
+_SPECIAL_RULES = {
+    C.GENERALE: "ergio.adv.special.generale",
+    C.MAESTRO: "ergio.adv.special.maestro",
+    C.TAMBURINO: "ergio.adv.special.tamburino",
+    C.TROMBETTIERE: "ergio.adv.special.trombettiere",
+    C.LUOGOTENENTE: "ergio.adv.special.luogotenente",
+}
 
 
 def _violation(rule: str, it: str = "", en: str = "", seat: int | None = None) -> Violation:
@@ -160,6 +173,8 @@ class ErGioState(State):
         self.history: list[dict[str, JSON]] = []
         self._cache: tuple[int, int, list[Action]] | None = None
         self.position: dict[str, JSON] | None = None  # a match entered from its battle
+        # ergio.corteo.deal: each player starts with hand_size cards from the side's own deck (12
+        # for two; the presets for four and six set 9 and 7).
         for seat in range(n):
             for _ in range(ruleset.hand_size):
                 self._draw_deck(seat)
@@ -172,6 +187,7 @@ class ErGioState(State):
 
     # --- small helpers --------------------------------------------------------------
     def _draw_deck(self, seat: int) -> bool:
+        # ergio.deck.own_side: a seat draws only from its own side's deck.
         deck = self.decks[side_of(seat)]
         if not deck:
             return False
@@ -203,6 +219,7 @@ class ErGioState(State):
         specials = self.specials[side]
         if not specials:
             return base
+        # ergio.adv.special.maestro: each Maestro di Campo shown alone raises the hand limit by one.
         return base + sum(1 for c in specials if C.LOCAL[c] == C.MAESTRO)
 
     def over_limit(self, seat: int) -> bool:
@@ -248,6 +265,7 @@ class ErGioState(State):
         """The cards a side may reinforce with: its hand, or its partners' common hand."""
         if not self.ruleset.multi:
             return self.hands[side]
+        # ergio.multi.battle.common_hand: with four or six the partners' hands make one pool.
         return [c for s in self.seats_of(side) for c in self.hands[s]]
 
     def _take_from_pool(self, side: int, card: int) -> None:
@@ -299,9 +317,13 @@ class ErGioState(State):
 
     def _end_turn(self) -> None:
         side = side_of(self.turn_seat)
+        # ergio.corteo.complete: the side that has shown all its magistrature and armed groups wins
+        # the Corteo at the end of this turn.
         if self.complete(side):
             self._close_corteo(side, "complete")
             return
+        # ergio.corteo.dry: a whole round of turns with both decks empty (or max_turns reached) ends
+        # the Corteo; _dry_winner gives it to the side that shows more.
         if not self.decks[0] and not self.decks[1]:
             self.dry_turns += 1
         else:
@@ -313,6 +335,8 @@ class ErGioState(State):
             self.extra_turn = False
             self._begin_turn(self.turn_seat)
         else:
+            # ergio.multi.turn_order: the turn goes round the seats, so the sides alternate and,
+            # within a side, the next partner plays.
             self._begin_turn((self.turn_seat + 1) % self.ruleset.seats)
 
     def _dry_winner(self) -> int:
@@ -346,6 +370,8 @@ class ErGioState(State):
 
     def _start_battle(self) -> None:
         self.phase = BATTLE
+        # ergio.battle.challenger: the Corteo's winner challenges in the first scontro, then each
+        # scontro's winner (_resolve); the other side answers.
         self._new_scontro(self.corteo_winner)
 
     def _new_scontro(self, challenger: int) -> None:
@@ -414,11 +440,16 @@ class ErGioState(State):
             cards = self.field[s].pop(mag, [])
             for v in self.bridge[s].values():
                 cards += v
+            # ergio.battle.keep: the winner's magistratura is kept (and its point scored above); the
+            # loser's cards go to the Arno.
             (self.kept[s] if s == w else self.arno).extend(cards)
         self.bridge = [self._empty_bridge(), self._empty_bridge()]
         for seat in range(self.ruleset.seats):
+            # ergio.battle.draw: battle_draw cards each after a scontro while the deck lasts (2 for
+            # two players, 1 with four or six).
             for _ in range(self.ruleset.battle_draw):
                 self._draw_deck(seat)
+        # ergio.battle.six: six scontri make the battle (all_six off stops at four won).
         done = len(self.facts) >= 6 or (not self.ruleset.all_six and max(self.points) >= 4)
         if done:
             self.phase = OVER
@@ -777,19 +808,7 @@ class ErGioState(State):
             if isinstance(a, Special):
                 if a.card not in hand:
                     return "ergio.card.in_hand"
-                names = {
-                    C.GENERALE: "generale",
-                    C.MAESTRO: "maestro",
-                    C.TAMBURINO: "tamburino",
-                    C.TROMBETTIERE: "trombettiere",
-                    C.LUOGOTENENTE: "luogotenente",
-                }
-                local = C.LOCAL[a.card]
-                return (
-                    f"ergio.adv.special.{names[local]}"
-                    if local in names
-                    else "ergio.adv.patch.kind"
-                )
+                return _SPECIAL_RULES.get(C.LOCAL[a.card], "ergio.adv.patch.kind")
             if isinstance(a, Pass):
                 if not self.ruleset.multi:
                     return "ergio.phase.action"
@@ -944,8 +963,10 @@ class ErGioState(State):
     def _special(self, seat: int, a: Special) -> None:
         side = side_of(seat)
         local = C.LOCAL[a.card]
+        # ergio.adv.special.generale: another turn, with its draw (_end_turn reads extra_turn).
         if local == C.GENERALE:
             self.extra_turn = True
+        # ergio.adv.special.trombettiere: the chosen card from one's own deck, then a reshuffle.
         elif local == C.TROMBETTIERE and a.target != NO:
             deck = self.decks[side]
             if a.target not in deck:
@@ -953,12 +974,14 @@ class ErGioState(State):
             deck.remove(a.target)
             self.hands[seat].append(a.target)
             self._rng_event("trombettiere").shuffle(deck)
+        # ergio.adv.special.tamburino: a card of one's own side taken back from the Arno.
         elif local == C.TAMBURINO and a.target != NO:
             for i in range(len(self.arno) - 1, -1, -1):
                 if self.arno[i] == a.target:
                     self.hands[seat].append(self.arno.pop(i))
                     return
             raise RecordError(f"{C.CODES[a.target]} is not in the Arno")
+        # ergio.adv.special.luogotenente: one of one's own shown cards back into hand.
         elif local == C.LUOGOTENENTE and a.target != NO:
             for cards in (*self.field[side].values(), self.specials[side]):
                 if a.target in cards:

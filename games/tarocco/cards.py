@@ -31,6 +31,8 @@ FOOL = 5  # the Fuggitivo's own "suit": it belongs to none
 DONNA, CAVALLO, REGINA, RE = 11, 12, 13, 14
 COURT_LETTERS = {DONNA: "D", CAVALLO: "C", REGINA: "Q", RE: "K"}
 COURT_VALUES = {DONNA: 2, CAVALLO: 3, REGINA: 4, RE: 5}
+# tarocco.play.miseria: the Miseria is a trump ranked under the Picciotti (rank 0, value 0
+# below), so it loses to every other trump and counts nothing.
 MISERIA_RANK = 0  # below Picciotti (1)
 
 SUIT: list[int] = []
@@ -69,6 +71,7 @@ IS_TRUMP = tuple(s == TRUMP for s in SUIT)
 COUNTING = tuple(v > 0 for v in VALUE)
 # "venti" and "quindici" count the tens and the fives only (queens, knights, maids do not).
 HONOUR_VALUE = tuple(v if v in (5, 10) else 0 for v in VALUE)
+# tarocco.count.last_trick: whoever wins the twentieth trick adds these 5 to the side's count.
 LAST_TRICK_BONUS = 5
 TOTAL_POINTS = 109
 SOLO_TARGET = 55  # the soloist's (and the dealer's pair's) break-even
@@ -90,6 +93,8 @@ def count(pile: Sequence[int]) -> int:
     point (a last group of two adds one, of one nothing). Grouping in threes by hand gives
     the same number, so any split of the pack totals 104, and 109 with the last trick.
     """
+    # tarocco.count.threes: counting in groups of three, a counting card brings its value less
+    # one and every group (a pair of leftovers included) brings one point more.
     points = sum(VALUE[c] - 1 for c in pile if COUNTING[c])
     return points + (len(pile) + 1) // 3
 

@@ -25,6 +25,8 @@ def solo_scores(declarer: int, points: int) -> list[int]:
     >>> solo_scores(1, 61)
     [-6, 18, -6, -6]
     """
+    # tarocco.score.solo: three times the soloist's margin over 55; each defender the side's margin
+    # over 54.
     others = C.TOTAL_POINTS - points - C.OTHER_TARGET
     return [3 * (points - C.SOLO_TARGET) if s == declarer else others for s in range(SEATS)]
 
@@ -35,6 +37,7 @@ def pairs_scores(dealer: int, pair: Sequence[int], points: int) -> list[int]:
     >>> pairs_scores(3, [0, 2], 50)
     [-4, 4, -4, 4]
     """
+    # tarocco.score.pairs: the dealer's pair measures its points against 55, the other against 54.
     mine = set(pair)
     other = C.TOTAL_POINTS - points
     if dealer in mine:
@@ -46,6 +49,7 @@ def pairs_scores(dealer: int, pair: Sequence[int], points: int) -> list[int]:
 
 def offer_scores(offers: Sequence[tuple[int, int, int]]) -> list[int]:
     """Each taken offer: the offerer loses the points, the taker wins them."""
+    # tarocco.score.offer: points move from the offerer to the seat that said piglio.
     scores = [0] * SEATS
     for offerer, taker, points in offers:
         scores[offerer] -= points
@@ -70,6 +74,7 @@ def score_hand(summary: Mapping[str, Any]) -> list[int]:
         return pairs_scores(int(summary["dealer"]), pair, int(summary["card_points"]))
     if outcome == "offer":
         return offer_scores(_offers(summary))
+    # tarocco.score.abandoned: an abandoned hand (or everyone saying zero) gives nobody anything.
     return [0] * SEATS
 
 

@@ -201,6 +201,9 @@ class TaroccoState(State):
         self.ruleset = ruleset
         self.dealer = dealer
         self.deck = list(deck)
+        # tarocco.deal.order: two rounds of five from the dealer's right (cards 0-39 of the pack),
+        # five more each once someone says tengo (cards 40-59, _second_deal), the monte the last
+        # three.
         self.order = [(dealer + 1 + i) % SEATS for i in range(SEATS)]  # from dealer's right
         self.hands: list[list[int]] = [[] for _ in range(SEATS)]
         for round_ in range(2):
@@ -244,6 +247,8 @@ class TaroccoState(State):
         assert self.venti is not None
         return [(self.venti + 1 + i) % SEATS for i in range(SEATS - 1)]
 
+    # tarocco.solo.order: solo or passo is said in turn from the dealer's right (a word out of
+    # turn is tarocco.turn.order); the first solo ends the round (_apply_declare).
     def _solo_order(self) -> list[int]:
         return self.order if self.ruleset.dealer_may_solo else self.order[:3]
 
@@ -256,6 +261,8 @@ class TaroccoState(State):
         if p is Phase.DISCARD:
             return self.monte_taker
         if p is Phase.VENTI:
+            # tarocco.venti.order: venti or zero in turn from the dealer's right; the first venti
+            # ends the round (_apply_venti).
             return self.order[self.cursor]
         if p is Phase.QUINDICI:
             return self._quindici_order()[self.cursor]
@@ -720,6 +727,8 @@ class TaroccoState(State):
             self.offers[seat] = bid.points
         elif bid.kind == "piglio" and bid.of in self.offers and bid.of not in self.taken:
             self.taken[bid.of] = seat
+        # tarocco.bargain.tengo: one tengo means the hand is played: the last cards are dealt once
+        # the round is over (or at once under tengo_closes).
         elif bid.kind == "tengo" and self.tengo is None:
             self.tengo = seat
         closed = self.tengo is not None and self.ruleset.tengo_closes
@@ -734,6 +743,7 @@ class TaroccoState(State):
 
     def _second_deal(self) -> None:
         for i, seat in enumerate(self.order):
+            # tarocco.deal.order: the third packet of five, in the same order as the first two.
             self.hands[seat].extend(self.deck[40 + i * 5 : 45 + i * 5])
         self.phase = Phase.SOLO
         self.cursor = 0
@@ -741,6 +751,8 @@ class TaroccoState(State):
     def _apply_declare(self, seat: int, action: Declare) -> None:
         if action.solo:
             self.soloist = seat
+            # tarocco.monte.show: (V3) a soloist other than the dealer shows the monte before taking
+            # it; without a soloist the dealer takes it unseen (view() shows a shown monte to all).
             self._take_monte(seat, shown=self.ruleset.soloist_shows_monte and seat != self.dealer)
             return
         self.cursor += 1
@@ -761,6 +773,9 @@ class TaroccoState(State):
             hand.remove(c)
         self.discard = list(action.cards)
         if self.soloist is not None:
+            # tarocco.play.first_lead: (V8) the seat at the declarer's right leads first (the
+            # soloist himself under soloist_leads); after venti it is the seat right of the venti
+            # player.
             lead = self.soloist if self.ruleset.soloist_leads else (self.soloist + 1) % SEATS
             self._start_play(lead)
         else:
@@ -776,11 +791,14 @@ class TaroccoState(State):
         self.venti_said.append(seat)
         self.cursor += 1
         if self.cursor >= SEATS:
+            # tarocco.venti.all_zero: four zeros abandon the hand; next_dealer applies V2.
             self._finish(Termination.ALL_ZERO)
 
     def _apply_quindici(self, seat: int, action: Quindici) -> None:
         assert self.venti is not None
         if action.yes:
+            # tarocco.quindici.partner: the first quindici, answered in order after venti, is the
+            # open partner and play starts.
             self.quindici = seat
             self.partner = seat
             self.partner_open = self.partner_known = True
@@ -797,6 +815,8 @@ class TaroccoState(State):
         if holder == seat:
             holder = None
         if holder is None and action.card in self.discard and self.monte_taker != seat:
+            # tarocco.call.in_discard: (V7) the called card lies in the dealer's discard: the dealer
+            # is the partner, and says so when the ruleset's discard_call_declared holds.
             # V7: the dealer discarded the called card: he is the partner
             holder = self.monte_taker
             if self.ruleset.discard_call_declared:
@@ -824,6 +844,8 @@ class TaroccoState(State):
         if len(self.trick) == SEATS:
             self._close_trick()
 
+    # tarocco.play.trick_winner: the highest trump takes the trick, or else the highest card of
+    # the suit led; the Fool never takes it.
     def trick_winner(self, trick: Sequence[tuple[int, int]]) -> int:
         best_seat, best = -1, -1
         for seat, card in trick:
@@ -842,6 +864,9 @@ class TaroccoState(State):
         winner = self.trick_winner(self.trick)
         last = len(self.tricks) == TRICKS - 1
         for seat, card in self.trick:
+            # tarocco.play.fuggitivo_excuse: the Fool stays with whoever played it, who owes the
+            # winner a worthless card in exchange (fool_owed, paid in piles()); playable_cards lets
+            # it replace the card due.
             if card == C.FUGGITIVO and seat != winner:
                 if last and self.ruleset.fuggitivo_last_trick == "lost":
                     self.won[winner].append(card)
@@ -875,6 +900,7 @@ class TaroccoState(State):
         for s in range(SEATS):
             piles[side[s]].extend(self.won[s])
         assert self.monte_taker is not None
+        # tarocco.monte.owner: the discard counts for the side of whoever took the monte.
         piles[side[self.monte_taker]].extend(self.discard)
         for owner, winner in self.fool_owed:
             give, get = piles[side[owner]], piles[side[winner]]
@@ -1001,6 +1027,8 @@ class TaroccoState(State):
             out["seat"] = seat
             out["hand"] = C.codes(sorted(self.hands[seat], key=C.sort_key))
             if seat == self.dealer and rs.dealer_sees_bottom:
+                # tarocco.deal.bottom_card: (V1) the dealer alone sees the pack's last card, unless
+                # the ruleset's dealer_sees_bottom is off.
                 out["bottom_card"] = C.CODES[self.deck[-1]]
             if seat == self.monte_taker and self.phase is not Phase.DISCARD:
                 out["discard"] = C.codes(self.discard)
