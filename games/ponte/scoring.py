@@ -62,6 +62,9 @@ def rank_match(
                 ranking.append({"seat": seat, "side": SIDES[side], "place": place, "by": "side"})
             place += len(members)
             continue
+        # ponte.rank.victories, then ponte.rank.power: within a side of two players, more
+        # victories first, then the fuller back-up box; ponte.rank.ex_aequo: level on both, the
+        # place is shared.
         keyed = sorted(members, key=lambda s: (-seat_wins[s], -seat_backup[s], s))
         for seat in keyed:
             ahead = sum(
@@ -77,11 +80,11 @@ def rank_match(
             ]
             other = next(o for o in members if o != seat)
             if tied:
-                by = "ex_aequo"
+                by = "ex_aequo"  # ponte.rank.ex_aequo
             elif seat_wins[other] != seat_wins[seat]:
-                by = "victories"
+                by = "victories"  # ponte.rank.victories
             else:
-                by = "power"
+                by = "power"  # ponte.rank.power
             ranking.append(
                 {
                     "seat": seat,

@@ -304,6 +304,8 @@ class PonteState(State):
         return self.fpower[side] < self.ruleset.cheapest[self.began_big[side]]
 
     def _refresh(self, side: int) -> None:
+        # ponte.fight.refresh: the twelve cards return whole once spent, or once the power left
+        # cannot pay any card still in hand.
         """The pack comes back whole when spent or when nothing left in it can be paid."""
         if self.phase == TYPES:
             if not self.hand[side]:
@@ -958,6 +960,7 @@ class PonteState(State):
             if self.in_tiebreak:
                 self.leftover[s] += self.fpower[s]
             else:
+                # ponte.challenge.backup: what a magistratura did not spend goes to its back-up box.
                 self.backup[fighters[s]] += self.fpower[s]
             self.fpower[s] = 0
         self.wins[winner] += 1
