@@ -21,6 +21,7 @@ from games.core import RecordError
 
 # The six districts, in the order of the district cards (and of the house board's die faces).
 DISTRICTS = ("cannaregio", "santa_croce", "san_polo", "san_marco", "dorsoduro", "castello")
+# sanmarco.board.house: the board used when a club brings none of its own.
 HOUSE_PATH = Path(__file__).resolve().parent / "boards" / "house.json"
 MAX_BRIDGES = 12
 

@@ -100,6 +100,7 @@ def score_v3(points: Sequence[Sequence[int]]) -> dict[str, JSON]:
 def score_base(points: Sequence[int]) -> dict[str, JSON]:
     """The base game (3 or 4 players): most prestige points wins; equal tops share the win
     (the sources give no tie-break: sanmarco.rank.tie)."""
+    # sanmarco.base.final_scoring: after the last passage, the most prestige points win.
     top = max(points)
     winners = [i for i, p in enumerate(points) if p == top]
     return {
@@ -120,6 +121,7 @@ def _active_winner(points: Sequence[int]) -> tuple[int | None, str | None]:
 
 
 def score_v1(points: Sequence[int], ghosts: Sequence[int] | None) -> dict[str, JSON]:
+    # sanmarco.v1.ghosts: the ghosts are ranked with the players, but only an active player wins.
     """Variant 1: the active players' points, the ghosts' beside them, one ranking of all."""
     entries = [Ranked("player", i, p) for i, p in enumerate(points)]
     if ghosts is not None:
@@ -138,6 +140,7 @@ def score_v1(points: Sequence[int], ghosts: Sequence[int] | None) -> dict[str, J
 
 def bonus_due(limits: Sequence[int]) -> list[int]:
     """Passage-end bonus: a player under 10 gets the gap to the highest limit total."""
+    # sanmarco.base.passage_bonus: a colour under 10 takes the gap to the highest limit total.
     top = max(limits)
     return [top - v if v < LIMIT_END else 0 for v in limits]
 

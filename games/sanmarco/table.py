@@ -358,6 +358,7 @@ class Chance:
         names = kind == "action_cards"
         for _ in range(count):
             if not deck:
+                # sanmarco.base.reshuffle: an empty deck is made again from its discards.
                 deck.extend(sorted(discard))
                 discard.clear()
                 if not deck:
@@ -521,6 +522,8 @@ class BoardState(State):
         self.cubes[d][colour] += k
 
     # --- set-up ---------------------------------------------------------------------------
+    # sanmarco.base.setup: four die rolls per colour, two aristocrats each in the district rolled,
+    # then each colour's starting bridges (setup_queue).
     def _setup(self) -> None:
         for c, kind in enumerate(self.kinds):
             if kind == NEUTRAL:
@@ -536,6 +539,8 @@ class BoardState(State):
         self.phase = "setup"
         self._advance()
 
+    # sanmarco.v1.ghost_bridges: a ghost bridges its two strongest districts, or failing that a free
+    # site touching the strongest.
     def _ghost_bridges(self) -> None:
         for g, kind in enumerate(self.kinds):
             if kind != GHOST:
@@ -607,6 +612,8 @@ class BoardState(State):
         pile = self.piles[self.taken.index(colour)]
         self.holding = [c for c in pile if c < LIMIT_BASE]
 
+    # sanmarco.v1.ghost_dice: once an active player's hand is carried out, each ghost places
+    # aristocrats where the die shows.
     def _ghost_dice(self) -> None:
         per = 2 if self.ruleset.ghost_cubes == "two_per_hand" else 1
         for g, kind in enumerate(self.kinds):
@@ -626,9 +633,13 @@ class BoardState(State):
         n_all = len(self.role_colours)
         start = self.rounds % n_all
         rotation = self.role_colours[start:] + self.role_colours[:start]
+        # sanmarco.base.roles: the leader moves one seat each round and distributes first; the other
+        # roles are drawn (chance.roles).
         ordered = [c for c in rotation if c in active]
         leader, others = ordered[0], ordered[1:]
         if rs.mode == "variant1":
+            # sanmarco.v1.roles: the die picks the first distributor, the next round the roles swap,
+            # then the die is rolled again.
             if self.rounds % 2 == 1 and self.last_v1:
                 d, s = self.last_v1[1], self.last_v1[0]
             else:
@@ -660,6 +671,8 @@ class BoardState(State):
         if len(roles) == 4:  # slots: distributor 1, distributor 2, chooser 1, chooser 2
             self.pairs = [Pair(roles[0], [roles[2]], 5, 3), Pair(roles[1], [roles[3]], 5, 3)]
         elif len(roles) == 3:
+            # sanmarco.base.deal: 5 action and 3 limit cards per distributor (6 and 4 for a lone
+            # distributor among three colours, by the ruleset).
             a, l_ = (6, 4) if rs.three_player_deal == "6+4" else (5, 3)
             self.pairs = [Pair(roles[0], roles[1:], a, l_)]
         else:
@@ -704,6 +717,8 @@ class BoardState(State):
         if self.final_round:
             self._end_passage()
             return
+        # sanmarco.base.limit: at a round's end, a colour at 10 limit points or more is out of the
+        # passage's roles (_active).
         over = [c for c in self.role_colours if self.limit_total(c) >= rs.limit]
         if not over:
             self._start_round()
@@ -712,6 +727,9 @@ class BoardState(State):
         if rs.mode == "variant2" or len(rest) < 2:
             self._end_passage()
             return
+        # sanmarco.base.final_round: two or more colours still under 10 play one last round;
+        # sanmarco.v3.penalty_round: in variant 3 the same last round, with three colours left, goes
+        # by the three-player rules (_start_round).
         self.final_round = True
         self._start_round()
 
@@ -726,6 +744,8 @@ class BoardState(State):
                 continue
             if rs.passage_bonus == "lowest_only" and t != low:
                 continue
+            # sanmarco.base.passage_bonus: the gap to the highest limit total, for a colour under
+            # 10.
             bonus[c] = top - t
         self._credit("bonus", bonus)
         self.passage_log.append(
@@ -734,6 +754,7 @@ class BoardState(State):
         fewest = [c for c, t in zip(self.role_colours, totals, strict=True) if t == low]
         if len(fewest) > 1 and rs.free_banish_ties == "none":
             fewest = []
+        # sanmarco.base.free_banish: the colour(s) with the fewest limit points banish for free.
         self.banish_queue = fewest
         self.phase = "free_banish"
         self._next_banish()
@@ -744,10 +765,12 @@ class BoardState(State):
             return
         if self.passage >= self.ruleset.passages:
             for d in range(6):
+                # sanmarco.base.final_scoring: after the last passage all six districts are scored.
                 self._score_district(d, set(), "final")
             self.phase = "over"
             return
         for c in range(len(self.kinds)):
+            # sanmarco.base.reshuffle: the limit cards are discarded at the end of each passage.
             self.limit_discard.extend(self.limits[c])
             self.limits[c] = []
         self.passage += 1
@@ -797,6 +820,9 @@ class BoardState(State):
             excluded=sorted(excluded),
         )
 
+    # sanmarco.base.doge_toll: one point from the Doge's mover to the owner of each other colour's
+    # bridge crossed; sanmarco.v3.own_bridge_toll: over the mover's own other colour the point is
+    # lost and nobody gains it.
     def _pay_toll(self, mover: int, owner: int) -> None:
         if owner == mover:
             return
