@@ -71,6 +71,7 @@ class Matcher:
         self.label = [0] * size
         self.labeledge: list[tuple[int, int] | None] = [None] * size
         self.bestedge: list[tuple[int, int] | None] = [None] * size
+        self.bslack: list[int] = [0] * size  # slack of bestedge, valid while duals stand
         self.bestlist: list[list[tuple[int, int]] | None] = [None] * size
         self.queue: list[int] = []
 
@@ -138,17 +139,34 @@ class Matcher:
         self.cold = False
 
     def _match_tight(self) -> None:
-        """Match exposed vertices to each other along tight edges (cheap augmentations of
-        length one before the stages)."""
+        """Augment along tight edges before the stages: an exposed vertex to an exposed
+        neighbour, else through a matched pair of single vertices to another exposed
+        vertex (paths of length one and three; the stages find the rest)."""
         adj, dual, mate, inblossom = self.adj, self.dual, self.mate, self.inblossom
         for v in range(self.nv):
             if mate[v] != NONE:
                 continue
             dv, bv = dual[v], inblossom[v]
+            through: list[int] = []
             for u, w2 in adj[v].items():
-                if mate[u] == NONE and dv + dual[u] == w2 and inblossom[u] != bv:
-                    mate[v], mate[u] = u, v
-                    break
+                if dv + dual[u] == w2 and inblossom[u] != bv:
+                    if mate[u] == NONE:
+                        mate[v], mate[u] = u, v
+                        break
+                    through.append(u)
+            else:
+                for u in through:
+                    m = mate[u]
+                    if inblossom[u] != u or inblossom[m] != m:
+                        continue
+                    dm = dual[m]
+                    for y, w2 in adj[m].items():
+                        if mate[y] == NONE and y != v and dm + dual[y] == w2 and inblossom[y] != bv:
+                            mate[v], mate[u] = u, v
+                            mate[m], mate[y] = y, m
+                            break
+                    if mate[v] != NONE:
+                        break
 
     def _warm_start(self) -> None:
         adj, dual, mate, inblossom = self.adj, self.dual, self.mate, self.inblossom
@@ -377,6 +395,7 @@ class Matcher:
             if mine is None or bestslack[bj] < mineslack:
                 mine, mineslack = edge, bestslack[bj]
         self.bestedge[b] = mine
+        self.bslack[b] = mineslack
 
     def _expand(self, b: int, endstage: bool) -> None:
         nv = self.nv
@@ -497,7 +516,7 @@ class Matcher:
     def _stages(self) -> None:
         nv = self.nv
         adj, dual, mate, inblossom = self.adj, self.dual, self.mate, self.inblossom
-        label, bestedge = self.label, self.bestedge
+        label, bestedge, bslack = self.label, self.bestedge, self.bslack
         while True:
             exposed = [v for v in range(nv) if mate[v] == NONE]
             if not exposed:
@@ -540,13 +559,12 @@ class Matcher:
                                 label[w] = 2
                                 self.labeledge[w] = (v, w)
                         elif label[bw] == 1:
-                            be = bestedge[bv]
-                            if be is None or kslack < dual[be[0]] + dual[be[1]] - adj[be[0]][be[1]]:
+                            if bestedge[bv] is None or kslack < bslack[bv]:
                                 bestedge[bv] = (v, w)
-                        elif label[w] == 0:
-                            be = bestedge[w]
-                            if be is None or kslack < dual[be[0]] + dual[be[1]] - adj[be[0]][be[1]]:
-                                bestedge[w] = (v, w)
+                                bslack[bv] = kslack
+                        elif label[w] == 0 and (bestedge[w] is None or kslack < bslack[w]):
+                            bestedge[w] = (v, w)
+                            bslack[w] = kslack
                 if augmented:
                     break
                 deltatype = -1
@@ -586,6 +604,9 @@ class Matcher:
                         dual[b] += delta
                     elif label[b] == 2:
                         dual[b] -= delta
+                for x, be in enumerate(bestedge):  # the slacks moved with the duals
+                    if be is not None:
+                        bslack[x] = dual[be[0]] + dual[be[1]] - adj[be[0]][be[1]]
                 if deltatype == 2 or deltatype == 3:
                     v, w = deltaedge  # type: ignore[misc]
                     if label[inblossom[v]] != 1:
