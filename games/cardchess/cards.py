@@ -50,7 +50,7 @@ DECK_SIZE = 2 * sum(k[3] for k in KINDS)  # 38 cards, the four gold cards aside
 GOLD_PER_DECK = 4
 PUBLISHED_ROOKS = (6, 5)  # the published list: blue rooks 6, green rooks 5
 
-# sfida points: pawn, castle and ghost queen 1; king 5; every other piece 2
+# cardchess.score.points: pawn, castle and ghost queen 1; king 5; every other piece 2.
 PIECE_POINTS = (1, 1, 1, 5, 2, 2, 2, 2)
 REAME_BONUS = 10
 
@@ -144,6 +144,7 @@ def sfida_points(cards: list[int] | tuple[int, ...]) -> tuple[int, int]:
     for c in cards:
         counts[c] += 1
     base = sum(POINTS[t] * n for t, n in enumerate(counts) if n)
+    # cardchess.score.reame: a king, a queen and a castle of one colour add REAME_BONUS each time.
     reami = 0
     for col in (BLUE, GREEN):
         off = col * PER_COLOUR

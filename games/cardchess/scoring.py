@@ -54,6 +54,8 @@ class Tally:
 
     def add(self, points: Sequence[int]) -> int | None:
         """Count one sfida's points; the seat that took a gold card with it, if any."""
+        # cardchess.gold.sfida: the sfida's sole top score takes a gold card; a shared top takes
+        # none.
         taker = top(points)
         if self.deciding:  # the deciding sfida: its sole winner wins the game
             if taker is not None:

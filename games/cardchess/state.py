@@ -57,6 +57,8 @@ class CardChessRuleset(Ruleset):
     def gold(self) -> int:
         return C.GOLD_PER_DECK * self.decks
 
+    # cardchess.deal.deck: the published deck, two merged for three or four players, less one
+    # value-1 pawn for four; the gold cards are kept apart (gold).
     def deck(self) -> list[int]:
         cards = C.one_deck() * self.decks
         if self.seats == 4:
@@ -168,6 +170,8 @@ class CardChessState(State):
             b.table.append(b.pile.pop())
         self.resolve_at = -1
 
+    # cardchess.deal.reshuffle: with two players, the discards make the deck once more, then dealt
+    # one card at a time (cyclic): table, first player, second.
     def _reshuffle(self) -> bool:
         b = self.b
         deal = self.deals[self.sfida]
@@ -204,6 +208,9 @@ class CardChessState(State):
             if not b.pile:
                 self._end_sfida()
                 return
+            # cardchess.deal.last_turn: with three or four, once no more than 3 a head and 4 for the
+            # table are left, this turn is the last: three each, four on the table, and every card
+            # in hand is played (must_play).
             b.last_turn = len(b.pile) <= 3 * n + 4
             order = ([-1, *range(n)] * 3) + ([-1] if b.last_turn else [])
         for dest in order:
@@ -214,6 +221,7 @@ class CardChessState(State):
                 b.table.append(card)
             else:
                 b.hands[dest].append(card)
+        # cardchess.deal.last_turn: with two, the turn dealt from the last cards is the last one.
         if n == 2 and not b.pile and (b.reshuffled or not b.discard):
             b.last_turn = True
         self.resolve_at = -1
@@ -223,6 +231,7 @@ class CardChessState(State):
         for hand in b.hands:  # the card kept in hand goes to the discards (cardchess.sfida.end)
             b.discard.extend(hand)
             hand.clear()
+        # cardchess.score.counted: every card gained, or (option) only the table pieces captured.
         counted = b.captured if self.ruleset.counted == "all" else b.pieces
         scored = [C.sfida_points(cs) for cs in counted]
         points = [p for p, _ in scored]
@@ -424,6 +433,8 @@ class CardChessState(State):
             raise RecordError(f"table card {action.at} is not the one to reveal now")
         taker = action.taker
         at = self.resolve_at
+        # cardchess.capture.gain: the taker gains the piece and every card played on it; with no
+        # taker they all go to the discards.
         gained = [b.table[at]]
         for p in b.plays:
             if p is not None and p[at] >= 0:
