@@ -148,6 +148,7 @@ def bonus_due(limits: Sequence[int]) -> list[int]:
 def score_v2(
     points: Sequence[int], neutral: int | None, passages: Sequence[Mapping[str, Any]]
 ) -> dict[str, JSON]:
+    # sanmarco.v2.neutral: the neutral colour is ranked when its total is written, never wins.
     """Variant 2: the active players' points, the neutral colour's when written, a ranking."""
     entries = [Ranked("player", i, p) for i, p in enumerate(points)]
     if neutral is not None:
