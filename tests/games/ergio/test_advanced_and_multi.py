@@ -123,6 +123,38 @@ def test_adv_special_luogotenente_takes_back_a_shown_card() -> None:
     assert s.specials[0] == codes("T-LUO")
 
 
+def test_adv_special_generale_and_maestro_take_no_target() -> None:
+    # played alone for their effect, they name no card: one that does breaks their rule
+    s = adv(["T-GEN", "T-MDC", "SFR-2"])
+    gen = s.check(0, Special(code("T-GEN"), code("SFR-2")))
+    mdc = s.check(0, Special(code("T-MDC"), code("SFR-2")))
+    assert [(v.rule, v.seat) for v in gen] == [("ergio.adv.special.generale", 0)]
+    assert [(v.rule, v.seat) for v in mdc] == [("ergio.adv.special.maestro", 0)]
+
+
+def test_adv_special_trombettiere_takes_only_from_ones_own_deck() -> None:
+    s = adv(["T-TRO", "SFR-2"])
+    theirs = s.decks[1][0]
+    assert theirs not in s.decks[0]
+    found = s.check(0, Special(code("T-TRO"), theirs))
+    assert [(v.rule, v.seat) for v in found] == [("ergio.adv.special.trombettiere", 0)]
+
+
+def test_adv_special_tamburino_takes_back_only_ones_own_side() -> None:
+    s = adv(["T-TAM", "SFR-2"])
+    s.arno = codes("SMA-7", "SAN-7")
+    found = s.check(0, Special(code("T-TAM"), code("SAN-7")))
+    assert [(v.rule, v.seat) for v in found] == [("ergio.adv.special.tamburino", 0)]
+
+
+def test_adv_special_luogotenente_takes_back_only_a_shown_card() -> None:
+    s = adv(["T-LUO", "SFR-2"])
+    s.field[0][SMA] = codes("SMA-MAG", "SMA-CAP", "SMA-7")
+    s.shown[0].add(SMA)
+    found = s.check(0, Special(code("T-LUO"), code("SMA-2")))
+    assert [(v.rule, v.seat) for v in found] == [("ergio.adv.special.luogotenente", 0)]
+
+
 def test_adv_patch_kind() -> None:
     s = adv(["SMA-7", "T-TRO", "T-TAM", "T-GEN", "T-MDC", "T-GCCC"])
     legal = s.legal_actions(0)
