@@ -99,6 +99,23 @@ def inside(stable: list[int], residents: set[int], gi: int) -> bool:
 class FastDutch(DutchEngine):  # type: ignore[misc]
     """The library's Dutch engine with the bracket loop run on an incremental matcher."""
 
+    def _build_players(self, raw: list[dict[str, Any]]) -> list[Any]:
+        """The library's, with each player's opponents found in one pass over the pairs
+        played (the library scans them all once per player)."""
+        played = self.previous_pairings
+        self.previous_pairings = set()
+        try:
+            players = super()._build_players(raw)
+        finally:
+            self.previous_pairings = played
+        opponents: dict[int, set[int]] = {}
+        for a, b in played:
+            opponents.setdefault(a, set()).add(b)
+            opponents.setdefault(b, set()).add(a)
+        for p in players:
+            p.opponents = set(opponents.get(p.id, ()))
+        return players
+
     def _pair_iterative_mwm(
         self, all_players: list[Any], bye_candidates: set[int] | None = None
     ) -> tuple[list[tuple[Any, Any]], list[Any]]:
@@ -129,11 +146,10 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
             return result
 
         def finalize(a: int, b: int) -> None:
-            for k in range(n):
-                if k != b:
-                    set_w(a, k, 0)
-                if k != a:
-                    set_w(b, k, 0)
+            """The library's finalizePair: a and b keep only their own edge (weight 1)."""
+            for x, other in ((a, b), (b, a)):
+                for k in [k for k in matcher.adj[x] if k < n and k != other]:
+                    set_w(x, k, 0)
             set_w(a, b, 1)
 
         # score groups: bounds, and the bits each takes in the score fields

@@ -375,8 +375,17 @@ class Matcher:
         bestslack: dict[int, int] = {}
         for s in path:
             lst = self.bestlist[s]
-            if lst is None:
-                lst = [(i, j) for i in self._leaves(s) for j in adj[i]]
+            if lst is None:  # every edge out of s's vertices
+                for i in self._leaves(s):
+                    di = dual[i]
+                    for j, w2 in adj[i].items():
+                        bj = inblossom[j]
+                        if bj != b and label[bj] == 1:
+                            sl = di + dual[j] - w2
+                            if bj not in best or sl < bestslack[bj]:
+                                best[bj] = (i, j)
+                                bestslack[bj] = sl
+                lst = []
             for i, j in lst:
                 if inblossom[j] == b:
                     i, j = j, i

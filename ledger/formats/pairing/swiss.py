@@ -7,7 +7,7 @@ never three in a row, keep the difference within 2) balance the sides.
 Engines: the exact one is the library's FIDE Dutch method (a port of bbpPairings') run
 by ``dutch.FastDutch`` on an incremental matcher (matching.py) instead of dozens of
 networkx blossom solves from nothing; same pairs as the library's own loop (tested), about
-0.02 s a round at 40 players, 0.1 s at 100 and 0.4 to 0.7 s at 200 on this project's
+0.02 s a round at 40 players, 0.1 s at 100 and 0.4 to 0.9 s at 200 on this project's
 shared machine (bench/formats.py). Fields up to ``exact_limit`` players (200 by default,
 the most a competition may set) are paired by it; larger fields by the library's casual
 Swiss engine (score groups, greedy, well under a second for 1,000 players), the fallback.
