@@ -88,19 +88,22 @@ R = TypeVar("R", bound=Ruleset)
 _READ_RULESETS: dict[tuple[int, int, Any], Any] = {}
 
 
-def _spec_key(spec: Any) -> Any:
+def _spec_key(spec: Any) -> tuple[Any, Any]:
     """A hashable key that tells apart every two specs that could read differently (true,
-    1 and 1.0 included). Raises TypeError or ValueError for what cannot be keyed."""
+    1 and 1.0 included), and the spec to read for it: a nested spec is read from its own
+    copy, so that a kept ruleset never shares a list or an object with a caller who may
+    change it later. Raises TypeError or ValueError for what cannot be keyed."""
     if spec is None or isinstance(spec, str):
-        return spec
+        return spec, spec
     if type(spec) is dict:
-        try:  # the usual flat object: its items and their types
+        try:  # the usual flat object: its items (plain values) and their types
             key = (tuple(spec.items()), tuple(map(type, spec.values())))
             hash(key)
-            return key
+            return key, spec
         except TypeError:  # a list or an object inside
             pass
-    return json.dumps(spec, sort_keys=True)
+    text = json.dumps(spec, sort_keys=True)
+    return text, json.loads(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +211,13 @@ class Game(ABC, Generic[R, S]):
         way, is read and checked once. Only specs that read without error are kept.
         """
         try:
-            key = (id(self), id(self.rulesets), _spec_key(spec))
+            own_key, own_spec = _spec_key(spec)
         except (TypeError, ValueError):  # not JSON (a tuple key, an object): read it anew
             return self._read_ruleset(spec)
+        key = (id(self), id(self.rulesets), own_key)
         known = _READ_RULESETS.get(key)
         if known is None:
-            known = self._read_ruleset(spec)
+            known = self._read_ruleset(own_spec)
             if len(_READ_RULESETS) >= 512:
                 _READ_RULESETS.clear()
             _READ_RULESETS[key] = known

@@ -25,3 +25,17 @@ def test_the_same_spec_reads_as_the_same_ruleset_and_a_bad_one_is_still_refused(
         for key in whole:
             with pytest.raises(RecordError):  # true is not a whole number, though True == 1
                 game.ruleset({**spec, key: spec[key] == 1})
+
+
+def test_a_kept_ruleset_shares_nothing_with_the_spec_it_was_read_from() -> None:
+    game = registry.get("sanmarco")
+    import json
+    from pathlib import Path
+
+    board = json.loads(Path("games/sanmarco/boards/house.json").read_text(encoding="utf-8"))
+    board["name"] = "circolo"
+    spec = {"name": "base4", "board": board}
+    first = game.ruleset(spec)
+    board["name"] = "changed afterwards"  # the caller edits its own dict
+    again = game.ruleset({"name": "base4", "board": {**board, "name": "circolo"}})
+    assert again is first and first.board["name"] == "circolo"
