@@ -203,10 +203,13 @@ def _quick_bridge(data: dict[str, Any]) -> Act | None:
 
 
 def _quick_district(data: dict[str, Any]) -> Act | None:
-    a = _place_of(data.get("district"))
+    v = data.get("district")
+    a = _DISTRICT.get(v, -2) if type(v) is str else -2
+    if a < 0:
+        return None
     b = _place_of(data["to"]) if "to" in data else a
     c = _place_of(data["from"]) if "from" in data else -1
-    if a < 0 or b < 0 or c == -2:
+    if b < 0 or c == -2:
         return None
     return _new_act(Act, ("district", a, b, c))
 
@@ -400,7 +403,7 @@ _WAITING = frozenset(("divide", "choose", "free_banish", "over"))
 
 
 # --- the state ----------------------------------------------------------------------------------
-@dataclass
+@dataclass(slots=True)
 class Pair:
     """A distributor and the colours that choose from the offers (in choosing order)."""
 
@@ -410,7 +413,7 @@ class Pair:
     limits: int  # limit cards dealt
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
     """Work inside a card: a banishment's removals, the Doge's walk, variant 3's choices."""
 
