@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from games.cardchess import cards as C
-from games.cardchess.state import CardChessState, Play
+from games.cardchess.state import Board, CardChessState, Play, SfidaDeal
 from games.core import rng
+from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, redeal
 
 # worth of a table piece to this bot: its points, plus the reame pieces' promise
 WORTH = tuple(
@@ -46,3 +49,74 @@ class HeuristicBot:
             elif abs(score - best_score) <= 1e-9:
                 best.append(action)
         return best[self._rng.randrange(len(best))]
+
+
+# --- the strong bot: what the search needs to know of cardChess ----------------------------
+
+
+class CardChessSearch:
+    """cardChess for games.core.search: the cards a seat cannot see (the other hands, the
+    draw pile, the others' face-down cards not yet revealed) shuffled among their places,
+    and the reshuffle and the sfide still to come drawn from a new seed."""
+
+    def sample(self, state: Any, seat: int, rand: Any) -> CardChessState:
+        assert isinstance(state, CardChessState)
+        world = self.clone(state)
+        b = world.b
+        revealed = max(world.resolve_at, 0)
+        places: list[tuple[Any, int]] = []
+        for s, hand in enumerate(b.hands):
+            if s != seat:
+                places += [(hand, i) for i in range(len(hand))]
+        places += [(b.pile, i) for i in range(len(b.pile))]
+        plays: list[list[int] | None] = [list(p) if p is not None else None for p in b.plays]
+        for s, p in enumerate(plays):
+            if s != seat and p is not None:
+                places += [(p, i) for i in range(revealed, len(p)) if p[i] >= 0]
+        redeal(places, rand)
+        b.plays = [tuple(p) if p is not None else None for p in plays]
+        world.deals = world.deals[: world.sfida + 1]
+        if not b.reshuffled:
+            current = world.deals[world.sfida]
+            world.deals[world.sfida] = SfidaDeal(current.deck, None)
+        world.seed = rand.randrange(1 << 30)
+        return world
+
+    def policy(self, seed: int) -> HeuristicBot:
+        return HeuristicBot(seed)
+
+    def candidates(self, state: Any, seat: int, actions: Sequence[Any], seed: int) -> list[Any]:
+        return list(actions)
+
+    def reward(self, state: Any, seat: int) -> float:
+        return float(state.outcome().scores[seat])
+
+    def clone(self, state: Any) -> CardChessState:
+        """A copy to play on: the board's lists copied, the card tables shared."""
+        new = object.__new__(CardChessState)
+        new.__dict__.update(state.__dict__)
+        b = state.b
+        new.b = Board(
+            list(b.pile),
+            [list(h) for h in b.hands],
+            list(b.table),
+            list(b.plays),
+            [list(c) for c in b.captured],
+            [list(p) for p in b.pieces],
+            list(b.discard),
+            b.reshuffled,
+            b.cyclic,
+            b.last_turn,
+        )
+        new.deals = [SfidaDeal(d.deck, d.reshuffle) for d in state.deals]
+        new.tally = dataclasses.replace(state.tally, gold=list(state.tally.gold))
+        new.results = list(state.results)
+        new.actions = list(state.actions)
+        return new
+
+
+def strong_bot(
+    seed: int, *, playouts: int = DEFAULT_PLAYOUTS, budget: float | None = DEFAULT_BUDGET
+) -> SearchBot:
+    """The strong cardChess bot: determinized search with the heuristic bot in the playouts."""
+    return SearchBot(CardChessSearch(), seed, playouts=playouts, budget=budget)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.cardchess import cards as C
-from games.cardchess.bots import HeuristicBot
+from games.cardchess.bots import HeuristicBot, strong_bot
 from games.cardchess.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.cardchess.scoring import score_summary, summary_outcome
 from games.cardchess.state import (
@@ -51,7 +51,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         "4p": Text("Partita a 4 giocatori (due mazzi)", "Game for 4 players (two decks)"),
     }
     summary_examples = ({"players": 2, "sfide": [[20, 10], [5, 5], [12, 14], [30, 2], [9, 1]]},)
-    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot, "strong": strong_bot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED

@@ -9,9 +9,12 @@ beats what it sees, or sacrifices its weakest; reinforcements go where they coun
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from typing import Any
 
 from games.core import rng
+from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, redeal
 from games.ergio import cards as C
 from games.ergio.actions import (
     NO,
@@ -29,7 +32,7 @@ from games.ergio.actions import (
     Special,
     Swap,
 )
-from games.ergio.state import ErGioState, side_of
+from games.ergio.state import CORTEO, ErGioState, side_of
 
 
 def card_worth(c: int) -> int:
@@ -144,3 +147,63 @@ class HeuristicBot:
             if gain > best_gain:
                 best, best_gain = a, gain
         return best if best is not None else Ready()
+
+
+# --- the strong bot: what the search needs to know of Er Giò ------------------------------
+
+
+class ErGioSearch:
+    """Er Giò for games.core.search: the cards a seat cannot see (the other side's hand and
+    face-down bridge, both decks, the face-down pile) shuffled among their places, each
+    card among the places of its own colour (the pile shows its colours), and the chance
+    still to come drawn from a new seed."""
+
+    def sample(self, state: Any, seat: int, rand: Any) -> ErGioState:
+        assert isinstance(state, ErGioState)
+        world = copy.deepcopy(state)
+        mine = side_of(seat)
+        places: list[list[tuple[Any, int]]] = [[], []]
+
+        def hide(holder: list[int]) -> None:
+            for i, c in enumerate(holder):
+                places[C.SIDE_OF[c]].append((holder, i))
+
+        pooled = world.ruleset.multi and world.phase != CORTEO
+        pool: list[tuple[Any, int]] = []
+        for s, hand in enumerate(world.hands):
+            if side_of(s) != mine:
+                hide(hand)
+            elif pooled:
+                # partners' hands show as one pool: which of them holds what is not seen
+                pool += [(hand, i) for i in range(len(hand))]
+            elif s != seat:
+                hide(hand)
+        for deck in world.decks:
+            hide(deck)
+        hide(world.pile)
+        for laid in world.bridge[1 - mine].values():
+            hide(laid)
+        for group in (*places, pool):
+            redeal(group, rand)
+        world.seed = rand.randrange(1 << 30)
+        world._cache = None
+        return world
+
+    def policy(self, seed: int) -> HeuristicBot:
+        return HeuristicBot(seed)
+
+    def candidates(self, state: Any, seat: int, actions: Sequence[Any], seed: int) -> list[Any]:
+        return list(actions)
+
+    def reward(self, state: Any, seat: int) -> float:
+        return float(state.outcome().scores[seat])
+
+    def clone(self, state: Any) -> Any:
+        return copy.deepcopy(state)
+
+
+def strong_bot(
+    seed: int, *, playouts: int = DEFAULT_PLAYOUTS, budget: float | None = DEFAULT_BUDGET
+) -> SearchBot:
+    """The strong Er Giò bot: determinized search with the heuristic bot in the playouts."""
+    return SearchBot(ErGioSearch(), seed, playouts=playouts, budget=budget)

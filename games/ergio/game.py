@@ -11,7 +11,7 @@ from games.core.declare import SummaryForm
 from games.ergio import actions as A
 from games.ergio import cards as C
 from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
-from games.ergio.bots import HeuristicBot
+from games.ergio.bots import HeuristicBot, strong_bot
 from games.ergio.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.ergio.scoring import outcome_of, score_summary
 from games.ergio.state import ErGioRuleset, ErGioState
@@ -76,7 +76,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
             ],
         },
     )
-    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot, "strong": strong_bot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.core.declare import SummaryForm
 from games.tarocco import cards as C
-from games.tarocco.bots import HeuristicBot
+from games.tarocco.bots import HeuristicBot, strong_bot
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.tarocco.scoring import score_summary, summary_outcome
 from games.tarocco.state import (
@@ -98,7 +98,7 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         {"outcome": "solo", "dealer": 3, "declarer": 0, "card_points": 70},
         {"outcome": "pairs", "dealer": 0, "pair": [1, 3], "card_points": 60},
     )
-    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot, "strong": strong_bot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED

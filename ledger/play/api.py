@@ -85,8 +85,9 @@ class PlayCreateSerializer(serializers.Serializer):
     seats = serializers.ListField(
         child=serializers.CharField(),
         required=False,
-        help_text='One per seat: "me" (once), "open" (for an invited player), "random" or '
-        '"heuristic" (a bot). Not needed with ledger_table.',
+        help_text='One per seat: "me" (once), "open" (for an invited player), "random", '
+        '"heuristic" or "strong" (a bot; "strong" for the games with hidden cards). Not '
+        "needed with ledger_table.",
     )
     game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
 
@@ -120,7 +121,10 @@ class PlayJoinSerializer(serializers.Serializer):
 
 
 class PlayBotsSerializer(serializers.Serializer):
-    kind = serializers.CharField(default="heuristic", help_text='"random" or "heuristic".')
+    kind = serializers.CharField(
+        default="heuristic",
+        help_text='"random", "heuristic" or "strong" (the games with hidden cards).',
+    )
 
 
 class PlayActSerializer(serializers.Serializer):

@@ -90,6 +90,7 @@ class PlaySeat(models.Model):
         HUMAN = "human", _("Player")
         RANDOM = "random", _("Random bot")
         HEURISTIC = "heuristic", _("Heuristic bot")
+        STRONG = "strong", _("Strong bot")
 
     table = models.ForeignKey(GameTable, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -117,7 +118,7 @@ class PlaySeat(models.Model):
 
     @property
     def is_bot(self) -> bool:
-        return self.kind in (self.Kind.RANDOM, self.Kind.HEURISTIC)
+        return self.kind in (self.Kind.RANDOM, self.Kind.HEURISTIC, self.Kind.STRONG)
 
 
 class MoveQuerySet(models.QuerySet["Move"]):

@@ -16,7 +16,7 @@ from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import engine
 from ledger.play.services import state_of
 
-BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico"}
+BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico", "strong": "Bot forte"}
 
 
 def seat_rows(table: GameTable) -> list[dict[str, Any]]:

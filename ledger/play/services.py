@@ -107,7 +107,7 @@ def engine_user(club: Club) -> Any:
     return user
 
 
-BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico"}
+BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico", "strong": "Bot forte"}
 
 
 def bot_player(club: Club, kind: str, number: int) -> Player:

@@ -31,7 +31,7 @@ from ledger.play.replay import bot_kinds, replay
 
 # Past this many choices the actions are offered as one list instead of one button each.
 MAX_BUTTONS = 40
-OTHER_SEATS = ["heuristic", "random", "open"]
+OTHER_SEATS = ["heuristic", "strong", "random", "open"]
 # The button of a choice offered item by item (pick_of), by the action's key.
 PICK_LABELS = {"discard": gettext_lazy("Discard them")}
 
@@ -338,6 +338,11 @@ def create(request: HttpRequest) -> HttpResponse:
             ruleset = {"name": name}
         seats_n = registry.get(game).ruleset(ruleset).seats
         other = data.get("others", "heuristic")
+        if other not in ("open", *bot_kinds(game)):
+            raise LedgerError(
+                _("%(game)s has no strong bot: choose heuristic or random bots.")
+                % {"game": registry.get(game).info.name.get((get_language() or "it")[:2])}
+            )
         deal = data.get("deal", "").strip()
         if deal and not deal.isdigit():
             raise LedgerError(_("A deal number is made of digits only."))

@@ -232,3 +232,41 @@ def test_a_forced_move_plays_itself_unless_the_player_says_otherwise(people, com
         action = registry.get("ergio").encode_action(legal[-1])
         commit(services.act, user=people.users["member"], table=table, action=action)
     pytest.skip("no forced move came up in this deal")
+
+
+def test_the_table_page_offers_the_strong_bot_where_the_game_has_one(people, commit):
+    """Filling the open seats, the creator chooses random, heuristic or strong bots; the
+    strong bots take their seats, move within their time, and the game goes on."""
+    owner = _client(people)
+    table = _table(people, commit, "tarocco", ["me", "open", "open", "open"], seed=4)
+    page = owner.get(f"/play/{table.pk}/").content.decode()
+    assert '<option value="strong">Strong bots' in page
+    assert '<option value="heuristic">Heuristic bots' in page
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it")
+    italian.force_login(people.users["member"])
+    assert '<option value="strong">Bot forti' in italian.get(f"/play/{table.pk}/").content.decode()
+    commit(owner.post, f"/play/{table.pk}/bots/", {"kind": "strong"})
+    table.refresh_from_db()
+    assert table.status == "playing"
+    assert [s.kind for s in table.seats.all()] == ["human", "strong", "strong", "strong"]
+    seats = owner.get(f"/play/{table.pk}/").content.decode()
+    assert "Bot forte 1" in seats
+    assert {m.bot for m in table.moves.all()} <= {"", "strong"}
+
+
+def test_a_game_without_a_strong_bot_says_so_in_words(people, commit):
+    """San Marco has no hidden cards and no strong bot: the lobby says so instead of
+    listing seat kinds."""
+    client = _client(people)
+    response = commit(
+        client.post,
+        "/play/new/",
+        {"club": people.club.pk, "ruleset": "sanmarco:variant3", "others": "strong"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "has no strong bot: choose heuristic or random bots" in page
+    assert not GameTable.objects.exists()
+    sanmarco = registry.get("sanmarco")
+    table = _table(people, commit, "sanmarco", ["me"] + ["open"] * (sanmarco.ruleset().seats - 1))
+    assert 'value="strong"' not in client.get(f"/play/{table.pk}/").content.decode()
