@@ -310,11 +310,10 @@ def _battle_why(
         joined = (" o " if lang == "it" else " or ").join(places)
         return pick(
             lang,
-            f"Ora i rinforzi vanno {joined}, coperti; una carta che non conta vale zero ma "
-            "si può giocare per bluff. Quando hai finito, sei pronto allo scontro.",
-            f"Reinforcements go {joined} now, face down; a card that does not count is worth "
-            "zero but may be played as a bluff. When you are done, you are ready for the "
-            "scontro.",
+            f"Rinforzi coperti: vanno {joined}. Una carta che non conta vale zero ma si può "
+            "giocare per bluff. Quando hai finito, scegli «pronto allo scontro».",
+            f"Face-down reinforcements go {joined}. A card that does not count is worth zero "
+            "but may be played as a bluff. When you are done, choose «ready for the scontro».",
         )
     return ""
 

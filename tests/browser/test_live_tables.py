@@ -236,7 +236,7 @@ def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_pract
         now = _moves(mover)
         for other in (anna, bruno, watcher):
             try:
-                other.wait_for_function(f"n => Number(({MOVES})()) === n", arg=now)
+                other.wait_for_function(f"n => Number(({MOVES})()) >= n", arg=now)
             except PlaywrightTimeout:
                 shown = [_moves(p) for p in (anna, bruno, watcher)]
                 raise AssertionError(f"after move {now} the pages show {shown}") from None
