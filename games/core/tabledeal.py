@@ -24,6 +24,12 @@ A tabledeal module offers:
   ``choice_group(step, lang)`` (the heading a choice goes under), ``pending(record, view,
   lang)`` and ``with_drawn(record, side, codes, dry)`` (cards drawn that the referee is asked
   for as they come: Er Giò's draws after a scontro).
+
+``KIND`` says how the desk shows it: ``"cards"`` (the default: a pack to tap), ``"dealt"``
+(cardChess: each deal asked for when the play reaches it; ``places``, ``pack`` and
+``apply(record, placed)`` work on the deal ``pending`` names) or ``"sheets"`` (The Bridge's
+Game: no cards, a form of numbers, ``sheets``, ``power``, ``record``, ``from_record``,
+``with_sheets``). ``titles(lang)`` gives the page's title and the words of its links.
 """
 
 from __future__ import annotations
