@@ -14,6 +14,7 @@ from games.core.verdict import (
     Verdict,
     Violation,
     places_by,
+    rule_broken,
     violation,
 )
 
@@ -41,5 +42,6 @@ __all__ = [
     "places_by",
     "play",
     "rng",
+    "rule_broken",
     "violation",
 ]

@@ -74,6 +74,23 @@ def violation(
     return Violation(rule_id, message, step, seat, where)
 
 
+def rule_broken(
+    book: RuleBook,
+    rule_id: str,
+    it: str = "",
+    en: str = "",
+    *,
+    seat: int | None = None,
+    step: int | None = None,
+    **where: JSON,
+) -> Violation:
+    """The one way an engine says a rule was broken: the rule, then what happened in Italian
+    and in English (the order of ``Text`` and of ``LANGUAGES``), then where. With neither
+    sentence the message is the rule's paraphrase alone."""
+    detail = Text(it, en) if it or en else None
+    return violation(book, rule_id, detail, seat=seat, step=step, **where)
+
+
 def places_by(values: Sequence[int | float]) -> tuple[int, ...]:
     """Standard competition places from per-seat values, highest first (1, 1, 3)."""
     return tuple(1 + sum(1 for other in values if other > v) for v in values)

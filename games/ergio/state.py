@@ -21,9 +21,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import (
+    NOTATION_VERSION,
+    Outcome,
+    RecordError,
+    Ruleset,
+    State,
+    Violation,
+    rule_broken,
+)
 from games.core import rng as make_rng
-from games.core import violation as make_violation
 from games.core.text import seat_no
 from games.ergio import cards as C
 from games.ergio import words as ergio_words
@@ -127,10 +134,6 @@ _SPECIAL_RULES = {
     C.TROMBETTIERE: "ergio.adv.special.trombettiere",
     C.LUOGOTENENTE: "ergio.adv.special.luogotenente",
 }
-
-
-def _violation(rule: str, it: str = "", en: str = "", seat: int | None = None) -> Violation:
-    return make_violation(BOOK, rule, Text(it, en) if it or en else None, seat=seat)
 
 
 class ErGioState(State):
@@ -682,15 +685,16 @@ class ErGioState(State):
 
     def check(self, seat: int, action: Any) -> list[Violation]:
         if self.phase == OVER:
-            return [_violation("ergio.record.game_over", seat=seat)]
+            return [rule_broken(BOOK, "ergio.record.game_over", seat=seat)]
         actor = self.to_act()
         if seat != actor:
             return [
-                _violation(
+                rule_broken(
+                    BOOK,
                     "ergio.turn.order",
                     f"Tocca al posto {seat_no(actor)}.",
                     f"Seat {seat_no(actor)} is to act.",
-                    seat,
+                    seat=seat,
                 )
             ]
         if self._is_legal(seat, action):
@@ -701,7 +705,9 @@ class ErGioState(State):
         except (TypeError, KeyError, ValueError):
             said = {lang: repr(action) for lang in ("it", "en")}
         side = C.SIDES[side_of(seat)].title()
-        return [_violation(rule, f"{side} {said['it']}.", f"{side} {said['en']}.", seat)]
+        return [
+            rule_broken(BOOK, rule, f"{side} {said['it']}.", f"{side} {said['en']}.", seat=seat)
+        ]
 
     def _is_legal(self, seat: int, a: Any) -> bool:
         """``a in self.legal_actions(seat)`` for the seat to act, without listing them all.

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from games.core import NOTATION_VERSION, Outcome, RecordError, State, Text, Violation
+from games.core import NOTATION_VERSION, Outcome, RecordError, State, Violation, rule_broken
 from games.core import violation as make_violation
 from games.core.text import seat_no
 from games.ponte.model import (
@@ -93,10 +93,6 @@ _PHASE_ACTION: dict[str, type] = {
     FIGHT: Fight,
     TYPES: Fight,
 }
-
-
-def _v(rule: str, en: str, it: str, seat: int | None = None, **where: JSON) -> Violation:
-    return make_violation(BOOK, rule, Text(it, en), seat=seat, **where)
 
 
 def _k(value: int) -> str:
@@ -450,11 +446,12 @@ class PonteState(State):
                 if mine and seat == self.last_win_seat and self.layout.generals is None:
                     rule = "ponte.deploy.pass_to_ally"
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     rule,
-                    f"Seat {seat_no(expected)} is to act, not {seat_no(seat)}.",
                     f"Tocca al posto {seat_no(expected)}, non al {seat_no(seat)}.",
-                    seat,
+                    f"Seat {seat_no(expected)} is to act, not {seat_no(seat)}.",
+                    seat=seat,
                 )
             )
         wanted = _PHASE_ACTION[self.phase]
@@ -464,11 +461,12 @@ class PonteState(State):
             else:
                 rule = "ponte.turn.phase"
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     rule,
-                    f"Phase {self.phase}: a {type(action).__name__} does not belong here.",
                     f"Fase {self.phase}: {type(action).__name__} non appartiene a questa fase.",
-                    seat,
+                    f"Phase {self.phase}: a {type(action).__name__} does not belong here.",
+                    seat=seat,
                 )
             )
             return found
@@ -490,11 +488,12 @@ class PonteState(State):
         name = MAGISTRATURE[a.mag]
         if a.mag not in mags or self.initial[a.mag] is not None:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.power.own",
-                    f"{name} is not an unassigned magistratura of this sheet.",
                     f"{name} non è una magistratura ancora senza potenza di questo foglio.",
-                    seat,
+                    f"{name} is not an unassigned magistratura of this sheet.",
+                    seat=seat,
                 )
             ]
         found: list[Violation] = []
@@ -504,69 +503,76 @@ class PonteState(State):
             left = self._values_left(mags, done)
             if a.power not in left:
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.power.base_values",
-                        f"{_k(a.power)} is not among the values left {sorted(left)}.",
                         f"{_k(a.power)} non è fra i valori rimasti {sorted(left)}.",
-                        seat,
+                        f"{_k(a.power)} is not among the values left {sorted(left)}.",
+                        seat=seat,
                     )
                 )
             return found
         if a.power % rs.chip:
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.power.step",
-                    f"{_k(a.power)} is not a multiple of {_k(rs.chip)}.",
                     f"{_k(a.power)} non è multiplo di {_k(rs.chip)}.",
-                    seat,
+                    f"{_k(a.power)} is not a multiple of {_k(rs.chip)}.",
+                    seat=seat,
                 )
             )
         if a.power < rs.min_power:
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.power.minimum",
-                    f"{name} gets {_k(a.power)}.",
                     f"{name} riceve {_k(a.power)}.",
-                    seat,
+                    f"{name} gets {_k(a.power)}.",
+                    seat=seat,
                 )
             )
         total = self.pool_total(mags)
         remaining = total - sum(done) - a.power
         if open_count == 1 and remaining != 0:
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.power.total",
-                    f"The sheet adds up to {_k(total - remaining)}, not {_k(total)}.",
                     f"Il foglio somma {_k(total - remaining)}, non {_k(total)}.",
-                    seat,
+                    f"The sheet adds up to {_k(total - remaining)}, not {_k(total)}.",
+                    seat=seat,
                 )
             )
         elif open_count > 1 and remaining < rs.min_power * (open_count - 1):
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.power.total",
-                    f"Only {_k(remaining)} would be left for {open_count - 1} magistrature.",
                     f"Resterebbero {_k(remaining)} per {open_count - 1} magistrature.",
-                    seat,
+                    f"Only {_k(remaining)} would be left for {open_count - 1} magistrature.",
+                    seat=seat,
                 )
             )
         if rs.hidden_values:
             if done and a.power > min(done):
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.power.rank",
-                        f"Rank {len(done) + 1} cannot exceed rank {len(done)} ({_k(min(done))}).",
                         f"Il {len(done) + 1}° non può superare il {len(done)}° ({_k(min(done))}).",
-                        seat,
+                        f"Rank {len(done) + 1} cannot exceed rank {len(done)} ({_k(min(done))}).",
+                        seat=seat,
                     )
                 )
             elif open_count > 1 and remaining > a.power * (open_count - 1):
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.power.rank",
-                        f"{_k(remaining)} left cannot fit below {_k(a.power)} each.",
                         f"I {_k(remaining)} restanti non stanno sotto {_k(a.power)} ciascuna.",
-                        seat,
+                        f"{_k(remaining)} left cannot fit below {_k(a.power)} each.",
+                        seat=seat,
                     )
                 )
         return found
@@ -578,20 +584,22 @@ class PonteState(State):
         taken = {self.strategy_of[m] for m in mags}
         if a.mag not in mags or self.strategy_of[a.mag] is not None:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.strategy.assign",
-                    f"{MAGISTRATURE[a.mag]} is not a magistratura waiting for a card here.",
                     f"{MAGISTRATURE[a.mag]} non attende una carta qui.",
-                    seat,
+                    f"{MAGISTRATURE[a.mag]} is not a magistratura waiting for a card here.",
+                    seat=seat,
                 )
             ]
         if a.card not in cards or a.card in taken:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.strategy.assign",
-                    f"Strategy card {a.card} is not held or already placed.",
                     f"La carta strategia {a.card} non è in mano o è già piazzata.",
-                    seat,
+                    f"Strategy card {a.card} is not held or already placed.",
+                    seat=seat,
                 )
             ]
         return []
@@ -603,20 +611,22 @@ class PonteState(State):
         side = 1 - self.challenger if responding else self.challenger
         if side_of(a.mag) != side:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.deploy.own" if responding else "ponte.deploy.challenger",
-                    f"{name} is not of {SIDES[side]}, whose turn it is to deploy.",
                     f"{name} non è di {SIDES[side]}, che deve schierare.",
-                    seat,
+                    f"{name} is not of {SIDES[side]}, whose turn it is to deploy.",
+                    seat=seat,
                 )
             ]
         if not self.in_tiebreak and self.fought[a.mag]:
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.deploy.once",
-                    f"{name} has already fought.",
                     f"{name} ha già combattuto.",
-                    seat,
+                    f"{name} has already fought.",
+                    seat=seat,
                 )
             )
         legal = self._respond_mags() if responding else self._deploy_mags()
@@ -630,21 +640,23 @@ class PonteState(State):
             else:
                 rule = "ponte.deploy.own"
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     rule,
-                    f"{name} cannot be deployed by seat {seat + 1} now.",
                     f"{name} non può essere schierata ora dal posto {seat + 1}.",
-                    seat,
+                    f"{name} cannot be deployed by seat {seat + 1} now.",
+                    seat=seat,
                 )
             )
         if responding:
             if a.quarter is not None:
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.deploy.quarter",
-                        "Only the challenger names a quarter.",
                         "Solo chi sfida nomina un quartiere.",
-                        seat,
+                        "Only the challenger names a quarter.",
+                        seat=seat,
                     )
                 )
             return found
@@ -653,16 +665,17 @@ class PonteState(State):
         if named not in quarters:
             want = "no quarter" if quarters == [None] else "an enemy quarter with magistrature left"
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.deploy.quarter",
-                    f"Name {want}.",
                     "Nominare "
                     + (
                         "nessun quartiere."
                         if quarters == [None]
                         else "un quartiere nemico con magistrature libere."
                     ),
-                    seat,
+                    f"Name {want}.",
+                    seat=seat,
                 )
             )
         return found
@@ -674,80 +687,88 @@ class PonteState(State):
         if self.phase == TYPES:
             if a.card is None or a.card not in self.playable(side):
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.challenge.types",
-                        f"A fight card of the pack left is played ({a.card!r}).",
                         f"Si gioca una carta lotta del mazzo rimasto ({a.card!r}).",
-                        seat,
+                        f"A fight card of the pack left is played ({a.card!r}).",
+                        seat=seat,
                     )
                 )
             if a.strategy is not None:
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.challenge.types",
-                        "No strategy card in the tie breaker on types.",
                         "Niente carte strategia nello spareggio per tipo.",
-                        seat,
+                        "No strategy card in the tie breaker on types.",
+                        seat=seat,
                     )
                 )
             return found
         if a.card is None:
             if not self.out(side):
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.fight.must_play",
-                        f"{_k(self.fpower[side])} Kg/Push left pays a card.",
                         f"{_k(self.fpower[side])} Kg/Push rimasti pagano una carta.",
-                        seat,
+                        f"{_k(self.fpower[side])} Kg/Push left pays a card.",
+                        seat=seat,
                     )
                 )
         elif self.out(side):
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     "ponte.fight.must_play",
-                    "No power left: no fight card.",
                     "Potenza finita: nessuna carta lotta.",
-                    seat,
+                    "No power left: no fight card.",
+                    seat=seat,
                 )
             )
         else:
             card = rs.codes.get(a.card)
             if card is None:
                 found.append(
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "ponte.fight.in_pack",
-                        f"{a.card} is not in this set's pack.",
                         f"{a.card} non è nel mazzo di questo set.",
-                        seat,
+                        f"{a.card} is not in this set's pack.",
+                        seat=seat,
                     )
                 )
             else:
                 if card.value > self.fpower[side]:
                     found.append(
-                        _v(
+                        rule_broken(
+                            BOOK,
                             "ponte.fight.power",
-                            f"{a.card} costs {_k(card.value)}, {_k(self.fpower[side])} left.",
                             f"{a.card} costa {_k(card.value)}, restano {_k(self.fpower[side])}.",
-                            seat,
+                            f"{a.card} costs {_k(card.value)}, {_k(self.fpower[side])} left.",
+                            seat=seat,
                         )
                     )
                 if rs.restricted(card) and not self.began_big[side]:
                     found.append(
-                        _v(
+                        rule_broken(
+                            BOOK,
                             "ponte.fight.big_attack",
-                            f"The magistratura began with {_k(self.starting(side))}.",
                             f"La magistratura partiva con {_k(self.starting(side))}.",
-                            seat,
+                            f"The magistratura began with {_k(self.starting(side))}.",
+                            seat=seat,
                         )
                     )
                 hand = self.hand[side]
                 if not any(i in hand for i in rs.indices[a.card]):
                     found.append(
-                        _v(
+                        rule_broken(
+                            BOOK,
                             "ponte.fight.in_pack",
-                            f"{a.card} is spent and the pack has not come back yet.",
                             f"{a.card} è già speso e il mazzo non è ancora tornato.",
-                            seat,
+                            f"{a.card} is spent and the pack has not come back yet.",
+                            seat=seat,
                         )
                     )
         if a.strategy is not None and a.strategy not in self.strategies_open(side):
@@ -756,11 +777,12 @@ class PonteState(State):
             else:
                 rule = "ponte.fight.strategy_own"
             found.append(
-                _v(
+                rule_broken(
+                    BOOK,
                     rule,
-                    f"Strategy card {a.strategy} cannot be used now.",
                     f"La carta strategia {a.strategy} non si può usare ora.",
-                    seat,
+                    f"Strategy card {a.strategy} cannot be used now.",
+                    seat=seat,
                 )
             )
         return found

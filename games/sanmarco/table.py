@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import (
+    NOTATION_VERSION,
+    Outcome,
+    RecordError,
+    Ruleset,
+    State,
+    Text,
+    Violation,
+    rule_broken,
+)
 from games.core import rng as make_rng
 from games.core import violation as make_violation
 from games.core.text import seat_no
@@ -1125,9 +1134,6 @@ class BoardState(State):
         colour = self.acting_colour()
         assert colour is not None
 
-        def v(rule: str, it: str = "", en: str = "") -> Violation:
-            return make_violation(BOOK, rule, Text(it, en) if it else None, seat=seat)
-
         expected: tuple[str, ...] | None = {
             "setup": ("bridge",),
             "divide": ("pile",),
@@ -1141,53 +1147,55 @@ class BoardState(State):
                 p.kind
             ]
         if expected is not None and do not in expected:
-            return v(
+            return rule_broken(
+                BOOK,
                 "sanmarco.base.phase",
                 f"Ora si attende: {', '.join(expected)}.",
                 f"Expected now: {', '.join(expected)}.",
+                seat=seat,
             )
         if ph == "divide":
-            return v("sanmarco.base.divide")
+            return rule_broken(BOOK, "sanmarco.base.divide", seat=seat)
         if ph == "choose":
-            return v("sanmarco.base.choose")
+            return rule_broken(BOOK, "sanmarco.base.choose", seat=seat)
         if ph == "neutral":
-            return v("sanmarco.v2.neutral_return")
+            return rule_broken(BOOK, "sanmarco.v2.neutral_return", seat=seat)
         if p is not None and p.kind == "remove":
             if 0 <= act.a < len(self.kinds) and self.cubes[p.district][act.a] > 0:
-                return v("sanmarco.base.banish_order")
-            return v("sanmarco.base.banish_remove")
+                return rule_broken(BOOK, "sanmarco.base.banish_order", seat=seat)
+            return rule_broken(BOOK, "sanmarco.base.banish_remove", seat=seat)
         if p is not None and p.kind == "doge":
-            return v("sanmarco.base.doge_path")
+            return rule_broken(BOOK, "sanmarco.base.doge_path", seat=seat)
         if p is not None and p.kind == "score":
-            return v("sanmarco.v3.doge_one_colour")
+            return rule_broken(BOOK, "sanmarco.v3.doge_one_colour", seat=seat)
         if ph == "free_banish":
-            return v("sanmarco.record.impossible")
+            return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
         # a card of the holder's hand
         card = _card_of(act)
         if card not in self.holding:
-            return v("sanmarco.base.card_held")
+            return rule_broken(BOOK, "sanmarco.base.card_held", seat=seat)
         if do == "skip":
-            return v("sanmarco.base.decline")
+            return rule_broken(BOOK, "sanmarco.base.decline", seat=seat)
         if do == "district":
             if act.c >= 0 and self.supply[colour] > 0:
-                return v("sanmarco.base.district_supply")
+                return rule_broken(BOOK, "sanmarco.base.district_supply", seat=seat)
             if act.b != act.a and act.b not in self.owner_bridges_at(colour, act.a):
-                return v("sanmarco.base.district_hop")
-            return v("sanmarco.base.district_supply")
+                return rule_broken(BOOK, "sanmarco.base.district_hop", seat=seat)
+            return rule_broken(BOOK, "sanmarco.base.district_supply", seat=seat)
         if do == "bridge":
             if self.supply[colour] <= 0:
-                return v("sanmarco.base.bridge_marker")
+                return rule_broken(BOOK, "sanmarco.base.bridge_marker", seat=seat)
             site = self.board.site_index(act.a, act.b) if act.a != act.b else None
             if site is None:
-                return v("sanmarco.base.bridge_site")
+                return rule_broken(BOOK, "sanmarco.base.bridge_site", seat=seat)
             if act.c >= 0 or len(self.bridges) >= MAX_BRIDGES:
-                return v("sanmarco.base.bridge_take")
-            return v("sanmarco.base.bridge_cap")
+                return rule_broken(BOOK, "sanmarco.base.bridge_take", seat=seat)
+            return rule_broken(BOOK, "sanmarco.base.bridge_cap", seat=seat)
         if do == "transfer":
-            return v("sanmarco.base.transfer")
+            return rule_broken(BOOK, "sanmarco.base.transfer", seat=seat)
         if do in ("doge", "stop"):
-            return v("sanmarco.base.doge_path")
-        return v("sanmarco.record.impossible")
+            return rule_broken(BOOK, "sanmarco.base.doge_path", seat=seat)
+        return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
 
     # --- apply ----------------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:

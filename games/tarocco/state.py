@@ -18,7 +18,15 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import (
+    NOTATION_VERSION,
+    Outcome,
+    RecordError,
+    Ruleset,
+    State,
+    Violation,
+    rule_broken,
+)
 from games.core import violation as make_violation
 from games.core.text import seat_no
 from games.core.words import join
@@ -179,10 +187,6 @@ def encode(action: Action) -> dict[str, JSON]:
     if action.signal is not None:
         out["signal"] = action.signal
     return out
-
-
-def _v(rule: str, en: str, it: str, *, seat: int | None = None, **where: JSON) -> Violation:
-    return make_violation(BOOK, rule, Text(it, en), seat=seat, **where)
 
 
 def _suit_words(suit: int, lang: str) -> str:
@@ -418,29 +422,32 @@ class TaroccoState(State):
         want = PHASE_OF.get(type(action))
         if want != self.phase:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.turn.phase",
-                    f"Now is the {self.phase.value} phase.",
                     f"Ora è la fase {self.phase.value}.",
+                    f"Now is the {self.phase.value} phase.",
                     seat=seat,
                 )
             ]
         if not self._may_speak(seat):
             if self.phase is Phase.BARGAIN:
                 return [
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "tarocco.bargain.once",
-                        f"Seat {seat + 1} has already spoken.",
                         f"Il posto {seat + 1} ha già parlato.",
+                        f"Seat {seat + 1} has already spoken.",
                         seat=seat,
                     )
                 ]
             due = self.to_act()
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.turn.order",
-                    f"Seat {seat_no(due)} is to act, not seat {seat_no(seat)}.",
                     f"Tocca al posto {seat_no(due)}, non al posto {seat_no(seat)}.",
+                    f"Seat {seat_no(due)} is to act, not seat {seat_no(seat)}.",
                     seat=seat,
                     **self._where(),
                 )
@@ -455,10 +462,11 @@ class TaroccoState(State):
             if action.yes and not self.can_say_venti(seat):
                 h = C.honours(self.hands[seat])
                 return [
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "tarocco.venti.false",
-                        f"Seat {seat + 1} holds {h} in tens and fives.",
                         f"Il posto {seat + 1} ha {h} in decine e cinquine.",
+                        f"Seat {seat + 1} holds {h} in tens and fives.",
                         seat=seat,
                     )
                 ]
@@ -467,10 +475,11 @@ class TaroccoState(State):
             h = C.honours(self.hands[seat])
             if action.yes and h != 15:
                 return [
-                    _v(
+                    rule_broken(
+                        BOOK,
                         "tarocco.quindici.false",
-                        f"Seat {seat + 1} holds {h} in tens and fives.",
                         f"Il posto {seat + 1} ha {h} in decine e cinquine.",
+                        f"Seat {seat + 1} holds {h} in tens and fives.",
                         seat=seat,
                     )
                 ]
@@ -487,22 +496,28 @@ class TaroccoState(State):
 
     def _check_bid(self, seat: int, bid: Bid) -> list[Violation]:
         if bid.kind not in BIDS:
-            return [_v("tarocco.bargain.once", f"Unknown word {bid.kind!r}.", "Parola ignota.")]
+            return [
+                rule_broken(
+                    BOOK, "tarocco.bargain.once", "Parola ignota.", f"Unknown word {bid.kind!r}."
+                )
+            ]
         if bid.kind == "offro" and not 1 <= bid.points <= self.ruleset.max_offer:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.bargain.offer_range",
-                    f"Offered {bid.points}; allowed 1..{self.ruleset.max_offer}.",
                     f"Offerti {bid.points}; ammessi 1..{self.ruleset.max_offer}.",
+                    f"Offered {bid.points}; allowed 1..{self.ruleset.max_offer}.",
                     seat=seat,
                 )
             ]
         if bid.kind == "piglio" and (bid.of not in self.offers or bid.of in self.taken):
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.bargain.piglio",
-                    f"Seat {bid.of + 1} has no offer standing.",
                     f"Il posto {bid.of + 1} non ha un'offerta aperta.",
+                    f"Seat {bid.of + 1} has no offer standing.",
                     seat=seat,
                 )
             ]
@@ -513,10 +528,11 @@ class TaroccoState(State):
         hand = self.hands[seat]
         if len(cards) != 3 or len(set(cards)) != 3:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.monte.discard",
-                    f"Discarded {len(cards)} cards.",
                     f"Scartate {len(cards)} carte.",
+                    f"Discarded {len(cards)} cards.",
                     seat=seat,
                 )
             ]
@@ -524,10 +540,11 @@ class TaroccoState(State):
         if missing:
             names = ", ".join(C.codes(missing))
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.monte.discard",
-                    f"Not in hand: {names}.",
                     f"Non in mano: {names}.",
+                    f"Not in hand: {names}.",
                     seat=seat,
                 )
             ]
@@ -536,10 +553,11 @@ class TaroccoState(State):
         if bad:
             names = ", ".join(C.codes(bad))
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.monte.discard_forbidden",
-                    f"Forbidden here: {names}.",
                     f"Vietate qui: {names}.",
+                    f"Forbidden here: {names}.",
                     seat=seat,
                 )
             ]
@@ -561,10 +579,11 @@ class TaroccoState(State):
         rule, allowed = fault
         names = ", ".join(C.codes(allowed))
         return [
-            _v(
+            rule_broken(
+                BOOK,
                 rule,
-                f"Called {C.CODES[action.card]}; the rules allow {names}.",
                 f"Chiamato {C.CODES[action.card]}; le regole ammettono {names}.",
+                f"Called {C.CODES[action.card]}; the rules allow {names}.",
                 seat=seat,
             )
         ]
@@ -576,10 +595,11 @@ class TaroccoState(State):
         found: list[Violation] = []
         if card not in hand:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.play.not_held",
-                    f"Seat {seat + 1} does not hold {C.CODES[card]}.",
                     f"Il posto {seat + 1} non ha {C.CODES[card]}.",
+                    f"Seat {seat + 1} does not hold {C.CODES[card]}.",
                     seat=seat,
                     **where,
                 )
@@ -602,28 +622,31 @@ class TaroccoState(State):
         hand = self.hands[seat]
         name = C.CODES[card]
         if self._fool_due(seat):
-            return _v(
+            return rule_broken(
+                BOOK,
                 "tarocco.play.fuggitivo_last_trick",
-                f"Played {name} keeping the Fool for the last trick.",
                 f"Giocato {name} tenendo il Fuggitivo per l'ultima presa.",
+                f"Played {name} keeping the Fool for the last trick.",
                 seat=seat,
                 **where,
             )
         if not self.trick:
             if card == C.FUGGITIVO and not self.ruleset.fuggitivo_may_lead:
-                return _v(
+                return rule_broken(
+                    BOOK,
                     "tarocco.play.fuggitivo_lead",
-                    "The Fool was led.",
                     "Il Fuggitivo è uscito di mano.",
+                    "The Fool was led.",
                     seat=seat,
                     **where,
                 )
             assert self.called is not None
             suit = C.SUITS[C.SUIT[self.called]]
-            return _v(
+            return rule_broken(
+                BOOK,
                 "tarocco.play.called_suit_lead",
-                f"First lead {name}, but seat {seat + 1} holds the called suit {suit}.",
                 f"Prima uscita {name}, ma il posto {seat + 1} ha il seme chiamato {suit}.",
+                f"First lead {name}, but seat {seat + 1} holds the called suit {suit}.",
                 seat=seat,
                 **where,
             )
@@ -634,29 +657,32 @@ class TaroccoState(State):
             # The facts that make it a fault: the card played and the cards of the suit led
             # still in the hand, by their names.
             held = [C.CODES[c] for c in sorted(hand, key=C.sort_key) if C.SUIT[c] == led]
-            return _v(
+            return rule_broken(
+                BOOK,
                 rule,
-                f"Played {words.card(name, 'en')} while still holding "
-                f"{join([words.card(h, 'en') for h in held], 'en')}: the suit led "
-                f"({_suit_words(led, 'en')}) had to be followed.",
                 f"Ha giocato {words.card(name, 'it')} avendo ancora "
                 f"{join([words.card(h, 'it') for h in held], 'it')}: doveva rispondere "
                 f"a {_suit_words(led, 'it')}.",
+                f"Played {words.card(name, 'en')} while still holding "
+                f"{join([words.card(h, 'en') for h in held], 'en')}: the suit led "
+                f"({_suit_words(led, 'en')}) had to be followed.",
                 seat=seat,
                 **where,
             )
         if not C.IS_TRUMP[card] and any(C.IS_TRUMP[c] for c in hand):
-            return _v(
+            return rule_broken(
+                BOOK,
                 "tarocco.play.trump_when_void",
-                f"Played {name} while void in the suit led and holding trumps.",
                 f"Giocato {name} senza il seme di uscita e con trionfi in mano.",
+                f"Played {name} while void in the suit led and holding trumps.",
                 seat=seat,
                 **where,
             )
-        return _v(
+        return rule_broken(
+            BOOK,
             "tarocco.play.overtrump",
-            f"Played {name} while holding a higher trump.",
             f"Giocato {name} avendo un trionfo più alto.",
+            f"Played {name} while holding a higher trump.",
             seat=seat,
             **where,
         )
@@ -664,20 +690,22 @@ class TaroccoState(State):
     def _check_signal(self, seat: int, signal: str, where: dict[str, JSON]) -> list[Violation]:
         if self.trick:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.signal.leading_only",
-                    f"Signal {signal!r} when not leading.",
                     f"Segnale {signal!r} senza essere primo di mano.",
+                    f"Signal {signal!r} when not leading.",
                     seat=seat,
                     **where,
                 )
             ]
         if signal not in SIGNALS:
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.signal.false",
-                    f"Unknown signal {signal!r}.",
                     f"Segnale sconosciuto {signal!r}.",
+                    f"Unknown signal {signal!r}.",
                     seat=seat,
                     **where,
                 )
@@ -686,10 +714,11 @@ class TaroccoState(State):
             return [make_violation(BOOK, "tarocco.signal.together", seat=seat, **where)]
         if signal not in self.allowed_signals(seat):
             return [
-                _v(
+                rule_broken(
+                    BOOK,
                     "tarocco.signal.false",
-                    f"Signal {signal!r} without the card.",
                     f"Segnale {signal!r} senza la carta.",
+                    f"Signal {signal!r} without the card.",
                     seat=seat,
                     **where,
                 )
