@@ -11,12 +11,18 @@ import json
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import engine
 from ledger.play.services import state_of
 
-BOT_NAMES = {"random": "Bot casuale", "heuristic": "Bot euristico", "strong": "Bot forte"}
+# A bot seat's name in the page's language ("Bot euristico 1", "Heuristic bot 1").
+BOT_NAMES = {
+    "random": gettext_noop("Random bot"),
+    "heuristic": gettext_noop("Heuristic bot"),
+    "strong": gettext_noop("Strong bot"),
+}
 
 
 def seat_rows(table: GameTable) -> list[dict[str, Any]]:
@@ -26,7 +32,8 @@ def seat_rows(table: GameTable) -> list[dict[str, Any]]:
         name = s.player.name if s.player else ""
         if s.is_bot:
             numbers[s.kind] = numbers.get(s.kind, 0) + 1
-            name = name or f"{BOT_NAMES.get(s.kind, 'Bot')} {numbers[s.kind]}"
+            label = BOT_NAMES.get(s.kind)
+            name = f"{gettext(label)} {numbers[s.kind]}" if label else name or "Bot"
         rows.append(
             {
                 "index": s.index,

@@ -250,7 +250,8 @@ def test_the_table_page_offers_the_strong_bot_where_the_game_has_one(people, com
     assert table.status == "playing"
     assert [s.kind for s in table.seats.all()] == ["human", "strong", "strong", "strong"]
     seats = owner.get(f"/play/{table.pk}/").content.decode()
-    assert "Bot forte 1" in seats
+    assert "Strong bot 1" in seats and "Bot forte" not in seats  # the page's language
+    assert "Bot forte 1" in italian.get(f"/play/{table.pk}/").content.decode()
     assert {m.bot for m in table.moves.all()} <= {"", "strong"}
 
 

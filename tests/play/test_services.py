@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.core import registry
 from games.core.fair import commitment
@@ -255,10 +255,11 @@ def test_an_invited_player_takes_the_open_seat_and_the_game_begins(commit, peopl
     assert seat.index == 1
     table.refresh_from_db()
     assert table.status == GameTable.Status.PLAYING and table.practice
-    assert [s["name"] for s in selectors.seat_rows(table)][2:] == [
-        "Bot casuale 1",
-        "Bot euristico 1",
-    ]
+    with translation.override("it"):  # bots are named in the reader's language
+        names = [s["name"] for s in selectors.seat_rows(table)]
+    assert names[2:] == ["Bot casuale 1", "Bot euristico 1"]
+    with translation.override("en"):
+        assert selectors.seat_rows(table)[3]["name"] == "Heuristic bot 1"
     with pytest.raises(Conflict):
         commit(services.join, user=people.users["organiser"], table=table, invite=table.invite)
 
@@ -276,7 +277,8 @@ def test_the_creator_fills_open_seats_with_bots(commit, people):
     commit(services.fill_with_bots, user=people.users["member"], table=table, kind="heuristic")
     table.refresh_from_db()
     assert table.status == GameTable.Status.PLAYING and table.practice
-    names = [s["name"] for s in selectors.seat_rows(table)]
+    with translation.override("it"):
+        names = [s["name"] for s in selectors.seat_rows(table)]
     assert names[1:] == ["Bot euristico 1", "Bot euristico 2", "Bot euristico 3"]
     assert table.ledger_table is None
 
