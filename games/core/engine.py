@@ -145,6 +145,14 @@ class State(ABC):
         not hold), since nothing sensible can follow from it.
         """
 
+    def apply_if_legal(self, seat: int, action: Any) -> bool:
+        """Replay's short cut: apply ``action`` and return True only when it is legal (``check``
+        finds nothing) and the game can tell so quickly; otherwise change nothing and return
+        False, and replay checks and applies it the long way. A game that overrides it holds
+        it equal to ``check`` and ``apply_unchecked`` by a test; the default knows no short cut
+        (and replay does not call it)."""
+        return False
+
     def apply(self, seat: int, action: Any) -> None:
         """The checked path: refuse an illegal action with every rule it breaks."""
         found = self.check(seat, action)
@@ -306,11 +314,15 @@ class Game(ABC, Generic[R, S]):
         # bound once: this loop runs for every action of every record the ledger checks
         decode, check, apply = self.decode_fast, state.check, state.apply_unchecked
         is_over = state.is_over
+        quick = None if type(state).apply_if_legal is State.apply_if_legal else state.apply_if_legal
         for step, raw in enumerate(raw_actions):
             try:
                 seat, action = decode(raw)
             except RecordError:  # read again with the step in the error's path
                 seat, action = self.decode_step(raw, f"actions[{step}]")
+            if quick is not None and quick(seat, action):  # legal, and applied
+                steps = step + 1
+                continue
             if is_over():
                 found.append(violation(self.rules, self.rule_game_over, step=step, seat=seat))
                 break

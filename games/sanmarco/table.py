@@ -494,6 +494,7 @@ class BoardState(State):
         self.hand: list[int] = []
         self.assign: list[int] = []
         self._used = 0  # offers opened while dividing (max(assign) + 1)
+        self._offers = 0  # offers of the hand being divided (its choosers and distributor)
         self.piles: list[list[int]] = []
         self.taken: list[int] = []  # colour holding each pile (-1 while on the table)
         self.chooser_i = 0
@@ -701,12 +702,19 @@ class BoardState(State):
         self.hand = hand
         self.assign = []
         self._used = 0
+        self._offers = len(pair.choosers) + 1
         self.piles = []
         self.taken = []
         self.phase = "divide"
 
     def _n_piles(self) -> int:
-        return len(self.pairs[0].choosers) + 1
+        return self._offers
+
+    def _choose(self, colour: int, q: int) -> None:
+        """The colour takes offer q."""
+        self.taken[q] = colour
+        self.chooser_i += 1
+        self._after_choice()
 
     def _after_choice(self) -> None:
         pair = self.pairs[0]
@@ -935,7 +943,7 @@ class BoardState(State):
         """The next card may go to offer q: offers open in order (the first card to offer 0,
         a new offer only after the ones before it), and enough cards stay for the offers not
         yet opened (sanmarco.base.divide)."""
-        k = len(self.pairs[0].choosers) + 1
+        k = self._offers
         used = self._used
         if not 0 <= q < k or q > used:
             return False
@@ -1198,6 +1206,76 @@ class BoardState(State):
         return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
 
     # --- apply ----------------------------------------------------------------------------
+    def apply_if_legal(self, seat: int, action: Any) -> bool:
+        """Apply one of the two common legal actions (a card to an offer, a card of the
+        holder's hand played as the rules allow) and say so; anything else is left untouched
+        (False), for replay to check and apply the long way. True exactly when ``check``
+        finds nothing and ``apply_unchecked`` would then do the same
+        (tests/games/sanmarco/test_check_matches_legal.py holds the two paths equal)."""
+        ph = self.phase
+        if ph == "divide":
+            if (
+                type(action) is Act
+                and seat == self.controller[self.pairs[0].distributor]
+                and action.do == "pile"
+                and action.b == -1
+                and action.c == -1
+                and self._pile_ok(action.a)
+            ):
+                self.history.append((seat, action))
+                self._divide(action.a)
+                return True
+            return False
+        if ph == "resolve" and self.pending is None and type(action) is Act:
+            holder = self.holders[0]
+            if seat == self.controller[holder] and self._card_ok(holder, action):
+                self.history.append((seat, action))
+                self._resolve_card(holder, action)
+                return True
+            return False
+        if ph == "choose" and type(action) is Act:
+            colour = self.pairs[0].choosers[self.chooser_i]
+            a, taken = action.a, self.taken
+            if (
+                seat == self.controller[colour]
+                and action.do == "choose"
+                and action.b == -1
+                and action.c == -1
+                and 0 <= a < len(taken)
+                and taken[a] == -1
+            ):
+                self.history.append((seat, action))
+                self._choose(colour, a)
+                if self.phase not in _WAITING:
+                    self._advance()
+                return True
+        return False
+
+    def _divide(self, q: int) -> None:
+        """The hand's next card goes to offer q; with the last one the offers are made."""
+        assign = self.assign
+        assign.append(q)
+        if q >= self._used:
+            self._used = q + 1
+        if len(assign) == len(self.hand):
+            k = self._offers
+            piles: list[list[int]] = [[] for _ in range(k)]
+            for card, p in zip(self.hand, assign, strict=True):
+                piles[p].append(card)
+            self.piles = piles
+            self.taken = [-1] * k
+            self.chooser_i = 0
+            self.phase = "choose"
+
+    def _resolve_card(self, holder: int, action: Act) -> None:
+        """The holder plays a card of their hand; the flow runs on once the hand is done."""
+        self._play_card(holder, action)
+        if self.pending is not None:
+            self._settle()
+        if self.pending is None and self.holding:
+            return  # the holder goes on with their next card
+        self._advance()
+
     def apply_unchecked(self, seat: int, action: Any) -> None:
         ph = self.phase
         if ph == "over":
@@ -1207,28 +1285,12 @@ class BoardState(State):
         self.history.append((seat, action))
         do, a = action.do, action.a
         if ph == "divide":  # half of a game's actions; nothing automatic follows them
-            if do != "pile" or not 0 <= a < len(self.pairs[0].choosers) + 1:
+            if do != "pile" or not 0 <= a < self._offers:
                 raise RecordError("a card goes to one of the offers")
-            self.assign.append(a)
-            if a >= self._used:
-                self._used = a + 1
-            if len(self.assign) == len(self.hand):
-                k = self._n_piles()
-                piles: list[list[int]] = [[] for _ in range(k)]
-                for card, q in zip(self.hand, self.assign, strict=True):
-                    piles[q].append(card)
-                self.piles = piles
-                self.taken = [-1] * k
-                self.chooser_i = 0
-                self.phase = "choose"
+            self._divide(a)
             return
         if ph == "resolve" and self.pending is None:  # a card of the holder's hand
-            self._play_card(self.holders[0], action)
-            if self.pending is not None:
-                self._settle()
-            if self.pending is None and self.holding:
-                return  # the holder goes on with their next card
-            self._advance()
+            self._resolve_card(self.holders[0], action)
             return
         colour = self.acting_colour()
         assert colour is not None
@@ -1239,9 +1301,7 @@ class BoardState(State):
         elif ph == "choose":
             if do != "choose" or not 0 <= a < len(self.taken) or self.taken[a] != -1:
                 raise RecordError("that offer is not on the table")
-            self.taken[a] = colour
-            self.chooser_i += 1
-            self._after_choice()
+            self._choose(colour, a)
         elif ph == "neutral":
             if do != "neutral" or not 0 <= a < 6:
                 raise RecordError("a neutral aristocrat goes to a district")

@@ -97,3 +97,54 @@ def test_check_matches_legal_actions_with_a_full_board_and_an_empty_supply(name:
                         refused = bool(variant.check(seat, action))
                         assert refused == (action not in allowed), (variant.phase, action)
         state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+
+
+def _snapshot(state: BoardState) -> str:
+    """Everything a state holds, chance's draws and generator included, as text."""
+    fields = {k: v for k, v in vars(state).items() if k not in ("chance", "board")}
+    rng = state.chance.rng
+    return repr((sorted(fields.items()), state.chance.used, rng.getstate() if rng else None))
+
+
+# Replay's short cut is taken in these phases for every legal action (and only for them).
+_QUICK_PHASES = ("divide", "choose", "resolve")
+
+
+@pytest.mark.parametrize("name", BOARD_RULESETS)
+def test_replays_short_cut_applies_exactly_what_check_allows_as_apply_unchecked_does(
+    name: str,
+) -> None:
+    chooser = random.Random(f"{name}-quick")
+    for seed in (1, 2):
+        state = GAME.new_game(GAME.ruleset(name), seed)
+        assert isinstance(state, BoardState)
+        seats = state.ruleset.seats
+        step = 0
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            if step % 7 == 0:
+                common = state.phase in _QUICK_PHASES and state.pending is None
+                before = _snapshot(state)
+                allowed = set(legal)
+                for action in CANDIDATES:
+                    if action not in allowed:  # refused: nothing applied, nothing changed
+                        assert not state.apply_if_legal(seat, action), (state.phase, action)
+                for other in range(-1, seats + 1):
+                    if other != seat:
+                        for action in legal:
+                            assert not state.apply_if_legal(other, action), (other, action)
+                assert _snapshot(state) == before
+                for action in legal:
+                    quick, slow = copy.deepcopy(state), copy.deepcopy(state)
+                    taken = quick.apply_if_legal(seat, action)
+                    assert taken or not common, (state.phase, action)
+                    if taken:
+                        assert slow.check(seat, action) == []
+                        slow.apply_unchecked(seat, action)
+                        assert _snapshot(quick) == _snapshot(slow), (state.phase, action)
+                    else:
+                        assert _snapshot(quick) == before
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+            step += 1
