@@ -1207,16 +1207,18 @@ class BoardState(State):
 
     # --- apply ----------------------------------------------------------------------------
     def apply_if_legal(self, seat: int, action: Any) -> bool:
-        """Apply one of the two common legal actions (a card to an offer, a card of the
-        holder's hand played as the rules allow) and say so; anything else is left untouched
-        (False), for replay to check and apply the long way. True exactly when ``check``
-        finds nothing and ``apply_unchecked`` would then do the same
+        """Apply an action of the common phases (a card to an offer, an offer chosen, a card
+        of the holder's hand, a step inside a card: a removal, the Doge's walk, variant 3's
+        choice) when the rules allow it, and say so; anything else is left untouched (False),
+        for replay to check and apply the long way. True exactly when ``check`` finds nothing
+        and ``apply_unchecked`` would then do the same
         (tests/games/sanmarco/test_check_matches_legal.py holds the two paths equal)."""
+        if type(action) is not Act:
+            return False
         ph = self.phase
-        if ph == "divide":
+        if ph == "divide":  # half of a game's actions
             if (
-                type(action) is Act
-                and seat == self.controller[self.pairs[0].distributor]
+                seat == self.controller[self.pairs[0].distributor]
                 and action.do == "pile"
                 and action.b == -1
                 and action.c == -1
@@ -1226,14 +1228,17 @@ class BoardState(State):
                 self._divide(action.a)
                 return True
             return False
-        if ph == "resolve" and self.pending is None and type(action) is Act:
+        p = self.pending
+        if ph == "resolve":
             holder = self.holders[0]
+            if p is not None:
+                return self._quick_pending(seat, action, p, holder)
             if seat == self.controller[holder] and self._card_ok(holder, action):
                 self.history.append((seat, action))
                 self._resolve_card(holder, action)
                 return True
             return False
-        if ph == "choose" and type(action) is Act:
+        if ph == "choose":
             colour = self.pairs[0].choosers[self.chooser_i]
             a, taken = action.a, self.taken
             if (
@@ -1249,7 +1254,40 @@ class BoardState(State):
                 if self.phase not in _WAITING:
                     self._advance()
                 return True
+            return False
+        if ph == "free_banish" and p is not None:
+            return self._quick_pending(seat, action, p, self.banish_queue[0])
         return False
+
+    def _quick_pending(self, seat: int, action: Act, p: Pending, colour: int) -> bool:
+        """``apply_if_legal`` for a step inside a card (``_allows`` says the same)."""
+        do, a, b, c = action
+        if b != -1 or c != -1:
+            return False
+        kind = p.kind
+        if kind == "score":  # variant 3: the seat itself chooses which colour scores
+            s = p.seats[0]
+            if seat != s or do != "score" or (a != s and a != s + 2):
+                return False
+            self.history.append((seat, action))
+            self._score_choice(p, a)
+        elif seat != self.controller[colour]:
+            return False
+        elif kind == "doge":
+            if not (a == -1 if do == "stop" else do == "doge" and self._doge_step_ok(a, p.visited)):
+                return False
+            self.history.append((seat, action))
+            self._doge_step(colour, action)
+        elif do == "remove" and a in self._removable(colour, p.district):
+            self.history.append((seat, action))
+            self._removal(colour, p, a)
+        else:
+            return False
+        if self.pending is not None:
+            self._settle()
+        if self.phase not in _WAITING:
+            self._advance()
+        return True
 
     def _divide(self, q: int) -> None:
         """The hand's next card goes to offer q; with the last one the offers are made."""
@@ -1310,19 +1348,15 @@ class BoardState(State):
         elif p is not None and p.kind == "remove":
             if do != "remove" or not 0 <= a < len(self.kinds) or self.cubes[p.district][a] <= 0:
                 raise RecordError("no such aristocrat in the district")
-            self._remove(p.district, a)
-            p.left -= 1
-            self._auto_remove(colour)
+            self._removal(colour, p, a)
         elif p is not None and p.kind == "doge":
             self._doge_step(colour, action)
         elif p is not None and p.kind == "score":
-            s = p.seats.pop(0)
+            s = p.seats[0]
             if do != "score" or a not in (s, s + 2):
+                p.seats.pop(0)
                 raise RecordError("a colour of the seat that chooses")
-            p.excluded.add(s + 2 if a == s else s)
-            if not p.seats:
-                self._score_district(p.district, p.excluded)
-                self.pending = None
+            self._score_choice(p, a)
         elif ph == "free_banish":
             if do != "banish" or not 0 <= a < 6:
                 raise RecordError("a banishment names a district")
@@ -1333,6 +1367,20 @@ class BoardState(State):
             self._settle()
         if self.phase not in _WAITING:
             self._advance()
+
+    def _removal(self, colour: int, p: Pending, victim: int) -> None:
+        """One aristocrat of the banishment removed; the rest follow when no choice is left."""
+        self._remove(p.district, victim)
+        p.left -= 1
+        self._auto_remove(colour)
+
+    def _score_choice(self, p: Pending, a: int) -> None:
+        """Variant 3: the choosing seat's colour a scores the district, its other colour not."""
+        s = p.seats.pop(0)
+        p.excluded.add(s + 2 if a == s else s)
+        if not p.seats:
+            self._score_district(p.district, p.excluded)
+            self.pending = None
 
     def _settle(self) -> None:
         """Close a banishment that has nothing left to remove."""

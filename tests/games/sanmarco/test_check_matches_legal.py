@@ -106,8 +106,12 @@ def _snapshot(state: BoardState) -> str:
     return repr((sorted(fields.items()), state.chance.used, rng.getstate() if rng else None))
 
 
-# Replay's short cut is taken in these phases for every legal action (and only for them).
-_QUICK_PHASES = ("divide", "choose", "resolve")
+def _common(state: BoardState) -> bool:
+    """Replay's short cut is taken here for every legal action (and only for them): a hand
+    being divided, an offer chosen, a card carried out or a step inside it."""
+    return state.phase in ("divide", "choose", "resolve") or (
+        state.phase == "free_banish" and state.pending is not None
+    )
 
 
 @pytest.mark.parametrize("name", BOARD_RULESETS)
@@ -125,7 +129,7 @@ def test_replays_short_cut_applies_exactly_what_check_allows_as_apply_unchecked_
             assert seat is not None
             legal = state.legal_actions(seat)
             if step % 7 == 0:
-                common = state.phase in _QUICK_PHASES and state.pending is None
+                common = _common(state)
                 before = _snapshot(state)
                 allowed = set(legal)
                 for action in CANDIDATES:
