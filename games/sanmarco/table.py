@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -187,6 +187,7 @@ def decode(data: Any, path: str = "actions") -> Act:
 # --- the quick reader used by replay ----------------------------------------------------------
 _new_act = tuple.__new__  # an Act from its four fields at C speed
 _STOP = Act("stop")
+_PILES = tuple(Act("pile", q) for q in range(4))  # the offers a hand is divided into
 _DISTRICT = {name: i for i, name in enumerate(DISTRICTS)}
 _CARD = {name: i for i, name in enumerate(CARD_NAMES)}
 
@@ -261,7 +262,7 @@ def decode_quick(raw: Any) -> tuple[int, Act]:
             if do == "pile":  # half of a game's actions
                 v = raw.get("pile")
                 if type(v) is int and v >= 0:
-                    return seat, _new_act(Act, ("pile", v, -1, -1))
+                    return seat, _PILES[v] if v < 4 else _new_act(Act, ("pile", v, -1, -1))
             elif type(do) is str and (quick := _QUICK.get(do)) is not None:
                 act = quick(raw)
                 if act is not None:
@@ -392,18 +393,19 @@ class Chance:
             out.append(v)
         return out
 
-    def roles(self, candidates: list[list[int]]) -> list[int]:
+    def roles(self, candidates: Sequence[tuple[int, ...]]) -> list[int]:
+        """One of the role draws the rules allow (each colour's role, in slot order)."""
         if self.rng is not None:
-            pick = candidates[below(self.rng, len(candidates))]
+            pick = list(candidates[below(self.rng, len(candidates))])
             self._agree("roles", pick)
         else:
-            pick = self._next("roles")
-            if pick not in candidates:
+            raw = self._next("roles")
+            if not isinstance(raw, list) or tuple(raw) not in candidates:
                 raise RecordError(
-                    f"{pick!r} is not a role draw the rules allow here", path="deal.chance.roles"
+                    f"{raw!r} is not a role draw the rules allow here", path="deal.chance.roles"
                 )
-            pick = list(pick)
-        self.used["roles"].append(list(pick))
+            pick = list(raw)
+        self.used["roles"].append(pick)
         return list(pick)
 
 
@@ -446,6 +448,13 @@ def _orderings(n: int, k: int) -> tuple[tuple[int, ...], ...]:
     for _ in range(k):
         out = [(*p, x) for p in out for x in range(n) if x not in p]
     return tuple(out)
+
+
+@functools.cache
+def _role_draws(leader: int, others: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The role draws of a round (sanmarco.base.roles): the leader first, the other colours
+    in every order (made once for each leader and colours)."""
+    return tuple((leader, *(others[i] for i in p)) for p in _orderings(len(others), len(others)))
 
 
 class BoardState(State):
@@ -668,17 +677,14 @@ class BoardState(State):
         elif len(active) == 3 and rs.mode == "variant3":
             seat = self.controller
             cands = [
-                [active[i] for i in p]
+                tuple(active[i] for i in p)
                 for p in _orderings(3, 3)
                 if seat[active[p[1]]] != seat[active[p[0]]]
                 and seat[active[p[1]]] != seat[active[p[2]]]
             ]
             roles = self.chance.roles(cands)
         else:
-            cands = [
-                [leader, *[others[i] for i in p]] for p in _orderings(len(others), len(others))
-            ]
-            roles = self.chance.roles(cands)
+            roles = self.chance.roles(_role_draws(leader, tuple(others)))
         self.rounds += 1
         self.roles = roles
         if len(roles) == 4:  # slots: distributor 1, distributor 2, chooser 1, chooser 2
