@@ -145,13 +145,14 @@ class State(ABC):
         not hold), since nothing sensible can follow from it.
         """
 
-    def apply_if_legal(self, seat: int, action: Any) -> bool:
-        """Replay's short cut: apply ``action`` and return True only when it is legal (``check``
-        finds nothing) and the game can tell so quickly; otherwise change nothing and return
-        False, and replay checks and applies it the long way. A game that overrides it holds
-        it equal to ``check`` and ``apply_unchecked`` by a test; the default knows no short cut
-        (and replay does not call it)."""
-        return False
+    def replay_run(self, raw_actions: Sequence[Any], start: int) -> int:
+        """Replay's short cut: read and apply ``raw_actions[start:]`` (as a record writes
+        them) for as long as each one is plain and legal, and say how many were applied;
+        replay reads the next one, if any, the long way (``decode_step``, ``check``,
+        ``apply_unchecked``). An action is applied here only when the long way would find it
+        legal and apply it the same; a game that overrides this holds the two ways equal by a
+        test. The default applies none (and replay does not call it)."""
+        return 0
 
     def apply(self, seat: int, action: Any) -> None:
         """The checked path: refuse an illegal action with every rule it breaks."""
@@ -314,15 +315,18 @@ class Game(ABC, Generic[R, S]):
         # bound once: this loop runs for every action of every record the ledger checks
         decode, check, apply = self.decode_fast, state.check, state.apply_unchecked
         is_over = state.is_over
-        quick = None if type(state).apply_if_legal is State.apply_if_legal else state.apply_if_legal
-        for step, raw in enumerate(raw_actions):
+        run = None if type(state).replay_run is State.replay_run else state.replay_run
+        step, end = 0, len(raw_actions)
+        while step < end:
+            if run is not None:  # plain legal actions, applied; the next one the long way
+                step = steps = step + run(raw_actions, step)
+                if step == end:
+                    break
+            raw = raw_actions[step]
             try:
                 seat, action = decode(raw)
             except RecordError:  # read again with the step in the error's path
                 seat, action = self.decode_step(raw, f"actions[{step}]")
-            if quick is not None and quick(seat, action):  # legal, and applied
-                steps = step + 1
-                continue
             if is_over():
                 found.append(violation(self.rules, self.rule_game_over, step=step, seat=seat))
                 break
@@ -344,7 +348,8 @@ class Game(ABC, Generic[R, S]):
                     )
                 )
                 break
-            steps = step + 1
+            step += 1
+            steps = step
         complete = state.is_over()
         outcome = state.outcome() if complete else None
         if outcome is not None:

@@ -1212,6 +1212,37 @@ class BoardState(State):
         return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
 
     # --- apply ----------------------------------------------------------------------------
+    def replay_run(self, raw_actions: Sequence[Any], start: int) -> int:
+        """Replay's short cut (``State.replay_run``): each action read by ``decode_quick``
+        and applied by ``apply_if_legal``, a card to an offer read and applied without either
+        call; it stops at the first action that either refuses.
+        tests/games/sanmarco/test_check_matches_legal.py holds it equal to the two calls."""
+        i, end = start, len(raw_actions)
+        history, quick = self.history, self.apply_if_legal
+        while i < end:
+            raw = raw_actions[i]
+            if self.phase == "divide" and type(raw) is dict and raw.get("do") == "pile":
+                seat, q = raw.get("seat"), raw.get("pile")
+                if (
+                    type(seat) is int
+                    and type(q) is int
+                    and 0 <= q < 4
+                    and seat == self.controller[self.pairs[0].distributor]
+                    and self._pile_ok(q)
+                ):
+                    history.append((seat, _PILES[q]))
+                    self._divide(q)
+                    i += 1
+                    continue
+            try:
+                seat, action = decode_quick(raw)
+            except RecordError:
+                break
+            if not quick(seat, action):
+                break
+            i += 1
+        return i - start
+
     def apply_if_legal(self, seat: int, action: Any) -> bool:
         """Apply an action of the common phases (a card to an offer, an offer chosen, a card
         of the holder's hand, a step inside a card: a removal, the Doge's walk, variant 3's

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import random
+from typing import Any
 
 import pytest
 
+from games.core import RecordError, State
 from games.sanmarco import GAME
-from games.sanmarco.table import KINDS, MAX_BRIDGES, Act, BoardState
+from games.sanmarco.table import KINDS, MAX_BRIDGES, Act, BoardState, decode_quick
 from tests.games.sanmarco.helpers import BOARD_RULESETS
 
 
@@ -152,3 +155,88 @@ def test_replays_short_cut_applies_exactly_what_check_allows_as_apply_unchecked_
                         assert _snapshot(quick) == before
             state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
             step += 1
+
+
+def _records_with_faults(name: str) -> list[dict[str, Any]]:
+    """Played records, and the same records with an action here and there made odd: another
+    seat, another offer, a value of the wrong type, a field missing, not an object at all."""
+    chooser = random.Random(f"{name}-faults")
+    out = []
+    for seed in (3, 4):
+        state = GAME.new_game(GAME.ruleset(name), seed)
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+        record = json.loads(json.dumps(state.to_record()))
+        out.append(record)
+        for faults in (1, 1, 1, 2, 2, 3):
+            odd = copy.deepcopy(record)
+            for _ in range(faults):
+                step = chooser.randrange(len(odd["actions"]))
+                raw = record["actions"][step]
+                key = chooser.choice([*raw, "pile"])
+                odd["actions"][step] = chooser.choice(
+                    [
+                        {**raw, "seat": (raw["seat"] + 1) % 4},
+                        {**raw, "seat": True},
+                        {**raw, key: chooser.choice((None, True, -1, 0, 1, 2, 3, 7, 1.0, "0"))},
+                        {k: v for k, v in raw.items() if k != key},
+                        [raw],
+                    ]
+                )
+            out.append(odd)
+    return out
+
+
+@pytest.mark.parametrize("name", BOARD_RULESETS)
+def test_replays_run_applies_what_the_quick_reader_and_short_cut_apply_one_by_one(
+    name: str,
+) -> None:
+    for record in _records_with_faults(name):
+        actions = record["actions"]
+        run, one = GAME.start(record), GAME.start(record)
+        assert isinstance(run, BoardState) and isinstance(one, BoardState)
+        i = 0
+        while i < len(actions):
+            done = run.replay_run(actions, i)
+            n = 0
+            while i + n < len(actions):  # the same actions, one call each
+                try:
+                    seat, action = decode_quick(actions[i + n])
+                except RecordError:
+                    break
+                if not one.apply_if_legal(seat, action):
+                    break
+                n += 1
+            assert done == n and _snapshot(run) == _snapshot(one), (i, done, n)
+            i += done
+            if i == len(actions):
+                break
+            try:  # the long way, as replay takes it
+                seat, action = GAME.decode_step(actions[i], "actions")
+                for state in (run, one):
+                    state.apply_unchecked(seat, action)
+            except RecordError:
+                break
+            i += 1
+
+
+@pytest.mark.parametrize("name", BOARD_RULESETS)
+def test_replay_gives_the_same_verdict_without_its_short_cut(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def verdict(record: dict[str, Any]) -> Any:
+        try:
+            return GAME.validate(record)
+        except RecordError as exc:  # an action that cannot be read: its place and why
+            return str(exc)
+
+    records = _records_with_faults(name)
+    quick = [verdict(r) for r in records]
+    monkeypatch.setattr(BoardState, "replay_run", State.replay_run)
+    slow = [verdict(r) for r in records]
+    assert quick == slow
+    kinds = {"unread" if isinstance(v, str) else "valid" if v.valid else "invalid" for v in slow}
+    assert kinds == {"unread", "valid", "invalid"}
