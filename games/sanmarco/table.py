@@ -330,7 +330,11 @@ class Chance:
     def die(self) -> int:
         if self.rng is not None:
             v = 1 + below(self.rng, 6)  # randint(1, 6)
-            self._agree("dice", v)
+            used, pool = self.used["dice"], self.given.get("dice")
+            if pool and len(used) < len(pool) and pool[len(used)] != v:
+                self._agree("dice", v)  # raises, saying what was written
+            used.append(v)
+            return v
         else:
             v = self._next("dice")
             if isinstance(v, bool) or v not in (1, 2, 3, 4, 5, 6):
@@ -598,21 +602,8 @@ class BoardState(State):
     def _advance(self) -> None:
         """Run every automatic step until a colour must decide (or the game is over)."""
         while True:
-            if self.phase == "setup":
-                if self.setup_queue:
-                    return
-                if self.ruleset.mode == "variant1":
-                    self._ghost_bridges()
-                self._start_round()
-                continue
-            if self.phase == "neutral":
-                if self.supply[2] > 0 and self.neutral_seats:
-                    return
-                self._start_round()
-                continue
-            if self.phase in _WAITING:
-                return
-            if self.phase == "resolve":
+            ph = self.phase
+            if ph == "resolve":  # the common case first
                 if self.pending is not None or self.holding:
                     return
                 # the holder's hand is carried out
@@ -627,6 +618,20 @@ class BoardState(State):
                     self._deal()
                     continue
                 self._end_round()
+                continue
+            if ph in _WAITING:
+                return
+            if ph == "setup":
+                if self.setup_queue:
+                    return
+                if self.ruleset.mode == "variant1":
+                    self._ghost_bridges()
+                self._start_round()
+                continue
+            if ph == "neutral":
+                if self.supply[2] > 0 and self.neutral_seats:
+                    return
+                self._start_round()
                 continue
             raise AssertionError(self.phase)
 
@@ -816,17 +821,18 @@ class BoardState(State):
             counts = [0 if c in excluded else n for c, n in enumerate(counts)]
         first, second = self.board.values[d]
         pts = [0] * len(counts)
-        most = max(counts)
+        ranked = sorted(counts, reverse=True)
+        most = ranked[0]
         if most <= 0:
             return pts
-        if counts.count(most) > 1:
+        if len(ranked) > 1 and ranked[1] == most:
             for c, n in enumerate(counts):
                 if n == most:
                     pts[c] = second
             return pts
         pts[counts.index(most)] = first
-        runner = max((n for n in counts if n < most), default=0)
-        if runner > 0 and counts.count(runner) == 1:
+        runner = ranked[1] if len(ranked) > 1 else 0  # the most below the first
+        if runner > 0 and (len(ranked) < 3 or ranked[2] != runner):
             pts[counts.index(runner)] = second
         return pts
 
@@ -1088,7 +1094,7 @@ class BoardState(State):
     def _card_ok(self, colour: int, act: Act) -> bool:
         """A card of the holder's hand played as ``act`` (``_card_moves`` lists them)."""
         do, a, b, c = act
-        card = _card_of(act)
+        card = a if do == "district" or do == "skip" else _CARD_OF_KIND.get(do, -1)  # _card_of
         if card not in self.holding:
             return False
         if do == "district":  # its own district, or across one of its own bridges from it
@@ -1430,7 +1436,7 @@ class BoardState(State):
 
     def _play_card(self, colour: int, act: Act) -> None:
         do, a = act.do, act.a
-        card = _card_of(act)
+        card = a if do == "district" or do == "skip" else _CARD_OF_KIND.get(do, -1)  # _card_of
         if card not in self.holding:
             raise RecordError(f"the holder has no {CARD_NAMES[card] if card >= 0 else do} card")
         self.holding.remove(card)
