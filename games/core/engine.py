@@ -120,6 +120,16 @@ class GameInfo:
     description: Text = Text("", "")  # noqa: RUF009 - Text is frozen
 
 
+class ReplayFault(Exception):
+    """Raised by ``State.replay_run`` when an action it read and found legal cannot be
+    applied (``error``: the record's chance runs out, or disagrees with its seed); replay
+    then says so at ``step``, as it does when ``apply_unchecked`` raises."""
+
+    def __init__(self, step: int, seat: int, error: RecordError) -> None:
+        super().__init__(str(error))
+        self.step, self.seat, self.error = step, seat, error
+
+
 class State(ABC):
     """One game in progress. Subclasses keep their own typed fields."""
 
@@ -150,7 +160,8 @@ class State(ABC):
         them) for as long as each one is plain and legal, and say how many were applied;
         replay reads the next one, if any, the long way (``decode_step``, ``check``,
         ``apply_unchecked``). An action is applied here only when the long way would find it
-        legal and apply it the same; a game that overrides this holds the two ways equal by a
+        legal and apply it the same; when applying it raises RecordError, the run raises
+        ReplayFault with its step. A game that overrides this holds the two ways equal by a
         test. The default applies none (and replay does not call it)."""
         return 0
 
@@ -319,7 +330,12 @@ class Game(ABC, Generic[R, S]):
         step, end = 0, len(raw_actions)
         while step < end:
             if run is not None:  # plain legal actions, applied; the next one the long way
-                step = steps = step + run(raw_actions, step)
+                try:
+                    step = steps = step + run(raw_actions, step)
+                except ReplayFault as fault:  # legal, but it cannot happen: as below
+                    found.append(self._impossible(fault.error, fault.step, fault.seat))
+                    steps = fault.step
+                    break
                 if step == end:
                     break
             raw = raw_actions[step]
@@ -338,15 +354,7 @@ class Game(ABC, Generic[R, S]):
             try:
                 apply(seat, action)
             except RecordError as exc:
-                found.append(
-                    violation(
-                        self.rules,
-                        self.rule_impossible,
-                        Text(str(exc), str(exc)),
-                        step=step,
-                        seat=seat,
-                    )
-                )
+                found.append(self._impossible(exc, step, seat))
                 break
             step += 1
             steps = step
@@ -355,6 +363,12 @@ class Game(ABC, Generic[R, S]):
         if outcome is not None:
             found.extend(self.check_claims(record, outcome))
         return Verdict(self.info.slug, tuple(found), steps, outcome, complete)
+
+    def _impossible(self, exc: RecordError, step: int, seat: int) -> Violation:
+        """An action that cannot happen at all, and why (it ends the replay)."""
+        return violation(
+            self.rules, self.rule_impossible, Text(str(exc), str(exc)), step=step, seat=seat
+        )
 
     rule_game_over: ClassVar[str]
     rule_impossible: ClassVar[str]

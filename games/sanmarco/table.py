@@ -33,6 +33,7 @@ from games.core import (
 )
 from games.core import rng as make_rng
 from games.core import violation as make_violation
+from games.core.engine import ReplayFault
 from games.core.text import seat_no
 from games.sanmarco.board import DISTRICTS, MAX_BRIDGES, Board, load_board
 from games.sanmarco.rules import BOOK, SLUG
@@ -232,9 +233,8 @@ def _quick_one(do: str, key: str, read: Any) -> Any:
     return quick
 
 
+# The other kinds, each read by its own function (None: the full reader reads it).
 _QUICK: dict[str, Any] = {
-    "pile": _quick_one("pile", "pile", _count),
-    "choose": _quick_one("choose", "pile", _count),
     "bridge": _quick_bridge,
     "district": _quick_district,
     "transfer": lambda data: (
@@ -244,12 +244,13 @@ _QUICK: dict[str, Any] = {
     ),
     "banish": _quick_one("banish", "district", _place_of),
     "neutral": _quick_one("neutral", "district", _place_of),
-    "remove": _quick_one("remove", "colour", _count),
-    "score": _quick_one("score", "colour", _count),
-    "doge": _quick_one("doge", "bridge", _count),
     "skip": _quick_one("skip", "card", lambda v: _CARD.get(v, -2) if type(v) is str else -2),
     "stop": lambda data: _STOP,
 }
+
+
+# The kinds read from one whole number (0 or more), and the field that holds it.
+_COUNT_FIELD = {"choose": "pile", "remove": "colour", "score": "colour", "doge": "bridge"}
 
 
 def decode_quick(raw: Any) -> tuple[int, Act]:
@@ -263,10 +264,16 @@ def decode_quick(raw: Any) -> tuple[int, Act]:
                 v = raw.get("pile")
                 if type(v) is int and v >= 0:
                     return seat, _PILES[v] if v < 4 else _new_act(Act, ("pile", v, -1, -1))
-            elif type(do) is str and (quick := _QUICK.get(do)) is not None:
-                act = quick(raw)
-                if act is not None:
-                    return seat, act
+            elif type(do) is str:
+                key = _COUNT_FIELD.get(do)
+                if key is not None:  # one whole number, 0 or more
+                    v = raw.get(key)
+                    if type(v) is int and v >= 0:
+                        return seat, _new_act(Act, (do, v, -1, -1))
+                elif (quick := _QUICK.get(do)) is not None:
+                    act = quick(raw)
+                    if act is not None:
+                        return seat, act
     raise RecordError("not a plain board action: the full reader reads it")
 
 
@@ -371,7 +378,7 @@ class Chance:
         out: list[int] = []
         rng = self.rng
         used = self.used[kind]
-        pool = self.given.get(kind) or ()
+        first = len(used)
         names = kind == "action_cards"
         for _ in range(count):
             if not deck:
@@ -390,11 +397,17 @@ class Chance:
             while r >= n:
                 r = rng.getrandbits(k)
             v = deck.pop(r)
-            drawn = CARD_NAMES[v] if names else v
-            if len(used) < len(pool) and pool[len(used)] != drawn:
-                self._agree(kind, drawn)  # raises, saying what was written
-            used.append(drawn)
+            used.append(CARD_NAMES[v] if names else v)
             out.append(v)
+        pool = self.given.get(kind)
+        if pool and rng is not None:  # what is written must be what the seed drew
+            last = min(len(used), len(pool))
+            if first < last and pool[first:last] != used[first:last]:
+                i = next(i for i in range(first, last) if pool[i] != used[i])
+                raise RecordError(
+                    f"{pool[i]!r} written, the seed gives {used[i]!r}",
+                    path=f"deal.chance.{kind}[{i}]",
+                )
         return out
 
     def roles(self, candidates: Sequence[tuple[int, ...]]) -> list[int]:
@@ -750,11 +763,11 @@ class BoardState(State):
             return
         # sanmarco.base.limit: at a round's end, a colour at 10 limit points or more is out of the
         # passage's roles (_active).
-        over = [c for c in self.role_colours if self.limit_total(c) >= rs.limit]
-        if not over:
+        limits = self.limits
+        rest = [c for c in self.role_colours if sum(limits[c]) < rs.limit]  # limit_total
+        if len(rest) == len(self.role_colours):  # nobody has reached the limit
             self._start_round()
             return
-        rest = [c for c in self.role_colours if self.limit_total(c) < rs.limit]
         if rs.mode == "variant2" or len(rest) < 2:
             self._end_passage()
             return
@@ -1226,25 +1239,40 @@ class BoardState(State):
         i, end = start, len(raw_actions)
         history, quick = self.history, self.apply_if_legal
         while i < end:
-            raw = raw_actions[i]
-            if self.phase == "divide" and type(raw) is dict and raw.get("do") == "pile":
-                seat, q = raw.get("seat"), raw.get("pile")
-                if (
-                    type(seat) is int
-                    and type(q) is int
-                    and 0 <= q < 4
-                    and seat == self.controller[self.pairs[0].distributor]
-                    and self._pile_ok(q)
-                ):
+            if self.phase == "divide":  # the whole hand, by the distributor's seat
+                dealer = self.controller[self.pairs[0].distributor]
+                while i < end:
+                    raw = raw_actions[i]
+                    if type(raw) is not dict or raw.get("do") != "pile":
+                        break
+                    seat, q = raw.get("seat"), raw.get("pile")
+                    if not (
+                        type(seat) is int
+                        and seat == dealer
+                        and type(q) is int
+                        and 0 <= q < 4
+                        and self._pile_ok(q)
+                    ):
+                        break
                     history.append((seat, _PILES[q]))
                     self._divide(q)
                     i += 1
-                    continue
+                    if self.phase != "divide":
+                        break
+                if i == end:
+                    break
+                if self.phase != "divide":
+                    continue  # the offers are made
+            raw = raw_actions[i]
             try:
                 seat, action = decode_quick(raw)
             except RecordError:
                 break
-            if not quick(seat, action):
+            try:
+                applied = quick(seat, action)
+            except RecordError as exc:  # legal, but chance cannot follow (State.replay_run)
+                raise ReplayFault(i, seat, exc) from exc
+            if not applied:
                 break
             i += 1
         return i - start

@@ -411,3 +411,18 @@ def test_with_hidden_offers_only_the_pair_sees_what_is_in_them() -> None:
             assert all(isinstance(o["cards"], int) for o in offers)
         else:
             assert all(isinstance(o["cards"], list) for o in offers)
+
+
+@pytest.mark.parametrize("kind", ["action_cards", "limit_cards"])
+def test_cards_written_beside_a_seed_must_be_the_ones_it_draws(kind: str) -> None:
+    state = play_checked("base4", 14)
+    record = json.loads(json.dumps(state.to_record()))
+    cards = record["deal"]["chance"][kind]
+    i = len(cards) // 2
+    cards[i] = next(c for c in cards if c != cards[i])
+    verdict = GAME.validate(record)
+    assert not verdict.valid and not verdict.complete
+    (found,) = verdict.violations
+    assert found.rule == "sanmarco.record.impossible"
+    assert f"deal.chance.{kind}[{i}]" in found.message["en"]
+    assert "the seed gives" in found.message["en"]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from games.core import RecordError, State
+from games.core.engine import ReplayFault
 from games.sanmarco import GAME
 from games.sanmarco.table import KINDS, MAX_BRIDGES, Act, BoardState, decode_quick
 from tests.games.sanmarco.helpers import BOARD_RULESETS
@@ -159,7 +160,8 @@ def test_replays_short_cut_applies_exactly_what_check_allows_as_apply_unchecked_
 
 def _records_with_faults(name: str) -> list[dict[str, Any]]:
     """Played records, and the same records with an action here and there made odd: another
-    seat, another offer, a value of the wrong type, a field missing, not an object at all."""
+    seat, another offer, a value of the wrong type, a field missing, not an object at all; and
+    with chance that the seed does not draw, or that runs out (with and without the seed)."""
     chooser = random.Random(f"{name}-faults")
     out = []
     for seed in (3, 4):
@@ -187,6 +189,17 @@ def _records_with_faults(name: str) -> list[dict[str, Any]]:
                     ]
                 )
             out.append(odd)
+        for kind, drawn in record["deal"]["chance"].items():
+            if len(drawn) < 2:
+                continue
+            i = chooser.randrange(len(drawn))
+            other = copy.deepcopy(record)
+            other["deal"]["chance"][kind][i] = next(x for x in drawn if x != drawn[i])
+            short = copy.deepcopy(record)
+            del short["deal"]["chance"][kind][i:]
+            unseeded = copy.deepcopy(short)
+            del unseeded["deal"]["seed"]
+            out.extend((other, short, unseeded))
     return out
 
 
@@ -196,21 +209,35 @@ def test_replays_run_applies_what_the_quick_reader_and_short_cut_apply_one_by_on
 ) -> None:
     for record in _records_with_faults(name):
         actions = record["actions"]
-        run, one = GAME.start(record), GAME.start(record)
+        try:
+            run, one = GAME.start(record), GAME.start(record)
+        except RecordError:  # chance refused at set-up, before any action
+            continue
         assert isinstance(run, BoardState) and isinstance(one, BoardState)
         i = 0
         while i < len(actions):
-            done = run.replay_run(actions, i)
-            n = 0
+            fault = None
+            try:
+                done = run.replay_run(actions, i)
+            except ReplayFault as exc:  # a legal action that chance cannot follow
+                done, fault = exc.step - i, str(exc.error)
+            n, error = 0, None
             while i + n < len(actions):  # the same actions, one call each
                 try:
                     seat, action = decode_quick(actions[i + n])
                 except RecordError:
                     break
-                if not one.apply_if_legal(seat, action):
+                try:
+                    if not one.apply_if_legal(seat, action):
+                        break
+                except RecordError as exc:
+                    error = str(exc)
                     break
                 n += 1
-            assert done == n and _snapshot(run) == _snapshot(one), (i, done, n)
+            assert (done, fault) == (n, error), i
+            assert _snapshot(run) == _snapshot(one), (i, done, n)
+            if fault is not None:
+                break
             i += done
             if i == len(actions):
                 break
