@@ -36,6 +36,10 @@ GOALS = {
     "ruling.p50_ms": 50.0,
     # A move reaches the three other seats and a spectator of a digital table (issue 19).
     "play.move_push_p50_ms": 150.0,
+    # The strong bots against the heuristic ones (issue 25): the lower end of the margin's
+    # 95% interval above 0, over at least 1,000 seeded games per game.
+    "bots.strong_margin_ci_low": 0.0,
+    "bots.games": 1000,
 }
 
 
@@ -162,6 +166,13 @@ def swiss(quick: bool, out: dict[str, Any]) -> None:
     out.update(bench_dutch(quick))
 
 
+def bots(quick: bool, out: dict[str, Any]) -> None:
+    """The strong bots against the heuristic ones (bench/bots_bench.py), on both cores."""
+    from bench import bots_bench
+
+    out.update(bots_bench.run(quick))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -174,6 +185,7 @@ def main() -> None:
     transfer(args.quick, out)
     play(args.quick, out)
     swiss(args.quick, out)
+    bots(args.quick, out)
     report = {
         "machine": machine(),
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

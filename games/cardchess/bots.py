@@ -17,6 +17,27 @@ WORTH = tuple(
 )
 
 
+def scores(state: CardChessState, actions: Sequence[Any]) -> list[float]:
+    """This bot's worth of each play: captures on the most valuable pieces, few wasted cards."""
+    table = state.b.table
+    can = state.t.can
+    value = state.t.value
+    out = []
+    for action in actions:
+        score = 0.0
+        for pos, c in enumerate(action.cards):
+            if c < 0:
+                continue
+            t = table[pos]
+            if can[c][t]:
+                # a capture is contested: a higher card is likelier to hold it
+                score += WORTH[t] + WORTH[c] + 0.3 * value[c]
+            else:
+                score -= 0.2 * WORTH[c]  # a wasted card feeds someone else's capture
+        out.append(score)
+    return out
+
+
 class HeuristicBot:
     def __init__(self, seed: int) -> None:
         self._rng = rng(seed, "cardchess-heuristic")
@@ -28,22 +49,9 @@ class HeuristicBot:
         if len(actions) == 1 or not isinstance(actions[0], Play):
             return actions[0]
         assert isinstance(state, CardChessState)
-        table = state.b.table
-        can = state.t.can
-        value = state.t.value
         best: list[Any] = []
         best_score = -1e9
-        for action in actions:
-            score = 0.0
-            for pos, c in enumerate(action.cards):
-                if c < 0:
-                    continue
-                t = table[pos]
-                if can[c][t]:
-                    # a capture is contested: a higher card is likelier to hold it
-                    score += WORTH[t] + WORTH[c] + 0.3 * value[c]
-                else:
-                    score -= 0.2 * WORTH[c]  # a wasted card feeds someone else's capture
+        for action, score in zip(actions, scores(state, actions), strict=True):
             if score > best_score + 1e-9:
                 best_score, best = score, [action]
             elif abs(score - best_score) <= 1e-9:
@@ -52,6 +60,10 @@ class HeuristicBot:
 
 
 # --- the strong bot: what the search needs to know of cardChess ----------------------------
+
+
+#: How many of the heuristic's best plays the search compares.
+CANDIDATES = 6
 
 
 class CardChessSearch:
@@ -63,18 +75,38 @@ class CardChessSearch:
         assert isinstance(state, CardChessState)
         world = self.clone(state)
         b = world.b
-        revealed = max(world.resolve_at, 0)
+        # The others' face-down cards of this turn go back to their hands: they will place
+        # them again, as their heuristic would with the hands drawn, rather than lay random
+        # cards (a random card seldom contests a capture; theirs do).
+        again: list[tuple[int, tuple[bool, ...]]] = []
+        if world.resolve_at < 0:
+            for s, p in enumerate(b.plays):
+                if s != seat and p is not None:
+                    b.hands[s].extend(c for c in p if c >= 0)
+                    b.plays[s] = None
+                    again.append((s, tuple(c >= 0 for c in p)))  # where cards lie is seen
         places: list[tuple[Any, int]] = []
         for s, hand in enumerate(b.hands):
             if s != seat:
                 places += [(hand, i) for i in range(len(hand))]
         places += [(b.pile, i) for i in range(len(b.pile))]
-        plays: list[list[int] | None] = [list(p) if p is not None else None for p in b.plays]
-        for s, p in enumerate(plays):
-            if s != seat and p is not None:
-                places += [(p, i) for i in range(revealed, len(p)) if p[i] >= 0]
+        plays: list[list[int] | None] = [list(q) if q is not None else None for q in b.plays]
+        revealed = max(world.resolve_at, 0)
+        for s, laid in enumerate(plays):
+            if s != seat and laid is not None and world.resolve_at >= 0:
+                places += [(laid, i) for i in range(revealed, len(laid)) if laid[i] >= 0]
         redeal(places, rand)
-        b.plays = [tuple(p) if p is not None else None for p in plays]
+        b.plays = [tuple(q) if q is not None else None for q in plays]
+        for who, shape in again:
+            fits = [
+                a
+                for a in world.legal_actions(who)
+                if isinstance(a, Play) and tuple(c >= 0 for c in a.cards) == shape
+            ]
+            if not fits:
+                fits = [HeuristicBot(rand.randrange(1 << 30)).choose(world, who)]
+            worth = scores(world, fits)
+            world.apply_unchecked(who, fits[max(range(len(fits)), key=lambda i: worth[i])])
         world.deals = world.deals[: world.sfida + 1]
         if not b.reshuffled:
             current = world.deals[world.sfida]
@@ -86,10 +118,27 @@ class CardChessSearch:
         return HeuristicBot(seed)
 
     def candidates(self, state: Any, seat: int, actions: Sequence[Any], seed: int) -> list[Any]:
-        return list(actions)
+        """The plays the heuristic ranks best (a hand of five on three table cards has dozens
+        of plays, most of them throwing good cards away)."""
+        own = HeuristicBot(seed).choose(state, seat)
+        if not isinstance(actions[0], Play) or len(actions) <= CANDIDATES:
+            return [own, *(a for a in actions if a != own)]
+        ranked = sorted(zip(scores(state, actions), range(len(actions)), strict=True), reverse=True)
+        return [own, *(actions[i] for _, i in ranked[:CANDIDATES] if actions[i] != own)]
 
-    def reward(self, state: Any, seat: int) -> float:
-        return float(state.outcome().scores[seat])
+    def playout_over(self, state: Any, root: Any) -> bool:
+        """A playout ends with the sfida it began in: its gold card is what a move wins."""
+        return bool(state.over or len(state.results) > len(root.results))
+
+    def reward(self, state: Any, seat: int, root: Any) -> float:
+        """The gold card the sfida gave the seat, then its lead (or gap) over the best of
+        the others in the sfida's points."""
+        gold = state.gold[seat] - root.gold[seat]
+        if len(state.results) <= len(root.results):
+            return float(100 * gold)
+        points = state.results[len(root.results)].points
+        best_other = max(p for s, p in enumerate(points) if s != seat)
+        return float(100 * gold + points[seat] - best_other)
 
     def clone(self, state: Any) -> CardChessState:
         """A copy to play on: the board's lists copied, the card tables shared."""

@@ -3,14 +3,19 @@
 At its turn the bot draws deals consistent with what its seat has seen (the game's sampler,
 which reads only the seat's view: its own cards, the cards played, the voids the play
 revealed, how many cards each hand holds), plays every candidate action in each drawn deal,
-finishes the game with the game's heuristic bot in every seat, and keeps the action whose
-playouts scored best for its seat on average. Every candidate is tried in the same drawn
-deals with the same playout seeds, so the comparison is between actions, not between luck.
+finishes the game (or plays to the game's horizon) with the game's heuristic bot in every
+seat, and keeps the action whose playouts scored best for its seat on average; the heuristic
+bot's own choice stays unless another action scores strictly better. Every candidate is tried
+in the same drawn deals with the same playout seeds, so the comparison is between actions,
+not between luck.
 
 A game provides only what is its own (``Searchable``): how to draw a full state from a
-seat's view, the playout policy, and (optionally) the few candidates worth trying where the
-legal actions are too many (a Tarocco discard). The search is deterministic given its seed
-and a playout count; a time budget per move caps it on the digital tables.
+seat's view, the playout policy, the candidates worth trying where the legal actions are
+too many (a Tarocco discard), how far a playout goes and what it is worth. The search is
+deterministic given its seed and a playout count; a time budget per move caps it on the
+digital tables. The legal actions come from the rules (the state's ``legal_actions`` for
+the seat, which its own cards and the table decide); everything the search weighs comes
+from the drawn deals.
 """
 
 from __future__ import annotations
@@ -40,10 +45,15 @@ class Searchable(Protocol):
         """The bot that plays every seat in a playout (the game's heuristic bot)."""
 
     def candidates(self, state: Any, seat: int, actions: Sequence[Any], seed: int) -> list[Any]:
-        """The actions worth comparing (all of them, unless they are too many)."""
+        """The actions worth comparing (all of them, unless they are too many), the playout
+        policy's own choice first: the search keeps it unless another scores better."""
 
-    def reward(self, state: Any, seat: int) -> float:
-        """What a finished playout is worth to the seat (its points)."""
+    def playout_over(self, state: Any, root: Any) -> bool:
+        """Whether a playout from ``root`` has gone far enough to be scored (the game's end,
+        or an earlier horizon such as the end of a cardChess sfida)."""
+
+    def reward(self, state: Any, seat: int, root: Any) -> float:
+        """What a playout from ``root`` is worth to the seat (its points)."""
 
     def clone(self, state: Any) -> Any:
         """A copy of a drawn state to play one candidate in."""
@@ -101,9 +111,9 @@ class SearchBot:
         # the same bot facing the same view thinks the same, whatever the hidden cards.
         move_rng = rng(self.seed, "search", seat, _digest(state.view(seat)))
         first = self.game.sample(state, seat, move_rng)
-        cands = sorted(
-            self.game.candidates(first, seat, actions, move_rng.randrange(1 << 30)), key=repr
-        )
+        offered = self.game.candidates(first, seat, actions, move_rng.randrange(1 << 30))
+        default = offered[0]  # the playout policy's own choice: kept unless beaten
+        cands = sorted(offered, key=repr)
         if len(cands) == 1:
             self.last = Thought(cands[0], ((cands[0], 0.0),), 0)
             return self.last
@@ -116,8 +126,8 @@ class SearchBot:
             for i, action in enumerate(cands):
                 trial = self.game.clone(world)
                 trial.apply_unchecked(seat, action)
-                self._finish(trial, playout_seed)
-                totals[i] += self.game.reward(trial, seat)
+                self._finish(trial, playout_seed, world)
+                totals[i] += self.game.reward(trial, seat, world)
             deals += 1
             if deals >= self.playouts:
                 break
@@ -126,20 +136,24 @@ class SearchBot:
             world = self.game.sample(state, seat, move_rng)
         means = tuple((a, t / deals) for a, t in zip(cands, totals, strict=True))
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        keep = cands.index(default)
+        if totals[best] <= totals[keep]:
+            best = keep  # a tie (or no better) leaves the policy's choice
         self.last = Thought(cands[best], means, deals)
         return self.last
 
-    def _finish(self, state: Any, seed: int) -> None:
+    def _finish(self, state: Any, seed: int, root: Any) -> None:
         bots: dict[int, Any] = {}
+        done = self.game.playout_over
         for _ in range(self.max_actions):
             who = state.to_act()
-            if who is None:
+            if who is None or done(state, root):
                 return
             bot = bots.get(who)
             if bot is None:
                 bot = bots[who] = self.game.policy(seed * 16 + who)
             state.apply_unchecked(who, bot.choose(state, who))
-        if not state.is_over():
+        if not state.is_over() and not done(state, root):
             raise RuntimeError("a playout did not end")
 
 

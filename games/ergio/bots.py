@@ -193,9 +193,13 @@ class ErGioSearch:
         return HeuristicBot(seed)
 
     def candidates(self, state: Any, seat: int, actions: Sequence[Any], seed: int) -> list[Any]:
-        return list(actions)
+        own = HeuristicBot(seed).choose(state, seat)
+        return [own, *(a for a in actions if a != own)]
 
-    def reward(self, state: Any, seat: int) -> float:
+    def playout_over(self, state: Any, root: Any) -> bool:
+        return bool(state.is_over())
+
+    def reward(self, state: Any, seat: int, root: Any) -> float:
         return float(state.outcome().scores[seat])
 
     def clone(self, state: Any) -> Any:

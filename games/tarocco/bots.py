@@ -354,7 +354,9 @@ class TaroccoSearch:
         own = HeuristicBot(seed).choose(state, seat)
         p = state.phase
         if p is Phase.BARGAIN:
-            out = [own, Bid("vado"), Bid("tengo")]
+            # an offer on the table can be taken (piglio): its points are won outright
+            takes = [a for a in actions if isinstance(a, Bid) and a.kind == "piglio"]
+            out = [own, Bid("vado"), Bid("tengo"), *takes]
             return [a for i, a in enumerate(out) if a in actions and a not in out[:i]]
         if p is Phase.DISCARD:
             ranked = HeuristicBot(seed).discard_order(state, seat)
@@ -364,9 +366,12 @@ class TaroccoSearch:
             # a lead is compared without its signals; the heuristic's signal is kept
             out = [own, *(a for a in actions if isinstance(a, Play) and a.signal is None)]
             return [a for i, a in enumerate(out) if a not in out[:i] and a in actions]
-        return list(actions)
+        return [own, *(a for a in actions if a != own)]
 
-    def reward(self, state: Any, seat: int) -> float:
+    def playout_over(self, state: Any, root: Any) -> bool:
+        return bool(state.is_over())
+
+    def reward(self, state: Any, seat: int, root: Any) -> float:
         return float(state.outcome().scores[seat])
 
     def clone(self, state: Any) -> TaroccoState:

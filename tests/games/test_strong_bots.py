@@ -94,3 +94,71 @@ def test_strong_bot_plays_only_legal_actions(slug: str) -> None:
                 break
             state.apply(seat, players[seat].choose(state, seat))  # the checked path
         assert state.is_over()
+
+
+class _Toy:
+    """One seat picks a number, then the game is over: worth ``worth[number]``."""
+
+    def __init__(self, worth: dict[int, float]) -> None:
+        self.worth = worth
+        self.picked: int | None = None
+
+    def to_act(self) -> int | None:
+        return 0 if self.picked is None else None
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return sorted(self.worth) if self.picked is None else []
+
+    def apply_unchecked(self, seat: int, action: int) -> None:
+        self.picked = action
+
+    def is_over(self) -> bool:
+        return self.picked is not None
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return {"picked": self.picked}
+
+
+class _ToySearch:
+    def __init__(self, policy_choice: int) -> None:
+        self.policy_choice = policy_choice
+
+    def sample(self, state: _Toy, seat: int, rand: Any) -> _Toy:
+        return _Toy(dict(state.worth))
+
+    def policy(self, seed: int) -> Any:
+        raise AssertionError("the toy game ends with the seat's move")
+
+    def candidates(self, state: Any, seat: int, actions: Any, seed: int) -> list[int]:
+        return [self.policy_choice, *(a for a in actions if a != self.policy_choice)]
+
+    def playout_over(self, state: _Toy, root: _Toy) -> bool:
+        return state.is_over()
+
+    def reward(self, state: _Toy, seat: int, root: _Toy) -> float:
+        assert state.picked is not None
+        return state.worth[state.picked]
+
+    def clone(self, state: _Toy) -> _Toy:
+        return _Toy(dict(state.worth))
+
+
+def test_the_search_keeps_the_policys_choice_unless_another_scores_better() -> None:
+    from games.core.search import SearchBot
+
+    level = _Toy({0: 1.0, 1: 1.0, 2: 1.0})
+    assert SearchBot(_ToySearch(2), 1, playouts=4, budget=None).choose(level, 0) == 2
+    better = _Toy({0: 1.0, 1: 3.0, 2: 1.0})
+    thought = SearchBot(_ToySearch(2), 1, playouts=4, budget=None).think(better, 0)
+    assert thought.action == 1 and thought.deals == 4
+    assert dict(thought.means) == {0: 1.0, 1: 3.0, 2: 1.0}
+
+
+def test_the_search_stops_at_its_time_budget() -> None:
+    """On the tables the clock bounds a move: past the budget no further deal is drawn."""
+    from games.core.search import SearchBot
+
+    ticks = iter(range(1000))
+    bot = SearchBot(_ToySearch(0), 1, playouts=400, budget=2.5, clock=lambda: float(next(ticks)))
+    thought = bot.think(_Toy({0: 1.0, 1: 2.0}), 0)
+    assert thought.deals == 3 and thought.action == 1
