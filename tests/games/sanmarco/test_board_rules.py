@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -426,3 +427,14 @@ def test_cards_written_beside_a_seed_must_be_the_ones_it_draws(kind: str) -> Non
     assert found.rule == "sanmarco.record.impossible"
     assert f"deal.chance.{kind}[{i}]" in found.message["en"]
     assert "the seed gives" in found.message["en"]
+
+
+@pytest.mark.parametrize("colours", [3, 4])
+def test_district_points_follow_the_district_rule_for_every_count(colours: int) -> None:
+    state = GAME.new_game(GAME.ruleset("base4" if colours == 4 else "base3"), 1)
+    assert isinstance(state, BoardState)
+    for counts in itertools.product(range(5), repeat=colours):
+        for excluded in (set(), {0}, {1, colours - 1}):
+            state.cubes[2] = list(counts)
+            expected = reference_points(list(counts), state.board.values[2], sorted(excluded))
+            assert state.district_points(2, excluded) == expected, (counts, excluded)
