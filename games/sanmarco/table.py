@@ -1278,12 +1278,13 @@ class BoardState(State):
         return i - start
 
     def apply_if_legal(self, seat: int, action: Any) -> bool:
-        """Apply an action of the common phases (a card to an offer, an offer chosen, a card
-        of the holder's hand, a step inside a card: a removal, the Doge's walk, variant 3's
-        choice) when the rules allow it, and say so; anything else is left untouched (False),
-        for replay to check and apply the long way. True exactly when ``check`` finds nothing
-        and ``apply_unchecked`` would then do the same
-        (tests/games/sanmarco/test_check_matches_legal.py holds the two paths equal)."""
+        """Apply an action of any phase but variant 2's neutral returns (a card to an offer,
+        an offer chosen, a card of the holder's hand, a step inside a card: a removal, the
+        Doge's walk, variant 3's choice; a free banishment, a bridge at set-up) when the rules
+        allow it, and say so; anything else is left untouched (False), for replay to check
+        and apply the long way. True exactly when ``check`` finds nothing and
+        ``apply_unchecked`` would then do the same (tests/games/sanmarco/
+        test_check_matches_legal.py holds the two paths equal)."""
         if type(action) is not Act:
             return False
         ph = self.phase
@@ -1326,9 +1327,39 @@ class BoardState(State):
                     self._advance()
                 return True
             return False
-        if ph == "free_banish" and p is not None:
-            return self._quick_pending(seat, action, p, self.banish_queue[0])
-        return False
+        if ph == "free_banish":
+            colour = self.banish_queue[0]
+            if p is not None:
+                return self._quick_pending(seat, action, p, colour)
+            do, a, b, c = action
+            if not (
+                seat == self.controller[colour]
+                and do == "banish"
+                and b == -1
+                and c == -1
+                and 0 <= a < 6
+            ):
+                return False
+            self.history.append((seat, action))
+            self._start_banish(colour, a, card=False)
+        elif ph == "setup" and self.setup_queue:
+            colour = self.setup_queue[0]
+            if not (
+                seat == self.controller[colour]
+                and action.do == "bridge"
+                and self._bridge_ok(colour, action, setup=True)
+            ):
+                return False
+            self.history.append((seat, action))
+            self._do_bridge(colour, action)
+            self.setup_queue.pop(0)
+        else:
+            return False
+        if self.pending is not None:
+            self._settle()
+        if self.phase not in _WAITING:
+            self._advance()
+        return True
 
     def _quick_pending(self, seat: int, action: Act, p: Pending, colour: int) -> bool:
         """``apply_if_legal`` for a step inside a card (``_allows`` says the same)."""
@@ -1463,30 +1494,32 @@ class BoardState(State):
                 self._next_banish()
 
     def _play_card(self, colour: int, act: Act) -> None:
-        do, a = act.do, act.a
+        do, a, b, c = act
         card = a if do == "district" or do == "skip" else _CARD_OF_KIND.get(do, -1)  # _card_of
-        if card not in self.holding:
+        holding = self.holding
+        if card not in holding:
             raise RecordError(f"the holder has no {CARD_NAMES[card] if card >= 0 else do} card")
-        self.holding.remove(card)
+        holding.remove(card)
         self.action_discard.append(card)
-        if do == "skip":
-            return
-        if do == "district":
-            if not 0 <= act.b < 6:
+        if do == "district":  # the most played card
+            if not 0 <= b < 6:
                 raise RecordError("no such district")
-            if act.c >= 0:
-                if self.cubes[act.c][colour] <= 0:
+            cubes = self.cubes
+            if c >= 0:
+                if cubes[c][colour] <= 0:
                     raise RecordError("no own aristocrat there")
-                self.cubes[act.c][colour] -= 1
-                self.cubes[act.b][colour] += 1
+                cubes[c][colour] -= 1
             else:
                 if self.supply[colour] <= 0:
                     raise RecordError("no aristocrat left in the supply")
-                self._place(colour, act.b)
+                self.supply[colour] -= 1  # _place, one from the supply
+            cubes[b][colour] += 1
+        elif do == "skip":
+            return
         elif do == "bridge":
             self._do_bridge(colour, act)
         elif do == "transfer":
-            victim = act.b
+            victim = b
             if victim >= len(self.kinds) or self.cubes[a][victim] <= 0 or self.supply[colour] <= 0:
                 raise RecordError("nothing to transfer there")
             self._remove(a, victim)

@@ -111,11 +111,9 @@ def _snapshot(state: BoardState) -> str:
 
 
 def _common(state: BoardState) -> bool:
-    """Replay's short cut is taken here for every legal action (and only for them): a hand
-    being divided, an offer chosen, a card carried out or a step inside it."""
-    return state.phase in ("divide", "choose", "resolve") or (
-        state.phase == "free_banish" and state.pending is not None
-    )
+    """Replay's short cut is taken here for every legal action (and only for them): in every
+    phase but variant 2's neutral returns."""
+    return state.phase != "neutral"
 
 
 @pytest.mark.parametrize("name", BOARD_RULESETS)
