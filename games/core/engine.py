@@ -9,7 +9,9 @@ A game is a ruleset, a deal and a list of actions; replaying the list is validat
   are taken one seat after the other, hidden from the others by ``view``);
   ``legal_actions(seat)``; ``check(seat, action)`` lists the violations an action would
   commit; ``apply`` is the checked path for people, ``apply_unchecked`` the fast path for bots
-  and replay; ``is_over()``, ``outcome()``, ``view(seat)`` and ``to_record()``.
+  and replay (``replay_run``, when a game offers it, takes a run of plain legal actions in one
+  call, held equal to the long way by the game's tests); ``is_over()``, ``outcome()``,
+  ``view(seat)`` and ``to_record()``.
 * ``Game``: the declaration (seats, rulesets, rule book, maximum length) and the factories:
   ``new_game`` (a seeded deal), ``start`` (the deal written in a record), action
   encoding, ``validate`` (replay a record), ``score`` (a summary), and the bots.

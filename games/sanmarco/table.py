@@ -396,11 +396,12 @@ class Chance:
             r = rng.getrandbits(k)
             while r >= n:
                 r = rng.getrandbits(k)
-            v = deck.pop(r)
-            used.append(CARD_NAMES[v] if names else v)
-            out.append(v)
+            out.append(deck.pop(r))
+        if rng is None:
+            return out  # ``card`` kept each one
+        used.extend(map(CARD_NAMES.__getitem__, out) if names else out)
         pool = self.given.get(kind)
-        if pool and rng is not None:  # what is written must be what the seed drew
+        if pool:  # what is written must be what the seed drew
             last = min(len(used), len(pool))
             if first < last and pool[first:last] != used[first:last]:
                 i = next(i for i in range(first, last) if pool[i] != used[i])
