@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 GAMES = ("tarocco", "ergio", "cardchess")
 #: Drawn deals per move in the bench (each candidate action is played once in each).
-DEALS = {"tarocco": 12, "ergio": 3, "cardchess": 3}
+DEALS = {"tarocco": 12, "ergio": 2, "cardchess": 8}
 #: Games asked for, and seconds of wall clock each game's figure may take (about eight
 #: minutes in all on two cores).
 WANTED = 1000

@@ -63,7 +63,7 @@ class HeuristicBot:
 
 
 #: How many of the heuristic's best plays the search compares.
-CANDIDATES = 6
+CANDIDATES = 4
 
 
 class CardChessSearch:
