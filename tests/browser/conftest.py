@@ -142,11 +142,15 @@ def browser() -> Iterator[Any]:
 
 def refusals(page: Any) -> list[str]:
     """What the page's Content-Security-Policy refused (the console's messages), collected
-    from now on: a page that needs an inline script or an onclick= breaks under the policy."""
+    from now on: a page that needs an inline script or an onclick= breaks under the policy.
+    Also htmx's complaints that a selector a form names (its target, what it includes)
+    matches nothing on the page: a control wired to nothing."""
     found: list[str] = []
     page.on(
         "console",
-        lambda m: found.append(m.text) if "Content Security Policy" in m.text else None,
+        lambda m: found.append(m.text)
+        if "Content Security Policy" in m.text or "returned no matches" in m.text
+        else None,
     )
     return found
 
@@ -159,7 +163,7 @@ def page(browser: Any) -> Iterator[Any]:
     refused = refusals(page)
     yield page
     context.close()
-    assert not refused, "the Content-Security-Policy refused:\n" + "\n".join(refused)
+    assert not refused, "the page's console complained:\n" + "\n".join(refused)
 
 
 def log_in(page: Any, server: str) -> None:
