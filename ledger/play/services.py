@@ -303,6 +303,37 @@ def create_table(
     return table
 
 
+def play_again(*, user: Any, table: GameTable) -> GameTable:
+    """A new table like a finished one, for one who sat at it: the same game, ruleset,
+    competition and label, the same bots in the same seats, the asker in their seat and the
+    other people's seats open for them (the new table's invitation). A new deal, chosen by
+    the server as always; a table scheduled by a competition is not repeated this way."""
+    if table.status != GameTable.Status.FINISHED:
+        raise Conflict(_("The game is not over yet."))
+    if table.ledger_table_id is not None:
+        raise Invalid(_("A competition's scheduled table is played once."))
+    mine = seat_of(table, user)
+    if mine is None:
+        raise NotAllowed(_("Only a player of the table can start another game at it."))
+    seats = []
+    for seat in table.seats.order_by("index"):
+        if seat.index == mine.index:
+            seats.append(ME)
+        elif seat.kind in (PlaySeat.Kind.HUMAN, PlaySeat.Kind.OPEN):
+            seats.append(OPEN)
+        else:
+            seats.append(seat.kind)
+    return create_table(
+        user=user,
+        club=table.club,
+        game=table.game,
+        seats=seats,
+        ruleset=table.ruleset or None,
+        competition=table.competition if not table.practice else None,
+        label=table.label,
+    )
+
+
 def _refuse_bots_in(competition: Competition) -> None:
     if not competition.bot_tables_count:
         raise Invalid(

@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("play/<int:pk>/board/", views.board, name="play-board"),
     path("play/<int:pk>/act/", views.act, name="play-act"),
     path("play/<int:pk>/bots/", views.bots, name="play-bots"),
+    path("play/<int:pk>/again/", views.again, name="play-again"),
     path("play/<int:pk>/join/<str:invite>/", views.join, name="play-join"),
     path("play/<int:pk>/replay/", views.replay_page, name="play-replay"),
     path("play/<int:pk>/record.json", views.record, name="play-record"),

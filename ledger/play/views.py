@@ -416,6 +416,19 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def again(request: HttpRequest, pk: int) -> HttpResponse:
+    """Another game at a finished table: the same seats and settings, a new deal."""
+    table = _table(pk)
+    try:
+        new = services.play_again(user=request.user, table=table)
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+        return redirect("play-table", pk=table.pk)
+    return redirect("play-table", pk=new.pk)
+
+
+@login_required
+@require_POST
 def bots(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     try:

@@ -148,9 +148,11 @@ def refusals(page: Any) -> list[str]:
     found: list[str] = []
     page.on(
         "console",
-        lambda m: found.append(m.text)
-        if "Content Security Policy" in m.text or "returned no matches" in m.text
-        else None,
+        lambda m: (
+            found.append(m.text)
+            if "Content Security Policy" in m.text or "returned no matches" in m.text
+            else None
+        ),
     )
     return found
 

@@ -271,3 +271,52 @@ def test_a_game_without_a_strong_bot_says_so_in_words(people, commit):
     sanmarco = registry.get("sanmarco")
     table = _table(people, commit, "sanmarco", ["me"] + ["open"] * (sanmarco.ruleset().seats - 1))
     assert 'value="strong"' not in client.get(f"/play/{table.pk}/").content.decode()
+def test_a_finished_game_is_played_again_with_the_same_seats_and_a_new_deal(people, commit):
+    from tests.play.conftest import play_out
+
+    table = _table(people, commit, "tarocco", ["heuristic", "me", "random", "heuristic"])
+    assert "play-again" not in _client(people).get(f"/play/{table.pk}/").content.decode()
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    page = _client(people).get(f"/play/{table.pk}/").content.decode()
+    assert 'id="play-again"' in page and "Play again" in page
+    # Only a player of the table may ask, and only once the game is over.
+    stranger = _client(people, "organiser").post(f"/play/{table.pk}/again/")
+    assert stranger.status_code == 302 and stranger.url == f"/play/{table.pk}/"
+    assert GameTable.objects.count() == 1
+    answer = _client(people).post(f"/play/{table.pk}/again/")
+    new = GameTable.objects.exclude(pk=table.pk).get()
+    assert answer.url == f"/play/{new.pk}/"
+    assert [s.kind for s in new.seats.order_by("index")] == [
+        "heuristic",
+        "human",
+        "random",
+        "heuristic",
+    ]
+    assert new.seats.get(index=1).user == people.users["member"]
+    assert (new.game, new.ruleset, new.label, new.practice) == (
+        "tarocco",
+        table.ruleset,
+        table.label,
+        True,
+    )
+    assert new.seed != table.seed and new.commitment and new.status == "playing"
+
+
+def test_a_game_between_people_played_again_leaves_the_others_seats_open(people, commit):
+    table = _table(people, commit, "tarocco", ["me", "open", "heuristic", "heuristic"])
+    services.join(user=people.users["scorekeeper"], table=table, invite=table.invite)
+    table.refresh_from_db()
+    with pytest.raises(services.Conflict):
+        services.play_again(user=people.users["member"], table=table)
+    GameTable.objects.filter(pk=table.pk).update(status=GameTable.Status.FINISHED)
+    table.refresh_from_db()
+    new = services.play_again(user=people.users["scorekeeper"], table=table)
+    kinds = [(s.kind, s.user_id) for s in new.seats.order_by("index")]
+    assert kinds == [
+        ("open", None),
+        ("human", people.users["scorekeeper"].pk),
+        ("heuristic", None),
+        ("heuristic", None),
+    ]
+    assert new.status == "waiting"
