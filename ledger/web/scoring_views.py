@@ -240,6 +240,14 @@ def _build(
     except RecordError:
         # The form still opens; scoring then says what is wrong with the ruleset.
         ruleset = engine.ruleset(None)
+    if not competition.ruleset and ruleset.seats != len(seats):
+        # A competition that names no ruleset plays each table by the game's own preset
+        # for that many players (a cardChess night of two, three and four at a table).
+        for name in engine.rulesets:
+            preset = engine.ruleset({"name": name})
+            if preset.seats == len(seats):
+                ruleset = preset
+                break
     if issubclass(form_class, DeclaredSummaryForm) and engine.summary_form(ruleset) is None:
         form_class = JsonSummaryForm  # a ruleset whose summaries are typed as JSON only
     return form_class(data, files, seats=seats, ruleset=ruleset), seats

@@ -363,6 +363,20 @@ def test_a_cardchess_game_of_three_records_the_gold_cards(logged_in, club, peopl
     assert _recorded_points(table) == expected == [3, 1, 0]
 
 
+def test_a_cardchess_table_of_four_in_a_competition_without_ruleset_is_scored_for_four(
+    logged_in, club, people
+):
+    table = _table(club, people, "cardchess", 4)  # the competition names no ruleset
+    page = logged_in.get(f"/c/prova/{table.competition.slug}/t/{table.pk}/score/")
+    assert 'name="sfida-0-p3"' in page.content.decode()
+    sfide = [[3, 1, 0, 0], [2, 0, 1, 0], [2, 0, 0, 1]]
+    rows = [{f"p{i}": v for i, v in enumerate(s)} for s in sfide]
+    body = {"kind": "game", **_rows("sfida", rows, 3)}
+    assert _record(logged_in, table, body).status_code == 302
+    expected = _engine_scores(table, {"players": 4, "sfide": sfide})
+    assert _recorded_points(table) == expected
+
+
 def test_a_cardchess_sfida_from_captured_cards_records_its_points(logged_in, club, people):
     table = _table(club, people, "cardchess", 2)
     body = {
