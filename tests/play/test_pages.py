@@ -271,6 +271,8 @@ def test_a_game_without_a_strong_bot_says_so_in_words(people, commit):
     sanmarco = registry.get("sanmarco")
     table = _table(people, commit, "sanmarco", ["me"] + ["open"] * (sanmarco.ruleset().seats - 1))
     assert 'value="strong"' not in client.get(f"/play/{table.pk}/").content.decode()
+
+
 def test_a_finished_game_is_played_again_with_the_same_seats_and_a_new_deal(people, commit):
     from tests.play.conftest import play_out
 
