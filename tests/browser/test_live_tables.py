@@ -114,7 +114,12 @@ def _click_one(page: Any, chooser: random.Random, game: str, keyboard: bool) -> 
             button.focus()
             page.keyboard.press("Enter")
         else:
-            button.click()
+            try:
+                button.click(timeout=5_000)
+            except PlaywrightTimeout:
+                # The board was being redrawn under the pointer (a move arriving from
+                # another seat): the next attempt takes the board as it is now.
+                return False
     try:
         page.wait_for_function(
             f"m => Number(({MOVES})()) > m || document.getElementById('move-error')",
