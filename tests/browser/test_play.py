@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from games.core import registry
 from tests.browser.conftest import log_in
@@ -82,8 +83,10 @@ def test_a_digital_game_against_bots_is_practice_in_the_players_history(page, se
     page.screenshot(path=str(_shots() / f"play-{game}-over.png"), full_page=True)
     assert page.locator("#ledger-result").count() == 0
     assert page.locator("#seed").count() == 1
-    page.click("#history")
-    assert page.locator(f"#practice-games >> text=Browser {game}").count() == 1
+    with page.expect_navigation():
+        page.click("#history")
+    # Waits for the history page to be drawn (counting at once could read it half-loaded).
+    expect(page.locator(f"#practice-games >> text=Browser {game}")).to_have_count(1)
     # No competition's standings name a bot.
     page.goto(server + "/")
     page.click(f"text={COMPETITIONS[game]}")
