@@ -98,9 +98,8 @@ class SearchBot:
         return self.think(state, seat).action
 
     def think(self, state: Any, seat: int) -> Thought:
-        # The move's stream depends on the seed and on what the seat sees, and nothing else:
-        # the same bot facing the same view thinks the same, whatever the hidden cards.
-        # in an order of their own, not the order the hidden deal happened to list them in
+        # The rules' legal actions for the seat, in an order of their own (not the order the
+        # hidden deal happened to list the seat's cards in)
         actions = sorted(state.legal_actions(seat), key=repr)
         if not actions:
             raise RuntimeError(f"seat {seat} has no legal action")
@@ -155,13 +154,6 @@ class SearchBot:
             state.apply_unchecked(who, bot.choose(state, who))
         if not state.is_over() and not done(state, root):
             raise RuntimeError("a playout did not end")
-
-
-def deep_clone(state: Any) -> Any:
-    """A copy of a state for a game with no quicker copy of its own."""
-    import copy
-
-    return copy.deepcopy(state)
 
 
 def _digest(view: Any) -> str:
