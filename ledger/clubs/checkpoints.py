@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.clubs import signing
-from ledger.clubs.models import Checkpoint, Club, Entry, Round, entry_hash
+from ledger.clubs.models import Checkpoint, Club, Entry, Round, line_hash
 
 log = logging.getLogger(__name__)
 
@@ -99,17 +99,7 @@ class _Line(NamedTuple):
     seal: str
 
     def compute_hash(self) -> str:
-        return entry_hash(
-            prev_hash=self.prev_hash,
-            club_id=self.club_id,
-            competition_id=self.competition_id,
-            sequence=self.sequence,
-            result_id=self.result_id,
-            seat=self.seat,
-            player_id=self.player_id,
-            points=self.points,
-            kind=self.kind,
-        )
+        return line_hash(self)
 
 
 def _lines(club: Club, start: int, length: int) -> list[_Line]:

@@ -500,17 +500,22 @@ class Entry(models.Model):
         raise PermissionError("ledger entries are append-only: record a correction instead")
 
     def compute_hash(self) -> str:
-        return entry_hash(
-            prev_hash=self.prev_hash,
-            club_id=self.club_id,
-            competition_id=self.competition_id,
-            sequence=self.sequence,
-            result_id=self.result_id,
-            seat=self.seat,
-            player_id=self.player_id,
-            points=Decimal(self.points),
-            kind=self.kind,
-        )
+        return line_hash(self)
+
+
+def line_hash(line: Any) -> str:
+    """The hash of a journal line, from an Entry or any row with the same columns."""
+    return entry_hash(
+        prev_hash=line.prev_hash,
+        club_id=line.club_id,
+        competition_id=line.competition_id,
+        sequence=line.sequence,
+        result_id=line.result_id,
+        seat=line.seat,
+        player_id=line.player_id,
+        points=Decimal(line.points),
+        kind=line.kind,
+    )
 
 
 def entry_hash(
