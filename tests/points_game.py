@@ -111,6 +111,8 @@ class PointsGame(Game[PointsRuleset, PointsState]):
         max_actions=6,
         hidden_information=False,
         chance=False,
+        hand=Text("mano", "hand"),
+        hands=Text("mani", "hands"),
     )
     rules = BOOK
     rulesets: ClassVar[Mapping[str, Any]] = {

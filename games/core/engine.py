@@ -120,6 +120,12 @@ class GameInfo:
     chance: bool = True
     sides: tuple[str, ...] = ()
     description: Text = Text("", "")  # noqa: RUF009 - Text is frozen
+    #: What one result of a table is called, one and several ("smazzata" at Tarocco): the
+    #: score-entry, round and night pages say it.
+    hand: Text = Text("partita", "game")  # noqa: RUF009 - Text is frozen
+    hands: Text = Text("partite", "games")  # noqa: RUF009 - Text is frozen
+    #: Each result's points sum to zero across the table (what one wins the others pay).
+    zero_sum: bool = False
 
 
 class ReplayFault(Exception):

@@ -69,6 +69,9 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         hidden_information=True,
         chance=True,
         sides=("solo", "pairs"),
+        hand=Text("smazzata", "hand"),
+        hands=Text("smazzate", "hands"),
+        zero_sum=True,
         description=Text(
             "63 carte, licitazione, solo contro tre o coppie palesi o nascoste; 109 punti.",
             "63 cards, bargaining, solo against three or open or hidden pairs; 109 points.",

@@ -25,7 +25,7 @@ class GameMeta:
 
 # Seats per table by game; the engines declare the same and take precedence once present.
 _KNOWN = {
-    "tarocco": GameMeta("tarocco", _("Tarocco Siciliano"), (4,), zero_sum=True),
+    "tarocco": GameMeta("tarocco", _("Tarocco Siciliano"), (4,)),
     "ergio": GameMeta("ergio", _("Er Giò"), (2, 4, 6)),
     "ponte": GameMeta("ponte", _("The Bridge's Game"), (2, 3, 4, 6)),
     "sanmarco": GameMeta("sanmarco", _("San Marco"), (2,)),
@@ -40,11 +40,23 @@ def meta(slug: str) -> GameMeta:
     if engine_available(slug):
         game = registry.get(slug)
         if known is None:
-            return GameMeta(slug, _declared_name(game.info.name), game.info.seat_counts)
-        return GameMeta(slug, known.label, game.info.seat_counts, known.zero_sum)
+            return GameMeta(
+                slug, _declared_name(game.info.name), game.info.seat_counts, game.info.zero_sum
+            )
+        return GameMeta(slug, known.label, game.info.seat_counts, game.info.zero_sum)
     if known is None:
         raise KeyError(slug)
     return known
+
+
+def hand_words(slug: str) -> tuple[str, str]:
+    """What one result of a table of this game is called, one and several, in the reader's
+    language ("smazzata", "smazzate" at Tarocco; "game", "games" at most games)."""
+    language = "en" if (get_language() or "it").startswith("en") else "it"
+    if engine_available(slug):
+        info = registry.get(slug).info
+        return info.hand.get(language), info.hands.get(language)
+    return ("partita", "partite") if language == "it" else ("game", "games")
 
 
 def _declared_name(name: Any) -> object:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import engine_available, meta, plain_scores
+from ledger.clubs.games import engine_available, hand_words, meta, plain_scores
 from ledger.clubs.models import Competition, Player, Result, Role, Table
 from ledger.clubs.scoring import score_result
 from ledger.clubs.visibility import viewer_of
@@ -129,6 +129,7 @@ def _at_a_glance(
     hands = fixed.hands_per_table if fixed is not None else 1
     names = dict(seats)
     following = _next_dealer(played)
+    one, several = hand_words(competition.game)
     return {
         "totals": [(names[i], f"{t.normalize():f}") for i, t in enumerate(totals) if i in names]
         if played
@@ -140,6 +141,8 @@ def _at_a_glance(
         "sealed": sealed,
         "waiting": waiting,
         "dealer": names.get(following) if following is not None else None,
+        "hand_word": one,
+        "hands_word": several,
     }
 
 

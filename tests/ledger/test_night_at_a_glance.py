@@ -75,7 +75,33 @@ def test_a_fixed_number_of_hands_says_which_hand_is_next(keeper, people, manual_
     page = keeper.get(url).content.decode()
     assert "All 3 hands of the table are played." in page
     italian = keeper.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert "Tutte le 3 smazzate del tavolo sono giocate." in italian
+    assert "Tutte le 3 mani del tavolo sono giocate." in italian
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "english", "italian"),
+    [
+        ("tarocco", 4, "Hand 1 of 2", "Smazzata 1 di 2"),
+        ("cardchess", 2, "Game 1 of 2", "Partita 1 di 2"),
+        ("ergio", 2, "Game 1 of 2", "Partita 1 di 2"),
+    ],
+)
+def test_each_game_names_its_hands_in_its_own_words(
+    keeper, people, club, game, seats, english, italian
+):
+    competition = Competition.objects.create(
+        club=club, name="Sera", slug="sera", game=game, format="league"
+    )
+    FormatSettings.objects.create(competition=competition, hands_per_table=2)
+    table = create_table(
+        user=people.users["organiser"],
+        competition=competition,
+        label="Tavolo 1",
+        players=people.extra[:seats],
+    )
+    url = f"/c/prova/sera/t/{table.pk}/score/"
+    assert english in keeper.get(url).content.decode()
+    assert italian in keeper.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
 
 
 def test_one_hand_per_table_says_no_hand_count(keeper, manual_table):
