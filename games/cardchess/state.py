@@ -17,7 +17,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK, SLUG
@@ -103,7 +103,7 @@ class SfidaResult:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Board:
     """The cards of the sfida in progress (every card of the deck is in exactly one place)."""
 
@@ -126,10 +126,12 @@ class CardChessState(State):
         self.ruleset = ruleset
         self.n = ruleset.seats
         self.t = C.tables((ruleset.rook_values[0], ruleset.rook_values[1]))
+        self.captures = _captures(self.t)
         self.deals = deals
         self.seed = seed
         self.sfida = -1
         self.tally = Tally(self.n, ruleset.gold)
+        self.over = False  # the tally's verdict, copied after each sfida (cardchess.game.end)
         self.results: list[SfidaResult] = []
         self.waiting = False  # the record lacks the next deal and there is no seed
         self.resolve_at = -1  # -1: players are still playing face down
@@ -143,7 +145,7 @@ class CardChessState(State):
             return self.deals[k]
         if self.seed is None:
             return None
-        deck = self.ruleset.deck()
+        deck = list(_deck(self.ruleset))
         make_rng(self.seed, "deck", k).shuffle(deck)
         deal = SfidaDeal(deck)
         self.deals.append(deal)
@@ -157,17 +159,20 @@ class CardChessState(State):
         self.waiting = False
         self.sfida += 1
         n = self.n
-        b = Board(list(reversed(deal.deck)), [[] for _ in range(n)])
-        b.plays = [None] * n
-        b.captured = [[] for _ in range(n)]
-        b.pieces = [[] for _ in range(n)]
-        b.cyclic = n > 2
-        self.b = b
-        for s in range(n):  # four each, then three face up (cardchess.deal.turn)
-            for _ in range(4):
-                b.hands[s].append(b.pile.pop())
-        for _ in range(3):
-            b.table.append(b.pile.pop())
+        deck = deal.deck
+        # four each, then three face up (cardchess.deal.turn); the pile keeps its next card last
+        first = 4 * n
+        self.b = Board(
+            deck[: first + 2 : -1],
+            [deck[4 * s : 4 * s + 4] for s in range(n)],
+            deck[first : first + 3],
+            [None] * n,
+            [[] for _ in range(n)],
+            [[] for _ in range(n)],
+            [],
+            False,
+            n > 2,
+        )
         self.resolve_at = -1
 
     # cardchess.deal.reshuffle: with two players, the discards make the deck once more, then dealt
@@ -203,7 +208,7 @@ class CardChessState(State):
             if not b.pile:
                 self._end_sfida()
                 return
-            order = [-1, 0, 1] * 3 if b.cyclic else [0, 0, 0, 1, 1, 1, -1, -1, -1]
+            size = 9
         else:
             if not b.pile:
                 self._end_sfida()
@@ -212,17 +217,23 @@ class CardChessState(State):
             # table are left, this turn is the last: three each, four on the table, and every card
             # in hand is played (must_play).
             b.last_turn = len(b.pile) <= 3 * n + 4
-            order = ([-1, *range(n)] * 3) + ([-1] if b.last_turn else [])
-        for dest in order:
-            if not b.pile:
-                break
-            card = b.pile.pop()
-            if dest < 0:
-                b.table.append(card)
-            else:
-                b.hands[dest].append(card)
+            size = 3 * n + 4 if b.last_turn else 3 * n + 3
+        pile = b.pile
+        size = min(size, len(pile))
+        dealt = pile[: -size - 1 : -1]  # the next ``size`` cards, in the order dealt
+        del pile[-size:]
+        hands = b.hands
+        if b.cyclic:  # one card at a time: the table, then each seat, three rounds
+            step = n + 1
+            b.table = dealt[::step]  # with a last turn's fourth table card at the end
+            for s in range(n):
+                hands[s] += dealt[s + 1 :: step]
+        else:  # a block deal: three to each seat in turn, then three to the table
+            hands[0] += dealt[0:3]
+            hands[1] += dealt[3:6]
+            b.table = dealt[6:9]
         # cardchess.deal.last_turn: with two, the turn dealt from the last cards is the last one.
-        if n == 2 and not b.pile and (b.reshuffled or not b.discard):
+        if n == 2 and not pile and (b.reshuffled or not b.discard):
             b.last_turn = True
         self.resolve_at = -1
 
@@ -238,14 +249,11 @@ class CardChessState(State):
         result = SfidaResult(points, [r for _, r in scored], None, self.tally.deciding)
         self.results.append(result)
         result.gold = self.tally.add(points)
-        if self.tally.over:
+        self.over = self.tally.over
+        if self.over:
             self.resolve_at = -1
         else:
             self._start_sfida()
-
-    @property
-    def over(self) -> bool:
-        return self.tally.over
 
     @property
     def gold(self) -> list[int]:
@@ -265,10 +273,7 @@ class CardChessState(State):
             return None
         if self.resolve_at >= 0:
             return 0
-        for s, p in enumerate(self.b.plays):
-            if p is None:
-                return s
-        return 0  # not reached: the last play starts the reveal
+        return self.b.plays.index(None)  # seat order; the last play starts the reveal
 
     def must_play(self, seat: int) -> int:
         """How many cards this seat places this turn (cardchess.play.count)."""
@@ -279,38 +284,51 @@ class CardChessState(State):
         return max(0, min(k, h - 1))
 
     def legal_actions(self, seat: int) -> list[Play | Resolve]:
-        if self.to_act() != seat:
+        if self.over or self.waiting:
             return []
-        if self.resolve_at >= 0:
-            return [Resolve(self.resolve_at, self.taker(self.resolve_at))]
+        at = self.resolve_at
+        if at >= 0:
+            return [_RESOLVES[at][self._taker(at)]] if seat == 0 else []
         b = self.b
+        if b.plays.index(None) != seat:
+            return []
         hand = b.hands[seat]
         k = len(b.table)
-        patterns = _patterns(k, len(hand), self.must_play(seat))
-        plays = [tuple([hand[i] if i >= 0 else NONE for i in p]) for p in patterns]
+        m = self.must_play(seat)
+        # every way to put m hand cards under distinct table cards; with m == k that is every
+        # ordered choice of k cards of the hand (itertools yields them in the patterns' order)
+        if m == k:
+            cards: Any = itertools.permutations(hand, k)
+        else:
+            cards = [
+                tuple([hand[i] if i >= 0 else NONE for i in p]) for p in _patterns(k, len(hand), m)
+            ]
         if len(set(hand)) < len(hand):  # identical cards: the same play only once
-            plays = list(dict.fromkeys(plays))
-        return [Play(p) for p in plays]
+            cards = dict.fromkeys(cards)
+        return list(map(_PLAYS.__getitem__, cards))
 
     def taker(self, at: int) -> int | None:
         """Who takes table card ``at``: the one highest capturing card, if it is alone."""
+        who = self._taker(at)
+        return None if who < 0 else who
+
+    def _taker(self, at: int) -> int:
+        """``taker`` as a seat, or -1 for nobody."""
         b = self.b
-        target = b.table[at]
-        can = self.t.can
+        able = self.captures[b.table[at]]
         value = self.t.value
         best = -1
-        who: int | None = None
-        for s in range(self.n):
-            play = b.plays[s]
+        who = -1
+        for s, play in enumerate(b.plays):
             if play is None:
                 continue
             c = play[at]
-            if c >= 0 and can[c][target]:
+            if c >= 0 and able[c]:
                 v = value[c]
                 if v > best:
                     best, who = v, s
                 elif v == best:
-                    who = None
+                    who = -1
         return who
 
     def check(self, seat: int, action: Any) -> list[Violation]:
@@ -413,41 +431,45 @@ class CardChessState(State):
             raise RecordError("the game is over" if self.over else "the next deal is missing")
         b = self.b
         if isinstance(action, Play):
-            if not 0 <= seat < self.n or b.plays[seat] is not None or self.resolve_at >= 0:
+            plays = b.plays
+            if not 0 <= seat < self.n or plays[seat] is not None or self.resolve_at >= 0:
                 raise RecordError(f"seat {seat} cannot place cards now")
-            if len(action.cards) != len(b.table):
+            cards = action.cards
+            if len(cards) != len(b.table):
                 raise RecordError(f"a play needs one place per table card ({len(b.table)})")
             hand = b.hands[seat]
-            for c in action.cards:
+            for c in cards:
                 if c >= 0:
                     try:
                         hand.remove(c)
                     except ValueError:
                         raise RecordError(f"seat {seat} does not hold {C.CODES[c]}") from None
-            b.plays[seat] = action.cards
+            plays[seat] = cards
             self.actions.append((seat, action))
-            if None not in b.plays:
+            if None not in plays:
                 self.resolve_at = 0
             return
-        if self.resolve_at < 0 or action.at != self.resolve_at:
+        at = self.resolve_at
+        if at < 0 or action.at != at:
             raise RecordError(f"table card {action.at} is not the one to reveal now")
         taker = action.taker
-        at = self.resolve_at
         # cardchess.capture.gain: the taker gains the piece and every card played on it; with no
         # taker they all go to the discards.
-        gained = [b.table[at]]
+        table = b.table
+        piece = table[at]
+        if taker is None:
+            gained = b.discard
+        elif 0 <= taker < self.n:
+            gained = b.captured[taker]
+            b.pieces[taker].append(piece)
+        else:
+            raise RecordError(f"there is no seat {taker}")
+        gained.append(piece)
         for p in b.plays:
             if p is not None and p[at] >= 0:
                 gained.append(p[at])
-        if taker is None:
-            b.discard.extend(gained)
-        else:
-            if not 0 <= taker < self.n:
-                raise RecordError(f"there is no seat {taker}")
-            b.captured[taker].extend(gained)
-            b.pieces[taker].append(gained[0])
         self.actions.append((seat, action))
-        if at + 1 < len(b.table):
+        if at + 1 < len(table):
             self.resolve_at = at + 1
             return
         b.table = []
@@ -545,6 +567,37 @@ class CardChessState(State):
         if self.seed is not None:
             record["seed"] = self.seed
         return record
+
+
+@lru_cache(maxsize=8)
+def _deck(ruleset: CardChessRuleset) -> tuple[int, ...]:
+    return tuple(ruleset.deck())
+
+
+@lru_cache(maxsize=8)
+def _captures(t: C.Tables) -> tuple[tuple[bool, ...], ...]:
+    """For each table card, which played cards capture it (``t.can`` by column)."""
+    return tuple(tuple(row[target] for row in t.can) for target in range(C.TYPES))
+
+
+class _SharedPlays(dict[tuple[int, ...], "Play"]):
+    """One Play object for each tuple of cards, made the first time it is asked for: legal
+    plays are looked up rather than built (a few hundred thousand at most)."""
+
+    def __missing__(self, cards: tuple[int, ...]) -> Play:
+        if len(self) >= 1 << 18:
+            self.clear()
+        play = self[cards] = Play(cards)
+        return play
+
+
+_PLAYS: Final = _SharedPlays()
+MAX_TABLE: Final = 4  # table cards in one turn: three, four in the last turn with 3 or 4 players
+MAX_SEATS: Final = 4
+# _RESOLVES[at][seat]: the dealer's Resolve of table card ``at``; [at][-1]: nobody takes it
+_RESOLVES: Final = tuple(
+    tuple(Resolve(at, who) for who in (*range(MAX_SEATS), None)) for at in range(MAX_TABLE)
+)
 
 
 @lru_cache(maxsize=256)
