@@ -14,10 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from ledger.clubs.errors import LedgerError
+from ledger.clubs.games import hand_words
 from ledger.clubs.models import Competition, Player, Role
 from ledger.formats import services
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
@@ -64,9 +65,43 @@ def manage(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 messages.success(request, note)
         except LedgerError as error:
             messages.error(request, error.message)
+            if request.POST.get("action") == "settings":
+                # The settings form again, as typed, with the error at its field.
+                context = _manage_context(competition)
+                context["typed"].update(_typed_settings(request.POST))
+                context["setting_errors"] = {name: [error.message] for name in error.fields or {}}
+                return render(request, "formats/manage.html", context, status=400)
         anchor = request.POST.get("anchor", "")
         return redirect(reverse("formats-manage", args=[club, slug]) + anchor)
     return render(request, "formats/manage.html", _manage_context(competition))
+
+
+#: The settings' names as the form labels them, for an error that names its field.
+SETTING_LABELS = {
+    "seats_per_table": gettext_lazy("Seats per table"),
+    "rounds": gettext_lazy("Rounds"),
+    "bye_points": gettext_lazy("Points for a bye"),
+    "exact_limit": gettext_lazy("Exact FIDE Dutch up to"),
+    "initial_side": gettext_lazy("Top seed's side in round 1"),
+    "cycles": gettext_lazy("Cycles"),
+    "best_of": gettext_lazy("Best of"),
+}
+
+
+def _setting_label(competition: Competition, name: str) -> str:
+    if name == "hands_per_table":  # labelled with the game's own word ("Smazzate per tavolo")
+        return _("%(words)s per table") % {"words": hand_words(competition.game)[1].capitalize()}
+    return str(SETTING_LABELS.get(name, name))
+
+
+def _typed_settings(post: Any) -> dict[str, Any]:
+    """The settings as typed (whole numbers read as such, so that a choice stays chosen)."""
+    typed: dict[str, Any] = {}
+    for name in services.SETTING_FIELDS:
+        if name in post:
+            value = post[name].strip()
+            typed[name] = int(value) if value.lstrip("-").isdigit() else value
+    return typed
 
 
 def _act(request: HttpRequest, competition: Competition) -> str:
@@ -83,9 +118,18 @@ def _act(request: HttpRequest, competition: Competition) -> str:
                     try:
                         values[name] = Decimal(post[name])
                     except InvalidOperation:
-                        raise LedgerError(_("Points for a bye: give a number.")) from None
+                        raise LedgerError(
+                            _("Points for a bye: give a number."), fields={name: ["?"]}
+                        ) from None
                 else:
-                    values[name] = _int(post[name], name)
+                    try:
+                        values[name] = int(post[name])
+                    except ValueError:
+                        raise LedgerError(
+                            _("%(label)s: give a whole number.")
+                            % {"label": _setting_label(competition, name)},
+                            fields={name: ["?"]},
+                        ) from None
         services.update_settings(user=user, competition=competition, **values)
         return _("Settings saved.")
     if action == "enter":
@@ -206,6 +250,8 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
     return {
         "competition": competition,
         "settings": fs,
+        "typed": {name: getattr(fs, name) for name in services.SETTING_FIELDS},
+        "setting_errors": {},
         "table_size": services.table_size(competition, fs),
         "entrants": entrants,
         "candidates": [m for m in members if m.pk not in entered],

@@ -153,3 +153,31 @@ def test_a_published_tables_label_is_in_the_sites_language_whoever_publishes(
         services.publish_draw(user=people.users["organiser"], draw=draw)
     labels = sorted(Table.objects.filter(round=draw.round).values_list("label", flat=True))
     assert labels == ["T1 · tavolo 1", "T1 · tavolo 2"]
+
+
+def test_a_setting_typed_wrong_is_kept_with_its_error_at_the_field(club: Any, people: Any) -> None:
+    comp = make_competition(club, "swiss", "tarocco")
+    client = logged_in(people, "organiser")
+    posted = {"action": "settings", "seats_per_table": "4", "hands_per_table": "tre"}
+    page = client.post(url(comp, "rounds/manage/"), {**posted, "rounds": "5"})
+    body = page.content.decode()
+    assert page.status_code == 400
+    assert 'value="tre"' in body and 'value="5"' in body  # both typed values are kept
+    assert "Hands per table: give a whole number." in body
+    assert 'name="hands_per_table" id="s-hands" value="tre" aria-invalid="true"' in body
+    assert "hands_per_table must" not in body  # the field's label, not its code name
+    assert services.settings_for(comp).rounds != 5  # nothing half-saved
+    italian = client.post(url(comp, "rounds/manage/"), posted, HTTP_ACCEPT_LANGUAGE="it")
+    assert "Smazzate per tavolo: scrivi un numero intero." in italian.content.decode()
+
+
+def test_a_setting_the_rules_refuse_is_kept_with_the_reason_at_the_field(
+    club: Any, people: Any
+) -> None:
+    comp = make_competition(club, "swiss", "sanmarco")
+    client = logged_in(people, "organiser")
+    page = client.post(url(comp, "rounds/manage/"), {"action": "settings", "exact_limit": "900"})
+    body = page.content.decode()
+    assert page.status_code == 400
+    assert 'value="900" aria-invalid="true"' in body
+    assert body.count('class="field-error"') == 1
