@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from games.core import RecordError
 from games.ergio import cards as C
@@ -99,6 +99,34 @@ class Ready:
 Action = (
     Lay | Add | Swap | Celatino | Special | Pass | Draw | Arno | End | Sabotage | Send | Reinforce
 ) | Ready
+
+# Shared, pre-built values for the actions the engine lists most often: they are frozen, so
+# the listing hands out the same objects instead of building new ones at every turn. Equal
+# values built anywhere else (a record, a page, a bot) compare equal to these.
+ADD: Final[tuple[Add, ...]] = tuple(Add(c) for c in range(C.TYPES))
+ARNO: Final[tuple[Arno, ...]] = tuple(Arno(c) for c in range(C.TYPES))
+PASS: Final[tuple[Pass, ...]] = tuple(Pass(c) for c in range(C.TYPES))
+SEND: Final[tuple[Send, ...]] = tuple(Send(m) for m in range(len(C.MAGISTRATURE)))
+#: Reinforce by place under the sent magistratura, then card
+REINFORCE: Final[dict[str, tuple[Reinforce, ...]]] = {
+    under: tuple(Reinforce(c, under) for c in range(C.TYPES)) for under in UNDER
+}
+END: Final = End()
+READY: Final = Ready()
+DRAW_DECK: Final = Draw("deck")
+DRAW_PILE: Final = Draw("pile")
+SABOTAGE_YES: Final = Sabotage(True)
+SABOTAGE_NO: Final = Sabotage(False)
+CELATINO_DECK: Final = Celatino("deck")
+_LAYS: dict[tuple[int, ...], Lay] = {}
+
+
+def lay(cards: tuple[int, ...]) -> Lay:
+    """The shared ``Lay`` of these (sorted) cards."""
+    found = _LAYS.get(cards)
+    if found is None:
+        found = _LAYS[cards] = Lay(cards)
+    return found
 
 
 def _c(card: int) -> str | None:

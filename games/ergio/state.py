@@ -35,7 +35,18 @@ from games.core.text import seat_no
 from games.ergio import cards as C
 from games.ergio import words as ergio_words
 from games.ergio.actions import (
+    ADD,
+    ARNO,
+    DRAW_DECK,
+    DRAW_PILE,
+    END,
     NO,
+    PASS,
+    READY,
+    REINFORCE,
+    SABOTAGE_NO,
+    SABOTAGE_YES,
+    SEND,
     Action,
     Add,
     Arno,
@@ -51,6 +62,7 @@ from games.ergio.actions import (
     Special,
     Swap,
     encode,
+    lay,
 )
 from games.ergio.battle import Sent, clash
 from games.ergio.rules import BOOK, SLUG
@@ -136,13 +148,24 @@ _SPECIAL_RULES = {
 }
 
 
+_UNIT_OF = C.UNIT_OF
+_IS_FIGHTER = C.IS_FIGHTER
+_SIDE_MAGS = (tuple(C.side_mags(0)), tuple(C.side_mags(1)))
+#: How many units a side shows when its Corteo is complete (six magistrature, three groups)
+_UNITS_PER_SIDE = len(C.SIDE_UNITS[0])
+
+
 class ErGioState(State):
     ruleset: ErGioRuleset
+    _multi: bool
+    _advanced: bool
 
     def __init__(
         self, ruleset: ErGioRuleset, decks: tuple[list[int], list[int]], seed: int | None
     ) -> None:
         self.ruleset = ruleset
+        self._multi = ruleset.multi
+        self._advanced = ruleset.advanced
         self.seed = seed
         self.deal = (list(decks[0]), list(decks[1]))  # top first, as written in the record
         self.decks = [list(reversed(decks[0])), list(reversed(decks[1]))]  # top last
@@ -173,14 +196,20 @@ class ErGioState(State):
         self.fought: list[set[int]] = [set(), set()]
         self.points = [0, 0]
         self.facts: list[ScontroFacts] = []
-        self.history: list[dict[str, JSON]] = []
+        # what each scontro brought to the bridge, for the view's account of it (built
+        # when the view asks)
+        self._fought: list[tuple[tuple[Sent, Sent], Any, list[dict[str, list[int]]]]] = []
         self._cache: tuple[int, int, list[Action]] | None = None
         self.position: dict[str, JSON] | None = None  # a match entered from its battle
         # ergio.corteo.deal: each player starts with hand_size cards from the side's own deck (12
         # for two; the presets for four and six set 9 and 7).
+        # ergio.deck.own_side: each seat's cards come from its own side's deck, top first.
         for seat in range(n):
-            for _ in range(ruleset.hand_size):
-                self._draw_deck(seat)
+            deck = self.decks[seat % 2]
+            k = min(ruleset.hand_size, len(deck))
+            if k:
+                self.hands[seat] = deck[: -k - 1 : -1]
+                del deck[-k:]
         first = 0 if ruleset.first_side == "tramontana" else 1
         self._begin_turn(first)
 
@@ -215,6 +244,26 @@ class ErGioState(State):
     def field_safe(self, side: int) -> bool:
         return self.ruleset.advanced and self.group_size(side, C.UNIT_GCSC) >= 3
 
+    @property
+    def history(self) -> list[dict[str, JSON]]:
+        """Each scontro fought: the sides' cards, face-down reinforcements, force, winner."""
+        out: list[dict[str, JSON]] = []
+        for sides, r, bridge in self._fought:
+            fought: dict[str, JSON] = {
+                s_name: {
+                    "magistratura": C.MAGISTRATURE[sides[s].mag][0],
+                    "laid": C.describe(sides[s].laid),
+                    "face_down": {k: C.describe(v) for k, v in bridge[s].items() if v},
+                    "removed_by_celatini": list(r.removed[s]),
+                    "force": r.forces[s],  # as the rules count it (bluffs at zero)
+                }
+                for s, s_name in enumerate(C.SIDES)
+            }
+            fought["winner"] = C.SIDES[r.winner]
+            fought["reason"] = r.reason
+            out.append(fought)
+        return out
+
     def limit(self, side: int) -> int | None:
         base = self.ruleset.hand_limit
         if base <= 0:
@@ -234,23 +283,30 @@ class ErGioState(State):
 
     def complete(self, side: int) -> bool:
         field = self.field[side]
+        if len(field) < _UNITS_PER_SIDE:  # the field holds only this side's units
+            return False
         return all(len(field.get(u, ())) >= 3 for u in C.SIDE_UNITS[side])
 
     def mandatory(self, seat: int) -> list[int]:
         """Units of which this seat holds a real tris not yet shown by its side."""
-        side = side_of(seat)
-        counts: dict[int, int] = {}
-        for c in self.hands[seat]:
-            unit = C.UNIT_OF[c]
-            counts[unit] = counts.get(unit, 0) + 1
+        hand = self.hands[seat]
+        if len(hand) < 3:
+            return []
+        shown = self.shown[seat % 2]
+        counts = [0] * 16  # by unit; the last counts the cards of no unit (-1)
         out = []
-        for unit, n in counts.items():
-            if n < 3 or unit < 0 or unit in self.shown[side]:
-                continue
-            if unit == C.UNIT_CEL and self.ruleset.advanced:
-                continue
-            out.append(unit)
-        return sorted(out)
+        unit_of = _UNIT_OF
+        for c in hand:
+            unit = unit_of[c]
+            n = counts[unit] + 1
+            counts[unit] = n
+            if n == 3 and unit >= 0 and unit not in shown:
+                if unit == C.UNIT_CEL and self._advanced:
+                    continue
+                out.append(unit)
+        if len(out) > 1:
+            out.sort()
+        return out
 
     def pile_reach(self, side: int) -> int:
         """Index in the common pile of the card this side may draw, or -1."""
@@ -279,9 +335,10 @@ class ErGioState(State):
         raise RecordError(f"{C.CODES[card]} is not in the hand of {C.SIDES[side]}")
 
     def _take(self, seat: int, card: int) -> None:
-        if card not in self.hands[seat]:
-            raise RecordError(f"seat {seat} does not hold {C.CODES[card]}")
-        self.hands[seat].remove(card)
+        try:
+            self.hands[seat].remove(card)
+        except ValueError:
+            raise RecordError(f"seat {seat} does not hold {C.CODES[card]}") from None
 
     def laid_of(self, side: int, mag: int) -> list[int]:
         return self.field[side].get(mag, [])
@@ -309,7 +366,17 @@ class ErGioState(State):
 
     def _settle_draws(self) -> None:
         seat = self.turn_seat
-        side = side_of(seat)
+        side = seat % 2
+        if not self._multi:
+            # nothing to choose: the draws come from the side's own deck while it lasts
+            # (ergio.deck.own_side, as in _draw_deck)
+            deck = self.decks[side]
+            k = min(self.draws_left, len(deck))
+            if k:
+                self.hands[seat] += deck[: -k - 1 : -1]
+                del deck[-k:]
+            self.draws_left = 0
+            return
         while self.draws_left > 0:
             if self.ruleset.multi and self.pile_reach(side) >= 0:
                 return  # the player chooses deck or pile
@@ -327,7 +394,7 @@ class ErGioState(State):
             return
         # ergio.corteo.dry: a whole round of turns with both decks empty (or max_turns reached) ends
         # the Corteo; _dry_winner gives it to the side that shows more.
-        if not self.decks[0] and not self.decks[1]:
+        if not (self.decks[0] or self.decks[1]):
             self.dry_turns += 1
         else:
             self.dry_turns = 0
@@ -424,19 +491,7 @@ class ErGioState(State):
                 SideFacts(sides[s].mag, r.forces[s], r.masks[s], C.force_of_laid(sides[s].laid))
             )
         self.facts.append(ScontroFacts(self.challenger, (facts[0], facts[1]), w, r.reason))
-        fought: dict[str, JSON] = {
-            s_name: {
-                "magistratura": C.MAGISTRATURE[sides[s].mag][0],
-                "laid": C.describe(sides[s].laid),
-                "face_down": {k: C.describe(v) for k, v in self.bridge[s].items() if v},
-                "removed_by_celatini": list(r.removed[s]),
-                "force": r.forces[s],  # as the rules count it (bluffs at zero)
-            }
-            for s, s_name in enumerate(C.SIDES)
-        }
-        fought["winner"] = C.SIDES[w]
-        fought["reason"] = r.reason
-        self.history.append(fought)
+        self._fought.append((sides, r, self.bridge))  # the bridge is replaced below
         for s in (0, 1):
             mag = self.sent[s]
             self.fought[s].add(mag)
@@ -471,50 +526,72 @@ class ErGioState(State):
         return None
 
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat != self.to_act():
-            return []
-        key = (len(self.actions), seat)
-        if self._cache is not None and self._cache[:2] == key:
-            return self._cache[2]
-        if self.phase == CORTEO:
-            out = self._corteo_actions(seat)
-        elif self.phase == SABOTAGE:
-            out = [Sabotage(True), Sabotage(False)]
+        phase = self.phase
+        if phase is CORTEO:
+            if seat != self.turn_seat:
+                return []
+        elif phase is BATTLE:
+            if seat != self.sending:
+                return []
+        elif phase is SABOTAGE:
+            if seat != self.corteo_winner:
+                return []
         else:
-            out = self._battle_actions(side_of(seat))
-        self._cache = (key[0], key[1], out)
+            return []
+        done = len(self.actions)
+        cache = self._cache
+        if cache is not None and cache[0] == done and cache[1] == seat:
+            return cache[2]
+        if phase is CORTEO:
+            out = self._corteo_actions(seat)
+        elif phase is SABOTAGE:
+            out = [SABOTAGE_YES, SABOTAGE_NO]
+        else:
+            out = self._battle_actions(seat % 2)
+        self._cache = (done, seat, out)
         return out
 
     def _corteo_actions(self, seat: int) -> list[Action]:
-        side = side_of(seat)
+        side = seat % 2
         hand = self.hands[seat]
-        rs = self.ruleset
         if self.draws_left > 0:
-            out: list[Action] = []
-            if self.decks[side]:
-                out.append(Draw("deck"))
-            out.append(Draw("pile"))
-            return out
+            return [DRAW_DECK, DRAW_PILE] if self.decks[side] else [DRAW_PILE]
         must = self.mandatory(seat)
         if must:
+            unit_of = _UNIT_OF
             lays: set[tuple[int, ...]] = set()
             for unit in must:
-                real = sorted(c for c in hand if C.UNIT_OF[c] == unit)
+                real = sorted([c for c in hand if unit_of[c] == unit])
                 lays.update(itertools.combinations(real, 3))
-            return [Lay(t) for t in sorted(lays)]
-        out = []
+            return [lay(t) for t in sorted(lays)]
+        out: list[Action] = []
         distinct = sorted(set(hand))
-        if rs.advanced:
-            out += [Lay(t) for t in self._patch_lays(seat)]
+        advanced = self._advanced
+        if advanced:
+            out += [lay(t) for t in self._patch_lays(seat)]
         shown = self.shown[side]
-        for c in distinct:
-            # only a shown unit takes more cards: skip the others before the full check
-            if C.UNIT_OF[c] in shown and not self._add_problem(seat, c):
-                out.append(Add(c))
-        if rs.advanced:
+        if shown:
+            # _add_problem without its first test (a card of no unit is never in shown):
+            # the verdict depends on the unit and on whether the card is a combattente, so
+            # it is asked once for each such pair (the sorted cards come grouped by unit)
+            unit_of = _UNIT_OF
+            fighter = _IS_FIGHTER
+            add_rule = self._add_rule
+            last = -1
+            ok = False
+            for c in distinct:
+                unit = unit_of[c]
+                if unit in shown:
+                    key = 2 * unit + fighter[c]
+                    if key != last:
+                        last = key
+                        ok = not add_rule(side, unit, fighter[c])
+                    if ok:
+                        out.append(ADD[c])
+        if advanced:
             for _unit, cards in sorted(self.field[side].items()):
                 for p in sorted(set(cards)):
                     if C.UNIT_OF[p] != -1:
@@ -524,12 +601,12 @@ class ErGioState(State):
                             out.append(Swap(p, c))
             out += self._celatino_actions(seat)
             out += self._special_actions(seat)
-        if rs.multi and self.passes < 2:
-            out += [Pass(c) for c in distinct]
+        if self._multi and self.passes < 2:
+            out += [PASS[c] for c in distinct]
         if self.over_limit(seat):
-            out += [Arno(c) for c in distinct]
+            out += [ARNO[c] for c in distinct]
         else:
-            out.append(End())
+            out.append(END)
         return out
 
     def _patch_lays(self, seat: int) -> list[tuple[int, ...]]:
@@ -605,32 +682,34 @@ class ErGioState(State):
 
     def _battle_actions(self, side: int) -> list[Action]:
         if self.sent[side] == NO:
-            return [Send(m) for m in C.side_mags(side) if m not in self.fought[side]]
-        open_places = [under for under, free in self.room(side).items() if free > 0]
-        out: list[Action] = [
-            Reinforce(c, under) for c in sorted(set(self.pool(side))) for under in open_places
-        ]
-        out.append(Ready())
+            fought = self.fought[side]
+            return [SEND[m] for m in _SIDE_MAGS[side] if m not in fought]
+        places = [REINFORCE[under] for under, free in self.room(side).items() if free > 0]
+        out: list[Action] = [place[c] for c in sorted(set(self.pool(side))) for place in places]
+        out.append(READY)
         return out
 
     # --- rule checks ----------------------------------------------------------------
     def _add_problem(self, seat: int, c: int) -> str:
-        side = side_of(seat)
-        unit = C.UNIT_OF[c]
+        unit = _UNIT_OF[c]
         if unit < 0:
             return "ergio.adv.patch.kind"
+        return self._add_rule(seat % 2, unit, _IS_FIGHTER[c])
+
+    def _add_rule(self, side: int, unit: int, fighter: bool) -> str:
+        """Why a card of this unit (a combattente or not) may not be added to the side's
+        shown cards now ("" if it may): all that decides it besides the card's unit."""
         if unit not in self.shown[side]:
             return "ergio.corteo.add.shown_only"
-        if unit == C.UNIT_CEL and self.ruleset.advanced:
-            return "ergio.adv.celatino.single"
         if unit >= C.UNIT_CEL:
-            return ""
-        cards = self.field[side].get(unit, [])
-        if len(cards) >= 4:
+            return "ergio.adv.celatino.single" if unit == C.UNIT_CEL and self._advanced else ""
+        cards = self.field[side].get(unit)
+        n = 0 if cards is None else len(cards)
+        if n >= 4:
             return "ergio.corteo.fourth.max_four"
         if self.turn_no <= self.laid_turn[side].get(unit, 0):
             return "ergio.corteo.fourth.later_turn"
-        if len(cards) == 3 and C.IS_FIGHTER[c] and all(C.IS_FIGHTER[x] for x in cards):
+        if n == 3 and fighter and cards is not None and all(_IS_FIGHTER[x] for x in cards):
             return "ergio.corteo.fourth.not_four_combattenti"
         return ""
 
@@ -859,11 +938,14 @@ class ErGioState(State):
     def apply_unchecked(self, seat: int, action: Any) -> None:
         if not 0 <= seat < self.ruleset.seats:
             raise RecordError(f"there is no seat {seat}")
-        if self.phase == OVER:
-            raise RecordError("the game is over")
-        if self.phase == CORTEO:
+        phase = self.phase
+        if phase is CORTEO:
             self._apply_corteo(seat, action)
-        elif self.phase == SABOTAGE:
+        elif phase is BATTLE:
+            self._apply_battle(seat % 2, action)
+        elif phase is OVER:
+            raise RecordError("the game is over")
+        else:
             if not isinstance(action, Sabotage):
                 raise RecordError("the Corteo winner must first say whether to sabotage")
             opp = 1 - self.corteo_winner
@@ -872,16 +954,26 @@ class ErGioState(State):
                     if self.decks[opp]:
                         self.arno.append(self.decks[opp].pop())
             self._start_battle()
-        else:
-            self._apply_battle(side_of(seat), action)
         self.actions.append((seat, action))
 
     def _apply_corteo(self, seat: int, a: Any) -> None:
         if seat != self.turn_seat:
             raise RecordError(f"it is seat {self.turn_seat}'s turn in the Corteo")
-        side = side_of(seat)
+        side = seat % 2
         hand = self.hands[seat]
-        if isinstance(a, Draw):
+        # the commonest first
+        if isinstance(a, End):
+            self._end_turn()
+        elif isinstance(a, Add):
+            self._take(seat, a.card)
+            unit = _UNIT_OF[a.card]
+            if unit < 0:
+                raise RecordError(f"{C.CODES[a.card]} belongs to no magistratura or group")
+            self.field[side].setdefault(unit, []).append(a.card)
+        elif isinstance(a, Arno):
+            self._take(seat, a.card)
+            self.arno.append(a.card)
+        elif isinstance(a, Draw):
             if a.source == "pile":
                 i = self.pile_reach(side)
                 if i < 0:
@@ -899,12 +991,6 @@ class ErGioState(State):
             self.field[side].setdefault(unit, []).extend(a.cards)
             self.shown[side].add(unit)
             self.laid_turn[side].setdefault(unit, self.turn_no)
-        elif isinstance(a, Add):
-            self._take(seat, a.card)
-            unit = C.UNIT_OF[a.card]
-            if unit < 0:
-                raise RecordError(f"{C.CODES[a.card]} belongs to no magistratura or group")
-            self.field[side].setdefault(unit, []).append(a.card)
         elif isinstance(a, Swap):
             held = next((u for u, cards in self.field[side].items() if a.patch in cards), None)
             if held is None:
@@ -927,11 +1013,6 @@ class ErGioState(State):
             self._take(seat, a.card)
             self.pile.append(a.card)
             self.passes += 1
-        elif isinstance(a, Arno):
-            self._take(seat, a.card)
-            self.arno.append(a.card)
-        elif isinstance(a, End):
-            self._end_turn()
         else:
             raise RecordError("this action belongs to the battle, and the Corteo is on")
 
@@ -999,15 +1080,15 @@ class ErGioState(State):
     def _apply_battle(self, side: int, a: Any) -> None:
         if side != self.sending:
             raise RecordError(f"{C.SIDES[self.sending]} is to act on the bridge")
-        if isinstance(a, Send):
-            if self.sent[side] != NO:
-                raise RecordError("a magistratura is already on the bridge")
-            self.sent[side] = a.mag
-        elif isinstance(a, Reinforce):
+        if isinstance(a, Reinforce):
             if self.sent[side] == NO:
                 raise RecordError("send a magistratura before reinforcing it")
             self._take_from_pool(side, a.card)
             self.bridge[side][a.under].append(a.card)
+        elif isinstance(a, Send):
+            if self.sent[side] != NO:
+                raise RecordError("a magistratura is already on the bridge")
+            self.sent[side] = a.mag
         elif isinstance(a, Ready):
             if self.sent[side] == NO:
                 raise RecordError("send a magistratura first")
