@@ -7,11 +7,24 @@ Expert before a magistratura is challenged, none in Incognito) and the cards alr
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Sequence
+from typing import Any, Final
 
-from games.core import rng
-from games.ponte.model import BEATS, Assign, Deploy, Equip, Fight
-from games.ponte.state import FIGHT, PonteState
+from games.core import RecordError, rng
+from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot
+from games.ponte.model import (
+    BEATS,
+    MAG_INDEX,
+    SIDES,
+    Assign,
+    Deploy,
+    Equip,
+    Fight,
+    side_mags,
+    side_of,
+)
+from games.ponte.state import DEPLOY, FIGHT, POWER, RESPOND, STRATEGY, TYPES, Deal, PonteState
 
 
 class HeuristicBot:
@@ -73,17 +86,26 @@ class HeuristicBot:
         sign = 1 if side == 0 else -1
         position = state.carrello * sign  # > 0: pushing towards the enemy end
         limit = rs.bridge_slots
-        # what the enemy can still play: its hand, within its power when that is known
-        enemy_cards = [state.pack[i] for i in state.hand[enemy]]
-        if rs.mode != "incognito":
-            enemy_cards = [c for c in enemy_cards if state.can_pay(c, enemy)]
-        if state.out(enemy):
-            enemy_cards = []
+        # what the enemy can still play: its hand, within its power when that is known; counted
+        # by type (how many, and their Kg/Push in all), which is all a card's gain needs
+        count = {k: 0 for k in BEATS}
+        weight = {k: 0 for k in BEATS}
+        if not state.out(enemy):
+            pack = state.pack
+            see = rs.mode != "incognito"
+            for i in state.hand[enemy]:
+                e = pack[i]
+                if see and not state.can_pay(e, enemy):
+                    continue
+                count[e.kind] += 1
+                weight[e.kind] += e.value
+        total = sum(count.values())
         urgency = (
             1.0
             + (2.0 if position <= -(limit - 2) else 0.0)
             + (1.0 if position >= limit - 2 else 0.0)
         )
+        chip = rs.chip
         best: list[Fight] = []
         best_score = -1e18
         for a in actions:
@@ -91,17 +113,21 @@ class HeuristicBot:
             gain = 0.0
             if card is None:
                 gain = 0.0
-            elif not enemy_cards:
-                gain = card.value / rs.chip
+            elif not total:
+                gain = card.value / chip
             else:
-                for e in enemy_cards:
-                    if e.kind == card.kind:
-                        gain += (card.value - e.value) / rs.chip
-                    elif BEATS[card.kind] == e.kind:
-                        gain += card.value / rs.chip
-                    else:
-                        gain -= e.value / rs.chip
-                gain /= len(enemy_cards)
+                # against each enemy card: the difference on the same type, the whole card
+                # against the type it beats, the enemy's card against the type beating it
+                kind = card.kind
+                beaten = BEATS[kind]
+                beater = BEATS[beaten]
+                gain = (
+                    count[kind] * card.value
+                    - weight[kind]
+                    + count[beaten] * card.value
+                    - weight[beater]
+                ) / chip
+                gain /= total
             cost = 0.0 if card is None else card.value / rs.chip * 0.35
             score = gain * urgency - cost
             if a.strategy is not None:
@@ -111,3 +137,246 @@ class HeuristicBot:
             if score > best_score:
                 best_score, best = score, [a]
         return best[0]
+
+
+# --- the strong bot: what the search needs to know of the Bridge's Game -----------------------
+
+#: What a challenge's leftover power (it goes to the back-up box, the tie breaker's reserve)
+#: is worth against a challenge won, per Kg/Push of a side's whole sheet.
+LEFTOVER_WORTH: Final = 0.5
+#: How many drawn sheets Incognito may try before keeping one the view cannot rule out
+#: (there the enemy's power is never shown, only what it allowed: the cards paid, the pack
+#: coming back, a magistratura left without power).
+INCOGNITO_TRIES: Final = 12
+
+
+def _sheet(
+    known: Sequence[int | None],
+    total: int,
+    low: int,
+    step: int,
+    rand: random.Random,
+    floors: Sequence[int] = (),
+) -> list[int]:
+    """Values for a power sheet written in rank order (each no more than the one before),
+    the ``known`` ones kept, the others drawn at random among those that still let the sheet
+    add up to ``total`` with every value a multiple of ``step`` and at least ``low`` (and at
+    least its ``floors`` entry, when given)."""
+    n = len(known)
+    # each slot's least: its own floor, and no less than any slot ranked below it
+    least = [0] * n
+    below = low
+    for j in range(n - 1, -1, -1):
+        kv = known[j]
+        own = kv if kv is not None else max(low, floors[j] if j < len(floors) else 0)
+        below = max(below, own)
+        least[j] = below
+    out: list[int] = []
+    left = total
+    for i, value in enumerate(known):
+        if value is not None:
+            out.append(value)
+            left -= value
+            continue
+        cap = out[-1] if out else total
+        fits: list[int] = []
+        v = least[i]
+        while v <= min(cap, left):
+            lo = hi = 0
+            top = v
+            for j in range(i + 1, n):
+                kv = known[j]
+                if kv is not None:
+                    top = kv
+                lo += least[j] if kv is None else kv
+                hi += top
+            if lo <= left - v <= hi:
+                fits.append(v)
+            v += step
+        choice = rand.choice(fits) if fits else max(least[i], min(cap, left))
+        out.append(choice)
+        left -= choice
+    return out
+
+
+class PonteSearch:
+    """The Bridge's Game for games.core.search.
+
+    What a seat cannot see is the enemy's: which strategy card lies on each magistratura
+    (until it is played), its power sheet while the sheets are being written (and in Expert
+    the values not yet on the bridge; in Incognito all of them), and its secret fight choice
+    of the move in progress. A drawn state keeps what the view shows and the public actions
+    in their order, draws the enemy's cards and values at random within what the view allows,
+    lets a heuristic player redo the enemy's choices the view does not show, and replays the
+    match on that.
+
+    A playout from a fight (or the tie breaker on types) goes to the end of that challenge
+    (the next one starts afresh: a new pair of magistrature, the pack whole again); one from a
+    deployment plays the match out. Writing the sheets and placing the strategy cards are left
+    to the heuristic bot.
+    """
+
+    def sample(self, state: Any, seat: int, rand: Any) -> PonteState:
+        assert isinstance(state, PonteState)
+        view = state.view(seat)
+        if state.ruleset.mode != "incognito" or state.ruleset.incognito_reveal:
+            return self._draw(state, seat, view, rand)
+        # Incognito: a draw that cannot have been (a card its power could not pay, a challenge
+        # that would have ended otherwise) is drawn again; after a few tries the last draw that
+        # could be played through is kept
+        kept: PonteState | None = None
+        for attempt in range(INCOGNITO_TRIES * 10):
+            try:
+                world = self._draw(state, seat, view, rand)
+            except RecordError:
+                continue
+            if world.view(seat) == view:
+                return world
+            kept = world
+            if attempt >= INCOGNITO_TRIES - 1:
+                break
+        if kept is None:
+            raise RuntimeError("ponte sample: no enemy sheet fits what the seat saw")
+        return kept
+
+    @staticmethod
+    def _spent(state: PonteState, view: dict[str, Any], enemy: int) -> dict[int, int]:
+        """The Kg/Push each enemy magistratura is seen to have paid for its fight cards (less
+        what recovery cards may have given back): its starting power was at least that."""
+        rs = state.ruleset
+        codes = rs.codes
+        strategies = rs.strategies
+        key = SIDES[enemy]
+        spent: dict[int, int] = {}
+
+        def count(mag: int, moves: list[dict[str, Any]]) -> None:
+            for move in moves:
+                code = move.get("cards", [None, None])[enemy]
+                if code is not None:
+                    spent[mag] = spent.get(mag, 0) + codes[code].value
+                used = move.get("strategy", [None, None])[enemy]
+                if used is not None and strategies[used].kind == "recover":
+                    spent[mag] = spent.get(mag, 0) - strategies[used].amount
+
+        for row in view["challenges"]:
+            count(MAG_INDEX[row[key]], row["moves"])
+        fighter = view["fighters"][enemy]
+        if fighter is not None and len(view["challenges"]) < rs.challenges:
+            count(MAG_INDEX[fighter["mag"]], view["moves"])
+        return spent
+
+    def _draw(
+        self, state: PonteState, seat: int, view: dict[str, Any], rand: random.Random
+    ) -> PonteState:
+        rs = state.ruleset
+        own = state.layout.side_of_seat(seat)
+        enemy = 1 - own
+        shown = view["magistrature"]
+        enemy_mags = list(side_mags(enemy))
+        # the enemy's strategy cards: those played are seen where they lay, the rest drawn
+        card: dict[int, int] = {}
+        for m in enemy_mags:
+            c = shown[m]["strategy"]
+            if c is not None:
+                card[m] = int(c)
+        rest = [c for c in range(6) if c not in card.values()]
+        rand.shuffle(rest)
+        for m in enemy_mags:
+            if m not in card:
+                card[m] = rest.pop()
+        perms = [state.deal.strategy[0], state.deal.strategy[1]]  # the own side's is known
+        perms[enemy] = tuple(card[m] for m in enemy_mags)
+        deal = Deal(state.deal.first, (perms[0], perms[1]), state.deal.quarter)
+        world = PonteState(rs, deal, None)
+        # the enemy's sheets, once written and shown (in part, in Expert and Incognito)
+        written = view["phase"] not in (POWER, STRATEGY)
+        value: dict[int, int] = {}
+        rank: dict[int, int] = {}
+        if written:
+            spent = self._spent(state, view, enemy) if rs.mode == "incognito" else {}
+            for _seat, mags in state.pools():
+                if side_of(mags[0]) != enemy:
+                    continue
+                order = list(mags)
+                if rs.hidden_values:
+                    order.sort(key=lambda m: (shown[m].get("rank") or 0, m))
+                known = [shown[m]["power"] for m in order]
+                floors = [spent.get(m, 0) for m in order]
+                total = state.pool_total(mags)
+                drawn = _sheet(known, total, rs.min_power, rs.chip, rand, floors)
+                for r, (m, v) in enumerate(zip(order, drawn, strict=True)):
+                    value[m] = v
+                    rank[m] = r
+        redo = HeuristicBot(rand.randrange(1 << 30))
+        actions = list(state.actions)
+        hidden_move = any(p == {"chosen": True} for p in view["pending"])
+        if hidden_move:
+            actions.pop()  # the enemy's secret fight choice: redone below
+        skip = 0
+        for s, action in actions:
+            if isinstance(action, (Assign, Equip)) and side_of(action.mag) == enemy:
+                if skip:
+                    skip -= 1
+                    continue
+                if not written:
+                    world.apply_unchecked(s, redo.choose(world, s))
+                    continue
+                # the whole sheet (or placement) at once, in the order the view allows
+                sheet = sorted(
+                    {a.mag for a in world.legal_actions(s) if isinstance(a, (Assign, Equip))},
+                    key=lambda m: rank[m],
+                )
+                for m in sheet:
+                    if isinstance(action, Assign):
+                        world.apply_unchecked(s, Assign(m, value[m]))
+                    else:
+                        world.apply_unchecked(s, Equip(m, card[m]))
+                skip = len(sheet) - 1
+                continue
+            world.apply_unchecked(s, action)
+        if hidden_move:
+            who = world.to_act()
+            assert who is not None
+            world.apply_unchecked(who, redo.choose(world, who))
+        return world
+
+    def policy(self, seed: int) -> HeuristicBot:
+        return HeuristicBot(seed)
+
+    def candidates(self, state: Any, seat: int, actions: Sequence[Any], seed: int) -> list[Any]:
+        own = HeuristicBot(seed).choose(state, seat)
+        if state.phase in (POWER, STRATEGY):
+            return [own]  # the sheets and the cards' places: the heuristic's
+        return [own, *(a for a in actions if a != own)]
+
+    def playout_over(self, state: Any, root: Any) -> bool:
+        if state.is_over():
+            return True
+        if root.phase in (DEPLOY, RESPOND):
+            return False
+        return len(state.results) > len(root.results)
+
+    def reward(self, state: Any, seat: int, root: Any) -> float:
+        """The challenges the seat's side won since ``root`` less the enemy's; from a fight,
+        the power each side kept for its back-up box counts a little too."""
+        side = state.layout.side_of_seat(seat)
+        gained = (state.wins[side] - root.wins[side]) - (state.wins[1 - side] - root.wins[1 - side])
+        if root.phase in (FIGHT, TYPES) and len(state.results) > len(root.results):
+            left = state.results[len(root.results)]["left"]
+            gained += LEFTOVER_WORTH * (left[side] - left[1 - side]) / state.ruleset.side_total
+        return float(gained)
+
+    def clone(self, state: Any) -> PonteState:
+        """A copy to play on: the match replayed from its deal."""
+        new = PonteState(state.ruleset, state.deal, state.seed)
+        for s, action in state.actions:
+            new.apply_unchecked(s, action)
+        return new
+
+
+def strong_bot(
+    seed: int, *, playouts: int = DEFAULT_PLAYOUTS, budget: float | None = DEFAULT_BUDGET
+) -> SearchBot:
+    """The strong Bridge's Game bot: determinized search with the heuristic bot in the
+    playouts."""
+    return SearchBot(PonteSearch(), seed, playouts=playouts, budget=budget)

@@ -19,7 +19,7 @@ from games.core import (
 )
 from games.core import violation as make_violation
 from games.core.declare import SummaryForm
-from games.ponte.bots import HeuristicBot
+from games.ponte.bots import HeuristicBot, strong_bot
 from games.ponte.model import (
     DEFAULT_FIGHT_CARDS,
     MAGISTRATURE,
@@ -108,7 +108,7 @@ class Ponte(Game[PonteRuleset, PonteState]):
             ]
         },
     )
-    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot}
+    bots: ClassVar[Mapping[str, Any]] = {"heuristic": HeuristicBot, "strong": strong_bot}
     rule_game_over = RULE_GAME_OVER
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED

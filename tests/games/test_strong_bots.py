@@ -11,7 +11,7 @@ import pytest
 from games.core import registry
 from games.core.rng import rng
 
-STRONG = ("tarocco", "ergio", "cardchess")
+STRONG = ("tarocco", "ergio", "cardchess", "ponte")
 
 
 def _bots(slug: str) -> Any:

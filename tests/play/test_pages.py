@@ -322,3 +322,28 @@ def test_a_game_between_people_played_again_leaves_the_others_seats_open(people,
         ("heuristic", None),
     ]
     assert new.status == "waiting"
+
+
+def test_the_bridges_game_offers_random_heuristic_and_strong_bots(people, commit):
+    """The Bridge's Game has a strong bot too: the lobby takes it for the other side, and
+    a table's page offers all three kinds for its open seats, in English and in Italian."""
+    client = _client(people)
+    lobby = client.get("/play/").content.decode()
+    assert "the Bridge&#x27;s Game: they think" in lobby or "the Bridge's Game: they think" in lobby
+    commit(
+        client.post,
+        "/play/new/",
+        {"club": people.club.pk, "ruleset": "ponte:2p-base", "others": "strong"},
+    )
+    table = GameTable.objects.get()
+    assert [s.kind for s in table.seats.order_by("index")] == ["human", "strong"]
+    open_table = _table(people, commit, "ponte", ["me", "open"])
+    page = client.get(f"/play/{open_table.pk}/").content.decode()
+    for kind, words in (("random", "Random bots"), ("heuristic", "Heuristic bots")):
+        assert f'<option value="{kind}">{words}' in page
+    assert '<option value="strong">Strong bots' in page
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it")
+    italian.force_login(people.users["member"])
+    italian_page = italian.get(f"/play/{open_table.pk}/").content.decode()
+    assert '<option value="strong">Bot forti' in italian_page
+    assert "Gioco del Ponte: pensano" in italian.get("/play/").content.decode()
