@@ -11,9 +11,12 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.core import RecordError, Ruleset
+
+if TYPE_CHECKING:
+    from games.ponte.tables import PlayTables
 
 JSON = Any
 
@@ -212,6 +215,13 @@ class PonteRuleset(Ruleset):
     @cached_property
     def strategies(self) -> tuple[StrategyCard, ...]:
         return tuple(parse_strategy(c) for c in self.strategy_cards)
+
+    @cached_property
+    def tables(self) -> PlayTables:
+        """What play under this ruleset looks up instead of working out (games/ponte/tables.py)."""
+        from games.ponte.tables import PlayTables
+
+        return PlayTables(self)
 
     @property
     def hidden_values(self) -> bool:

@@ -36,7 +36,6 @@ from games.ponte.model import (
     Layout,
     PonteRuleset,
     encode,
-    layout_for,
     quarter_mags,
     quarter_of,
     side_mags,
@@ -44,6 +43,7 @@ from games.ponte.model import (
 )
 from games.ponte.rules import BOOK, SLUG
 from games.ponte.scoring import match_outcome, rank_match
+from games.ponte.tables import CACHE_MAX, DEPLOYS, EQUIPS, PlayTables
 
 JSON = Any
 
@@ -106,8 +106,10 @@ class PonteState(State):
         self.ruleset = ruleset
         self.deal = deal
         self.seed = seed
-        self.layout: Layout = layout_for(ruleset)
-        self._owners = tuple(self.layout.owners[quarter_of(m)] for m in range(len(MAGISTRATURE)))
+        tables = ruleset.tables
+        self._t: PlayTables = tables
+        self.layout: Layout = tables.layout
+        self._owners = tables.owners
         self.pack = ruleset.pack
         self.actions: list[tuple[int, Action]] = []
         n = len(MAGISTRATURE)
@@ -145,9 +147,9 @@ class PonteState(State):
         self.carrello = 0
         self.moves: list[dict[str, JSON]] = []
         self.pending: list[Fight | None] = [None, None]
-        self.hand: list[list[int]] = [list(range(len(self.pack))), list(range(len(self.pack)))]
+        self.hand: list[list[int]] = [list(tables.full_hand), list(tables.full_hand)]
         self.phase = POWER
-        self._pools = self._make_pools()
+        self._pools = tables.pools
         self._groups = self._make_equip_groups()
         if not ruleset.free_assignment:
             for side in (0, 1):
@@ -161,9 +163,7 @@ class PonteState(State):
         return list(self._pools)
 
     def _make_pools(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        if self.ruleset.seats == 2:
-            return tuple((s, tuple(side_mags(s))) for s in (0, 1))
-        return tuple((self.layout.owners[q], tuple(quarter_mags(q))) for q in range(4))
+        return self._t.pools
 
     def pool_values(self, mags: tuple[int, ...]) -> tuple[int, ...]:
         rs = self.ruleset
@@ -193,9 +193,11 @@ class PonteState(State):
         return tuple(out)
 
     def _current_pool(self) -> tuple[int, tuple[int, ...]] | None:
-        for seat, mags in self._pools:
-            if any(self.initial[m] is None for m in mags):
-                return seat, mags
+        initial = self.initial
+        for pool in self._pools:
+            for m in pool[1]:
+                if initial[m] is None:
+                    return pool
         return None
 
     def _current_group(self) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
@@ -216,7 +218,7 @@ class PonteState(State):
         return self._owners[mag]
 
     def seat_mags(self, seat: int) -> list[int]:
-        return [m for m in range(12) if self.owner(m) == seat]
+        return list(self._t.seat_mags[seat])
 
     def free(self, mag: int) -> bool:
         return not self.fought[mag]
@@ -234,8 +236,10 @@ class PonteState(State):
         if prefer not in (east, west):
             prefer = east
         other = west if prefer == east else east
-        if any(self.free(m) for m in self.seat_mags(prefer)):
-            return prefer
+        fought = self.fought
+        for m in self._t.seat_mags[prefer]:
+            if not fought[m]:
+                return prefer
         return other
 
     def responder_seat(self) -> int:
@@ -257,8 +261,11 @@ class PonteState(State):
         return 0 if self.pending[0] is None else 1
 
     def to_act(self) -> int | None:
-        if self.phase == FIGHT or self.phase == TYPES:  # the most frequent, first
-            return self.fight_seat(self.fight_side())
+        phase = self.phase
+        if phase in (FIGHT, TYPES):  # the most frequent, first
+            mag = self.fighter[0 if self.pending[0] is None else 1]
+            assert mag is not None
+            return self._owners[mag]
         if self.phase == POWER:
             pool = self._current_pool()
             return None if pool is None else pool[0]
@@ -297,18 +304,29 @@ class PonteState(State):
 
     def out(self, side: int) -> bool:
         """No card of the whole pack can be paid: the magistratura plays no more moves."""
-        return self.fpower[side] < self.ruleset.cheapest[self.began_big[side]]
+        return self.fpower[side] < self._t.cheapest[self.began_big[side]]
 
     def _refresh(self, side: int) -> None:
         # ponte.fight.refresh: the twelve cards return whole once spent, or once the power left
         # cannot pay any card still in hand.
         """The pack comes back whole when spent or when nothing left in it can be paid."""
+        hand = self.hand[side]
         if self.phase == TYPES:
-            if not self.hand[side]:
-                self.hand[side] = list(range(len(self.pack)))
+            if not hand:
+                self.hand[side] = list(self._t.full_hand)
             return
-        if next(self._payable_cards(side), None) is None:  # stops at the first card paid
-            self.hand[side] = list(range(len(self.pack)))
+        power = self.fpower[side]
+        values = self._t.values
+        if self.began_big[side]:
+            for i in hand:  # stops at the first card paid
+                if values[i] <= power:
+                    return
+        else:
+            big_only = self._t.big_only
+            for i in hand:
+                if values[i] <= power and not big_only[i]:
+                    return
+        self.hand[side] = list(self._t.full_hand)
 
     def playable(self, side: int) -> list[str]:
         """Distinct codes the side may play now, in hand order."""
@@ -317,12 +335,12 @@ class PonteState(State):
         return list(dict.fromkeys([codes[i] for i in hand]))
 
     def _discard(self, side: int, code: str) -> None:
-        """Take the first card with this code out of the side's hand."""
-        codes = self.ruleset.fight_cards
+        """Take the first card with this code out of the side's hand (the hand keeps the
+        pack's order, so the first is the one of lowest pack index)."""
         hand = self.hand[side]
-        for pos, i in enumerate(hand):
-            if codes[i] == code:
-                del hand[pos]
+        for i in self._t.indices[code]:
+            if i in hand:
+                hand.remove(i)
                 return
 
     def strategies_open(self, side: int) -> list[int]:
@@ -337,38 +355,83 @@ class PonteState(State):
 
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == FIGHT:  # the most frequent, first: a lookup once the position was seen
+            side = 0 if self.pending[0] is None else 1
+            mag = self.fighter[side]
+            assert mag is not None
+            if seat != self._owners[mag]:
+                return []
+            t = self._t
+            power = self.fpower[side]
+            if power > t.cap:
+                power = t.cap
+            used = self.strategy_used[side]
+            if self.in_tiebreak:
+                open_bits = 0
+                for i in range(6):
+                    if not used[i]:
+                        open_bits |= 1 << i
+            else:
+                card = self.strategy_of[mag]
+                open_bits = 0 if card is None or used[card] else 1 << card
+            key = (tuple(self.hand[side]), power, self.began_big[side], open_bits)
+            choices = t.fight_cache.get(key)
+            if choices is None:
+                choices = self._fight_choices(side)
+                if len(t.fight_cache) >= CACHE_MAX:
+                    t.fight_cache.clear()
+                t.fight_cache[key] = choices
+            return list(choices)
         if seat != self.to_act():
             return []
-        if self.phase == POWER:
+        if phase == POWER:
             return list(self._legal_assign())
-        if self.phase == STRATEGY:
+        if phase == STRATEGY:
             group = self._current_group()
             assert group is not None
             _, mags, held = group
             taken = {self.strategy_of[m] for m in mags}
             return [
-                Equip(m, c)
+                EQUIPS[m, c]
                 for m in mags
                 if self.strategy_of[m] is None
                 for c in held
                 if c not in taken
             ]
-        if self.phase == DEPLOY:
+        if phase == DEPLOY:
             return self._legal_deploy()
-        if self.phase == RESPOND:
-            return [Deploy(m) for m in self._respond_mags()]
+        if phase == RESPOND:
+            return [DEPLOYS[m, None] for m in self._respond_mags()]
         side = self.fight_side()
         fights = self.ruleset.fights
-        if self.phase == TYPES:
-            return [fights[c, None] for c in self.playable(side)]
+        return [fights[c, None] for c in self.playable(side)]  # TYPES
+
+    def _fight_choices(self, side: int) -> tuple[Fight, ...]:
+        """A move's choices worked out from the rules: every card the side may pay (or none
+        once it cannot pay any), each alone or with a strategy card it may still play."""
+        fights = self.ruleset.fights
         codes: list[str | None] = list(self.playable(side)) if not self.out(side) else [None]
         strategies: list[int | None] = [None, *self.strategies_open(side)]
-        return [fights[c, s] for c in codes for s in strategies]
+        return tuple(fights[c, s] for c in codes for s in strategies)
 
-    def _legal_assign(self) -> list[Assign]:
+    def _legal_assign(self) -> tuple[Assign, ...]:
         pool = self._current_pool()
         assert pool is not None
-        _, mags = pool
+        mags = pool[1]
+        initial = self.initial
+        key = (mags, tuple([initial[m] for m in mags]))
+        cache = self._t.assign_cache
+        choices = cache.get(key)
+        if choices is None:
+            choices = tuple(self._assign_choices(mags))
+            if len(cache) >= CACHE_MAX:
+                cache.clear()
+            cache[key] = choices
+        return choices
+
+    def _assign_choices(self, mags: tuple[int, ...]) -> list[Assign]:
+        """The lines the sheet may take next, worked out from the rules."""
         rs = self.ruleset
         open_mags = [m for m in mags if self.initial[m] is None]
         done = [int(self.initial[m] or 0) for m in mags if self.initial[m] is not None]
@@ -418,7 +481,7 @@ class PonteState(State):
     def _legal_deploy(self) -> list[Action]:
         quarters = self._target_quarters()
         return [
-            Deploy(m, None if q is None else q % 2) for m in self._deploy_mags() for q in quarters
+            DEPLOYS[m, None if q is None else q % 2] for m in self._deploy_mags() for q in quarters
         ]
 
     def _respond_mags(self) -> list[int]:
@@ -789,20 +852,25 @@ class PonteState(State):
 
     # --- applying -------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
-        if self.phase == OVER:
+        phase = self.phase
+        if phase == OVER:
             raise RecordError("the match is over")
-        if isinstance(action, Fight) and self.phase in (FIGHT, TYPES):
-            if action.card is not None and action.card not in self.ruleset.codes:
-                raise RecordError(f"{action.card} is not a card of this set")
-            if action.strategy is not None and not 0 <= action.strategy < 6:
-                raise RecordError(f"there is no strategy card {action.strategy}")
-            if self.phase == TYPES and action.card is None:
+        if isinstance(action, Fight) and phase in (FIGHT, TYPES):
+            card = action.card
+            if card is not None and card not in self._t.cards:
+                raise RecordError(f"{card} is not a card of this set")
+            strategy = action.strategy
+            if strategy is not None and not 0 <= strategy < 6:
+                raise RecordError(f"there is no strategy card {strategy}")
+            if phase == TYPES and card is None:
                 raise RecordError("the tie breaker on types needs a card")
             self.actions.append((seat, action))
-            side = self.fight_side()
-            self.pending[side] = action
-            if side == 1:
-                if self.phase == TYPES:
+            pending = self.pending
+            if pending[0] is None:
+                pending[0] = action
+            else:
+                pending[1] = action
+                if phase == TYPES:
                     self._resolve_types()
                 else:
                     self._resolve_move()
@@ -871,77 +939,138 @@ class PonteState(State):
         return max(0, value)
 
     def _resolve_move(self) -> None:
-        rs = self.ruleset
-        strategies = rs.strategies
+        t = self._t
         first, second = self.pending
         assert first is not None and second is not None
-        codes = rs.codes
-        cards = (
-            None if first.card is None else codes[first.card],
-            None if second.card is None else codes[second.card],
-        )
-        strat = [first.strategy, second.strategy]
-        kinds = [None if own is None else strategies[own].kind for own in strat]
-        # a cancel strategy card voids the enemy's fight card
-        a0 = None if kinds[1] == "cancel" else cards[0]
-        a1 = None if kinds[0] == "cancel" else cards[1]
-        eff = (self._effective(a0, strat[0], strat[1]), self._effective(a1, strat[1], strat[0]))
-        shift = 0  # slots towards Mezzogiorno
+        code0, code1 = first.card, second.card
+        own0, own1 = first.strategy, second.strategy
+        kinds, amounts = t.strategy_kind, t.strategy_amount
+        kind0 = None if own0 is None else kinds[own0]
+        kind1 = None if own1 is None else kinds[own1]
+        cards = t.cards
+        card0 = None if code0 is None else cards[code0]
+        card1 = None if code1 is None else cards[code1]
+        # a cancel strategy card voids the enemy's fight card (which is paid all the same)
+        a0 = None if kind1 == "cancel" else card0
+        a1 = None if kind0 == "cancel" else card1
+        # what each card pushes with: an add card of its own strengthens it, a subtract card
+        # of the enemy weakens it, never below nothing
+        eff0 = eff1 = 0
+        if a0 is not None:
+            eff0 = a0.value
+            if kind0 == "add":
+                eff0 += amounts[own0]  # type: ignore[index]
+            if kind1 == "subtract":
+                eff0 -= amounts[own1]  # type: ignore[index]
+            if eff0 < 0:
+                eff0 = 0
+        if a1 is not None:
+            eff1 = a1.value
+            if kind1 == "add":
+                eff1 += amounts[own1]  # type: ignore[index]
+            if kind0 == "subtract":
+                eff1 -= amounts[own0]  # type: ignore[index]
+            if eff1 < 0:
+                eff1 = 0
+        chip = self.ruleset.chip
+        delta = 0  # slots towards Mezzogiorno
         winner: int | None = None
         if a0 is not None and a1 is not None:
             if a0.kind == a1.kind:
-                if eff[0] != eff[1]:
-                    winner = 0 if eff[0] > eff[1] else 1
-                    shift = abs(eff[0] - eff[1]) // rs.chip
+                if eff0 != eff1:
+                    winner = 0 if eff0 > eff1 else 1
+                    delta = abs(eff0 - eff1) // chip
             else:
                 winner = 0 if BEATS[a0.kind] == a1.kind else 1
-                shift = eff[winner] // rs.chip
-        elif a0 is not None or a1 is not None:
-            winner = 0 if a0 is not None else 1
-            shift = eff[winner] // rs.chip
-        delta = shift if winner == 0 else -shift
-        for s in (0, 1):
-            own = strat[s]
-            if own is not None and kinds[s] == "move":
-                delta += strategies[own].amount if s == 0 else -strategies[own].amount
-        self.carrello += delta
-        for s in (0, 1):
-            card = cards[s]
-            if card is not None:
-                self.fpower[s] -= card.value
-                self.spent[s] += card.value
-                self._discard(s, card.code)
-            own = strat[s]
-            if own is not None:
-                self.strategy_used[s][own] = True
-                if kinds[s] == "recover":
-                    gain = max(0, min(strategies[own].amount, self.fstart[s] - self.fpower[s]))
-                    self.fpower[s] += gain
-                    self.recovered[s] += gain
+                delta = (eff0 if winner == 0 else eff1) // chip
+        elif a0 is not None:
+            winner = 0
+            delta = eff0 // chip
+        elif a1 is not None:
+            winner = 1
+            delta = eff1 // chip
+        if winner == 1:
+            delta = -delta
+        if kind0 == "move":
+            delta += amounts[own0]  # type: ignore[index]
+        if kind1 == "move":
+            delta -= amounts[own1]  # type: ignore[index]
+        carrello = self.carrello + delta
+        self.carrello = carrello
+        fpower = self.fpower
+        hands = self.hand
+        indices = t.indices
+        if card0 is not None:
+            fpower[0] -= card0.value
+            self.spent[0] += card0.value
+            hand = hands[0]
+            for i in indices[code0]:  # type: ignore[index]
+                if i in hand:  # the first such card in hand (``_discard``)
+                    hand.remove(i)
+                    break
+        if own0 is not None:
+            self.strategy_used[0][own0] = True
+            if kind0 == "recover":
+                self._recover(0, amounts[own0])
+        if card1 is not None:
+            fpower[1] -= card1.value
+            self.spent[1] += card1.value
+            hand = hands[1]
+            for i in indices[code1]:  # type: ignore[index]
+                if i in hand:
+                    hand.remove(i)
+                    break
+        if own1 is not None:
+            self.strategy_used[1][own1] = True
+            if kind1 == "recover":
+                self._recover(1, amounts[own1])
         self.moves.append(
             {
-                "cards": [first.card, second.card],
-                "strategy": strat,
+                "cards": [code0, code1],
+                "strategy": [own0, own1],
                 "winner": None if winner is None else SIDES[winner],
-                "carrello": self.carrello,
-                "left": list(self.fpower),
+                "carrello": carrello,
+                "left": list(fpower),
             }
         )
         self.pending = [None, None]
-        limit = rs.bridge_slots
-        if self.carrello > limit:
+        limit = self.ruleset.bridge_slots
+        if carrello > limit:
             self._end_challenge(0, "conquest")
-        elif self.carrello < -limit:
+            return
+        if carrello < -limit:
             self._end_challenge(1, "conquest")
-        elif self.out(0) and self.out(1):
-            if self.carrello != 0:
-                self._end_challenge(0 if self.carrello > 0 else 1, "middle")
+            return
+        cheapest, big = t.cheapest, self.began_big
+        if fpower[0] < cheapest[big[0]] and fpower[1] < cheapest[big[1]]:  # both ``out``
+            if carrello != 0:
+                self._end_challenge(0 if carrello > 0 else 1, "middle")
             else:
                 self.phase = TYPES
-                self.hand = [list(range(len(self.pack))), list(range(len(self.pack)))]
-        else:
-            for s in (0, 1):
-                self._refresh(s)
+                self.hand = [list(t.full_hand), list(t.full_hand)]
+            return
+        # ``_refresh`` of both sides, written out: this runs after every move
+        values, big_only = t.values, t.big_only
+        for side in (0, 1):
+            power = fpower[side]
+            if big[side]:
+                for i in hands[side]:
+                    if values[i] <= power:
+                        break
+                else:
+                    hands[side] = list(t.full_hand)
+            else:
+                for i in hands[side]:
+                    if values[i] <= power and not big_only[i]:
+                        break
+                else:
+                    hands[side] = list(t.full_hand)
+
+    def _recover(self, side: int, amount: int) -> None:
+        """A recover card gives back power spent in this challenge, up to its amount."""
+        gain = max(0, min(amount, self.fstart[side] - self.fpower[side]))
+        self.fpower[side] += gain
+        self.recovered[side] += gain
 
     def _resolve_types(self) -> None:
         acts = [self.pending[0], self.pending[1]]
