@@ -71,7 +71,7 @@ class HeuristicBot:
         return self._play(state, seat, actions)
 
     # --- bargaining and monte ---------------------------------------------------------------
-    def _bid(self, state: TaroccoState, hand: list[int], actions: list[Any]) -> Any:
+    def _bid(self, state: TaroccoState, hand: list[int], actions: Sequence[Any]) -> Any:
         s = strength(hand)
         piglio = [a for a in actions if isinstance(a, Bid) and a.kind == "piglio"]
         if s >= 10.0:
@@ -120,7 +120,7 @@ class HeuristicBot:
             return side if seat in side else {s for s in range(4) if s not in side}
         return {seat}
 
-    def _play(self, state: TaroccoState, seat: int, actions: list[Any]) -> Play:
+    def _play(self, state: TaroccoState, seat: int, actions: Sequence[Any]) -> Play:
         plays = [a for a in actions if isinstance(a, Play) and a.signal is None] or actions
         cards = [a.card for a in plays]
         if not state.trick:
@@ -139,7 +139,9 @@ class HeuristicBot:
             return Play(C.FUGGITIVO)
         return Play(min(cards, key=lambda c: (C.VALUE[c] if c != C.FUGGITIVO else 99, C.RANK[c])))
 
-    def _signal(self, state: TaroccoState, seat: int, actions: list[Any], card: int) -> str | None:
+    def _signal(
+        self, state: TaroccoState, seat: int, actions: Sequence[Any], card: int
+    ) -> str | None:
         """Knock once, on the first lead, to tell partners of Giove or Palla."""
         if state.led_once[seat] or state.soloist == seat:
             return None

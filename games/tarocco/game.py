@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.core.declare import SummaryForm
@@ -58,6 +58,26 @@ STRICT = TaroccoRuleset(
     max_offer=8,
     tengo_closes=False,
 )
+
+
+# (i + 1).bit_length() for each swap of the shuffle below
+_SWAP_BITS: Final = tuple((i + 1).bit_length() for i in range(C.PACK_SIZE))
+
+
+def shuffled_pack(seed: int) -> list[int]:
+    """The pack a seed deals: ``rng(seed, "deck").shuffle`` of the cards in order, written
+    out so that each swap does not cost two calls (the same draws, so the same deck; the
+    deal a digital table's seed commits to never changes)."""
+    deck = list(range(C.PACK_SIZE))
+    draw = rng(seed, "deck").getrandbits
+    bits = _SWAP_BITS
+    for i in range(C.PACK_SIZE - 1, 0, -1):
+        k = bits[i]
+        j = draw(k)
+        while j > i:
+            j = draw(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 class Tarocco(Game[TaroccoRuleset, TaroccoState]):
@@ -122,9 +142,7 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
     # --- states -------------------------------------------------------------------------
     def new_game(self, ruleset: TaroccoRuleset, seed: int) -> TaroccoState:
         """A shuffled pack; the dealer turns with the seed (seed % 4) so all seats deal."""
-        deck = list(range(C.PACK_SIZE))
-        rng(seed, "deck").shuffle(deck)
-        return TaroccoState(ruleset, seed % SEATS, deck)
+        return TaroccoState(ruleset, seed % SEATS, shuffled_pack(seed))
 
     def start(self, record: Mapping[str, JSON]) -> TaroccoState:
         ruleset = self.ruleset(record.get("ruleset"))

@@ -12,11 +12,11 @@ deals from its top.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any
+from typing import Any, Final, overload
 
 from games.core import (
     NOTATION_VERSION,
@@ -154,6 +154,118 @@ class Play:
 
 Action = Bid | Declare | Discard | Venti | Quindici | Call | Play
 
+# The phases as plain names: the per-action paths compare them by identity.
+_BARGAIN: Final = Phase.BARGAIN
+_SOLO: Final = Phase.SOLO
+_DISCARD: Final = Phase.DISCARD
+_VENTI: Final = Phase.VENTI
+_QUINDICI: Final = Phase.QUINDICI
+_CALL: Final = Phase.CALL
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+
+# Actions are frozen values: the legal lists hand out these shared ones instead of building
+# new objects at every call.
+VADO: Final = Bid("vado")
+TENGO: Final = Bid("tengo")
+#: ``OFFRO[x]`` is the offer of x points (index 0 unused; ``max_offer`` is at most 54).
+OFFRO: Final = tuple(Bid("offro", x) for x in range(55))
+PIGLIO: Final = tuple(Bid("piglio", of=o) for o in range(SEATS))
+_BID_BASES: dict[int, tuple[Bid, ...]] = {}
+PASSO_SOLO: Final = Declare(False)
+SOLO: Final = Declare(True)
+_SOLO_WORDS: Final = (PASSO_SOLO, SOLO)
+_VENTI_WORDS: Final = (Venti(True), Venti(False))
+_ZERO_ONLY: Final = (Venti(False),)
+_QUINDICI_WORDS: Final = (Quindici(True), Quindici(False))
+_PASSO_ONLY: Final = (Quindici(False),)
+#: ``PLAYS[card]``: the card played without a signal.
+PLAYS: Final = tuple(Play(c) for c in range(C.PACK_SIZE))
+# The signals a lead may carry, by what the hand holds: index giove + 2 * palla, and 4 for
+# both held where they may be signalled together (the order of ``allowed_signals``).
+_SIGNAL_SETS: Final[tuple[tuple[str | None, ...], ...]] = (
+    (None,),
+    (None, "knock", "giove"),
+    (None, "knock", "palla"),
+    (None, "knock", "giove", "palla"),
+    (None, "knock", "giove", "palla", "both"),
+)
+#: ``LEADS[i][card]``: the leads of ``card`` with each signal of ``_SIGNAL_SETS[i]``.
+LEADS: Final = tuple(
+    tuple(tuple(Play(c, sig) for sig in sigs) for c in range(C.PACK_SIZE)) for sigs in _SIGNAL_SETS
+)
+#: ``_TRIPLES[n]``: the index triples of ``combinations(range(n), 3)``, in that order.
+_TRIPLES: Final = tuple(tuple(combinations(range(n), 3)) for n in range(C.PACK_SIZE + 1))
+
+
+def _bid_base(max_offer: int) -> tuple[Bid, ...]:
+    base = _BID_BASES.get(max_offer)
+    if base is None:
+        base = _BID_BASES[max_offer] = (VADO, TENGO, *OFFRO[1 : max_offer + 1])
+    return base
+
+
+class DiscardChoices(Sequence[Discard]):
+    """Every discard of three from ``cards`` (sorted), in ``combinations`` order.
+
+    A read-only sequence that builds a ``Discard`` only when one is read: the 816 choices of
+    an 18-card hand are not made into objects at every ``legal_actions`` call.
+    """
+
+    __slots__ = ("_cards", "_triples")
+
+    def __init__(self, cards: Sequence[int]) -> None:
+        self._cards: tuple[int, ...] = tuple(cards)
+        self._triples: tuple[tuple[int, ...], ...] = _TRIPLES[len(self._cards)]
+
+    def __len__(self) -> int:
+        return len(self._triples)
+
+    @overload
+    def __getitem__(self, index: int) -> Discard: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Discard]: ...
+
+    def __getitem__(self, index: int | slice) -> Discard | list[Discard]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._triples)))]
+        a, b, c = self._triples[index]
+        cards = self._cards
+        return Discard((cards[a], cards[b], cards[c]))
+
+    def __iter__(self) -> Iterator[Discard]:
+        cards = self._cards
+        for a, b, c in self._triples:
+            yield Discard((cards[a], cards[b], cards[c]))
+
+    def __contains__(self, action: object) -> bool:
+        # the same test as looking the action up in the full list: three of the cards, as a
+        # tuple in increasing order
+        if not isinstance(action, Discard):
+            return False
+        t = action.cards
+        return (
+            type(t) is tuple
+            and len(t) == 3
+            and t[0] < t[1] < t[2]
+            and all(c in self._cards for c in t)
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DiscardChoices):
+            return self._cards == other._cards
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self) and list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._cards)
+
+    def __repr__(self) -> str:
+        return f"DiscardChoices({C.codes(self._cards)})"
+
+
 PHASE_OF: dict[type, Phase] = {
     Bid: Phase.BARGAIN,
     Declare: Phase.SOLO,
@@ -258,8 +370,14 @@ class TaroccoState(State):
 
     def to_act(self) -> int | None:
         p = self.phase
-        if p is Phase.BARGAIN:
-            return next(s for s in self.order if self.spoken[s] is None)
+        if p is _PLAY:
+            return (self.leader + len(self.trick)) % SEATS
+        if p is _BARGAIN:
+            spoken = self.spoken
+            for s in self.order:
+                if spoken[s] is None:
+                    return s
+            raise AssertionError("the bargaining is over once every seat has spoken")
         if p is Phase.SOLO:
             return self._solo_order()[self.cursor]
         if p is Phase.DISCARD:
@@ -272,8 +390,6 @@ class TaroccoState(State):
             return self._quindici_order()[self.cursor]
         if p is Phase.CALL:
             return self.venti
-        if p is Phase.PLAY:
-            return (self.leader + len(self.trick)) % SEATS
         return None
 
     def _may_speak(self, seat: int) -> bool:
@@ -282,29 +398,35 @@ class TaroccoState(State):
         return seat == self.to_act()
 
     # --- legal actions ------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[Any]:
-        if self.phase is Phase.OVER or not self._may_speak(seat):
-            return []
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        """The legal actions, in a fixed order; a discard's are a lazy ``DiscardChoices``."""
         p = self.phase
-        if p is Phase.BARGAIN:
-            out: list[Any] = [Bid("vado"), Bid("tengo")]
-            out += [Bid("offro", x) for x in range(1, self.ruleset.max_offer + 1)]
-            out += [Bid("piglio", of=o) for o in sorted(self.offers) if o not in self.taken]
+        if p is _PLAY:
+            if seat != (self.leader + len(self.trick)) % SEATS:
+                return []
+            return self.legal_plays(seat)
+        if p is _BARGAIN:
+            if not 0 <= seat < SEATS or self.spoken[seat] is not None:
+                return []
+            out: list[Any] = list(_bid_base(self.ruleset.max_offer))
+            offers = self.offers
+            if offers:
+                taken = self.taken
+                out += [PIGLIO[o] for o in sorted(offers) if o not in taken]
             return out
-        if p is Phase.SOLO:
-            return [Declare(False), Declare(True)]
-        if p is Phase.DISCARD:
-            allowed = self.discardable(seat)
-            return [Discard(t) for t in combinations(allowed, 3)]
-        if p is Phase.VENTI:
-            return [Venti(True), Venti(False)] if self.can_say_venti(seat) else [Venti(False)]
-        if p is Phase.QUINDICI:
+        if p is _OVER or seat != self.to_act():
+            return []
+        if p is _SOLO:
+            return list(_SOLO_WORDS)
+        if p is _DISCARD:
+            return DiscardChoices(self.discardable(seat))
+        if p is _VENTI:
+            return list(_VENTI_WORDS) if self.can_say_venti(seat) else list(_ZERO_ONLY)
+        if p is _QUINDICI:
             if C.honours(self.hands[seat]) == 15:
-                return [Quindici(True), Quindici(False)]
-            return [Quindici(False)]
-        if p is Phase.CALL:
-            return [Call(c) for c in self.required_calls()]
-        return self.legal_plays(seat)
+                return list(_QUINDICI_WORDS)
+            return list(_PASSO_ONLY)
+        return [Call(c) for c in self.required_calls()]
 
     def can_say_venti(self, seat: int) -> bool:
         return C.honours(self.hands[seat]) >= 20
@@ -348,23 +470,25 @@ class TaroccoState(State):
         """The cards this seat may play to the current trick (signals aside)."""
         hand = self.hands[seat]
         rs = self.ruleset
-        if self._fool_due(seat):
+        if rs.fuggitivo_last_trick == "forbidden" and self._fool_due(seat):
             return [C.FUGGITIVO]
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             cards = list(hand)
             if not rs.fuggitivo_may_lead and len(cards) > 1 and C.FUGGITIVO in cards:
                 cards.remove(C.FUGGITIVO)
-            if self._must_lead_called_suit(seat):
-                assert self.called is not None
+            if self.called is not None and self._must_lead_called_suit(seat):
                 suit = C.SUIT[self.called]
                 cards = [c for c in cards if C.SUIT[c] == suit]
             return cards
-        led = self.led_suit()
+        first = trick[0][1]
+        led = C.SUIT[first] if first != C.FUGGITIVO else self.led_suit()
         if led is None:  # only the Fool so far: the next card is free
             return list(hand)
-        same = [c for c in hand if C.SUIT[c] == led]
+        suit_of = C.SUIT
+        same = [c for c in hand if suit_of[c] == led]
         if not same and led != C.TRUMP:
-            same = [c for c in hand if C.IS_TRUMP[c]]
+            same = [c for c in hand if suit_of[c] == C.TRUMP]
         if not same:
             return list(hand)
         if rs.must_overtrump and C.IS_TRUMP[same[0]]:
@@ -405,8 +529,15 @@ class TaroccoState(State):
     def legal_plays(self, seat: int) -> list[Play]:
         cards = self.playable_cards(seat)
         if self.trick:
-            return [Play(c) for c in cards]
-        return [Play(c, s) for c in cards for s in self.allowed_signals(seat)]
+            return [PLAYS[c] for c in cards]
+        hand = self.hands[seat]
+        giove, palla = C.GIOVE in hand, C.PALLA in hand
+        if not (giove or palla):
+            return [PLAYS[c] for c in cards]
+        # the same signals as allowed_signals, each lead with every one of them
+        kind = 4 if giove and palla and self.ruleset.signal_both_together else giove + 2 * palla
+        leads = LEADS[kind]
+        return [p for c in cards for p in leads[c]]
 
     # --- checking -----------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
@@ -727,6 +858,14 @@ class TaroccoState(State):
 
     # --- applying -----------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
+        if (
+            type(action) is Play
+            and self.phase is _PLAY
+            and seat == (self.leader + len(self.trick)) % SEATS
+        ):
+            self.actions.append((seat, action))
+            self._apply_play(seat, action)
+            return
         want = PHASE_OF.get(type(action))
         if self.phase is Phase.OVER:
             raise RecordError("the hand is over")
@@ -859,18 +998,20 @@ class TaroccoState(State):
         self.trick = []
 
     def _apply_play(self, seat: int, action: Play) -> None:
-        hand = self.hands[seat]
-        if action.card not in hand:
-            raise RecordError(f"seat {seat} does not hold {C.CODES[action.card]}")
-        if not self.trick:
+        card = action.card
+        try:
+            self.hands[seat].remove(card)
+        except ValueError:
+            raise RecordError(f"seat {seat} does not hold {C.CODES[card]}") from None
+        trick = self.trick
+        if not trick:
             self.led_once[seat] = True
             if action.signal is not None:
                 self.signals.append((len(self.tricks) + 1, seat, action.signal))
-        hand.remove(action.card)
-        self.trick.append((seat, action.card))
-        if action.card == self.called:
+        trick.append((seat, card))
+        if card == self.called:
             self.partner_known = True
-        if len(self.trick) == SEATS:
+        if len(trick) == SEATS:
             self._close_trick()
 
     # tarocco.play.trick_winner: the highest trump takes the trick, or else the highest card of
@@ -980,10 +1121,16 @@ class TaroccoState(State):
         return out
 
     def _finish(self, how: Termination) -> None:
-        from games.tarocco.scoring import hand_outcome, score_hand
-
+        # the Outcome is worked out when first asked for (outcome()): a finished hand no
+        # longer changes, and a playout that only reads is_over() never needs it
         self.phase = Phase.OVER
         self.termination = how
+
+    def _work_out_outcome(self) -> Outcome:
+        from games.tarocco.scoring import hand_outcome, score_hand
+
+        how = self.termination
+        assert how is not None
         summary = self.summary()
         scores = score_hand(summary)
         detail: dict[str, JSON] = {
@@ -1000,14 +1147,16 @@ class TaroccoState(State):
                 called=C.CODES[self.called] if self.called is not None else None,
                 partner=self.partner,
             )
-        self._outcome = hand_outcome(scores, how.value, detail)
+        return hand_outcome(scores, how.value, detail)
 
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def outcome(self) -> Outcome:
         if self._outcome is None:
-            raise ValueError("the hand is not over")
+            if self.phase is not _OVER:
+                raise ValueError("the hand is not over")
+            self._outcome = self._work_out_outcome()
         return self._outcome
 
     # --- views and records --------------------------------------------------------------
