@@ -80,6 +80,10 @@ def code(card: int) -> str:
 CODES: tuple[str, ...] = tuple(code(t) for t in range(TYPES))
 BY_CODE: dict[str, int] = {c: t for t, c in enumerate(CODES)}
 POINTS: tuple[int, ...] = tuple(PIECE_POINTS[piece(t)] for t in range(TYPES))
+# each colour's king, queen and castle (the castle, not the ghost queen, makes a reame)
+REAME_CARDS: tuple[tuple[int, int, int], ...] = tuple(
+    (c * PER_COLOUR + 10, c * PER_COLOUR + 17, c * PER_COLOUR + 8) for c in (BLUE, GREEN)
+)
 
 
 def one_deck() -> list[int]:
@@ -140,16 +144,10 @@ def sfida_points(cards: list[int] | tuple[int, ...]) -> tuple[int, int]:
     A reame is a king, a queen and a castle of one colour; with two decks merged a colour
     can make two.
     """
-    counts = [0] * TYPES
-    for c in cards:
-        counts[c] += 1
-    base = sum(POINTS[t] * n for t, n in enumerate(counts) if n)
+    base = sum(map(POINTS.__getitem__, cards))
     # cardchess.score.reame: a king, a queen and a castle of one colour add REAME_BONUS each time.
+    count = cards.count
     reami = 0
-    for col in (BLUE, GREEN):
-        off = col * PER_COLOUR
-        kings = counts[off + 10]
-        queens = counts[off + 17]
-        castles = counts[off + 8]
-        reami += min(kings, queens, castles)
+    for king, queen, castle in REAME_CARDS:
+        reami += min(count(king), count(queen), count(castle))
     return base + REAME_BONUS * reami, reami

@@ -14,6 +14,8 @@ when they are first needed.
 from __future__ import annotations
 
 import itertools
+import operator
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -125,8 +127,9 @@ class CardChessState(State):
     def __init__(self, ruleset: CardChessRuleset, deals: list[SfidaDeal], seed: int | None) -> None:
         self.ruleset = ruleset
         self.n = ruleset.seats
-        self.t = C.tables((ruleset.rook_values[0], ruleset.rook_values[1]))
-        self.captures = _captures(self.t)
+        rooks = (ruleset.rook_values[0], ruleset.rook_values[1])
+        self.t = C.tables(rooks)
+        self.captures = _captures(rooks)
         self.deals = deals
         self.seed = seed
         self.sfida = -1
@@ -146,7 +149,7 @@ class CardChessState(State):
         if self.seed is None:
             return None
         deck = list(_deck(self.ruleset))
-        make_rng(self.seed, "deck", k).shuffle(deck)
+        shuffle(deck, make_rng(self.seed, "deck", k))
         deal = SfidaDeal(deck)
         self.deals.append(deal)
         return deal
@@ -185,7 +188,7 @@ class CardChessState(State):
                 self.waiting = True
                 return False
             order = list(b.discard)
-            make_rng(self.seed, "reshuffle", self.sfida).shuffle(order)
+            shuffle(order, make_rng(self.seed, "reshuffle", self.sfida))
             deal.reshuffle = order
         elif sorted(deal.reshuffle) != sorted(b.discard):  # the same cards, as many times
             raise RecordError(
@@ -294,15 +297,25 @@ class CardChessState(State):
             return []
         hand = b.hands[seat]
         k = len(b.table)
-        m = self.must_play(seat)
-        # every way to put m hand cards under distinct table cards; with m == k that is every
-        # ordered choice of k cards of the hand (itertools yields them in the patterns' order)
-        if m == k:
+        if k == 3 and len(hand) == 4 and len(set(hand)) == 4:  # the usual turn, as below
+            first, second, third, fourth = map(
+                _TRIPLES.__getitem__, itertools.combinations(hand, 3)
+            )
+            return list(_IN_PATTERN_ORDER(first + second + third + fourth))
+        # every way to put must_play(seat) hand cards under distinct table cards; when a card
+        # goes under each (a hand longer than the table) that is every ordered choice of k cards
+        # of the hand, which itertools yields in the patterns' order
+        if len(hand) > k:
             cards: Any = itertools.permutations(hand, k)
         else:
-            cards = [
-                tuple([hand[i] if i >= 0 else NONE for i in p]) for p in _patterns(k, len(hand), m)
-            ]
+            m = self.must_play(seat)
+            if m == k:
+                cards = itertools.permutations(hand, k)
+            else:
+                cards = [
+                    tuple([hand[i] if i >= 0 else NONE for i in p])
+                    for p in _patterns(k, len(hand), m)
+                ]
         if len(set(hand)) < len(hand):  # identical cards: the same play only once
             cards = dict.fromkeys(cards)
         return list(map(_PLAYS.__getitem__, cards))
@@ -575,9 +588,27 @@ def _deck(ruleset: CardChessRuleset) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=8)
-def _captures(t: C.Tables) -> tuple[tuple[bool, ...], ...]:
-    """For each table card, which played cards capture it (``t.can`` by column)."""
-    return tuple(tuple(row[target] for row in t.can) for target in range(C.TYPES))
+def _captures(rooks: tuple[int, int]) -> tuple[tuple[bool, ...], ...]:
+    """For each table card, which played cards capture it (the capture table by column)."""
+    can = C.tables(rooks).can
+    return tuple(tuple(row[target] for row in can) for target in range(C.TYPES))
+
+
+_BITS: Final = tuple(n.bit_length() for n in range(2 * C.DECK_SIZE + 1))
+
+
+def shuffle(cards: list[int], rand: random.Random) -> None:
+    """``rand.shuffle(cards)``, the same order drawn from the same generator, without its two
+    calls per card (CPython's Fisher-Yates with rejection sampling on getrandbits; a test
+    holds the two equal)."""
+    getrandbits = rand.getrandbits
+    bits = _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        k = bits[i + 1]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class _SharedPlays(dict[tuple[int, ...], "Play"]):
@@ -592,6 +623,36 @@ class _SharedPlays(dict[tuple[int, ...], "Play"]):
 
 
 _PLAYS: Final = _SharedPlays()
+
+
+class _SharedTriples(dict[tuple[int, ...], tuple["Play", ...]]):
+    """The six plays of three cards under three table cards, by the three cards in hand order."""
+
+    def __missing__(self, cards: tuple[int, ...]) -> tuple[Play, ...]:
+        if len(self) >= 1 << 16:
+            self.clear()
+        plays = self[cards] = tuple(map(_PLAYS.__getitem__, itertools.permutations(cards)))
+        return plays
+
+
+_TRIPLES: Final = _SharedTriples()
+
+
+def _in_pattern_order() -> list[int]:
+    """Where each play of three of four hand cards is among the four triples' plays laid end
+    to end (combinations of the hand, then permutations of each), in the order of
+    ``_patterns(3, 4, 3)``: a hand of four on three table cards, every turn but the last."""
+    triples: list[tuple[int, ...]] = list(itertools.combinations(range(4), 3))
+    orders: list[tuple[int, ...]] = list(itertools.permutations(range(3)))
+    where = []
+    for chosen in itertools.permutations(range(4), 3):
+        triple = triples.index(tuple(sorted(chosen)))
+        order = tuple(triples[triple].index(i) for i in chosen)
+        where.append(6 * triple + orders.index(order))
+    return where
+
+
+_IN_PATTERN_ORDER: Final = operator.itemgetter(*_in_pattern_order())
 MAX_TABLE: Final = 4  # table cards in one turn: three, four in the last turn with 3 or 4 players
 MAX_SEATS: Final = 4
 # _RESOLVES[at][seat]: the dealer's Resolve of table card ``at``; [at][-1]: nobody takes it
