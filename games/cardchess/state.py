@@ -18,6 +18,7 @@ import operator
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Final
 
@@ -31,6 +32,19 @@ from games.core.text import seat_no
 
 JSON = Any
 NONE = -1  # no card under this table card
+
+
+class Phase(StrEnum):
+    """Where a game stands; the values are the ``phase`` of a view. Read from the flow's own
+    fields (``resolve_at``, ``waiting``, the tally) rather than stored beside them."""
+
+    PLAY = "play"  # the players place their cards face down, in seat order
+    REVEAL = "reveal"  # the dealer reveals the plays and says who takes each table card
+    DEAL = "deal"  # the record lacks the next deal (or reshuffle) and there is no seed
+    OVER = "over"
+
+
+PLAY, REVEAL, DEAL, OVER = Phase.PLAY, Phase.REVEAL, Phase.DEAL, Phase.OVER
 
 
 @dataclass(frozen=True)
@@ -257,6 +271,14 @@ class CardChessState(State):
             self.resolve_at = -1
         else:
             self._start_sfida()
+
+    @property
+    def phase(self) -> Phase:
+        if self.over:
+            return OVER
+        if self.waiting:
+            return DEAL
+        return REVEAL if self.resolve_at >= 0 else PLAY
 
     @property
     def gold(self) -> list[int]:
@@ -560,6 +582,7 @@ class CardChessState(State):
             "gold": list(self.gold),
             "gold_left": self.gold_left,
             "sfide": [r.to_json() for r in self.results],
+            "phase": self.phase.value,
             "over": self.over,
         }
 

@@ -45,7 +45,7 @@ class HeuristicBot:
             return actions[self._rng.randrange(len(actions))]
         if isinstance(first, Deploy):
             return self._deploy(state, seat, actions)
-        if state.phase == FIGHT:
+        if state.phase is FIGHT:
             return self._fight(state, actions)
         return actions[self._rng.randrange(len(actions))]
 
@@ -60,7 +60,7 @@ class HeuristicBot:
         own = {a.mag: state.power[a.mag] or state.initial[a.mag] or 0 for a in actions}
         if state.in_tiebreak:
             return actions[self._rng.randrange(len(actions))]
-        facing = state.fighter[state.challenger] if state.phase == "respond" else None
+        facing = state.fighter[state.challenger] if state.phase is RESPOND else None
         if facing is None:
             # challenger: lead with the strongest magistratura
             best = max(own.values())

@@ -16,6 +16,7 @@ it spent (``ledger_ok``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from enum import StrEnum
 from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, State, Violation, rule_broken
@@ -47,15 +48,22 @@ from games.ponte.tables import CACHE_MAX, DEPLOYS, EQUIPS, PlayTables
 
 JSON = Any
 
-POWER, STRATEGY, DEPLOY, RESPOND, FIGHT, TYPES, OVER = (
-    "power",
-    "strategy",
-    "deploy",
-    "respond",
-    "fight",
-    "types",
-    "over",
-)
+
+class Phase(StrEnum):
+    """Where a match stands; the values are the ``phase`` of a view."""
+
+    POWER = "power"  # the commanders write their magistrature's power (Assign)
+    STRATEGY = "strategy"  # the strategy cards are placed (Equip)
+    DEPLOY = "deploy"  # the challenger deploys
+    RESPOND = "respond"  # the other side answers
+    FIGHT = "fight"  # the moves of a challenge: pairs of secret Fight choices
+    TYPES = "types"  # the carrello in the middle: a tie breaker on types alone
+    OVER = "over"
+
+
+# the phases as module names, compared with ``is``: Phase.X costs an attribute lookup each time
+POWER, STRATEGY, DEPLOY, RESPOND = Phase.POWER, Phase.STRATEGY, Phase.DEPLOY, Phase.RESPOND
+FIGHT, TYPES, OVER = Phase.FIGHT, Phase.TYPES, Phase.OVER
 
 
 class Deal:
@@ -85,7 +93,7 @@ class Deal:
         return out
 
 
-_PHASE_ACTION: dict[str, type] = {
+_PHASE_ACTION: dict[Phase, type] = {
     POWER: Assign,
     STRATEGY: Equip,
     DEPLOY: Deploy,
@@ -148,7 +156,7 @@ class PonteState(State):
         self.moves: list[dict[str, JSON]] = []
         self.pending: list[Fight | None] = [None, None]
         self.hand: list[list[int]] = [list(tables.full_hand), list(tables.full_hand)]
-        self.phase = POWER
+        self.phase: Phase = POWER
         self._pools = tables.pools
         self._groups = self._make_equip_groups()
         if not ruleset.free_assignment:
@@ -209,9 +217,9 @@ class PonteState(State):
         return None
 
     def _advance_setup(self) -> None:
-        if self.phase == POWER and self._current_pool() is None:
+        if self.phase is POWER and self._current_pool() is None:
             self.phase = STRATEGY
-        if self.phase == STRATEGY and self._current_group() is None:
+        if self.phase is STRATEGY and self._current_group() is None:
             self.phase = DEPLOY
 
     def owner(self, mag: int) -> int:
@@ -266,15 +274,15 @@ class PonteState(State):
             mag = self.fighter[0 if self.pending[0] is None else 1]
             assert mag is not None
             return self._owners[mag]
-        if self.phase == POWER:
+        if self.phase is POWER:
             pool = self._current_pool()
             return None if pool is None else pool[0]
-        if self.phase == STRATEGY:
+        if self.phase is STRATEGY:
             group = self._current_group()
             return None if group is None else group[0]
-        if self.phase == DEPLOY:
+        if self.phase is DEPLOY:
             return self.challenger_seat()
-        if self.phase == RESPOND:
+        if self.phase is RESPOND:
             return self.responder_seat()
         return None
 
@@ -311,7 +319,7 @@ class PonteState(State):
         # cannot pay any card still in hand.
         """The pack comes back whole when spent or when nothing left in it can be paid."""
         hand = self.hand[side]
-        if self.phase == TYPES:
+        if self.phase is TYPES:
             if not hand:
                 self.hand[side] = list(self._t.full_hand)
             return
@@ -331,7 +339,7 @@ class PonteState(State):
     def playable(self, side: int) -> list[str]:
         """Distinct codes the side may play now, in hand order."""
         codes = self.ruleset.fight_cards
-        hand = self.hand[side] if self.phase == TYPES else self._payable(side)
+        hand = self.hand[side] if self.phase is TYPES else self._payable(side)
         return list(dict.fromkeys([codes[i] for i in hand]))
 
     def _discard(self, side: int, code: str) -> None:
@@ -344,7 +352,7 @@ class PonteState(State):
                 return
 
     def strategies_open(self, side: int) -> list[int]:
-        if self.phase == TYPES:
+        if self.phase is TYPES:
             return []
         used = self.strategy_used[side]
         if self.in_tiebreak:
@@ -356,7 +364,7 @@ class PonteState(State):
     # --- legal actions ----------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
-        if phase == FIGHT:  # the most frequent, first: a lookup once the position was seen
+        if phase is FIGHT:  # the most frequent, first: a lookup once the position was seen
             side = 0 if self.pending[0] is None else 1
             mag = self.fighter[side]
             assert mag is not None
@@ -385,9 +393,9 @@ class PonteState(State):
             return list(choices)
         if seat != self.to_act():
             return []
-        if phase == POWER:
+        if phase is POWER:
             return list(self._legal_assign())
-        if phase == STRATEGY:
+        if phase is STRATEGY:
             group = self._current_group()
             assert group is not None
             _, mags, held = group
@@ -399,9 +407,9 @@ class PonteState(State):
                 for c in held
                 if c not in taken
             ]
-        if phase == DEPLOY:
+        if phase is DEPLOY:
             return self._legal_deploy()
-        if phase == RESPOND:
+        if phase is RESPOND:
             return [DEPLOYS[m, None] for m in self._respond_mags()]
         side = self.fight_side()
         fights = self.ruleset.fights
@@ -498,12 +506,12 @@ class PonteState(State):
     # --- checks ---------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
         found: list[Violation] = []
-        if self.phase == OVER:
+        if self.phase is OVER:
             return [make_violation(BOOK, "ponte.record.game_over", seat=seat)]
         expected = self.to_act()
         if seat != expected:
             rule = "ponte.turn.order"
-            if self.phase == DEPLOY and not self.in_tiebreak:
+            if self.phase is DEPLOY and not self.in_tiebreak:
                 mine = seat in self.layout.side_seats(self.challenger)
                 rule = "ponte.deploy.challenger"
                 if mine and seat == self.last_win_seat and self.layout.generals is None:
@@ -670,7 +678,7 @@ class PonteState(State):
     def _check_deploy(self, seat: int, a: Deploy) -> list[Violation]:
         found: list[Violation] = []
         name = MAGISTRATURE[a.mag]
-        responding = self.phase == RESPOND
+        responding = self.phase is RESPOND
         side = 1 - self.challenger if responding else self.challenger
         if side_of(a.mag) != side:
             return [
@@ -747,7 +755,7 @@ class PonteState(State):
         found: list[Violation] = []
         side = self.fight_side()
         rs = self.ruleset
-        if self.phase == TYPES:
+        if self.phase is TYPES:
             if a.card is None or a.card not in self.playable(side):
                 found.append(
                     rule_broken(
@@ -853,7 +861,7 @@ class PonteState(State):
     # --- applying -------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
         phase = self.phase
-        if phase == OVER:
+        if phase is OVER:
             raise RecordError("the match is over")
         if isinstance(action, Fight) and phase in (FIGHT, TYPES):
             card = action.card
@@ -862,7 +870,7 @@ class PonteState(State):
             strategy = action.strategy
             if strategy is not None and not 0 <= strategy < 6:
                 raise RecordError(f"there is no strategy card {strategy}")
-            if phase == TYPES and card is None:
+            if phase is TYPES and card is None:
                 raise RecordError("the tie breaker on types needs a card")
             self.actions.append((seat, action))
             pending = self.pending
@@ -870,12 +878,12 @@ class PonteState(State):
                 pending[0] = action
             else:
                 pending[1] = action
-                if phase == TYPES:
+                if phase is TYPES:
                     self._resolve_types()
                 else:
                     self._resolve_move()
             return
-        if isinstance(action, Assign) and self.phase == POWER:
+        if isinstance(action, Assign) and self.phase is POWER:
             if self.initial[action.mag] is not None:
                 raise RecordError(f"{MAGISTRATURE[action.mag]} already has its power")
             # the sheet being written (read before this line fills it: once full, the
@@ -888,7 +896,7 @@ class PonteState(State):
             self.actions.append((seat, action))
             self._advance_setup()
             return
-        if isinstance(action, Equip) and self.phase == STRATEGY:
+        if isinstance(action, Equip) and self.phase is STRATEGY:
             if self.strategy_of[action.mag] is not None or not 0 <= action.card < 6:
                 raise RecordError(f"{MAGISTRATURE[action.mag]} cannot take card {action.card}")
             self.strategy_of[action.mag] = action.card
@@ -902,7 +910,7 @@ class PonteState(State):
         raise RecordError(f"a {type(action).__name__} cannot happen in phase {self.phase}")
 
     def _deploy(self, a: Deploy) -> None:
-        if self.phase == DEPLOY:
+        if self.phase is DEPLOY:
             side = self.challenger
             self.target = None if a.quarter is None else 2 * (1 - side) + a.quarter
             self.phase = RESPOND
@@ -919,7 +927,7 @@ class PonteState(State):
             self.fought[a.mag] = True
         self.fstart[side] = self.fpower[side]
         self.began_big[side] = self._begins_big(side)
-        if self.phase == FIGHT:
+        if self.phase is FIGHT:
             self.carrello = 0
             self.moves = []
             if self.ruleset.pack_per_challenge:
@@ -1183,7 +1191,7 @@ class PonteState(State):
 
     # --- end ------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     def outcome(self) -> Outcome:
         if not self.is_over():
@@ -1295,7 +1303,7 @@ class PonteState(State):
         return {
             "game": SLUG,
             "mode": self.ruleset.mode,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "to_act": self.to_act(),
             "seat_side": None if own is None else SIDES[own],
             "magistrature": mags,

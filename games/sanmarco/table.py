@@ -55,6 +55,30 @@ MODES = ("base", "variant1", "variant2", "variant3")
 PLAYER, GHOST, NEUTRAL = "player", "ghost", "neutral"
 
 
+class Phase(StrEnum):
+    """Where a scoring round stands; the values are the ``phase`` of a view."""
+
+    SETUP = "setup"  # the starting bridges
+    DIVIDE = "divide"  # the distributor divides a hand into offers
+    CHOOSE = "choose"  # the others choose an offer
+    RESOLVE = "resolve"  # the cards of the offers are played
+    BETWEEN = "between"  # a round has ended, the next is not dealt yet
+    FREE_BANISH = "free_banish"  # the free banishment after a passage
+    NEUTRAL_RETURN = "neutral"  # variant 2: the neutral cubes go back
+    OVER = "over"
+
+
+# the phases as module names: looking up Phase.X costs an attribute lookup each time
+SETUP, DIVIDE, CHOOSE, RESOLVE, BETWEEN = (
+    Phase.SETUP,
+    Phase.DIVIDE,
+    Phase.CHOOSE,
+    Phase.RESOLVE,
+    Phase.BETWEEN,
+)
+FREE_BANISH, NEUTRAL_RETURN, OVER = Phase.FREE_BANISH, Phase.NEUTRAL_RETURN, Phase.OVER
+
+
 class Termination(StrEnum):
     FINAL_SCORING = "final_scoring"
 
@@ -428,7 +452,7 @@ class Chance:
 
 
 # Phases in which the flow waits for a decision (``_advance`` has nothing to run).
-_WAITING = frozenset(("divide", "choose", "free_banish", "over"))
+_WAITING = frozenset((DIVIDE, CHOOSE, FREE_BANISH, OVER))
 
 
 # --- the state ----------------------------------------------------------------------------------
@@ -514,7 +538,7 @@ class BoardState(State):
         self.passage_log: list[dict[str, Any]] = []
         self.score_log: list[dict[str, Any]] = []
         self.history: list[tuple[int, Act]] = []
-        self.phase = "setup"
+        self.phase: Phase = SETUP
         self.setup_queue: list[int] = []
         self.neutral_seats: list[int] = []
         self.pairs: list[Pair] = []
@@ -576,7 +600,7 @@ class BoardState(State):
             for _ in range(6):
                 self._place(2, self.board.district_of_face(self.chance.die()))
         self.setup_queue = [c for c in self.role_colours for _ in range(self.ruleset.start_bridges)]
-        self.phase = "setup"
+        self.phase = SETUP
         self._advance()
 
     # sanmarco.v1.ghost_bridges: a ghost bridges its two strongest districts, or failing that a free
@@ -617,7 +641,7 @@ class BoardState(State):
         """Run every automatic step until a colour must decide (or the game is over)."""
         while True:
             ph = self.phase
-            if ph == "resolve":  # the common case first
+            if ph == RESOLVE:  # the common case first
                 if self.pending is not None or self.holding:
                     return
                 # the holder's hand is carried out
@@ -635,14 +659,14 @@ class BoardState(State):
                 continue
             if ph in _WAITING:
                 return
-            if ph == "setup":
+            if ph == SETUP:
                 if self.setup_queue:
                     return
                 if self.ruleset.mode == "variant1":
                     self._ghost_bridges()
                 self._start_round()
                 continue
-            if ph == "neutral":
+            if ph == NEUTRAL_RETURN:
                 if self.supply[2] > 0 and self.neutral_seats:
                     return
                 self._start_round()
@@ -730,7 +754,7 @@ class BoardState(State):
         self._offers = len(pair.choosers) + 1
         self.piles = []
         self.taken = []
-        self.phase = "divide"
+        self.phase = DIVIDE
 
     def _n_piles(self) -> int:
         return self._offers
@@ -753,12 +777,12 @@ class BoardState(State):
         if self.ruleset.distributor_acts_first:
             order = [pair.distributor, *pair.choosers]
         self.holders = order
-        self.phase = "resolve"
+        self.phase = RESOLVE
         self._hold(order[0])
 
     def _end_round(self) -> None:
         rs = self.ruleset
-        self.phase = "between"
+        self.phase = BETWEEN
         if self.final_round:
             self._end_passage()
             return
@@ -801,18 +825,18 @@ class BoardState(State):
             fewest = []
         # sanmarco.base.free_banish: the colour(s) with the fewest limit points banish for free.
         self.banish_queue = fewest
-        self.phase = "free_banish"
+        self.phase = FREE_BANISH
         self._next_banish()
 
     def _next_banish(self) -> None:
         if self.banish_queue:
-            self.phase = "free_banish"
+            self.phase = FREE_BANISH
             return
         if self.passage >= self.ruleset.passages:
             for d in range(6):
                 # sanmarco.base.final_scoring: after the last passage all six districts are scored.
                 self._score_district(d, set(), "final")
-            self.phase = "over"
+            self.phase = OVER
             return
         for c in range(len(self.kinds)):
             # sanmarco.base.reshuffle: the limit cards are discarded at the end of each passage.
@@ -823,7 +847,7 @@ class BoardState(State):
         if self.ruleset.mode == "variant2" and self.supply[2] > 0:
             first = 0 if self.score[0] <= self.score[1] else 1
             self.neutral_seats = [first, 1 - first]
-            self.phase = "neutral"
+            self.phase = NEUTRAL_RETURN
             return
         self._start_round()
 
@@ -902,19 +926,19 @@ class BoardState(State):
     # --- turn -----------------------------------------------------------------------------
     def acting_colour(self) -> int | None:
         ph = self.phase
-        if ph == "divide":
+        if ph == DIVIDE:
             return self.pairs[0].distributor
-        if ph == "resolve":
+        if ph == RESOLVE:
             if self.pending is not None and self.pending.kind == "score":
                 return self.pending.seats[0]  # variant 3: a seat (its first colour)
             return self.holders[0]
-        if ph == "choose":
+        if ph == CHOOSE:
             return self.pairs[0].choosers[self.chooser_i]
-        if ph == "setup":
+        if ph == SETUP:
             return self.setup_queue[0] if self.setup_queue else None
-        if ph == "free_banish":
+        if ph == FREE_BANISH:
             return self.banish_queue[0]
-        if ph == "neutral":
+        if ph == NEUTRAL_RETURN:
             return self.neutral_seats[0]
         return None
 
@@ -922,8 +946,8 @@ class BoardState(State):
         c = self.acting_colour()
         if c is None:
             return None
-        if self.phase == "neutral" or (
-            self.phase == "resolve" and self.pending is not None and self.pending.kind == "score"
+        if self.phase == NEUTRAL_RETURN or (
+            self.phase == RESOLVE and self.pending is not None and self.pending.kind == "score"
         ):
             return c
         return self.controller[c]
@@ -938,15 +962,15 @@ class BoardState(State):
         ph = self.phase
         colour = self.acting_colour()
         assert colour is not None
-        if ph == "setup":
+        if ph == SETUP:
             return self._bridge_moves(colour, setup=True)
-        if ph == "divide":
+        if ph == DIVIDE:
             return [Act("pile", q) for q in range(self._n_piles()) if self._pile_ok(q)]
-        if ph == "choose":
+        if ph == CHOOSE:
             return [Act("choose", p) for p, t in enumerate(self.taken) if t == -1]
-        if ph == "neutral":
+        if ph == NEUTRAL_RETURN:
             return [Act("neutral", d) for d in range(6)]
-        if ph == "free_banish" and self.pending is None:
+        if ph == FREE_BANISH and self.pending is None:
             return [Act("banish", d) for d in range(6)]
         p = self.pending
         if p is not None:
@@ -1039,7 +1063,7 @@ class BoardState(State):
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
         if (
-            self.phase == "divide"  # half of a game's actions: a card to an offer
+            self.phase == DIVIDE  # half of a game's actions: a card to an offer
             and type(action) is Act
             and seat == self.controller[self.pairs[0].distributor]
             and action.do == "pile"
@@ -1049,14 +1073,14 @@ class BoardState(State):
         ):
             return []
         if (
-            self.phase == "resolve"  # a card of the holder's hand
+            self.phase == RESOLVE  # a card of the holder's hand
             and self.pending is None
             and type(action) is Act
             and seat == self.controller[self.holders[0]]
             and self._card_ok(self.holders[0], action)
         ):
             return []
-        if self.phase == "over":
+        if self.phase == OVER:
             return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
         if not isinstance(action, Act):
             return [make_violation(BOOK, "sanmarco.record.impossible", seat=seat)]
@@ -1079,16 +1103,16 @@ class BoardState(State):
         not built to check one action; tests/games/sanmarco/test_check_matches_legal.py
         holds the two readings equal)."""
         ph, do, a, b, c = self.phase, act.do, act.a, act.b, act.c
-        if ph == "divide":
+        if ph == DIVIDE:
             return do == "pile" and b == -1 and c == -1 and self._pile_ok(a)
-        if ph == "choose":
+        if ph == CHOOSE:
             taken = self.taken
             return do == "choose" and b == -1 and c == -1 and 0 <= a < len(taken) and taken[a] == -1
         colour = self.acting_colour()
         assert colour is not None
-        if ph == "setup":
+        if ph == SETUP:
             return do == "bridge" and self._bridge_ok(colour, act, setup=True)
-        if ph == "neutral" or (ph == "free_banish" and self.pending is None):
+        if ph == NEUTRAL_RETURN or (ph == FREE_BANISH and self.pending is None):
             return act in self._legal()  # six districts
         p = self.pending
         if p is not None:
@@ -1169,11 +1193,11 @@ class BoardState(State):
         assert colour is not None
 
         expected: tuple[str, ...] | None = {
-            "setup": ("bridge",),
-            "divide": ("pile",),
-            "choose": ("choose",),
-            "neutral": ("neutral",),
-            "free_banish": ("banish",),
+            SETUP: ("bridge",),
+            DIVIDE: ("pile",),
+            CHOOSE: ("choose",),
+            NEUTRAL_RETURN: ("neutral",),
+            FREE_BANISH: ("banish",),
         }.get(ph)
         p = self.pending
         if p is not None:
@@ -1188,11 +1212,11 @@ class BoardState(State):
                 f"Expected now: {', '.join(expected)}.",
                 seat=seat,
             )
-        if ph == "divide":
+        if ph == DIVIDE:
             return rule_broken(BOOK, "sanmarco.base.divide", seat=seat)
-        if ph == "choose":
+        if ph == CHOOSE:
             return rule_broken(BOOK, "sanmarco.base.choose", seat=seat)
-        if ph == "neutral":
+        if ph == NEUTRAL_RETURN:
             return rule_broken(BOOK, "sanmarco.v2.neutral_return", seat=seat)
         if p is not None and p.kind == "remove":
             if 0 <= act.a < len(self.kinds) and self.cubes[p.district][act.a] > 0:
@@ -1202,7 +1226,7 @@ class BoardState(State):
             return rule_broken(BOOK, "sanmarco.base.doge_path", seat=seat)
         if p is not None and p.kind == "score":
             return rule_broken(BOOK, "sanmarco.v3.doge_one_colour", seat=seat)
-        if ph == "free_banish":
+        if ph == FREE_BANISH:
             return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
         # a card of the holder's hand
         card = _card_of(act)
@@ -1240,7 +1264,7 @@ class BoardState(State):
         i, end = start, len(raw_actions)
         history, quick = self.history, self.apply_if_legal
         while i < end:
-            if self.phase == "divide":  # the whole hand, by the distributor's seat
+            if self.phase == DIVIDE:  # the whole hand, by the distributor's seat
                 dealer = self.controller[self.pairs[0].distributor]
                 while i < end:
                     raw = raw_actions[i]
@@ -1258,11 +1282,11 @@ class BoardState(State):
                     history.append((seat, _PILES[q]))
                     self._divide(q)
                     i += 1
-                    if self.phase != "divide":
+                    if self.phase != DIVIDE:
                         break
                 if i == end:
                     break
-                if self.phase != "divide":
+                if self.phase != DIVIDE:
                     continue  # the offers are made
             raw = raw_actions[i]
             try:
@@ -1289,7 +1313,7 @@ class BoardState(State):
         if type(action) is not Act:
             return False
         ph = self.phase
-        if ph == "divide":  # half of a game's actions
+        if ph == DIVIDE:  # half of a game's actions
             if (
                 seat == self.controller[self.pairs[0].distributor]
                 and action.do == "pile"
@@ -1302,7 +1326,7 @@ class BoardState(State):
                 return True
             return False
         p = self.pending
-        if ph == "resolve":
+        if ph == RESOLVE:
             holder = self.holders[0]
             if p is not None:
                 return self._quick_pending(seat, action, p, holder)
@@ -1311,7 +1335,7 @@ class BoardState(State):
                 self._resolve_card(holder, action)
                 return True
             return False
-        if ph == "choose":
+        if ph == CHOOSE:
             colour = self.pairs[0].choosers[self.chooser_i]
             a, taken = action.a, self.taken
             if (
@@ -1328,7 +1352,7 @@ class BoardState(State):
                     self._advance()
                 return True
             return False
-        if ph == "free_banish":
+        if ph == FREE_BANISH:
             colour = self.banish_queue[0]
             if p is not None:
                 return self._quick_pending(seat, action, p, colour)
@@ -1343,7 +1367,7 @@ class BoardState(State):
                 return False
             self.history.append((seat, action))
             self._start_banish(colour, a, card=False)
-        elif ph == "setup" and self.setup_queue:
+        elif ph == SETUP and self.setup_queue:
             colour = self.setup_queue[0]
             if not (
                 seat == self.controller[colour]
@@ -1406,7 +1430,7 @@ class BoardState(State):
             self.piles = piles
             self.taken = [-1] * k
             self.chooser_i = 0
-            self.phase = "choose"
+            self.phase = CHOOSE
 
     def _resolve_card(self, holder: int, action: Act) -> None:
         """The holder plays a card of their hand; the flow runs on once the hand is done."""
@@ -1419,31 +1443,31 @@ class BoardState(State):
 
     def apply_unchecked(self, seat: int, action: Any) -> None:
         ph = self.phase
-        if ph == "over":
+        if ph == OVER:
             raise RecordError("the game is over")
         if not isinstance(action, Act):
             raise RecordError("not a San Marco board action")
         self.history.append((seat, action))
         do, a = action.do, action.a
-        if ph == "divide":  # half of a game's actions; nothing automatic follows them
+        if ph == DIVIDE:  # half of a game's actions; nothing automatic follows them
             if do != "pile" or not 0 <= a < self._offers:
                 raise RecordError("a card goes to one of the offers")
             self._divide(a)
             return
-        if ph == "resolve" and self.pending is None:  # a card of the holder's hand
+        if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
             self._resolve_card(self.holders[0], action)
             return
         colour = self.acting_colour()
         assert colour is not None
         p = self.pending
-        if ph == "setup":
+        if ph == SETUP:
             self._do_bridge(colour, action)
             self.setup_queue.pop(0)
-        elif ph == "choose":
+        elif ph == CHOOSE:
             if do != "choose" or not 0 <= a < len(self.taken) or self.taken[a] != -1:
                 raise RecordError("that offer is not on the table")
             self._choose(colour, a)
-        elif ph == "neutral":
+        elif ph == NEUTRAL_RETURN:
             if do != "neutral" or not 0 <= a < 6:
                 raise RecordError("a neutral aristocrat goes to a district")
             self._place(2, a)
@@ -1460,7 +1484,7 @@ class BoardState(State):
                 p.seats.pop(0)
                 raise RecordError("a colour of the seat that chooses")
             self._score_choice(p, a)
-        elif ph == "free_banish":
+        elif ph == FREE_BANISH:
             if do != "banish" or not 0 <= a < 6:
                 raise RecordError("a banishment names a district")
             self._start_banish(colour, a, card=False)
@@ -1581,7 +1605,7 @@ class BoardState(State):
 
     # --- end ---------------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == OVER
 
     def summary(self) -> dict[str, JSON]:
         """The summary a scorekeeper would type for this game (docs/notation/sanmarco.md)."""
@@ -1650,20 +1674,20 @@ class BoardState(State):
             "passage": self.passage,
             "round": self.rounds,
             "final_round": self.final_round,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "roles": list(self.roles),
             "to_act": self.to_act(),
             "acting_colour": self.acting_colour(),
             "decks": {"action": len(self.action_deck), "limit": len(self.limit_deck)},
         }
-        if self.phase == "divide":
+        if self.phase == DIVIDE:
             dist = self.pairs[0].distributor
             if over or dist in mine:
                 out["hand"] = [self._card_name(c) for c in self.hand]
                 out["assigned"] = list(self.assign)
             else:  # only the distributor sees the hand while dividing
                 out["hand_hidden"] = {"cards": len(self.hand), "assigned": len(self.assign)}
-        elif self.piles and self.phase in ("choose", "resolve"):
+        elif self.piles and self.phase in (CHOOSE, RESOLVE):
             pair_cols = set()
             if self.pairs:
                 pair_cols = {self.pairs[0].distributor, *self.pairs[0].choosers}
@@ -1674,7 +1698,7 @@ class BoardState(State):
                 else {"taken_by": t, "cards": len(pile)}
                 for pile, t in zip(self.piles, self.taken, strict=True)
             ]
-        if self.phase == "resolve":
+        if self.phase == RESOLVE:
             out["holding"] = [CARD_NAMES[c] for c in sorted(self.holding)]
         if self.pending is not None:
             out["pending"] = {"kind": self.pending.kind, "district": self.pending.district,

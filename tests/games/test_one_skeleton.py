@@ -1,0 +1,51 @@
+"""The parts every engine builds the same way (docs/architecture.md, "One engine skeleton")."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from enum import StrEnum
+from typing import Any
+
+import pytest
+
+from games.core import registry
+
+# where each game keeps the state whose flow has phases (San Marco's board lives in table.py)
+STATE_MODULE = {
+    "tarocco": ("games.tarocco.state", None),
+    "ergio": ("games.ergio.state", None),
+    "ponte": ("games.ponte.state", None),
+    "sanmarco": ("games.sanmarco.table", "base3"),
+    "cardchess": ("games.cardchess.state", None),
+}
+
+
+def test_every_product_game_is_listed() -> None:
+    assert set(STATE_MODULE) == set(registry.SLUGS)
+
+
+@pytest.mark.parametrize("slug", sorted(STATE_MODULE))
+def test_phase_is_a_str_enum_and_a_game_walks_through_its_members(slug: str) -> None:
+    module_name, preset = STATE_MODULE[slug]
+    phase_type: Any = importlib.import_module(module_name).Phase
+    assert issubclass(phase_type, StrEnum)
+    values = [p.value for p in phase_type]
+    assert len(set(values)) == len(values) and "over" in values
+
+    game = registry.get(slug)
+    state = game.new_game(game.ruleset(preset), seed=7)
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(game.info.max_actions):
+        assert isinstance(state.phase, phase_type)
+        seen.add(state.phase)
+        view = state.view(None)
+        if "phase" in view:  # a view speaks plain strings
+            assert type(view["phase"]) is str and view["phase"] == state.phase.value
+        seat = state.to_act()
+        if seat is None:
+            break
+        state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
+    assert state.is_over() and state.phase == "over"
+    assert len(seen) >= 2
