@@ -20,7 +20,6 @@ from games.ponte.model import (
     Assign,
     Deploy,
     Equip,
-    Fight,
     side_mags,
     side_of,
 )
@@ -80,63 +79,72 @@ class HeuristicBot:
         return pick[self._rng.randrange(len(pick))]
 
     def _fight(self, state: PonteState, actions: list[Any]) -> Any:
-        side = state.fight_side()
-        enemy = 1 - side
-        rs = state.ruleset
-        sign = 1 if side == 0 else -1
-        position = state.carrello * sign  # > 0: pushing towards the enemy end
-        limit = rs.bridge_slots
-        # what the enemy can still play: its hand, within its power when that is known; counted
-        # by type (how many, and their Kg/Push in all), which is all a card's gain needs
-        count = {k: 0 for k in BEATS}
-        weight = {k: 0 for k in BEATS}
-        if not state.out(enemy):
-            pack = state.pack
-            see = rs.mode != "incognito"
-            for i in state.hand[enemy]:
-                e = pack[i]
-                if see and not state.can_pay(e, enemy):
-                    continue
-                count[e.kind] += 1
-                weight[e.kind] += e.value
-        total = sum(count.values())
-        urgency = (
-            1.0
-            + (2.0 if position <= -(limit - 2) else 0.0)
-            + (1.0 if position >= limit - 2 else 0.0)
-        )
-        chip = rs.chip
-        best: list[Fight] = []
+        best: Any = None
         best_score = -1e18
-        for a in actions:
-            card = None if a.card is None else rs.codes[a.card]
-            gain = 0.0
-            if card is None:
-                gain = 0.0
-            elif not total:
-                gain = card.value / chip
-            else:
-                # against each enemy card: the difference on the same type, the whole card
-                # against the type it beats, the enemy's card against the type beating it
-                kind = card.kind
-                beaten = BEATS[kind]
-                beater = BEATS[beaten]
-                gain = (
-                    count[kind] * card.value
-                    - weight[kind]
-                    + count[beaten] * card.value
-                    - weight[beater]
-                ) / chip
-                gain /= total
-            cost = 0.0 if card is None else card.value / rs.chip * 0.35
-            score = gain * urgency - cost
-            if a.strategy is not None:
-                # keep the strategy card for a tight spot on the bridge
-                score += 1.5 if abs(position) >= limit - 2 or state.fpower[side] <= 15000 else -1.0
+        for a, score in zip(actions, fight_scores(state, actions), strict=True):
             score += self._rng.random() * 0.01
             if score > best_score:
-                best_score, best = score, [a]
-        return best[0]
+                best_score, best = score, a
+        return best
+
+
+def fight_scores(state: PonteState, actions: Sequence[Any]) -> list[float]:
+    """How good each fight choice looks to the heuristic (the higher the better): what the
+    card gains on average against the cards the enemy can still play, weighed by how close
+    the carrello is to an end, less a part of its cost; a strategy card is kept for a tight
+    spot on the bridge or a nearly spent magistratura."""
+    side = state.fight_side()
+    enemy = 1 - side
+    rs = state.ruleset
+    sign = 1 if side == 0 else -1
+    position = state.carrello * sign  # > 0: pushing towards the enemy end
+    limit = rs.bridge_slots
+    # what the enemy can still play: its hand, within its power when that is known; counted
+    # by type (how many, and their Kg/Push in all), which is all a card's gain needs
+    count = {k: 0 for k in BEATS}
+    weight = {k: 0 for k in BEATS}
+    if not state.out(enemy):
+        pack = state.pack
+        see = rs.mode != "incognito"
+        for i in state.hand[enemy]:
+            e = pack[i]
+            if see and not state.can_pay(e, enemy):
+                continue
+            count[e.kind] += 1
+            weight[e.kind] += e.value
+    total = sum(count.values())
+    urgency = (
+        1.0 + (2.0 if position <= -(limit - 2) else 0.0) + (1.0 if position >= limit - 2 else 0.0)
+    )
+    chip = rs.chip
+    tight = abs(position) >= limit - 2 or state.fpower[side] <= 15000
+    out: list[float] = []
+    for a in actions:
+        card = None if a.card is None else rs.codes[a.card]
+        gain = 0.0
+        if card is None:
+            gain = 0.0
+        elif not total:
+            gain = card.value / chip
+        else:
+            # against each enemy card: the difference on the same type, the whole card
+            # against the type it beats, the enemy's card against the type beating it
+            kind = card.kind
+            beaten = BEATS[kind]
+            beater = BEATS[beaten]
+            gain = (
+                count[kind] * card.value
+                - weight[kind]
+                + count[beaten] * card.value
+                - weight[beater]
+            ) / chip
+            gain /= total
+        cost = 0.0 if card is None else card.value / rs.chip * 0.35
+        score = gain * urgency - cost
+        if a.strategy is not None:
+            score += 1.5 if tight else -1.0
+        out.append(score)
+    return out
 
 
 # --- the strong bot: what the search needs to know of the Bridge's Game -----------------------
@@ -144,6 +152,8 @@ class HeuristicBot:
 #: What a challenge's leftover power (it goes to the back-up box, the tie breaker's reserve)
 #: is worth against a challenge won, per Kg/Push of a side's whole sheet.
 LEFTOVER_WORTH: Final = 0.5
+#: How many of the heuristic's best fight choices the search compares.
+FIGHT_CANDIDATES: Final = 4
 #: How many drawn sheets Incognito may try before keeping one the view cannot rule out
 #: (there the enemy's power is never shown, only what it allowed: the cards paid, the pack
 #: coming back, a magistratura left without power).
@@ -347,6 +357,13 @@ class PonteSearch:
         own = HeuristicBot(seed).choose(state, seat)
         if state.phase in (POWER, STRATEGY):
             return [own]  # the sheets and the cards' places: the heuristic's
+        if state.phase == FIGHT and len(actions) > FIGHT_CANDIDATES:
+            # the fight choices the heuristic rates best (a card and a strategy card to go
+            # with it or not: a dozen or more, the weakest seldom worth a playout)
+            worth = fight_scores(state, actions)
+            ranked = sorted(range(len(actions)), key=lambda i: -worth[i])
+            best = [actions[i] for i in ranked if actions[i] != own]
+            return [own, *best[: FIGHT_CANDIDATES - 1]]
         return [own, *(a for a in actions if a != own)]
 
     def playout_over(self, state: Any, root: Any) -> bool:

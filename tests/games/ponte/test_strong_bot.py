@@ -11,7 +11,14 @@ import pytest
 
 from games.core import registry
 from games.core.rng import rng
-from games.ponte.bots import HeuristicBot, PonteSearch, _sheet, strong_bot
+from games.ponte.bots import (
+    FIGHT_CANDIDATES,
+    HeuristicBot,
+    PonteSearch,
+    _sheet,
+    fight_scores,
+    strong_bot,
+)
 from games.ponte.model import side_mags
 from games.ponte.state import FIGHT, PonteState
 
@@ -150,3 +157,25 @@ def test_the_strong_bot_plays_only_legal_actions_in_every_mode(name: str) -> Non
             break
         state.apply(seat, players[seat].choose(state, seat))  # the checked path
     assert state.is_over()
+
+
+def test_a_fight_weighs_the_heuristics_choice_against_its_best_rated_others() -> None:
+    """Among a dozen fight choices the search plays out the heuristic's own and the others
+    it rates best; the power sheets it leaves to the heuristic."""
+    search = PonteSearch()
+    fights = setups = 0
+    for state, seat in _positions("2p-base", range(2), every=1):
+        actions = sorted(state.legal_actions(seat), key=repr)
+        offered = search.candidates(state, seat, actions, 17)
+        assert offered[0] == HeuristicBot(17).choose(state, seat)
+        assert len(set(offered)) == len(offered) and set(offered) <= set(actions)
+        if state.phase == "power":
+            assert offered == offered[:1]
+            setups += 1
+        elif state.phase == FIGHT and len(actions) > FIGHT_CANDIDATES:
+            assert len(offered) == FIGHT_CANDIDATES
+            worth = dict(zip(actions, fight_scores(state, actions), strict=True))
+            left_out = [a for a in actions if a not in offered]
+            assert min(worth[a] for a in offered[1:]) >= max(worth[a] for a in left_out)
+            fights += 1
+    assert fights > 10 and setups > 0
