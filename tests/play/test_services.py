@@ -384,3 +384,73 @@ def test_a_scheduled_table_keeps_its_players_seats_and_records_there(commit, peo
         action = game.encode_action(state.legal_actions(state.to_act())[0])
         commit(services.act, user=user, table=table, action=action, move_id=f"s{i}")
     assert table.result.table == sitting and table.result.competition == comp
+
+
+def _bot_to_move(people, commit, django_capture_on_commit_callbacks):
+    """An Er Giò table where the human has moved and the bot's turn is pending."""
+    table = _table(commit, people, "ergio", seats=["me", "heuristic"])
+    for step in range(50):
+        table.refresh_from_db()
+        state = services.state_of(table)
+        if state.to_act() == 1:
+            return table
+        action = registry.get("ergio").encode_action(state.legal_actions(0)[0])
+        with django_capture_on_commit_callbacks(execute=False):  # the bot is left waiting
+            services.act(
+                user=people.users["member"], table=table, action=action, move_id=f"m{step}"
+            )
+    raise AssertionError("the bot's turn never came")
+
+
+def test_a_bots_choice_is_dropped_when_the_table_ended_while_it_thought(
+    commit, people, monkeypatch, django_capture_on_commit_callbacks
+):
+    table = _bot_to_move(people, commit, django_capture_on_commit_callbacks)
+    before = table.moves_count
+    real = services.make_bot
+
+    def resigning_meanwhile(slug, kind, seed):
+        bot = real(slug, kind, seed)
+        choose = bot.choose
+
+        def thinking(state, seat):
+            GameTable.objects.filter(pk=table.pk).update(status=GameTable.Status.ABANDONED)
+            return choose(state, seat)
+
+        bot.choose = thinking
+        return bot
+
+    monkeypatch.setattr(services, "make_bot", resigning_meanwhile)
+    assert services.play_bots(table.pk) == 0
+    assert Move.objects.filter(table=table).count() == before
+
+
+def test_a_bot_that_was_overtaken_while_it_thought_thinks_again_and_no_move_is_doubled(
+    commit, people, monkeypatch, django_capture_on_commit_callbacks
+):
+    table = _bot_to_move(people, commit, django_capture_on_commit_callbacks)
+    real = services.make_bot
+    overtaken = []
+
+    def overtaken_once(slug, kind, seed):
+        bot = real(slug, kind, seed)
+        choose = bot.choose
+
+        def thinking(state, seat):
+            if not overtaken:  # another worker moves this bot first
+                overtaken.append(True)
+                assert services.play_bots(table.pk, limit=1) == 1
+            return choose(state, seat)
+
+        bot.choose = thinking
+        return bot
+
+    monkeypatch.setattr(services, "make_bot", overtaken_once)
+    services.play_bots(table.pk)
+    table.refresh_from_db()
+    steps = list(Move.objects.filter(table=table).order_by("step").values_list("step", flat=True))
+    assert steps == list(range(table.moves_count))
+    state = services.state_of(table)
+    assert state.is_over() or state.to_act() == 0  # the bots stopped at the human's turn
+    verdict = registry.get("ergio").validate(state.to_record())
+    assert verdict.valid and verdict.steps == len(steps)
