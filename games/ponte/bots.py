@@ -229,7 +229,7 @@ class PonteSearch:
     def sample(self, state: Any, seat: int, rand: Any) -> PonteState:
         assert isinstance(state, PonteState)
         view = state.view(seat)
-        if state.ruleset.mode != "incognito" or state.ruleset.incognito_reveal:
+        if state.ruleset.mode != "incognito":
             return self._draw(state, seat, view, rand)
         # Incognito: a draw that cannot have been (a card its power could not pay, a challenge
         # that would have ended otherwise) is drawn again; after a few tries the last draw that

@@ -145,9 +145,18 @@ def test_an_expert_sheet_is_drawn_within_the_rules_keeping_what_is_known(seed: i
     assert all(k is None or k == v for k, v in zip(known, drawn, strict=True))
 
 
-@pytest.mark.parametrize("name", ["2p-base", "2p-incognito", "4p-expert", "6p-advanced"])
-def test_the_strong_bot_plays_only_legal_actions_in_every_mode(name: str) -> None:
-    rs = GAME.ruleset(name)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "2p-base",
+        "2p-incognito",
+        "4p-expert",
+        "6p-advanced",
+        {"name": "4p-incognito", "incognito_reveal": True},
+    ],
+)
+def test_the_strong_bot_plays_only_legal_actions_in_every_mode(spec: Any) -> None:
+    rs = GAME.ruleset(spec)
     state = GAME.new_game(rs, 3)
     players: list[Any] = [HeuristicBot(30 + i) for i in range(rs.seats)]
     players[1] = strong_bot(1, playouts=1, budget=None)
