@@ -347,3 +347,8 @@ def test_the_bridges_game_offers_random_heuristic_and_strong_bots(people, commit
     italian_page = italian.get(f"/play/{open_table.pk}/").content.decode()
     assert '<option value="strong">Bot forti' in italian_page
     assert "Gioco del Ponte: pensano" in italian.get("/play/").content.decode()
+    # Tramontana's strong bot writes its power sheet, then it is the person's turn
+    first = _table(people, commit, "ponte", ["strong", "me"])
+    moves = list(first.moves.order_by("pk"))
+    assert len(moves) == 6 and {m.bot for m in moves} == {"strong"}
+    assert "Your turn" in client.get(f"/play/{first.pk}/").content.decode()
