@@ -9,6 +9,7 @@ A later ``BoardState`` will end in the same ``Enter`` actions, so records stay r
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -62,14 +63,29 @@ class Enter:
     points: int
 
 
+@functools.cache
+def _menus(max_points: int) -> tuple[tuple[Enter, ...], ...]:
+    """Every entry a colour may be written with, per colour index (made once per cap and
+    shared: an ``Enter`` is frozen)."""
+    most = max(SLOTS.values())
+    return tuple(tuple(Enter(colour, p) for p in range(max_points + 1)) for colour in range(most))
+
+
 class ScoringRound(State):
     ruleset: SanMarcoRuleset
+    colours: tuple[tuple[str, ...], ...]
+    entries: list[list[int | None]]
+    actions: list[tuple[int, Enter]]
+    _due: tuple[int, int] | None  # the seat and colour to write next (None: all written)
+    _menus: tuple[tuple[Enter, ...], ...]
 
     def __init__(self, ruleset: SanMarcoRuleset, colours: tuple[tuple[str, ...], ...]) -> None:
         self.ruleset = ruleset
         self.colours = colours
-        self.entries: list[list[int | None]] = [[None] * len(c) for c in colours]
-        self.actions: list[tuple[int, Enter]] = []
+        self.entries = [[None] * len(c) for c in colours]
+        self.actions = []
+        self._due = self._next()
+        self._menus = _menus(ruleset.max_points) if ruleset.max_points >= 0 else ()
 
     # --- turn ---------------------------------------------------------------------
     def _next(self) -> tuple[int, int] | None:
@@ -80,17 +96,21 @@ class ScoringRound(State):
         return None
 
     def to_act(self) -> int | None:
-        nxt = self._next()
-        return None if nxt is None else nxt[0]
+        due = self._due
+        return None if due is None else due[0]
 
     def legal_actions(self, seat: int) -> list[Enter]:
-        nxt = self._next()
-        if nxt is None or nxt[0] != seat:
+        due = self._due
+        if due is None or due[0] != seat:
             return []
-        return [Enter(nxt[1], p) for p in range(self.ruleset.max_points + 1)]
+        colour = due[1]
+        menus = self._menus
+        if colour < len(menus):
+            return list(menus[colour])
+        return [Enter(colour, p) for p in range(self.ruleset.max_points + 1)]
 
     def check(self, seat: int, action: Any) -> list[Violation]:
-        nxt = self._next()
+        nxt = self._due
         found: list[Violation] = []
         if nxt is None:
             return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
@@ -141,10 +161,11 @@ class ScoringRound(State):
             raise RecordError(f"colour {action.colour} of seat {seat} is already written")
         row[action.colour] = action.points
         self.actions.append((seat, action))
+        self._due = self._next()
 
     # --- end ----------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self._next() is None
+        return self._due is None
 
     def result(self) -> dict[str, JSON]:
         rows = [[int(v or 0) for v in row] for row in self.entries]

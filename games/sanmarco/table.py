@@ -213,6 +213,38 @@ def decode(data: Any, path: str = "actions") -> Act:
 _new_act = tuple.__new__  # an Act from its four fields at C speed
 _STOP = Act("stop")
 _PILES = tuple(Act("pile", q) for q in range(4))  # the offers a hand is divided into
+
+# Every action a legal list can hold, made once and shared (an Act is immutable): a legal
+# list is then a list of lookups, not of new tuples. Indices past a table's end (a club's
+# board with more bridges, say) are made on the spot.
+_SHORT = 8  # offers, colours and bridges a table holds without making an action anew
+_PILE_LIST = [Act("pile", q) for q in range(_SHORT)]
+_CHOOSE = tuple(Act("choose", q) for q in range(_SHORT))
+_REMOVE = tuple(Act("remove", c) for c in range(_SHORT))
+_SCORE = tuple(Act("score", c) for c in range(_SHORT))
+_NEUTRAL = tuple(Act("neutral", d) for d in range(6))
+_BANISH = tuple(Act("banish", d) for d in range(6))
+_SKIP = tuple(Act("skip", card) for card in range(len(CARD_NAMES)))
+_DOGE_STEP = tuple(Act("doge", i) for i in range(MAX_BRIDGES))
+# a district card's moves: [card][end] from the supply, [card][end][source] from the board
+_DISTRICT_ACT = tuple(tuple(Act("district", a, b) for b in range(6)) for a in range(6))
+_DISTRICT_FROM = tuple(
+    tuple(tuple(Act("district", a, b, c) for c in range(6)) for b in range(6)) for a in range(6)
+)
+# [district][colour replaced]
+_TRANSFER = tuple(tuple(Act("transfer", d, v) for v in range(_SHORT)) for d in range(6))
+# [a][b][bridge taken over + 1] (0: none taken)
+_BRIDGE_ACT = tuple(
+    tuple(tuple(Act("bridge", a, b, c) for c in range(-1, MAX_BRIDGES)) for b in range(6))
+    for a in range(6)
+)
+
+
+def _pick(table: Sequence[Act], i: int, do: str) -> Act:
+    """``table[i]``, or the same action made anew when the table is too short."""
+    return table[i] if 0 <= i < len(table) else _new_act(Act, (do, i, -1, -1))
+
+
 _DISTRICT = {name: i for i, name in enumerate(DISTRICTS)}
 _CARD = {name: i for i, name in enumerate(CARD_NAMES)}
 
@@ -555,6 +587,11 @@ class BoardState(State):
         self.banish_queue: list[int] = []
         self.roles: list[int] = []
         self.last_v1: list[int] = []
+        self._hops_for: list[list[int]] | None = None  # the bridges ``_hops`` was made for
+        self._hops_cache: tuple[list[list[tuple[int, ...]]], list[list[tuple[Act, ...]]]] = (
+            [],
+            [],
+        )
         self._setup()
 
     # --- small helpers -----------------------------------------------------------------
@@ -566,16 +603,7 @@ class BoardState(State):
 
     def owner_bridges_at(self, colour: int, d: int) -> list[int]:
         """Districts across this colour's own bridges from d."""
-        out = []
-        for site, owner in self.bridges:
-            if owner != colour:
-                continue
-            a, b = self.board.sites[site]
-            if a == d and b not in out:
-                out.append(b)
-            elif b == d and a not in out:
-                out.append(a)
-        return sorted(out)
+        return list(self._hops()[0][colour][d][1:])
 
     def on_site(self, site: int) -> int:
         return sum(1 for s, _ in self.bridges if s == site)
@@ -943,17 +971,33 @@ class BoardState(State):
         return None
 
     def to_act(self) -> int | None:
+        ph = self.phase
+        if ph == DIVIDE:  # the two common phases without a helper call
+            return self.controller[self.pairs[0].distributor]
+        if ph == RESOLVE:
+            p = self.pending
+            if p is not None and p.kind == "score":
+                return p.seats[0]  # variant 3: the seat itself
+            return self.controller[self.holders[0]]
         c = self.acting_colour()
         if c is None:
             return None
-        if self.phase == NEUTRAL_RETURN or (
-            self.phase == RESOLVE and self.pending is not None and self.pending.kind == "score"
-        ):
+        if ph == NEUTRAL_RETURN:
             return c
         return self.controller[c]
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Act]:
+        ph = self.phase
+        if ph == DIVIDE:  # half of a game's actions: the offers the next card may go to
+            if seat != self.controller[self.pairs[0].distributor]:
+                return []
+            return self._pile_moves()
+        if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
+            colour = self.holders[0]
+            if seat != self.controller[colour]:
+                return []
+            return self._hand_moves(colour)
         if self.to_act() != seat:
             return []
         return self._legal()
@@ -965,28 +1009,49 @@ class BoardState(State):
         if ph == SETUP:
             return self._bridge_moves(colour, setup=True)
         if ph == DIVIDE:
-            return [Act("pile", q) for q in range(self._n_piles()) if self._pile_ok(q)]
+            return self._pile_moves()
         if ph == CHOOSE:
-            return [Act("choose", p) for p, t in enumerate(self.taken) if t == -1]
+            return [_pick(_CHOOSE, q, "choose") for q, t in enumerate(self.taken) if t == -1]
         if ph == NEUTRAL_RETURN:
-            return [Act("neutral", d) for d in range(6)]
+            return list(_NEUTRAL)
         if ph == FREE_BANISH and self.pending is None:
-            return [Act("banish", d) for d in range(6)]
+            return list(_BANISH)
         p = self.pending
         if p is not None:
             if p.kind == "remove":
-                return [Act("remove", c) for c in self._removable(colour, p.district)]
+                return [_pick(_REMOVE, c, "remove") for c in self._removable(colour, p.district)]
             if p.kind == "doge":
-                return self._doge_moves()
+                return self._doge_moves(p.visited)
             if p.kind == "score":
                 s = p.seats[0]
-                return [Act("score", c) for c in (s, s + 2)]
+                return [_pick(_SCORE, s, "score"), _pick(_SCORE, s + 2, "score")]
+        return self._hand_moves(colour)
+
+    def _pile_moves(self) -> list[Act]:
+        """The offers the next card may go to (``_pile_ok`` for each offer, read at once:
+        offer q < used needs ``rest >= k - used`` cards left, the next new offer one fewer)."""
+        k = self._offers
+        used = self._used
+        rest = len(self.hand) - len(self.assign) - 1
+        if k > _SHORT:
+            return [_new_act(Act, ("pile", q, -1, -1)) for q in range(k) if self._pile_ok(q)]
+        if rest >= k - used:
+            return _PILE_LIST[: min(used, k - 1) + 1]
+        if rest == k - used - 1 and 0 <= used < k:
+            return [_PILE_LIST[used]]
+        return []
+
+    def _hand_moves(self, colour: int) -> list[Act]:
+        """The holder's moves: every way to carry out each card held (in card order), and
+        setting a card aside when it cannot be carried out (or always, by the ruleset)."""
         out: list[Act] = []
-        for card in sorted(set(self.holding)):
+        decline = self.ruleset.may_decline
+        holding = self.holding
+        for card in sorted(set(holding)) if len(holding) > 1 else holding:
             moves = self._card_moves(colour, card)
-            out.extend(moves)
-            if not moves or self.ruleset.may_decline:
-                out.append(Act("skip", card))
+            out += moves
+            if not moves or decline:
+                out.append(_SKIP[card])
         return out
 
     def _pile_ok(self, q: int) -> bool:
@@ -1003,11 +1068,17 @@ class BoardState(State):
         others = [c for c, n in enumerate(self.cubes[d]) if n > 0 and c != colour]
         return others or ([colour] if self.cubes[d][colour] > 0 else [])
 
-    def _doge_moves(self) -> list[Act]:
-        p = self.pending
-        assert p is not None
-        out = [Act("doge", i) for i in range(len(self.bridges)) if self._doge_step_ok(i, p.visited)]
-        out.append(Act("stop"))
+    def _doge_moves(self, visited: Any) -> list[Act]:
+        """The bridges the Doge may cross now (``_doge_step_ok`` for each bridge), then
+        stopping."""
+        out: list[Act] = []
+        doge = self.doge
+        sites = self.board.sites
+        for i, (site, _owner) in enumerate(self.bridges):
+            x, y = sites[site]
+            if (y not in visited) if doge == x else (doge == y and x not in visited):
+                out.append(_DOGE_STEP[i] if i < MAX_BRIDGES else _new_act(Act, ("doge", i, -1, -1)))
+        out.append(_STOP)
         return out
 
     def _bridge_moves(self, colour: int, setup: bool = False) -> list[Act]:
@@ -1015,50 +1086,72 @@ class BoardState(State):
             return []
         sites = self.board.sites
         per_site = self.board.per_site
-        counts = [0] * len(sites)
-        for s, _owner in self.bridges:
-            counts[s] += 1
-        if len(self.bridges) < MAX_BRIDGES:
-            return [Act("bridge", a, b) for s, (a, b) in enumerate(sites) if counts[s] < per_site]
+        bridges = self.bridges
+        if len(bridges) < MAX_BRIDGES:
+            counts = [0] * len(sites)
+            for s, _owner in bridges:
+                counts[s] += 1
+            return [_BRIDGE_ACT[a][b][0] for s, (a, b) in enumerate(sites) if counts[s] < per_site]
         if setup:
             return []
+        counts = [0] * len(sites)
+        for s, _owner in bridges:
+            counts[s] += 1
         out = []
-        for i, (old, owner) in enumerate(self.bridges):
+        for i, (old, owner) in enumerate(bridges):
             if owner == colour:
                 continue
             for s, (a, b) in enumerate(sites):
                 if counts[s] - (s == old) < per_site:
-                    out.append(Act("bridge", a, b, i))
+                    out.append(_BRIDGE_ACT[a][b][i + 1])
         return out
 
     def _card_moves(self, colour: int, card: int) -> list[Act]:
         if card < 6:
-            ends = [card, *self.owner_bridges_at(colour, card)]
             if self.supply[colour] > 0:
-                return [Act("district", card, e) for e in ends]
-            return [
-                Act("district", card, e, src)
-                for src in range(6)
-                if self.cubes[src][colour] > 0
-                for e in ends
-            ]
+                return list(self._hops()[1][colour][card])
+            ends = self._hops()[0][colour][card]
+            row = _DISTRICT_FROM[card]
+            cubes = self.cubes
+            return [row[e][src] for src in range(6) if cubes[src][colour] > 0 for e in ends]
         if card == BRIDGE:
             return self._bridge_moves(colour)
         if card == TRANSFER:
             if self.supply[colour] <= 0:
                 return []
             return [
-                Act("transfer", d, v)
-                for d in range(6)
-                for v, n in enumerate(self.cubes[d])
+                _TRANSFER[d][v] if v < _SHORT else Act("transfer", d, v)
+                for d, row in enumerate(self.cubes)
+                for v, n in enumerate(row)
                 if n > 0 and v != colour
             ]
         if card == BANISH:
-            return [Act("banish", d) for d in range(6)]
+            return list(_BANISH)
         # the Doge: the first step (or staying) plays the card
-        out = [Act("doge", i) for i in range(len(self.bridges)) if self._doge_step_ok(i, ())]
-        out.append(Act("stop"))
-        return out
+        return self._doge_moves(())
+
+    def _hops(self) -> tuple[list[list[tuple[int, ...]]], list[list[tuple[Act, ...]]]]:
+        """Per colour and district: where a district card may put its aristocrat (the
+        district itself, then the districts across the colour's own bridges from it, in
+        order), and the moves from the supply that say so. Made again whenever the bridges
+        differ from the ones it was made for (compared by value, so a position set up by
+        hand is read right too)."""
+        bridges = self.bridges
+        if bridges != self._hops_for:
+            sites = self.board.sites
+            n = len(self.kinds)
+            across: list[list[set[int]]] = [[set() for _ in range(6)] for _ in range(n)]
+            for site, owner in bridges:
+                a, b = sites[site]
+                across[owner][a].add(b)
+                across[owner][b].add(a)
+            ends = [[(d, *sorted(row[d])) for d in range(6)] for row in across]
+            self._hops_cache = (
+                ends,
+                [[tuple(_DISTRICT_ACT[d][e] for e in row[d]) for d in range(6)] for row in ends],
+            )
+            self._hops_for = [list(b) for b in bridges]
+        return self._hops_cache
 
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
@@ -1136,7 +1229,7 @@ class BoardState(State):
         if card not in self.holding:
             return False
         if do == "district":  # its own district, or across one of its own bridges from it
-            if not (0 <= a < 6 and (b == a or b in self.owner_bridges_at(colour, a))):
+            if not (0 <= a < 6 and b in self._hops()[0][colour][a]):  # a itself, or across
                 return False
             if self.supply[colour] > 0:
                 return c == -1
