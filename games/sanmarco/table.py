@@ -511,6 +511,25 @@ class Pending:
     card: bool = True  # False for the free banishment at a passage's end
 
 
+# Per district, where a district card may put its aristocrat (the district itself, then the
+# districts across the colour's own bridges from it, in order), and the moves from the supply
+# that say so.
+_Reach = tuple[tuple[tuple[int, ...], ...], tuple[tuple[Act, ...], ...]]
+
+
+@functools.cache
+def _reach(sites: tuple[tuple[int, int], ...], own: tuple[int, ...]) -> _Reach:
+    """``_Reach`` for a colour whose bridges stand on the sites ``own`` (made once for each
+    board and set of sites)."""
+    across: list[set[int]] = [set() for _ in range(6)]
+    for site in own:
+        a, b = sites[site]
+        across[a].add(b)
+        across[b].add(a)
+    ends = tuple((d, *sorted(across[d])) for d in range(6))
+    return ends, tuple(tuple(_DISTRICT_ACT[d][e] for e in ends[d]) for d in range(6))
+
+
 def combos(n: int, k: int) -> list[list[int]]:
     """Every ordering of k distinct items from range(n)."""
     return [list(p) for p in _orderings(n, k)]
@@ -587,11 +606,8 @@ class BoardState(State):
         self.banish_queue: list[int] = []
         self.roles: list[int] = []
         self.last_v1: list[int] = []
-        self._hops_for: list[list[int]] | None = None  # the bridges ``_hops`` was made for
-        self._hops_cache: tuple[list[list[tuple[int, ...]]], list[list[tuple[Act, ...]]]] = (
-            [],
-            [],
-        )
+        self._hops_for: list[list[int]] | None = None  # the bridges ``_hops_of`` is for
+        self._hops_of: list[_Reach | None] = []
         self._setup()
 
     # --- small helpers -----------------------------------------------------------------
@@ -603,7 +619,16 @@ class BoardState(State):
 
     def owner_bridges_at(self, colour: int, d: int) -> list[int]:
         """Districts across this colour's own bridges from d."""
-        return list(self._hops()[0][colour][d][1:])
+        out = []
+        for site, owner in self.bridges:
+            if owner != colour:
+                continue
+            a, b = self.board.sites[site]
+            if a == d and b not in out:
+                out.append(b)
+            elif b == d and a not in out:
+                out.append(a)
+        return sorted(out)
 
     def on_site(self, site: int) -> int:
         return sum(1 for s, _ in self.bridges if s == site)
@@ -1047,7 +1072,15 @@ class BoardState(State):
         out: list[Act] = []
         decline = self.ruleset.may_decline
         holding = self.holding
+        hops: tuple[tuple[Act, ...], ...] | None = None
         for card in sorted(set(holding)) if len(holding) > 1 else holding:
+            if card < 6 and self.supply[colour] > 0:  # the common card, never set aside
+                if hops is None:
+                    hops = self._hops(colour)[1]
+                out += hops[card]
+                if decline:
+                    out.append(_SKIP[card])
+                continue
             moves = self._card_moves(colour, card)
             out += moves
             if not moves or decline:
@@ -1109,8 +1142,8 @@ class BoardState(State):
     def _card_moves(self, colour: int, card: int) -> list[Act]:
         if card < 6:
             if self.supply[colour] > 0:
-                return list(self._hops()[1][colour][card])
-            ends = self._hops()[0][colour][card]
+                return list(self._hops(colour)[1][card])
+            ends = self._hops(colour)[0][card]
             row = _DISTRICT_FROM[card]
             cubes = self.cubes
             return [row[e][src] for src in range(6) if cubes[src][colour] > 0 for e in ends]
@@ -1130,28 +1163,19 @@ class BoardState(State):
         # the Doge: the first step (or staying) plays the card
         return self._doge_moves(())
 
-    def _hops(self) -> tuple[list[list[tuple[int, ...]]], list[list[tuple[Act, ...]]]]:
-        """Per colour and district: where a district card may put its aristocrat (the
-        district itself, then the districts across the colour's own bridges from it, in
-        order), and the moves from the supply that say so. Made again whenever the bridges
-        differ from the ones it was made for (compared by value, so a position set up by
-        hand is read right too)."""
+    def _hops(self, colour: int) -> _Reach:
+        """Where this colour's district cards may put an aristocrat (``_reach``), kept per
+        colour until the bridges change (compared by value, so a position set up by hand is
+        read right too)."""
         bridges = self.bridges
         if bridges != self._hops_for:
-            sites = self.board.sites
-            n = len(self.kinds)
-            across: list[list[set[int]]] = [[set() for _ in range(6)] for _ in range(n)]
-            for site, owner in bridges:
-                a, b = sites[site]
-                across[owner][a].add(b)
-                across[owner][b].add(a)
-            ends = [[(d, *sorted(row[d])) for d in range(6)] for row in across]
-            self._hops_cache = (
-                ends,
-                [[tuple(_DISTRICT_ACT[d][e] for e in row[d]) for d in range(6)] for row in ends],
-            )
             self._hops_for = [list(b) for b in bridges]
-        return self._hops_cache
+            self._hops_of = [None] * len(self.kinds)
+        reach = self._hops_of[colour]
+        if reach is None:
+            own = tuple(sorted({site for site, owner in bridges if owner == colour}))
+            reach = self._hops_of[colour] = _reach(self.board.sites, own)
+        return reach
 
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
@@ -1229,7 +1253,7 @@ class BoardState(State):
         if card not in self.holding:
             return False
         if do == "district":  # its own district, or across one of its own bridges from it
-            if not (0 <= a < 6 and b in self._hops()[0][colour][a]):  # a itself, or across
+            if not (0 <= a < 6 and b in self._hops(colour)[0][a]):  # a itself, or across
                 return False
             if self.supply[colour] > 0:
                 return c == -1
