@@ -194,8 +194,16 @@ _SIGNAL_SETS: Final[tuple[tuple[str | None, ...], ...]] = (
 LEADS: Final = tuple(
     tuple(tuple(Play(c, sig) for sig in sigs) for c in range(C.PACK_SIZE)) for sigs in _SIGNAL_SETS
 )
-#: ``_TRIPLES[n]``: the index triples of ``combinations(range(n), 3)``, in that order.
-_TRIPLES: Final = tuple(tuple(combinations(range(n), 3)) for n in range(C.PACK_SIZE + 1))
+#: ``_TRIPLES[n]``: the index triples of ``combinations(range(n), 3)``, in that order, made
+#: for the 18 cards of a hand with the monte (and fewer) as first needed.
+_TRIPLES: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _triples(n: int) -> tuple[tuple[int, ...], ...]:
+    found = _TRIPLES.get(n)
+    if found is None:
+        found = _TRIPLES[n] = tuple(combinations(range(n), 3))
+    return found
 
 
 def _bid_base(max_offer: int) -> tuple[Bid, ...]:
@@ -216,7 +224,7 @@ class DiscardChoices(Sequence[Discard]):
 
     def __init__(self, cards: Sequence[int]) -> None:
         self._cards: tuple[int, ...] = tuple(cards)
-        self._triples: tuple[tuple[int, ...], ...] = _TRIPLES[len(self._cards)]
+        self._triples: tuple[tuple[int, ...], ...] = _triples(len(self._cards))
 
     def __len__(self) -> int:
         return len(self._triples)
@@ -310,22 +318,25 @@ def _suit_words(suit: int, lang: str) -> str:
 # --- the state ------------------------------------------------------------------------------
 
 
+# The seats in the order they are dealt to and speak, for each dealer (from the dealer's right).
+_ORDERS: Final = tuple([(dealer + 1 + i) % SEATS for i in range(SEATS)] for dealer in range(SEATS))
+
+
 class TaroccoState(State):
     ruleset: TaroccoRuleset
 
     def __init__(self, ruleset: TaroccoRuleset, dealer: int, deck: Sequence[int]) -> None:
         self.ruleset = ruleset
         self.dealer = dealer
-        self.deck = list(deck)
+        self.deck = deck = list(deck)
         # tarocco.deal.order: two rounds of five from the dealer's right (cards 0-39 of the pack),
         # five more each once someone says tengo (cards 40-59, _second_deal), the monte the last
         # three.
-        self.order = [(dealer + 1 + i) % SEATS for i in range(SEATS)]  # from dealer's right
-        self.hands: list[list[int]] = [[] for _ in range(SEATS)]
-        for round_ in range(2):
-            for i, seat in enumerate(self.order):
-                start = round_ * 20 + i * 5
-                self.hands[seat].extend(self.deck[start : start + 5])
+        self.order = order = list(_ORDERS[dealer])  # from the dealer's right
+        hands: list[list[int]] = [[], [], [], []]
+        for i, seat in enumerate(order):
+            hands[seat] = deck[i * 5 : i * 5 + 5] + deck[20 + i * 5 : 25 + i * 5]
+        self.hands = hands
         self.phase = Phase.BARGAIN
         self.actions: list[tuple[int, Action]] = []
         # bargaining
@@ -402,8 +413,31 @@ class TaroccoState(State):
         """The legal actions, in a fixed order; a discard's are a lazy ``DiscardChoices``."""
         p = self.phase
         if p is _PLAY:
-            if seat != (self.leader + len(self.trick)) % SEATS:
+            trick = self.trick
+            if seat != (self.leader + len(trick)) % SEATS:
                 return []
+            if trick:
+                first = trick[0][1]
+                rs = self.ruleset
+                if (
+                    first != C.FUGGITIVO
+                    and not rs.must_overtrump
+                    and rs.fuggitivo_last_trick != "forbidden"
+                ):
+                    # The usual answer to a lead, written out (playable_cards says the same):
+                    # tarocco.play.follow_suit, else tarocco.play.trump_when_void, else any
+                    # card; the Fool may always be played.
+                    hand = self.hands[seat]
+                    suit_of = C.SUIT
+                    led = suit_of[first]
+                    plays = [PLAYS[c] for c in hand if suit_of[c] == led]
+                    if not plays and led != C.TRUMP:
+                        plays = [PLAYS[c] for c in hand if suit_of[c] == C.TRUMP]
+                    if not plays:
+                        return [PLAYS[c] for c in hand]
+                    if C.FUGGITIVO in hand:
+                        plays.append(PLAYS[C.FUGGITIVO])
+                    return plays
             return self.legal_plays(seat)
         if p is _BARGAIN:
             if not 0 <= seat < SEATS or self.spoken[seat] is not None:
@@ -858,13 +892,28 @@ class TaroccoState(State):
 
     # --- applying -----------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
+        trick = self.trick
         if (
             type(action) is Play
             and self.phase is _PLAY
-            and seat == (self.leader + len(self.trick)) % SEATS
+            and seat == (self.leader + len(trick)) % SEATS
         ):
+            # a card to the trick: the usual action, and the only way a Play is applied
             self.actions.append((seat, action))
-            self._apply_play(seat, action)
+            card = action.card
+            try:
+                self.hands[seat].remove(card)
+            except ValueError:
+                raise RecordError(f"seat {seat} does not hold {C.CODES[card]}") from None
+            if not trick:
+                self.led_once[seat] = True
+                if action.signal is not None:
+                    self.signals.append((len(self.tricks) + 1, seat, action.signal))
+            trick.append((seat, card))
+            if card == self.called:
+                self.partner_known = True
+            if len(trick) == SEATS:
+                self._close_trick()
             return
         want = PHASE_OF.get(type(action))
         if self.phase is Phase.OVER:
@@ -886,8 +935,8 @@ class TaroccoState(State):
             self._apply_quindici(seat, action)
         elif isinstance(action, Call):
             self._apply_call(seat, action)
-        else:
-            self._apply_play(seat, action)
+        else:  # a Play in turn was applied above; the checks above leave nothing else
+            raise AssertionError(f"no way to apply {action!r}")
 
     def _apply_bid(self, seat: int, bid: Bid) -> None:
         self.spoken[seat] = bid
@@ -997,56 +1046,49 @@ class TaroccoState(State):
         self.leader = leader
         self.trick = []
 
-    def _apply_play(self, seat: int, action: Play) -> None:
-        card = action.card
-        try:
-            self.hands[seat].remove(card)
-        except ValueError:
-            raise RecordError(f"seat {seat} does not hold {C.CODES[card]}") from None
-        trick = self.trick
-        if not trick:
-            self.led_once[seat] = True
-            if action.signal is not None:
-                self.signals.append((len(self.tricks) + 1, seat, action.signal))
-        trick.append((seat, card))
-        if card == self.called:
-            self.partner_known = True
-        if len(trick) == SEATS:
-            self._close_trick()
-
     # tarocco.play.trick_winner: the highest trump takes the trick, or else the highest card of
     # the suit led; the Fool never takes it.
     def trick_winner(self, trick: Sequence[tuple[int, int]]) -> int:
-        best_seat, best = -1, -1
+        # a trump is worth 100 and its rank, a card of the suit led its rank, any other card
+        # (and the Fool) nothing: the first card worth most takes the trick
+        suit_of, rank = C.SUIT, C.RANK
+        best_seat, best, led = -1, -1, -1
         for seat, card in trick:
             if card == C.FUGGITIVO:
                 continue
-            if best < 0:
-                best_seat, best = seat, card
-            elif C.IS_TRUMP[card]:
-                if not C.IS_TRUMP[best] or C.RANK[card] > C.RANK[best]:
-                    best_seat, best = seat, card
-            elif C.SUIT[card] == C.SUIT[best] and C.RANK[card] > C.RANK[best]:
-                best_seat, best = seat, card
+            suit = suit_of[card]
+            if led < 0:
+                led = suit
+            if suit == C.TRUMP:
+                worth = 100 + rank[card]
+            elif suit == led:
+                worth = rank[card]
+            else:
+                continue
+            if worth > best:
+                best_seat, best = seat, worth
         return best_seat
 
     def _close_trick(self) -> None:
-        winner = self.trick_winner(self.trick)
+        trick = self.trick
+        winner = self.trick_winner(trick)
         last = len(self.tricks) == TRICKS - 1
-        for seat, card in self.trick:
+        won = self.won
+        pile = won[winner]
+        for seat, card in trick:
             # tarocco.play.fuggitivo_excuse: the Fool stays with whoever played it, who owes the
             # winner a worthless card in exchange (fool_owed, paid in piles()); playable_cards lets
             # it replace the card due.
             if card == C.FUGGITIVO and seat != winner:
                 if last and self.ruleset.fuggitivo_last_trick == "lost":
-                    self.won[winner].append(card)
+                    pile.append(card)
                 else:
-                    self.won[seat].append(card)
+                    won[seat].append(card)
                     if self.ruleset.fuggitivo_exchange:
                         self.fool_owed.append((seat, winner))
             else:
-                self.won[winner].append(card)
-        self.tricks.append((self.leader, self.trick, winner))
+                pile.append(card)
+        self.tricks.append((self.leader, trick, winner))
         self.trick = []
         self.leader = winner
         if last:
