@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.ergio import cards as C
 
@@ -42,8 +43,7 @@ class Sent:
     spot: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Assessed:
+class Assessed(NamedTuple):
     fighters: tuple[int, ...]  # force of each counted combattente, laid and reinforcing
     bonus: int  # the Capitano's 5
     mask: int  # laid figures: bit 1 Magistrato, 2 Capitano, 4 Caposchiera
@@ -87,8 +87,7 @@ def assess(sent: Sent, effects: bool) -> Assessed:
     return Assessed(tuple(fighters), bonus, mask, celatini, guards)
 
 
-@dataclass(frozen=True, slots=True)
-class Clash:
+class Clash(NamedTuple):
     forces: tuple[int, int]
     masks: tuple[int, int]
     removed: tuple[tuple[int, ...], tuple[int, ...]]  # combattenti lost to Celatini

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.core.declare import SummaryForm
+from games.core.rng import shuffle
 from games.ergio import actions as A
 from games.ergio import cards as C
 from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
@@ -17,6 +18,10 @@ from games.ergio.scoring import outcome_of, score_summary
 from games.ergio.state import ErGioRuleset, ErGioState
 
 JSON = Any
+#: each side's deck in its fixed order, without and with the specials
+_DECKS: dict[bool, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    specials: (tuple(C.deck(0, specials)), tuple(C.deck(1, specials))) for specials in (False, True)
+}
 
 
 class ErGio(Game[ErGioRuleset, ErGioState]):
@@ -99,13 +104,13 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
 
     @staticmethod
     def deck_of(ruleset: ErGioRuleset, side: int) -> list[int]:
-        return C.deck(side, ruleset.advanced)
+        return list(_DECKS[ruleset.advanced][side])
 
     def new_game(self, ruleset: ErGioRuleset, seed: int) -> ErGioState:
         decks = []
         for side in (0, 1):
             deck = self.deck_of(ruleset, side)
-            rng(seed, "deck", side).shuffle(deck)
+            shuffle(rng(seed, "deck", side), deck)
             decks.append(deck)
         return ErGioState(ruleset, (decks[0], decks[1]), seed)
 

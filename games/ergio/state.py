@@ -159,6 +159,7 @@ class ErGioState(State):
     ruleset: ErGioRuleset
     _multi: bool
     _advanced: bool
+    _effects: bool
 
     def __init__(
         self, ruleset: ErGioRuleset, decks: tuple[list[int], list[int]], seed: int | None
@@ -166,6 +167,7 @@ class ErGioState(State):
         self.ruleset = ruleset
         self._multi = ruleset.multi
         self._advanced = ruleset.advanced
+        self._effects = ruleset.effects
         self.seed = seed
         self.deal = (list(decks[0]), list(decks[1]))  # top first, as written in the record
         self.decks = [list(reversed(decks[0])), list(reversed(decks[1]))]  # top last
@@ -448,7 +450,10 @@ class ErGioState(State):
         self.challenger = challenger
         self.sending = challenger
         self.sent = [NO, NO]
-        self.bridge = [self._empty_bridge(), self._empty_bridge()]
+        self.bridge = [
+            {"magistrato": [], "caposchiera": [], "spot": []},
+            {"magistrato": [], "caposchiera": [], "spot": []},
+        ]
 
     def room(self, side: int) -> dict[str, int]:
         """How many more face-down cards each place under the sent magistratura takes."""
@@ -472,7 +477,7 @@ class ErGioState(State):
         mag = self.sent[side]
         return Sent(
             mag,
-            tuple(self.laid_of(side, mag)),
+            tuple(self.field[side].get(mag, ())),
             tuple(b["magistrato"]),
             tuple(b["caposchiera"]),
             tuple(b["spot"]),
@@ -480,38 +485,44 @@ class ErGioState(State):
 
     def _resolve(self) -> None:
         sides = (self._sent(0), self._sent(1))
-        r = clash(
-            sides, self.challenger, effects=self.ruleset.effects, tie_order=self.ruleset.tie_order
-        )
+        challenger = self.challenger
+        r = clash(sides, challenger, effects=self._effects, tie_order=self.ruleset.tie_order)
         w = r.winner
         self.points[w] += 1
-        facts = []
-        for s in (0, 1):
-            facts.append(
-                SideFacts(sides[s].mag, r.forces[s], r.masks[s], C.force_of_laid(sides[s].laid))
-            )
-        self.facts.append(ScontroFacts(self.challenger, (facts[0], facts[1]), w, r.reason))
-        self._fought.append((sides, r, self.bridge))  # the bridge is replaced below
+        forces, masks = r.forces, r.masks
+        t, m = sides
+        facts = (
+            SideFacts(t.mag, forces[0], masks[0], C.force_of_laid(t.laid)),
+            SideFacts(m.mag, forces[1], masks[1], C.force_of_laid(m.laid)),
+        )
+        self.facts.append(ScontroFacts(challenger, facts, w, r.reason))
+        bridge = self.bridge
+        self._fought.append((sides, r, bridge))  # the bridge is replaced below
         for s in (0, 1):
             mag = self.sent[s]
             self.fought[s].add(mag)
             cards = self.field[s].pop(mag, [])
-            for v in self.bridge[s].values():
+            for v in bridge[s].values():
                 cards += v
             # ergio.battle.keep: the winner's magistratura is kept (and its point scored above); the
             # loser's cards go to the Arno.
             (self.kept[s] if s == w else self.arno).extend(cards)
-        self.bridge = [self._empty_bridge(), self._empty_bridge()]
-        for seat in range(self.ruleset.seats):
-            # ergio.battle.draw: battle_draw cards each after a scontro while the deck lasts (2 for
-            # two players, 1 with four or six).
-            for _ in range(self.ruleset.battle_draw):
-                self._draw_deck(seat)
+        # ergio.battle.draw: battle_draw cards each after a scontro while the deck lasts (2 for
+        # two players, 1 with four or six), each seat from its own side's deck, top first.
+        draw = self.ruleset.battle_draw
+        if draw > 0:
+            for seat in range(self.ruleset.seats):
+                deck = self.decks[seat % 2]
+                k = min(draw, len(deck))
+                if k:
+                    self.hands[seat] += deck[: -k - 1 : -1]
+                    del deck[-k:]
         # ergio.battle.six: six scontri make the battle (all_six off stops at four won).
         done = len(self.facts) >= 6 or (not self.ruleset.all_six and max(self.points) >= 4)
         if done:
             self.phase = OVER
             self.sending = -1
+            self.bridge = [self._empty_bridge(), self._empty_bridge()]
         else:
             self._new_scontro(w)
 
