@@ -19,6 +19,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import chain
 from typing import Any
 
 from games.core import (
@@ -151,6 +152,12 @@ _SPECIAL_RULES = {
 _UNIT_OF = C.UNIT_OF
 _IS_FIGHTER = C.IS_FIGHTER
 _SIDE_MAGS = (tuple(C.side_mags(0)), tuple(C.side_mags(1)))
+#: Reinforce under two open places, by card (the room lists the Magistrato's place first)
+_REINFORCE_BOTH: dict[tuple[str, ...], tuple[tuple[Reinforce, Reinforce], ...]] = {
+    ("magistrato", "caposchiera"): tuple(
+        zip(REINFORCE["magistrato"], REINFORCE["caposchiera"], strict=True)
+    )
+}
 #: How many units a side shows when its Corteo is complete (six magistrature, three groups)
 _UNITS_PER_SIDE = len(C.SIDE_UNITS[0])
 
@@ -160,6 +167,8 @@ class ErGioState(State):
     _multi: bool
     _advanced: bool
     _effects: bool
+    _hand_limit: int
+    _seats: int
 
     def __init__(
         self, ruleset: ErGioRuleset, decks: tuple[list[int], list[int]], seed: int | None
@@ -168,6 +177,8 @@ class ErGioState(State):
         self._multi = ruleset.multi
         self._advanced = ruleset.advanced
         self._effects = ruleset.effects
+        self._hand_limit = ruleset.hand_limit
+        self._seats = ruleset.seats
         self.seed = seed
         self.deal = (list(decks[0]), list(decks[1]))  # top first, as written in the record
         self.decks = [list(reversed(decks[0])), list(reversed(decks[1]))]  # top last
@@ -277,8 +288,12 @@ class ErGioState(State):
         return base + sum(1 for c in specials if C.LOCAL[c] == C.MAESTRO)
 
     def over_limit(self, seat: int) -> bool:
-        lim = self.limit(side_of(seat))
-        return lim is not None and len(self.hands[seat]) > lim
+        held = len(self.hands[seat])
+        base = self._hand_limit
+        if base <= 0 or held <= base:  # no limit, or within it (specials only raise it)
+            return False
+        lim = self.limit(seat % 2)
+        return lim is not None and held > lim
 
     def units(self, side: int) -> list[int]:
         return list(C.SIDE_UNITS[side])
@@ -363,15 +378,23 @@ class ErGioState(State):
         self.turn_seat = seat
         self.turn_no += 1
         self.passes = 0
-        self.draws_left = self.ruleset.turn_draw
-        self._settle_draws()
+        if self._multi:
+            self.draws_left = self.ruleset.turn_draw
+            self._settle_draws()
+        else:
+            # nothing to choose: the turn's draws come from the side's own deck while it
+            # lasts (ergio.deck.own_side, as in _draw_deck)
+            deck = self.decks[seat % 2]
+            k = min(self.ruleset.turn_draw, len(deck))
+            if k:
+                self.hands[seat] += deck[: -k - 1 : -1]
+                del deck[-k:]
+            self.draws_left = 0
 
     def _settle_draws(self) -> None:
         seat = self.turn_seat
         side = seat % 2
         if not self._multi:
-            # nothing to choose: the draws come from the side's own deck while it lasts
-            # (ergio.deck.own_side, as in _draw_deck)
             deck = self.decks[side]
             k = min(self.draws_left, len(deck))
             if k:
@@ -388,7 +411,7 @@ class ErGioState(State):
             self.draws_left -= 1
 
     def _end_turn(self) -> None:
-        side = side_of(self.turn_seat)
+        side = self.turn_seat % 2
         # ergio.corteo.complete: the side that has shown all its magistrature and armed groups wins
         # the Corteo at the end of this turn.
         if self.complete(side):
@@ -400,7 +423,7 @@ class ErGioState(State):
             self.dry_turns += 1
         else:
             self.dry_turns = 0
-        if self.dry_turns >= self.ruleset.seats or self.turn_no >= self.ruleset.max_turns:
+        if self.dry_turns >= self._seats or self.turn_no >= self.ruleset.max_turns:
             self._close_corteo(self._dry_winner(), "dry")
             return
         if self.extra_turn:
@@ -409,7 +432,7 @@ class ErGioState(State):
         else:
             # ergio.multi.turn_order: the turn goes round the seats, so the sides alternate and,
             # within a side, the next partner plays.
-            self._begin_turn((self.turn_seat + 1) % self.ruleset.seats)
+            self._begin_turn((self.turn_seat + 1) % self._seats)
 
     def _dry_winner(self) -> int:
         def complete_units(side: int) -> int:
@@ -613,9 +636,9 @@ class ErGioState(State):
             out += self._celatino_actions(seat)
             out += self._special_actions(seat)
         if self._multi and self.passes < 2:
-            out += [PASS[c] for c in distinct]
+            out += map(PASS.__getitem__, distinct)
         if self.over_limit(seat):
-            out += [ARNO[c] for c in distinct]
+            out += map(ARNO.__getitem__, distinct)
         else:
             out.append(END)
         return out
@@ -695,8 +718,15 @@ class ErGioState(State):
         if self.sent[side] == NO:
             fought = self.fought[side]
             return [SEND[m] for m in _SIDE_MAGS[side] if m not in fought]
-        places = [REINFORCE[under] for under, free in self.room(side).items() if free > 0]
-        out: list[Action] = [place[c] for c in sorted(set(self.pool(side))) for place in places]
+        places = tuple(under for under, free in self.room(side).items() if free > 0)
+        cards = sorted(set(self.pool(side)))
+        out: list[Action]
+        if len(places) == 1:
+            out = list(map(REINFORCE[places[0]].__getitem__, cards))
+        elif places:  # each card under each open place, in the room's order
+            out = list(chain.from_iterable(map(_REINFORCE_BOTH[places].__getitem__, cards)))
+        else:
+            out = []
         out.append(READY)
         return out
 
@@ -947,7 +977,7 @@ class ErGioState(State):
 
     # --- applying -------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
-        if not 0 <= seat < self.ruleset.seats:
+        if not 0 <= seat < self._seats:
             raise RecordError(f"there is no seat {seat}")
         phase = self.phase
         if phase is CORTEO:
@@ -995,11 +1025,16 @@ class ErGioState(State):
             self.draws_left = max(0, self.draws_left - 1)
             self._settle_draws()
         elif isinstance(a, Lay):
-            for c in a.cards:
-                self._take(seat, c)
-            real = [c for c in a.cards if C.UNIT_OF[c] >= 0]
-            unit = C.UNIT_OF[real[0]] if real else C.UNIT_GCCC
-            self.field[side].setdefault(unit, []).extend(a.cards)
+            laid = a.cards
+            take = self._take
+            for c in laid:
+                take(seat, c)
+            unit = C.UNIT_GCCC  # the unit of the first real card (patches belong to none)
+            for c in laid:
+                if _UNIT_OF[c] >= 0:
+                    unit = _UNIT_OF[c]
+                    break
+            self.field[side].setdefault(unit, []).extend(laid)
             self.shown[side].add(unit)
             self.laid_turn[side].setdefault(unit, self.turn_no)
         elif isinstance(a, Swap):
