@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain
-from typing import Any
+from typing import Any, Final
 
 from games.core import (
     NOTATION_VERSION,
@@ -158,6 +158,13 @@ _REINFORCE_BOTH: dict[tuple[str, ...], tuple[tuple[Reinforce, Reinforce], ...]] 
         zip(REINFORCE["magistrato"], REINFORCE["caposchiera"], strict=True)
     )
 }
+# why a card may not be added (_add_rules): for a card that is not a combattente, for one that is
+_ADDABLE: Final = ("", "")
+_NOT_SHOWN: Final = ("ergio.corteo.add.shown_only",) * 2
+_CELATINO_SINGLY: Final = ("ergio.adv.celatino.single",) * 2
+_FOURTH_MAX: Final = ("ergio.corteo.fourth.max_four",) * 2
+_FOURTH_LATER: Final = ("ergio.corteo.fourth.later_turn",) * 2
+_FOURTH_NOT_COMBATTENTE: Final = ("", "ergio.corteo.fourth.not_four_combattenti")
 #: How many units a side shows when its Corteo is complete (six magistrature, three groups)
 _UNITS_PER_SIDE = len(C.SIDE_UNITS[0])
 
@@ -608,22 +615,20 @@ class ErGioState(State):
             out += [lay(t) for t in self._patch_lays(seat)]
         shown = self.shown[side]
         if shown:
-            # _add_problem without its first test (a card of no unit is never in shown):
-            # the verdict depends on the unit and on whether the card is a combattente, so
-            # it is asked once for each such pair (the sorted cards come grouped by unit)
+            # _add_problem without its first test (a card of no unit is never in shown),
+            # the unit's verdicts asked once for its cards (the sorted cards come grouped)
             unit_of = _UNIT_OF
             fighter = _IS_FIGHTER
-            add_rule = self._add_rule
+            add_rules = self._add_rules
             last = -1
-            ok = False
+            why = _ADDABLE
             for c in distinct:
                 unit = unit_of[c]
                 if unit in shown:
-                    key = 2 * unit + fighter[c]
-                    if key != last:
-                        last = key
-                        ok = not add_rule(side, unit, fighter[c])
-                    if ok:
+                    if unit != last:
+                        last = unit
+                        why = add_rules(side, unit)
+                    if not why[fighter[c]]:
                         out.append(ADD[c])
         if advanced:
             for _unit, cards in sorted(self.field[side].items()):
@@ -735,24 +740,25 @@ class ErGioState(State):
         unit = _UNIT_OF[c]
         if unit < 0:
             return "ergio.adv.patch.kind"
-        return self._add_rule(seat % 2, unit, _IS_FIGHTER[c])
+        return self._add_rules(seat % 2, unit)[_IS_FIGHTER[c]]
 
-    def _add_rule(self, side: int, unit: int, fighter: bool) -> str:
-        """Why a card of this unit (a combattente or not) may not be added to the side's
-        shown cards now ("" if it may): all that decides it besides the card's unit."""
+    def _add_rules(self, side: int, unit: int) -> tuple[str, str]:
+        """Why a card of this unit may not be added to the side's shown cards now: for a
+        card that is not a combattente, then for a combattente ("" where it may). All that
+        decides it besides the card's unit."""
         if unit not in self.shown[side]:
-            return "ergio.corteo.add.shown_only"
+            return _NOT_SHOWN
         if unit >= C.UNIT_CEL:
-            return "ergio.adv.celatino.single" if unit == C.UNIT_CEL and self._advanced else ""
+            return _CELATINO_SINGLY if unit == C.UNIT_CEL and self._advanced else _ADDABLE
         cards = self.field[side].get(unit)
         n = 0 if cards is None else len(cards)
         if n >= 4:
-            return "ergio.corteo.fourth.max_four"
+            return _FOURTH_MAX
         if self.turn_no <= self.laid_turn[side].get(unit, 0):
-            return "ergio.corteo.fourth.later_turn"
-        if n == 3 and fighter and cards is not None and all(_IS_FIGHTER[x] for x in cards):
-            return "ergio.corteo.fourth.not_four_combattenti"
-        return ""
+            return _FOURTH_LATER
+        if n == 3 and cards is not None and all(_IS_FIGHTER[x] for x in cards):
+            return _FOURTH_NOT_COMBATTENTE
+        return _ADDABLE
 
     def _swap_problem(self, side: int, seat: int, patch: int, c: int) -> str:
         if not self.ruleset.advanced:
