@@ -152,6 +152,8 @@ _SPECIAL_RULES = {
 _UNIT_OF = C.UNIT_OF
 _IS_FIGHTER = C.IS_FIGHTER
 _SIDE_MAGS = (tuple(C.side_mags(0)), tuple(C.side_mags(1)))
+#: bit 1 Magistrato, 2 Capitano, 4 Caposchiera (as C.figures_mask) for each card
+_FIGURE_BIT: tuple[int, ...] = tuple(1 << r if 0 <= r < 3 else 0 for r in C.RANK_OF)
 #: Reinforce under two open places, by card (the room lists the Magistrato's place first)
 _REINFORCE_BOTH: dict[tuple[str, ...], tuple[tuple[Reinforce, Reinforce], ...]] = {
     ("magistrato", "caposchiera"): tuple(
@@ -352,6 +354,12 @@ class ErGioState(State):
         return [c for s in self.seats_of(side) for c in self.hands[s]]
 
     def _take_from_pool(self, side: int, card: int) -> None:
+        if not self._multi:
+            try:
+                self.hands[side].remove(card)
+                return
+            except ValueError:
+                pass
         for s in self.seats_of(side):
             if card in self.hands[s]:
                 self.hands[s].remove(card)
@@ -490,11 +498,13 @@ class ErGioState(State):
         mag = self.sent[side]
         if mag == NO:
             return {}
-        laid = self.laid_of(side, mag)
+        laid = self.field[side].get(mag)
         b = self.bridge[side]
         if not laid:
             return {"spot": 2 - len(b["spot"])}
-        mask = C.figures_mask(laid)
+        mask = 0
+        for c in laid:
+            mask |= _FIGURE_BIT[c]
         out = {}
         if mask & 1:
             out["magistrato"] = 2 - len(b["magistrato"])
