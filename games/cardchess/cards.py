@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
+
+from games.core.cards import Deck
 
 BLUE, GREEN = 0, 1
 LIGHT, DARK, WHITE = 0, 1, 2
@@ -78,7 +81,8 @@ def code(card: int) -> str:
 
 
 CODES: tuple[str, ...] = tuple(code(t) for t in range(TYPES))
-BY_CODE: dict[str, int] = {c: t for t, c in enumerate(CODES)}
+DECK: Final = Deck(CODES, ("bP3d", "gC", "bG", "gK", "bNl", "gRd", "bBl", "gQ"))
+BY_CODE: dict[str, int] = DECK.index
 POINTS: tuple[int, ...] = tuple(PIECE_POINTS[piece(t)] for t in range(TYPES))
 # each colour's king, queen and castle (the castle, not the ghost queen, makes a reame)
 REAME_CARDS: tuple[tuple[int, int, int], ...] = tuple(

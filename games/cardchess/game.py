@@ -103,22 +103,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
 
     @staticmethod
     def _cards(raw: Any, path: str) -> list[int]:
-        if not isinstance(raw, list):
-            raise RecordError("expected a list of card codes", path=path)
-        by_code = C.BY_CODE
-        try:  # the usual case, every code known (an unknown one is named below)
-            return [by_code[code] for code in raw]
-        except (KeyError, TypeError):
-            pass
-        out = []
-        for i, code in enumerate(raw):
-            if not isinstance(code, str) or code not in C.BY_CODE:
-                raise RecordError(
-                    f"unknown card {code!r}; codes look like bP3d, gC, bG, gK, bNl, gRd, bBl, gQ",
-                    path=f"{path}[{i}]",
-                )
-            out.append(C.BY_CODE[code])
-        return out
+        return C.DECK.read_list(raw, path)
 
     def encode_action(self, action: Any) -> dict[str, JSON]:
         return encode(action)
@@ -142,7 +127,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
                 elif isinstance(code, str) and code in C.BY_CODE:
                     cards.append(C.BY_CODE[code])
                 else:
-                    raise RecordError(f"unknown card {code!r}", path=f"{path}.play[{i}]")
+                    raise C.DECK.unknown(code, f"{path}.play[{i}]")
             return Play(tuple(cards))
         if "resolve" in data:
             at = data["resolve"]

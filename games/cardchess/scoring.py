@@ -132,17 +132,7 @@ def score_sfida(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON]
         raise RecordError(f"expected one list of card codes per player ({n})", path="captured")
     hands: list[list[int]] = []
     for i, cs in enumerate(raw):
-        if not isinstance(cs, list):
-            raise RecordError("expected a list of card codes", path=f"captured[{i}]")
-        row = []
-        for j, code in enumerate(cs):
-            if not isinstance(code, str) or code not in C.BY_CODE:
-                raise RecordError(
-                    f"unknown card {code!r}; codes look like bP3d, gC, bG, gK, bNl, gRd, bBl, gQ",
-                    path=f"captured[{i}][{j}]",
-                )
-            row.append(C.BY_CODE[code])
-        hands.append(row)
+        hands.append(C.DECK.read_list(cs, f"captured[{i}]"))
     found: list[Violation] = []
     total: Counter[int] = Counter()
     for row in hands:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -28,6 +27,7 @@ from games.cardchess.scoring import Tally
 from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
 from games.core import rng as make_rng
 from games.core import violation as make_violation
+from games.core.cards import shuffle
 from games.core.text import seat_no
 
 JSON = Any
@@ -615,23 +615,6 @@ def _captures(rooks: tuple[int, int]) -> tuple[tuple[bool, ...], ...]:
     """For each table card, which played cards capture it (the capture table by column)."""
     can = C.tables(rooks).can
     return tuple(tuple(row[target] for row in can) for target in range(C.TYPES))
-
-
-_BITS: Final = tuple(n.bit_length() for n in range(2 * C.DECK_SIZE + 1))
-
-
-def shuffle(cards: list[int], rand: random.Random) -> None:
-    """``rand.shuffle(cards)``, the same order drawn from the same generator, without its two
-    calls per card (CPython's Fisher-Yates with rejection sampling on getrandbits; a test
-    holds the two equal)."""
-    getrandbits = rand.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        k = bits[i + 1]
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 class _SharedPlays(dict[tuple[int, ...], "Play"]):

@@ -174,22 +174,12 @@ def encode(action: Any) -> dict[str, JSON]:
 
 
 def card(raw: Any, path: str) -> int:
-    if not isinstance(raw, str) or raw not in C.BY_CODE:
-        raise RecordError(
-            f"unknown card {raw!r}; codes look like SMA-7, DRA-CAP, T-CEL, M-GCCC, T-GEN",
-            path=path,
-        )
-    return C.BY_CODE[raw]
+    return C.DECK.read(raw, path)
 
 
 def cards(raw: list[Any], path: str) -> list[int]:
     """Card codes to cards; the path of a bad one is ``path[i]``."""
-    by_code = C.BY_CODE
-    out = []
-    for i, code in enumerate(raw):
-        c = by_code.get(code) if isinstance(code, str) else None
-        out.append(c if c is not None else card(code, f"{path}[{i}]"))  # card() raises
-    return out
+    return C.DECK.read_list(raw, path)
 
 
 def mag(raw: Any, path: str) -> int:

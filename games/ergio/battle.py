@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from games.core.cards import cards_in, mask_of
 from games.ergio import cards as C
 
 TIE_ORDERS = ("magistrato_first", "caposchiera_first", "count_first")
@@ -154,11 +155,8 @@ def bella(totals: Sequence[int], figures: Sequence[int], corteo_winner: int) -> 
 
 
 def mask_names(mask: int) -> list[str]:
-    return [name for r, name in enumerate(C.FIGURE_NAMES) if mask & (1 << r)]
+    return [C.FIGURE_NAMES[r] for r in cards_in(mask)]
 
 
 def names_mask(names: Sequence[str]) -> int:
-    mask = 0
-    for n in names:
-        mask |= 1 << C.FIGURE_NAMES.index(n)
-    return mask
+    return mask_of(C.FIGURE_NAMES.index(n) for n in names)

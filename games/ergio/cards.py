@@ -16,6 +16,10 @@ Codes: ``SMA-MAG``, ``SMA-CAP``, ``SMA-CSC``, ``SMA-7`` (the Santa Maria cards);
 
 from __future__ import annotations
 
+from typing import Final
+
+from games.core.cards import Deck
+
 SIDES = ("tramontana", "mezzogiorno")
 SIDE_LETTER = ("T", "M")
 PER_SIDE = 62
@@ -112,7 +116,8 @@ def _code(card: int) -> str:
 
 
 CODES: tuple[str, ...] = tuple(_code(c) for c in range(TYPES))
-BY_CODE: dict[str, int] = {code: c for c, code in enumerate(CODES)}
+DECK: Final = Deck(CODES, ("SMA-7", "DRA-CAP", "T-CEL", "M-GCCC", "T-GEN"))
+BY_CODE: dict[str, int] = DECK.index
 
 
 def deck(side: int, specials: bool) -> list[int]:

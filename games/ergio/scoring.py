@@ -128,15 +128,7 @@ def _side_name(raw: Any, path: str) -> int:
 
 
 def _codes(raw: Any, path: str) -> tuple[int, ...]:
-    if not isinstance(raw, list):
-        raise RecordError("expected a list of card codes", path=path)
-    out = []
-    for i, code in enumerate(raw):
-        if not isinstance(code, str) or code not in C.BY_CODE:
-            raise RecordError(f"unknown card {code!r} (codes look like SMA-7, DRA-CAP)", path=path)
-        out.append(C.BY_CODE[code])
-        del i
-    return tuple(out)
+    return tuple(C.DECK.read_list(raw, path))
 
 
 @dataclass

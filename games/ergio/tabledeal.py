@@ -195,7 +195,7 @@ def deal(corteo_winner: int, placed: Mapping[str, Sequence[str]], ruleset: Any =
         for p in PLACES:
             for code in position[name][p]:
                 if code not in C.BY_CODE:
-                    raise RecordError(f"unknown card {code!r}", path=f"{name}_{p}")
+                    raise C.DECK.unknown(code, f"{name}_{p}")
                 if C.SIDE_OF[C.BY_CODE[code]] != side:
                     raise RecordError(f"{code} belongs to the other side", path=f"{name}_{p}")
         laid = Counter(C.UNIT_OF[C.BY_CODE[c]] for c in position[name]["corteo"])

@@ -16,6 +16,9 @@ them in records (docs/notation/tarocco.md):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
+
+from games.core.cards import Deck
 
 SUITS = ("S", "B", "C", "O")  # Spade, Bastoni, Coppe, Denari (Oro)
 SUIT_NAMES = {
@@ -59,7 +62,8 @@ VALUE.append(10)
 
 PACK_SIZE = len(CODES)
 assert PACK_SIZE == 63
-BY_CODE = {code: card for card, code in enumerate(CODES)}
+DECK: Final = Deck(CODES, ("SK", "OQ", "CC", "BD", "O4", "S10", "T20", "M", "F"))
+BY_CODE = DECK.index
 FUGGITIVO = BY_CODE["F"]
 MISERIA = BY_CODE["M"]
 GIOVE = BY_CODE["T20"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
-from games.core import Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core import Game, GameInfo, RecordError, ScoreReport, Text
+from games.core.cards import shuffled
 from games.core.declare import SummaryForm
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot, strong_bot
@@ -60,24 +61,11 @@ STRICT = TaroccoRuleset(
 )
 
 
-# (i + 1).bit_length() for each swap of the shuffle below
-_SWAP_BITS: Final = tuple((i + 1).bit_length() for i in range(C.PACK_SIZE))
-
-
 def shuffled_pack(seed: int) -> list[int]:
-    """The pack a seed deals: ``rng(seed, "deck").shuffle`` of the cards in order, written
-    out so that each swap does not cost two calls (the same draws, so the same deck; the
-    deal a digital table's seed commits to never changes)."""
-    deck = list(range(C.PACK_SIZE))
-    draw = rng(seed, "deck").getrandbits
-    bits = _SWAP_BITS
-    for i in range(C.PACK_SIZE - 1, 0, -1):
-        k = bits[i]
-        j = draw(k)
-        while j > i:
-            j = draw(k)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    """The pack a seed deals: ``rng(seed, "deck").shuffle`` of the cards in order (the core's
+    seeded shuffle draws the same, so the deal a digital table's seed commits to never
+    changes)."""
+    return shuffled(range(C.PACK_SIZE), seed, "deck")
 
 
 class Tarocco(Game[TaroccoRuleset, TaroccoState]):
@@ -177,12 +165,7 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
 
     @staticmethod
     def _card(raw: Any, path: str) -> int:
-        if not isinstance(raw, str) or raw not in C.BY_CODE:
-            raise RecordError(
-                f"unknown card {raw!r}; codes look like SK, OQ, CC, BD, O4, S10, T20, M, F",
-                path=path,
-            )
-        return C.BY_CODE[raw]
+        return C.DECK.read(raw, path)
 
     def encode_action(self, action: Any) -> dict[str, JSON]:
         return encode(action)

@@ -87,7 +87,7 @@ def deal(dealer: int, placed: Mapping[str, Sequence[str]], ruleset: Any = None) 
         size = MONTE if place == "monte" else HAND
         for code in cards:
             if code not in C.BY_CODE:
-                raise RecordError(f"unknown card {code!r}", path=place)
+                raise C.DECK.unknown(code, place)
             if code in seen:
                 raise RecordError(f"{code} is given twice", path=place)
             seen[code] = place
