@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from games.core import RecordError, Ruleset
 
@@ -348,6 +348,12 @@ def _int(data: Any, path: str, key: str) -> int:
     return data
 
 
+# Fight choices as read from records, one shared (frozen) object per choice: a record is
+# mostly fight choices, and a few dozen distinct ones make up nearly all of them.
+_READ_FIGHTS: dict[tuple[str | None, int | None], Fight] = {}
+_READ_FIGHTS_MAX: Final = 4096
+
+
 def decode(data: Any, path: str) -> Action:
     """Error paths are only formatted when there is an error (records replay in bulk)."""
     if not isinstance(data, dict):
@@ -370,6 +376,12 @@ def decode(data: Any, path: str) -> Action:
         return Deploy(_mag(data["deploy"], path, "deploy"), quarter)
     if "fight" in data:
         card = data["fight"]
+        strategy = data.get("strategy")
+        plain = (card is None or type(card) is str) and (strategy is None or type(strategy) is int)
+        if plain:  # a choice read before is the same action, already checked
+            known = _READ_FIGHTS.get((card, strategy))
+            if known is not None:
+                return known
         if card is not None:
             if not isinstance(card, str):
                 raise RecordError(
@@ -377,8 +389,12 @@ def decode(data: Any, path: str) -> Action:
                 )
             if not is_fight_code(card):
                 parse_fight(card, f"{path}.fight")  # raises, with the usual message
-        strategy = data.get("strategy")
         if strategy is not None:
             strategy = _int(strategy, path, "strategy")
-        return Fight(card, strategy)
+        fight = Fight(card, strategy)
+        if plain:
+            if len(_READ_FIGHTS) >= _READ_FIGHTS_MAX:
+                _READ_FIGHTS.clear()
+            _READ_FIGHTS[card, strategy] = fight
+        return fight
     raise RecordError('expected one of "assign", "equip", "deploy", "fight"', path=path)

@@ -44,7 +44,7 @@ from games.ponte.model import (
 )
 from games.ponte.rules import BOOK, SLUG
 from games.ponte.scoring import match_outcome, rank_match
-from games.ponte.tables import CACHE_MAX, DEPLOYS, EQUIPS, PlayTables
+from games.ponte.tables import CACHE_MAX, DEPLOYS, EQUIPS, FightChoices, PlayTables
 
 JSON = Any
 
@@ -370,31 +370,17 @@ class PonteState(State):
             assert mag is not None
             if seat != self._owners[mag]:
                 return []
-            t = self._t
-            power = self.fpower[side]
-            if power > t.cap:
-                power = t.cap
-            used = self.strategy_used[side]
-            if self.in_tiebreak:
-                open_bits = 0
-                for i in range(6):
-                    if not used[i]:
-                        open_bits |= 1 << i
-            else:
-                card = self.strategy_of[mag]
-                open_bits = 0 if card is None or used[card] else 1 << card
-            key = (tuple(self.hand[side]), power, self.began_big[side], open_bits)
-            choices = t.fight_cache.get(key)
-            if choices is None:
-                choices = self._fight_choices(side)
-                if len(t.fight_cache) >= CACHE_MAX:
-                    t.fight_cache.clear()
-                t.fight_cache[key] = choices
-            return list(choices)
+            return list(self._fight_entry(side, mag).actions)
+        if phase is DEPLOY:
+            expected = self.challenger_seat()
+            return self._legal_deploy(expected) if seat == expected else []
+        if phase is POWER:
+            pool = self._current_pool()
+            if pool is None or seat != pool[0]:
+                return []
+            return list(self._legal_assign(pool))
         if seat != self.to_act():
             return []
-        if phase is POWER:
-            return list(self._legal_assign())
         if phase is STRATEGY:
             group = self._current_group()
             assert group is not None
@@ -407,13 +393,37 @@ class PonteState(State):
                 for c in held
                 if c not in taken
             ]
-        if phase is DEPLOY:
-            return self._legal_deploy()
         if phase is RESPOND:
             return [DEPLOYS[m, None] for m in self._respond_mags()]
         side = self.fight_side()
         fights = self.ruleset.fights
         return [fights[c, None] for c in self.playable(side)]  # TYPES
+
+    def _fight_entry(self, side: int, mag: int) -> FightChoices:
+        """The fighting side's choices in a move, looked up by what they depend on: the
+        hand, the power left (what is above the dearest card pays nothing more), whether the
+        magistratura began big, and the strategy cards it may still play."""
+        t = self._t
+        power = self.fpower[side]
+        if power > t.cap:
+            power = t.cap
+        used = self.strategy_used[side]
+        if self.in_tiebreak:
+            open_bits = 0
+            for i in range(6):
+                if not used[i]:
+                    open_bits |= 1 << i
+        else:
+            card = self.strategy_of[mag]
+            open_bits = 0 if card is None or used[card] else 1 << card
+        key = (tuple(self.hand[side]), power, self.began_big[side], open_bits)
+        entry = t.fight_cache.get(key)
+        if entry is None:
+            entry = FightChoices(self._fight_choices(side))
+            if len(t.fight_cache) >= CACHE_MAX:
+                t.fight_cache.clear()
+            t.fight_cache[key] = entry
+        return entry
 
     def _fight_choices(self, side: int) -> tuple[Fight, ...]:
         """A move's choices worked out from the rules: every card the side may pay (or none
@@ -423,9 +433,10 @@ class PonteState(State):
         strategies: list[int | None] = [None, *self.strategies_open(side)]
         return tuple(fights[c, s] for c in codes for s in strategies)
 
-    def _legal_assign(self) -> tuple[Assign, ...]:
-        pool = self._current_pool()
-        assert pool is not None
+    def _legal_assign(self, pool: tuple[int, tuple[int, ...]] | None = None) -> tuple[Assign, ...]:
+        if pool is None:
+            pool = self._current_pool()
+            assert pool is not None
         mags = pool[1]
         initial = self.initial
         key = (mags, tuple([initial[m] for m in mags]))
@@ -469,42 +480,68 @@ class PonteState(State):
                 left.remove(v)
         return left
 
-    def _deploy_mags(self) -> list[int]:
-        side = self.challenger
+    def _deploy_mags(self, seat: int | None = None) -> list[int]:
+        """The challenger's magistrature that may go on the bridge (``seat``: the challenger's
+        seat when the caller has it)."""
+        mags = self._t.side_mags[self.challenger]
+        generals = self.layout.generals is not None
         if self.in_tiebreak:
-            if self.layout.generals is not None:
-                return list(side_mags(side))
-            return [m for m in side_mags(side) if self.owner(m) == self.challenger_seat()]
-        if self.layout.generals is not None:
-            return [m for m in side_mags(side) if self.free(m)]
-        seat = self.challenger_seat()
-        return [m for m in side_mags(side) if self.owner(m) == seat and self.free(m)]
+            if generals:
+                return list(mags)
+            seat = self.challenger_seat()
+            owners = self._owners
+            return [m for m in mags if owners[m] == seat]
+        fought = self.fought
+        if generals:
+            return [m for m in mags if not fought[m]]
+        if seat is None:
+            seat = self.challenger_seat()
+        owners = self._owners
+        return [m for m in mags if owners[m] == seat and not fought[m]]
 
     def _target_quarters(self) -> list[int | None]:
         enemy = 1 - self.challenger
-        if self.in_tiebreak or not self.layout.split(enemy):
+        if self.in_tiebreak or not self._t.split[enemy]:
             return [None]
-        return [q for q in (2 * enemy, 2 * enemy + 1) if any(self.free(m) for m in quarter_mags(q))]
-
-    def _legal_deploy(self) -> list[Action]:
-        quarters = self._target_quarters()
+        fought = self.fought
         return [
-            DEPLOYS[m, None if q is None else q % 2] for m in self._deploy_mags() for q in quarters
+            q
+            for q in (2 * enemy, 2 * enemy + 1)
+            if not (fought[3 * q] and fought[3 * q + 1] and fought[3 * q + 2])
         ]
 
+    def _legal_deploy(self, seat: int | None = None) -> list[Action]:
+        quarters = self._target_quarters()
+        mags = self._deploy_mags(seat)
+        if quarters == [None]:
+            return [DEPLOYS[m, None] for m in mags]
+        return [DEPLOYS[m, None if q is None else q % 2] for m in mags for q in quarters]
+
     def _respond_mags(self) -> list[int]:
-        side = 1 - self.challenger
+        mags = self._t.side_mags[1 - self.challenger]
         if self.in_tiebreak:
             if self.layout.generals is not None:
-                return list(side_mags(side))
-            return [m for m in side_mags(side) if self.owner(m) == self.responder_seat()]
-        mags = [m for m in side_mags(side) if self.free(m)]
-        if self.target is not None:
-            mags = [m for m in mags if quarter_of(m) == self.target]
-        return mags
+                return list(mags)
+            seat = self.responder_seat()
+            owners = self._owners
+            return [m for m in mags if owners[m] == seat]
+        fought = self.fought
+        target = self.target
+        if target is not None:
+            return [m for m in mags if not fought[m] and m // 3 == target]  # its quarter
+        return [m for m in mags if not fought[m]]
 
     # --- checks ---------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
+        if self.phase is FIGHT and type(action) is Fight:  # most of a record: a lookup
+            side = 0 if self.pending[0] is None else 1
+            mag = self.fighter[side]
+            if (
+                mag is not None
+                and seat == self._owners[mag]
+                and (action.card, action.strategy) in self._fight_entry(side, mag).pairs
+            ):
+                return []  # one of the legal choices, which break no rule (as checked below)
         found: list[Violation] = []
         if self.phase is OVER:
             return [make_violation(BOOK, "ponte.record.game_over", seat=seat)]
@@ -889,10 +926,17 @@ class PonteState(State):
             # the sheet being written (read before this line fills it: once full, the
             # current pool is the next one), so the last and weakest line gets the last rank
             pool = self._current_pool()
-            mags = pool[1] if pool is not None else ()
-            self.initial[action.mag] = action.power
+            initial = self.initial
+            initial[action.mag] = action.power
             self.power[action.mag] = action.power
-            self.rank[action.mag] = sum(1 for m in mags if self.initial[m] is not None)
+            if pool is None:
+                self.rank[action.mag] = 0
+            else:
+                rank = 0
+                for m in pool[1]:
+                    if initial[m] is not None:
+                        rank += 1
+                self.rank[action.mag] = rank
             self.actions.append((seat, action))
             self._advance_setup()
             return
@@ -926,123 +970,67 @@ class PonteState(State):
             self.power[a.mag] = 0
             self.fought[a.mag] = True
         self.fstart[side] = self.fpower[side]
-        self.began_big[side] = self._begins_big(side)
+        self.began_big[side] = int(self.initial[a.mag] or 0) >= self.ruleset.big_attack_min
         if self.phase is FIGHT:
             self.carrello = 0
             self.moves = []
             if self.ruleset.pack_per_challenge:
-                self.hand = [list(range(len(self.pack))), list(range(len(self.pack)))]
-            for s in (0, 1):
-                self._refresh(s)
-
-    def _effective(self, card: FightCard | None, own: int | None, opp: int | None) -> int:
-        if card is None:
-            return 0
-        value = card.value
-        strategies = self.ruleset.strategies
-        if own is not None and strategies[own].kind == "add":
-            value += strategies[own].amount
-        if opp is not None and strategies[opp].kind == "subtract":
-            value -= strategies[opp].amount
-        return max(0, value)
+                full = self._t.full_hand
+                self.hand = [list(full), list(full)]
+            self._refresh(0)
+            self._refresh(1)
 
     def _resolve_move(self) -> None:
         t = self._t
         first, second = self.pending
         assert first is not None and second is not None
-        code0, code1 = first.card, second.card
-        own0, own1 = first.strategy, second.strategy
-        kinds, amounts = t.strategy_kind, t.strategy_amount
-        kind0 = None if own0 is None else kinds[own0]
-        kind1 = None if own1 is None else kinds[own1]
-        cards = t.cards
-        card0 = None if code0 is None else cards[code0]
-        card1 = None if code1 is None else cards[code1]
-        # a cancel strategy card voids the enemy's fight card (which is paid all the same)
-        a0 = None if kind1 == "cancel" else card0
-        a1 = None if kind0 == "cancel" else card1
-        # what each card pushes with: an add card of its own strengthens it, a subtract card
-        # of the enemy weakens it, never below nothing
-        eff0 = eff1 = 0
-        if a0 is not None:
-            eff0 = a0.value
-            if kind0 == "add":
-                eff0 += amounts[own0]  # type: ignore[index]
-            if kind1 == "subtract":
-                eff0 -= amounts[own1]  # type: ignore[index]
-            if eff0 < 0:
-                eff0 = 0
-        if a1 is not None:
-            eff1 = a1.value
-            if kind1 == "add":
-                eff1 += amounts[own1]  # type: ignore[index]
-            if kind0 == "subtract":
-                eff1 -= amounts[own0]  # type: ignore[index]
-            if eff1 < 0:
-                eff1 = 0
-        chip = self.ruleset.chip
-        delta = 0  # slots towards Mezzogiorno
-        winner: int | None = None
-        if a0 is not None and a1 is not None:
-            if a0.kind == a1.kind:
-                if eff0 != eff1:
-                    winner = 0 if eff0 > eff1 else 1
-                    delta = abs(eff0 - eff1) // chip
-            else:
-                winner = 0 if BEATS[a0.kind] == a1.kind else 1
-                delta = (eff0 if winner == 0 else eff1) // chip
-        elif a0 is not None:
-            winner = 0
-            delta = eff0 // chip
-        elif a1 is not None:
-            winner = 1
-            delta = eff1 // chip
-        if winner == 1:
-            delta = -delta
-        if kind0 == "move":
-            delta += amounts[own0]  # type: ignore[index]
-        if kind1 == "move":
-            delta -= amounts[own1]  # type: ignore[index]
-        carrello = self.carrello + delta
+        code0, own0, code1, own1 = first.card, first.strategy, second.card, second.strategy
+        push = t.pushes.get((code0, own0, code1, own1))
+        if push is None:
+            push = t.push(code0, own0, code1, own1)
+        carrello = self.carrello + push.delta
         self.carrello = carrello
         fpower = self.fpower
         hands = self.hand
         indices = t.indices
-        if card0 is not None:
-            fpower[0] -= card0.value
-            self.spent[0] += card0.value
+        card = push.card0
+        if card is not None:
+            fpower[0] -= card.value
+            self.spent[0] += card.value
             hand = hands[0]
-            for i in indices[code0]:  # type: ignore[index]
+            for i in indices[card.code]:
                 if i in hand:  # the first such card in hand (``_discard``)
                     hand.remove(i)
                     break
         if own0 is not None:
             self.strategy_used[0][own0] = True
-            if kind0 == "recover":
-                self._recover(0, amounts[own0])
-        if card1 is not None:
-            fpower[1] -= card1.value
-            self.spent[1] += card1.value
+            if push.recover0:
+                self._recover(0, push.recover0)
+        card = push.card1
+        if card is not None:
+            fpower[1] -= card.value
+            self.spent[1] += card.value
             hand = hands[1]
-            for i in indices[code1]:  # type: ignore[index]
+            for i in indices[card.code]:
                 if i in hand:
                     hand.remove(i)
                     break
         if own1 is not None:
             self.strategy_used[1][own1] = True
-            if kind1 == "recover":
-                self._recover(1, amounts[own1])
+            if push.recover1:
+                self._recover(1, push.recover1)
         self.moves.append(
             {
                 "cards": [code0, code1],
                 "strategy": [own0, own1],
-                "winner": None if winner is None else SIDES[winner],
+                "winner": push.winner,
                 "carrello": carrello,
                 "left": list(fpower),
             }
         )
         self.pending = [None, None]
         limit = self.ruleset.bridge_slots
+        # ponte.challenge.conquest: the carrello past the last slot of an end wins
         if carrello > limit:
             self._end_challenge(0, "conquest")
             return
@@ -1051,6 +1039,8 @@ class PonteState(State):
             return
         cheapest, big = t.cheapest, self.began_big
         if fpower[0] < cheapest[big[0]] and fpower[1] < cheapest[big[1]]:  # both ``out``
+            # ponte.challenge.middle: both out of power, the side that pushed the carrello past
+            # the middle wins; dead centre, a tie breaker on types
             if carrello != 0:
                 self._end_challenge(0 if carrello > 0 else 1, "middle")
             else:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import dataclass
 
 import pytest
 
-from games.ponte import GAME
+from games.ponte import GAME, Fight
 from games.ponte.state import FIGHT, POWER, PonteState
 
 
@@ -62,3 +63,32 @@ def test_copies_of_a_state_share_the_tables_and_play_on_their_own() -> None:
     assert len(twin.actions) == len(state.actions) + 1
     assert (state.actions, state.hand, state.pending) == before
     assert state.to_act() == seat
+
+
+@dataclass(frozen=True, slots=True)
+class _Probe(Fight):
+    """A fight choice that ``check`` does not look up among the remembered choices."""
+
+
+@pytest.mark.parametrize("name", ["2p-base", "3p-advanced", "4p-expert", "6p-incognito"])
+def test_check_finds_no_fault_exactly_in_the_legal_choices(name: str) -> None:
+    ruleset = GAME.ruleset(name)
+    codes = [None, *sorted(set(ruleset.fight_cards)), "A25000"]
+    for seed in range(6):
+        state = GAME.new_game(ruleset, seed)
+        chooser = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            if state.phase == FIGHT:
+                pairs = {(a.card, a.strategy) for a in legal}
+                for code in codes:
+                    for strategy in (None, 0, 1, 2, 3, 4, 5, 6):
+                        for who in {seat, (seat + 1) % ruleset.seats}:
+                            quick = state.check(who, Fight(code, strategy))
+                            full = state.check(who, _Probe(code, strategy))
+                            assert [v.rule for v in quick] == [v.rule for v in full]
+                            legal_here = who == seat and (code, strategy) in pairs
+                            assert (full == []) == legal_here
+            state.apply(seat, legal[chooser.randrange(len(legal))])
