@@ -9,7 +9,6 @@ beats what it sees, or sacrifices its weakest; reinforcements go where they coun
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -160,7 +159,7 @@ class ErGioSearch:
 
     def sample(self, state: Any, seat: int, rand: Any) -> ErGioState:
         assert isinstance(state, ErGioState)
-        world = copy.deepcopy(state)
+        world = state.clone()
         mine = side_of(seat)
         places: list[list[tuple[Any, int]]] = [[], []]
 
@@ -203,7 +202,7 @@ class ErGioSearch:
         return float(state.outcome().scores[seat])
 
     def clone(self, state: Any) -> Any:
-        return copy.deepcopy(state)
+        return state.clone()
 
 
 def strong_bot(

@@ -235,6 +235,52 @@ class ErGioState(State):
         first = 0 if ruleset.first_side == "tramontana" else 1
         self._begin_turn(first)
 
+    def clone(self) -> ErGioState:
+        """An independent copy to play on (what ``copy.deepcopy`` gives, much faster): every
+        container that play changes is copied; the ruleset, the actions and facts already
+        played (frozen values) and the scontri already fought are shared."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.ruleset = self.ruleset
+        new._multi = self._multi
+        new._advanced = self._advanced
+        new._effects = self._effects
+        new._hand_limit = self._hand_limit
+        new._seats = self._seats
+        new.seed = self.seed
+        new.phase = self.phase
+        new.turn_seat = self.turn_seat
+        new.turn_no = self.turn_no
+        new.draws_left = self.draws_left
+        new.passes = self.passes
+        new.extra_turn = self.extra_turn
+        new.dry_turns = self.dry_turns
+        new.events = self.events
+        new.corteo_winner = self.corteo_winner
+        new.corteo_end = self.corteo_end
+        new.challenger = self.challenger
+        new.sending = self.sending
+        new.position = self.position  # read only
+        new.deal = (list(self.deal[0]), list(self.deal[1]))
+        new.decks = [list(d) for d in self.decks]
+        new.hands = [list(h) for h in self.hands]
+        new.field = [{u: list(cards) for u, cards in f.items()} for f in self.field]
+        new.shown = [set(x) for x in self.shown]
+        new.laid_turn = [dict(x) for x in self.laid_turn]
+        new.specials = [list(x) for x in self.specials]
+        new.arno = list(self.arno)
+        new.pile = list(self.pile)
+        new.kept = [list(x) for x in self.kept]
+        new.bridge = [{k: list(v) for k, v in b.items()} for b in self.bridge]
+        new.actions = list(self.actions)
+        new.sent = list(self.sent)
+        new.fought = [set(x) for x in self.fought]
+        new.points = list(self.points)
+        new.facts = list(self.facts)
+        new._fought = list(self._fought)
+        new._cache = None
+        return new
+
     @staticmethod
     def _empty_bridge() -> dict[str, list[int]]:
         return {"magistrato": [], "caposchiera": [], "spot": []}
