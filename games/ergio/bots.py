@@ -49,8 +49,21 @@ def card_worth(c: int) -> int:
 
 
 def estimate(state: ErGioState, side: int, mag: int) -> int:
-    laid = state.laid_of(side, mag)
-    return C.force_of_laid(laid) + (4 if C.figures_mask(laid) & 5 else 0)
+    """A magistratura's laid force (C.force_of_laid), and 4 more for a Magistrato or a
+    Caposchiera laid (the reinforcements they take)."""
+    force = 0
+    mask = 0
+    for c in state.laid_of(side, mag):
+        force += _FORCE_OF[c]
+        mask |= _FIGURE_BIT[c]
+    if mask & 2:
+        force += C.CAPITANO_BONUS
+    return force + (4 if mask & 5 else 0)
+
+
+_FORCE_OF = C.FORCE_OF
+#: bit 1 Magistrato, 2 Capitano, 4 Caposchiera (as C.figures_mask) for each card
+_FIGURE_BIT: tuple[int, ...] = tuple(1 << r if 0 <= r < 3 else 0 for r in C.RANK_OF)
 
 
 class HeuristicBot:
@@ -118,31 +131,42 @@ class HeuristicBot:
         return card_worth(c) + (0 if unit in state.shown[side] else 3)
 
     def _battle(self, state: ErGioState, side: int, actions: list[Any]) -> Any:
-        sends = [a for a in actions if isinstance(a, Send)]
+        # the battle lists either the magistrature to send or the reinforcements and Ready
+        sends = [a for a in actions if isinstance(a, Send)] if isinstance(actions[0], Send) else []
         if sends:
-            ranked = sorted(sends, key=lambda a: (estimate(state, side, a.mag), a.mag))
+            # weakest first (by estimate, then magistratura); each estimated once
+            ranked = sorted((estimate(state, side, a.mag), a.mag, a) for a in sends)
             if side == state.challenger:
-                return ranked[-1]
+                return ranked[-1][2]
             theirs = state.sent[1 - side]
             target = estimate(state, 1 - side, theirs) if theirs != NO else 0
-            for a in ranked:
-                if estimate(state, side, a.mag) > target:
+            for force, _mag, a in ranked:
+                if force > target:
                     return a
-            return ranked[0]
+            return ranked[0][2]
         mag = state.sent[side]
         best: Any = None
         best_gain = 0
+        effects = state.ruleset.effects
+        fighter, mag_of, group_of = C.IS_FIGHTER, C.MAG_OF, C.GROUP_OF
         for a in actions:
             if not isinstance(a, Reinforce):
                 continue
             c = a.card
-            gain = 0
-            if (a.under == "magistrato" and C.IS_FIGHTER[c] and C.MAG_OF[c] != mag) or (
-                a.under in ("caposchiera", "spot") and C.IS_FIGHTER[c] and C.MAG_OF[c] == mag
-            ):
-                gain = C.FORCE_OF[c]
-            elif a.under == "magistrato" and state.ruleset.effects and C.GROUP_OF[c] >= 0:
+            if fighter[c]:
+                # a combattente counts under the Magistrato if of another magistratura, under
+                # the Caposchiera or on the spot if of the same one
+                under = a.under
+                if mag_of[c] != mag:
+                    if under != "magistrato":
+                        continue
+                elif under != "caposchiera" and under != "spot":
+                    continue
+                gain = _FORCE_OF[c]
+            elif effects and group_of[c] >= 0 and a.under == "magistrato":
                 gain = 3 if C.LOCAL[c] == C.CELATINO else 1
+            else:
+                continue
             if gain > best_gain:
                 best, best_gain = a, gain
         return best if best is not None else Ready()
