@@ -915,6 +915,15 @@ class TaroccoState(State):
             if len(trick) == SEATS:
                 self._close_trick()
             return
+        if (
+            type(action) is Bid
+            and self.phase is _BARGAIN
+            and 0 <= seat < SEATS
+            and self.spoken[seat] is None
+        ):
+            self.actions.append((seat, action))
+            self._apply_bid(seat, action)
+            return
         want = PHASE_OF.get(type(action))
         if self.phase is Phase.OVER:
             raise RecordError("the hand is over")
@@ -948,9 +957,10 @@ class TaroccoState(State):
         # the round is over (or at once under tengo_closes).
         elif bid.kind == "tengo" and self.tengo is None:
             self.tengo = seat
-        closed = self.tengo is not None and self.ruleset.tengo_closes
-        if not closed and any(b is None for b in self.spoken):
-            return
+        if self.tengo is None or not self.ruleset.tengo_closes:
+            for word in self.spoken:
+                if word is None:
+                    return  # someone has still to speak
         if self.tengo is not None:
             self._second_deal()
         elif self.taken:
