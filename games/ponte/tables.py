@@ -56,14 +56,17 @@ class FightChoices:
 class Push:
     """What one move's pair of choices does, whatever the position: the cards paid, how far
     the carrello goes (positive towards Mezzogiorno), who won the move, the power each
-    side's recover card may give back."""
+    side's recover card may give back; ``copies0`` and ``copies1``: the pack indices of each
+    card paid (a pack may hold a card twice)."""
 
-    __slots__ = ("card0", "card1", "delta", "recover0", "recover1", "winner")
+    __slots__ = ("card0", "card1", "copies0", "copies1", "delta", "recover0", "recover1", "winner")
 
     def __init__(
         self,
         card0: FightCard | None,
         card1: FightCard | None,
+        copies0: tuple[int, ...],
+        copies1: tuple[int, ...],
         delta: int,
         winner: str | None,
         recover0: int,
@@ -71,6 +74,8 @@ class Push:
     ) -> None:
         self.card0 = card0
         self.card1 = card1
+        self.copies0 = copies0
+        self.copies1 = copies1
         self.delta = delta
         self.winner = winner
         self.recover0 = recover0
@@ -210,6 +215,8 @@ class PlayTables:
         return Push(
             card0,
             card1,
+            () if code0 is None else self.indices[code0],
+            () if code1 is None else self.indices[code1],
             delta,
             None if winner is None else SIDES[winner],
             amount0 if kind0 == "recover" else 0,
