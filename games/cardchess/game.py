@@ -69,7 +69,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
     def new_game(self, ruleset: CardChessRuleset, seed: int) -> CardChessState:
         return CardChessState(ruleset, [], seed)
 
-    def start(self, record: Mapping[str, JSON]) -> CardChessState:
+    def start_record(self, record: Mapping[str, JSON]) -> CardChessState:
         ruleset = self.ruleset(record.get("ruleset"))
         seed = record.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

@@ -13,7 +13,8 @@ A game is a ruleset, a deal and a list of actions; replaying the list is validat
   call, held equal to the long way by the game's tests); ``is_over()``, ``outcome()``,
   ``view(seat)`` and ``to_record()``.
 * ``Game``: the declaration (seats, rulesets, rule book, maximum length) and the factories:
-  ``new_game`` (a seeded deal), ``start`` (the deal written in a record), action
+  ``new_game`` (a seeded deal), ``start`` (the deal written in a record: the core reads the
+  header, which game and which notation version, and the game's ``start_record`` the rest), action
   encoding, ``validate`` (replay a record), ``score`` (a summary), and the bots.
 """
 
@@ -302,9 +303,28 @@ class Game(ABC, Generic[R, S]):
     def new_game(self, ruleset: R, seed: int) -> S:
         """A fresh game dealt from the seed."""
 
-    @abstractmethod
     def start(self, record: Mapping[str, JSON]) -> S:
-        """The state before the first action of a record (its ruleset and deal)."""
+        """The state before the first action of a record: the header (which game, which
+        notation version) is read here for every game, the ruleset and deal by
+        ``start_record``."""
+        self.read_header(record)
+        return self.start_record(record)
+
+    def start_record(self, record: Mapping[str, JSON]) -> S:
+        """The state a record's ruleset and deal describe (its header already read).
+        Every engine defines it; a game that overrides ``start`` itself need not."""
+        raise NotImplementedError(f"{type(self).__name__} reads no records")
+
+    def read_header(self, record: Mapping[str, JSON]) -> None:
+        """Refuse a record that is not an object, is written for another game, or is in a
+        notation version this engine does not read (absent: the current one)."""
+        if not isinstance(record, Mapping):
+            raise RecordError("a record is a JSON object")
+        if record.get("game", self.info.slug) != self.info.slug:
+            raise RecordError(f"this record is for {record.get('game')!r}", path="game")
+        version = record.get("version", NOTATION_VERSION)
+        if type(version) is not int or version != NOTATION_VERSION:
+            raise RecordError(f"this engine reads version {NOTATION_VERSION}", path="version")
 
     @abstractmethod
     def encode_action(self, action: Any) -> dict[str, JSON]: ...
@@ -321,10 +341,7 @@ class Game(ABC, Generic[R, S]):
         (when it physically can be), so the referee sees the first fault and all the
         further ones. An action that cannot happen at all ends the replay there.
         """
-        if not isinstance(record, Mapping):
-            raise RecordError("a record is a JSON object")
-        if record.get("game", self.info.slug) != self.info.slug:
-            raise RecordError(f"this record is for {record.get('game')!r}", path="game")
+        self.read_header(record)
         raw_actions = record.get("actions", [])
         if not isinstance(raw_actions, list):
             raise RecordError("expected a list of actions", path="actions")

@@ -114,7 +114,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
             decks.append(deck)
         return ErGioState(ruleset, (decks[0], decks[1]), seed)
 
-    def start(self, record: Mapping[str, JSON]) -> ErGioState:
+    def start_record(self, record: Mapping[str, JSON]) -> ErGioState:
         ruleset = self.ruleset(record.get("ruleset"))
         seed = record.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core import (
-    NOTATION_VERSION,
     Choice,
     Game,
     GameInfo,
@@ -192,10 +191,7 @@ class Ponte(Game[PonteRuleset, PonteState]):
         quarter = r.randrange(2)
         return PonteState(ruleset, Deal(first, (perms[0], perms[1]), quarter), seed)
 
-    def start(self, record: Mapping[str, JSON]) -> PonteState:
-        version = record.get("version", NOTATION_VERSION)
-        if version != NOTATION_VERSION:
-            raise RecordError(f"this engine reads version {NOTATION_VERSION}", path="version")
+    def start_record(self, record: Mapping[str, JSON]) -> PonteState:
         ruleset = self.ruleset(record.get("ruleset"))
         seed = record.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import NOTATION_VERSION, Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.core.declare import SummaryForm
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
@@ -145,10 +145,7 @@ class SanMarco(Game[Any, Any]):
             return BoardState(ruleset, seed)
         return ScoringRound(ruleset, DEFAULT_COLOURS[ruleset.variant])
 
-    def start(self, record: Mapping[str, JSON]) -> Any:
-        version = record.get("version", NOTATION_VERSION)
-        if version != NOTATION_VERSION:
-            raise RecordError(f"this engine reads version {NOTATION_VERSION}", path="version")
+    def start_record(self, record: Mapping[str, JSON]) -> Any:
         ruleset = self.ruleset(record.get("ruleset"))
         deal = record.get("deal")
         if isinstance(ruleset, BoardRuleset):

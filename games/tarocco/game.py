@@ -132,7 +132,7 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         """A shuffled pack; the dealer turns with the seed (seed % 4) so all seats deal."""
         return TaroccoState(ruleset, seed % SEATS, shuffled_pack(seed))
 
-    def start(self, record: Mapping[str, JSON]) -> TaroccoState:
+    def start_record(self, record: Mapping[str, JSON]) -> TaroccoState:
         ruleset = self.ruleset(record.get("ruleset"))
         deal = record.get("deal")
         if deal is None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.core import registry
+from games.core import NOTATION_VERSION, RecordError, registry
 
 # where each game keeps the state whose flow has phases (San Marco's board lives in table.py)
 STATE_MODULE = {
@@ -49,3 +49,23 @@ def test_phase_is_a_str_enum_and_a_game_walks_through_its_members(slug: str) -> 
         state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
     assert state.is_over() and state.phase == "over"
     assert len(seen) >= 2
+
+
+@pytest.mark.parametrize("slug", sorted(STATE_MODULE))
+def test_every_game_reads_the_notation_version_and_refuses_another(slug: str) -> None:
+    game = registry.get(slug)
+    _, preset = STATE_MODULE[slug]
+    record = game.new_game(game.ruleset(preset), seed=3).to_record()
+    assert record["version"] == NOTATION_VERSION
+    assert game.validate(record).violations == ()
+    unversioned = {k: v for k, v in record.items() if k != "version"}
+    game.start(unversioned)  # written before versions: read as the current one
+    for wrong in (NOTATION_VERSION + 1, 0, str(NOTATION_VERSION), True, None, [1]):
+        for read in (game.start, game.validate):
+            with pytest.raises(RecordError) as caught:
+                read({**record, "version": wrong})
+            assert caught.value.path == "version"
+            assert f"reads version {NOTATION_VERSION}" in str(caught.value)
+    with pytest.raises(RecordError) as caught:
+        game.start({**record, "game": "chess"})
+    assert caught.value.path == "game"
