@@ -152,6 +152,21 @@ _SPECIAL_RULES = {
 _UNIT_OF = C.UNIT_OF
 _IS_FIGHTER = C.IS_FIGHTER
 _SIDE_MAGS = (tuple(C.side_mags(0)), tuple(C.side_mags(1)))
+_TRIS: dict[tuple[int, ...], tuple[Lay, ...]] = {}
+
+
+def _tris_of(real: tuple[int, ...]) -> tuple[Lay, ...]:
+    """Every distinct tris of these sorted cards of one unit, in order (remembered)."""
+    found = _TRIS.get(real)
+    if found is None:
+        found = _TRIS[real] = tuple(lay(t) for t in sorted(set(itertools.combinations(real, 3))))
+    return found
+
+
+def _lay_order(a: Lay) -> tuple[int, ...]:
+    return a.cards
+
+
 #: bit 1 Magistrato, 2 Capitano, 4 Caposchiera (as C.figures_mask) for each card
 _FIGURE_BIT: tuple[int, ...] = tuple(1 << r if 0 <= r < 3 else 0 for r in C.RANK_OF)
 #: Reinforce under two open places, by card (the room lists the Magistrato's place first)
@@ -475,7 +490,7 @@ class ErGioState(State):
         side = self.turn_seat % 2
         # ergio.corteo.complete: the side that has shown all its magistrature and armed groups wins
         # the Corteo at the end of this turn.
-        if self.complete(side):
+        if len(self.field[side]) >= _UNITS_PER_SIDE and self.complete(side):
             self._close_corteo(side, "complete")
             return
         # ergio.corteo.dry: a whole round of turns with both decks empty (or max_turns reached) ends
@@ -659,11 +674,14 @@ class ErGioState(State):
         must = self.mandatory(seat)
         if must:
             unit_of = _UNIT_OF
-            lays: set[tuple[int, ...]] = set()
+            if len(must) == 1:
+                unit = must[0]
+                return list(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
+            lays: set[Lay] = set()
             for unit in must:
-                real = sorted([c for c in hand if unit_of[c] == unit])
-                lays.update(itertools.combinations(real, 3))
-            return [lay(t) for t in sorted(lays)]
+                lays.update(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
+            ranked: list[Lay] = sorted(lays, key=_lay_order)
+            return [*ranked]
         out: list[Action] = []
         distinct = sorted(set(hand))
         advanced = self._advanced
@@ -1068,13 +1086,19 @@ class ErGioState(State):
         if isinstance(a, End):
             self._end_turn()
         elif isinstance(a, Add):
-            self._take(seat, a.card)
+            try:
+                hand.remove(a.card)
+            except ValueError:
+                self._take(seat, a.card)  # says which card is missing
             unit = _UNIT_OF[a.card]
             if unit < 0:
                 raise RecordError(f"{C.CODES[a.card]} belongs to no magistratura or group")
             self.field[side].setdefault(unit, []).append(a.card)
         elif isinstance(a, Arno):
-            self._take(seat, a.card)
+            try:
+                hand.remove(a.card)
+            except ValueError:
+                self._take(seat, a.card)  # says which card is missing
             self.arno.append(a.card)
         elif isinstance(a, Draw):
             if a.source == "pile":
