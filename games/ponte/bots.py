@@ -14,8 +14,11 @@ from typing import Any, Final
 from games.core import RecordError, rng
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot
 from games.ponte.model import (
+    ATTACK,
     BEATS,
+    DEFENSE,
     MAG_INDEX,
+    PUSH,
     SIDES,
     Assign,
     Deploy,
@@ -101,48 +104,47 @@ def fight_scores(state: PonteState, actions: Sequence[Any]) -> list[float]:
     limit = rs.bridge_slots
     # what the enemy can still play: its hand, within its power when that is known; counted
     # by type (how many, and their Kg/Push in all), which is all a card's gain needs
-    count = {k: 0 for k in BEATS}
-    weight = {k: 0 for k in BEATS}
+    count = {ATTACK: 0, PUSH: 0, DEFENSE: 0}
+    weight = {ATTACK: 0, PUSH: 0, DEFENSE: 0}
     if not state.out(enemy):
         pack = state.pack
-        see = rs.mode != "incognito"
+        pay = state.can_pay if rs.mode != "incognito" else None
         for i in state.hand[enemy]:
             e = pack[i]
-            if see and not state.can_pay(e, enemy):
+            if pay is not None and not pay(e, enemy):
                 continue
             count[e.kind] += 1
             weight[e.kind] += e.value
-    total = sum(count.values())
+    total = count[ATTACK] + count[PUSH] + count[DEFENSE]
     urgency = (
         1.0 + (2.0 if position <= -(limit - 2) else 0.0) + (1.0 if position >= limit - 2 else 0.0)
     )
     chip = rs.chip
-    tight = abs(position) >= limit - 2 or state.fpower[side] <= 15000
+    codes = rs.codes
+    tight = 1.5 if abs(position) >= limit - 2 or state.fpower[side] <= 15000 else -1.0
+    by_card: dict[str | None, float] = {None: 0.0}  # a card's score, the same for each strategy
     out: list[float] = []
     for a in actions:
-        card = None if a.card is None else rs.codes[a.card]
-        gain = 0.0
-        if card is None:
-            gain = 0.0
-        elif not total:
-            gain = card.value / chip
-        else:
-            # against each enemy card: the difference on the same type, the whole card
-            # against the type it beats, the enemy's card against the type beating it
-            kind = card.kind
-            beaten = BEATS[kind]
-            beater = BEATS[beaten]
-            gain = (
-                count[kind] * card.value
-                - weight[kind]
-                + count[beaten] * card.value
-                - weight[beater]
-            ) / chip
-            gain /= total
-        cost = 0.0 if card is None else card.value / rs.chip * 0.35
-        score = gain * urgency - cost
+        score = by_card.get(a.card)
+        if score is None:
+            card = codes[a.card]
+            if not total:
+                gain = card.value / chip
+            else:
+                # against each enemy card: the difference on the same type, the whole card
+                # against the type it beats, the enemy's card against the type beating it
+                kind = card.kind
+                beaten = BEATS[kind]
+                gain = (
+                    count[kind] * card.value
+                    - weight[kind]
+                    + count[beaten] * card.value
+                    - weight[BEATS[beaten]]
+                ) / chip
+                gain /= total
+            score = by_card[a.card] = gain * urgency - card.value / chip * 0.35
         if a.strategy is not None:
-            score += 1.5 if tight else -1.0
+            score += tight
         out.append(score)
     return out
 
