@@ -18,6 +18,7 @@ from games.core import (
 )
 from games.core import violation as make_violation
 from games.core.declare import SummaryForm
+from games.core.rng import shuffle
 from games.ponte.bots import HeuristicBot, strong_bot
 from games.ponte.model import (
     DEFAULT_FIGHT_CARDS,
@@ -185,7 +186,7 @@ class Ponte(Game[PonteRuleset, PonteState]):
         perms: list[tuple[int, ...]] = []
         for _ in (0, 1):
             p = list(range(6))
-            r.shuffle(p)
+            shuffle(r, p)  # r.shuffle(p)'s order
             perms.append(tuple(p))
         # Drawn last, so the side and the strategy orders of a seed stay what they were.
         quarter = r.randrange(2)

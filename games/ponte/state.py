@@ -919,6 +919,21 @@ class PonteState(State):
     # --- applying -------------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:
         phase = self.phase
+        if phase is FIGHT and type(action) is Fight:  # most of a match: as below, shorter
+            card = action.card
+            if card is not None and card not in self._t.cards:
+                raise RecordError(f"{card} is not a card of this set")
+            strategy = action.strategy
+            if strategy is not None and not 0 <= strategy < 6:
+                raise RecordError(f"there is no strategy card {strategy}")
+            self.actions.append((seat, action))
+            pending = self.pending
+            if pending[0] is None:
+                pending[0] = action
+            else:
+                pending[1] = action
+                self._resolve_move()
+            return
         if phase is OVER:
             raise RecordError("the match is over")
         if isinstance(action, Fight) and phase in (FIGHT, TYPES):
