@@ -392,9 +392,32 @@ class PonteState(State):
             if entry is None:
                 entry = self._fight_entry(side, mag)
             return list(entry.actions)
-        if phase is DEPLOY:
-            expected = self.challenger_seat()
-            return self._legal_deploy(expected) if seat == expected else []
+        if phase is DEPLOY or phase is RESPOND:
+            responding = phase is RESPOND
+            expected = self.responder_seat() if responding else self.challenger_seat()
+            if seat != expected:
+                return []
+            # what the listing depends on besides the ruleset: who deploys, the tie breaker,
+            # the quarter named, and which magistrature have fought
+            key = (
+                responding,
+                self.challenger,
+                self.in_tiebreak,
+                seat,
+                self.target,
+                tuple(self.fought),
+            )
+            cache = self._t.deploy_cache
+            choices = cache.get(key)
+            if choices is None:
+                if responding:
+                    choices = tuple(DEPLOYS[m, None] for m in self._respond_mags())
+                else:
+                    choices = tuple(self._legal_deploy(expected))
+                if len(cache) >= CACHE_MAX:
+                    cache.clear()
+                cache[key] = choices
+            return list(choices)
         if phase is POWER:
             pool = self._current_pool()
             if pool is None or seat != pool[0]:
@@ -414,8 +437,6 @@ class PonteState(State):
                 for c in held
                 if c not in taken
             ]
-        if phase is RESPOND:
-            return [DEPLOYS[m, None] for m in self._respond_mags()]
         side = self.fight_side()
         fights = self.ruleset.fights
         return [fights[c, None] for c in self.playable(side)]  # TYPES
@@ -460,7 +481,7 @@ class PonteState(State):
             assert pool is not None
         mags = pool[1]
         initial = self.initial
-        key = (mags, tuple([initial[m] for m in mags]))
+        key = (mags, tuple(initial[mags[0] : mags[-1] + 1]))  # a sheet is a run of mags
         cache = self._t.assign_cache
         choices = cache.get(key)
         if choices is None:
@@ -531,7 +552,7 @@ class PonteState(State):
             if not (fought[3 * q] and fought[3 * q + 1] and fought[3 * q + 2])
         ]
 
-    def _legal_deploy(self, seat: int | None = None) -> list[Action]:
+    def _legal_deploy(self, seat: int | None = None) -> list[Deploy]:
         quarters = self._target_quarters()
         mags = self._deploy_mags(seat)
         if quarters == [None]:

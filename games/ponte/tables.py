@@ -92,6 +92,7 @@ class PlayTables:
         "cards",
         "cheapest",
         "chip",
+        "deploy_cache",
         "fight_cache",
         "fights",
         "full_hand",
@@ -126,6 +127,8 @@ class PlayTables:
             pools = tuple((s, tuple(side_mags(s))) for s in (0, 1))
         else:
             pools = tuple((self.layout.owners[q], tuple(quarter_mags(q))) for q in range(4))
+        # each sheet is a run of consecutive magistrature (a side's six, a quarter's three)
+        assert all(mags == tuple(range(mags[0], mags[0] + len(mags))) for _s, mags in pools)
         self.pools: tuple[tuple[int, tuple[int, ...]], ...] = pools
         self.values: tuple[int, ...] = ruleset.values
         self.big_only: tuple[bool, ...] = ruleset.big_only
@@ -144,6 +147,10 @@ class PlayTables:
         self.fight_cache: dict[tuple[tuple[int, ...], int, bool, int], FightChoices] = {}
         # (card, strategy card) of Tramontana then Mezzogiorno -> what the move does
         self.pushes: dict[tuple[str | None, int | None, str | None, int | None], Push] = {}
+        # (answering, challenger side, tie breaker, seat, quarter named, fought) -> deployments
+        self.deploy_cache: dict[
+            tuple[bool, int, bool, int, int | None, tuple[bool, ...]], tuple[Deploy, ...]
+        ] = {}
         # (sheet's magistrature, their powers so far) -> the lines that may be written next
         self.assign_cache: dict[
             tuple[tuple[int, ...], tuple[int | None, ...]], tuple[Assign, ...]

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from games.ponte import GAME, Fight
-from games.ponte.state import FIGHT, POWER, PonteState
+from games.ponte import GAME, Deploy, Fight
+from games.ponte.state import DEPLOY, FIGHT, POWER, RESPOND, PonteState
 
 
 @pytest.mark.parametrize("name", list(GAME.rulesets))
@@ -29,6 +29,10 @@ def test_remembered_choices_are_the_ones_worked_out_from_the_rules(name: str) ->
                 pool = state._current_pool()
                 assert pool is not None
                 assert legal == state._assign_choices(pool[1])
+            elif state.phase == DEPLOY:
+                assert legal == state._legal_deploy()
+            elif state.phase == RESPOND:
+                assert legal == [Deploy(m) for m in state._respond_mags()]
             for other in range(ruleset.seats):
                 if other != seat:
                     assert state.legal_actions(other) == []
