@@ -193,7 +193,10 @@ SIDE_UNITS: tuple[tuple[int, ...], tuple[int, ...]] = (
 
 def force_of_laid(cards: list[int] | tuple[int, ...]) -> int:
     """Laid force of a magistratura: its combattenti plus 5 for a Capitano."""
-    total = sum(FORCE_OF[c] for c in cards)
-    if figures_mask(cards) & 2:
-        total += CAPITANO_BONUS
-    return total
+    total = 0
+    capitano = False
+    for c in cards:
+        total += FORCE_OF[c]
+        if RANK_OF[c] == CAPITANO:
+            capitano = True
+    return total + CAPITANO_BONUS if capitano else total

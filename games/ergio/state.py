@@ -409,7 +409,7 @@ class ErGioState(State):
 
     def pool(self, side: int) -> list[int]:
         """The cards a side may reinforce with: its hand, or its partners' common hand."""
-        if not self.ruleset.multi:
+        if not self._multi:
             return self.hands[side]
         # ergio.multi.battle.common_hand: with four or six the partners' hands make one pool.
         return [c for s in self.seats_of(side) for c in self.hands[s]]
@@ -797,13 +797,14 @@ class ErGioState(State):
         if self.sent[side] == NO:
             fought = self.fought[side]
             return [SEND[m] for m in _SIDE_MAGS[side] if m not in fought]
-        places = tuple(under for under, free in self.room(side).items() if free > 0)
+        places = [under for under, free in self.room(side).items() if free > 0]
         cards = sorted(set(self.pool(side)))
         out: list[Action]
         if len(places) == 1:
             out = list(map(REINFORCE[places[0]].__getitem__, cards))
         elif places:  # each card under each open place, in the room's order
-            out = list(chain.from_iterable(map(_REINFORCE_BOTH[places].__getitem__, cards)))
+            both = _REINFORCE_BOTH[tuple(places)]
+            out = list(chain.from_iterable(map(both.__getitem__, cards)))
         else:
             out = []
         out.append(READY)
