@@ -19,7 +19,7 @@ from games.cardchess.state import (
     SfidaDeal,
     encode,
 )
-from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text
+from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read
 from games.core.declare import SummaryForm
 
 JSON = Any
@@ -71,9 +71,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
 
     def start_record(self, record: Mapping[str, JSON]) -> CardChessState:
         ruleset = self.ruleset(record.get("ruleset"))
-        seed = record.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError("expected a whole number", path="seed")
+        seed = read.seed(record)
         deal = record.get("deal", {"sfide": []})
         if not isinstance(deal, Mapping) or not isinstance(deal.get("sfide"), list):
             raise RecordError('expected {"sfide": [{"deck": [...]}, ...]}', path="deal")

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK
-from games.core import Outcome, RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, read, violation
 
 JSON = Any
 
@@ -172,13 +172,7 @@ def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON],
     rows: list[dict[str, JSON]] = []
     for k, sf in enumerate(raw):
         path = f"sfide[{k}]"
-        if not isinstance(sf, list) or len(sf) != n:
-            raise RecordError(f"expected {n} whole numbers", path=path)
-        points = []
-        for i, v in enumerate(sf):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise RecordError("expected a whole number", path=f"{path}[{i}]")
-            points.append(v)
+        points = read.wholes(sf, n, path)
         if tally.over:
             found.append(
                 violation(
@@ -208,17 +202,14 @@ def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON],
         rows.append({"points": points, "gold": tally.add(points), "deciding": deciding})
     gold = list(tally.gold)
     claimed = summary.get("gold")
-    if claimed is not None:
-        if not isinstance(claimed, list) or len(claimed) != n:
-            raise RecordError(f"expected {n} whole numbers", path="gold")
-        if list(claimed) != gold:
-            found.append(
-                violation(
-                    BOOK,
-                    "cardchess.gold.count",
-                    Text(f"Scritto {claimed}, dovuto {gold}.", f"Written {claimed}, due {gold}."),
-                )
+    if claimed is not None and read.wholes(claimed, n, "gold") != gold:
+        found.append(
+            violation(
+                BOOK,
+                "cardchess.gold.count",
+                Text(f"Scritto {claimed}, dovuto {gold}.", f"Written {claimed}, due {gold}."),
             )
+        )
     winners = tally.winners
     return {
         "form": "game",

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from games.core.declare import Choice, SummaryForm
 from games.core.errors import IllegalAction, RecordError
+from games.core.read import list_of
 from games.core.rules import RuleBook
 from games.core.text import Text
 from games.core.verdict import JSON, Outcome, ScoreReport, Verdict, Violation, violation
@@ -342,9 +343,7 @@ class Game(ABC, Generic[R, S]):
         further ones. An action that cannot happen at all ends the replay there.
         """
         self.read_header(record)
-        raw_actions = record.get("actions", [])
-        if not isinstance(raw_actions, list):
-            raise RecordError("expected a list of actions", path="actions")
+        raw_actions = list_of(record.get("actions", []), "actions", "expected a list of actions")
         state = self.start(record)
         found: list[Violation] = []
         steps = 0

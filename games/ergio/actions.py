@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.core import RecordError
+from games.core import RecordError, read
 from games.ergio import cards as C
 
 JSON = Any
@@ -191,9 +191,7 @@ def mag(raw: Any, path: str) -> int:
 
 
 def _choice(raw: Any, allowed: tuple[str, ...], path: str) -> str:
-    if raw not in allowed:
-        raise RecordError(f"expected one of {', '.join(allowed)}", path=path)
-    return str(raw)
+    return read.one_of(raw, allowed, path)
 
 
 def decode(data: Any, path: str) -> Action:
@@ -232,9 +230,7 @@ def decode(data: Any, path: str) -> Action:
     if "end" in data:
         return END
     if "sabotage" in data:
-        if not isinstance(data["sabotage"], bool):
-            raise RecordError("expected true or false", path=f"{path}.sabotage")
-        return SABOTAGE_YES if data["sabotage"] else SABOTAGE_NO
+        return SABOTAGE_YES if read.flag(data["sabotage"], f"{path}.sabotage") else SABOTAGE_NO
     if "send" in data:
         return SEND[mag(data["send"], f"{path}.send")]
     if "reinforce" in data:

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
+from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read, rng
 from games.core.declare import SummaryForm
 from games.core.rng import shuffle
 from games.ergio import actions as A
@@ -87,14 +87,10 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
     rule_claimed_score = RULE_CLAIMED
 
     def check_ruleset(self, ruleset: ErGioRuleset) -> None:
-        if ruleset.tie_order not in TIE_ORDERS:
-            raise RecordError(f"expected one of {', '.join(TIE_ORDERS)}", path="ruleset.tie_order")
-        if ruleset.bella_sums not in BELLA_SUMS:
-            raise RecordError(f"expected one of {', '.join(BELLA_SUMS)}", path="ruleset.bella_sums")
-        if ruleset.dry_corteo not in ("most_complete", "laid_force"):
-            raise RecordError("expected most_complete or laid_force", path="ruleset.dry_corteo")
-        if ruleset.first_side not in C.SIDES:
-            raise RecordError("expected tramontana or mezzogiorno", path="ruleset.first_side")
+        read.one_of(ruleset.tie_order, TIE_ORDERS, "ruleset.tie_order")
+        read.one_of(ruleset.bella_sums, BELLA_SUMS, "ruleset.bella_sums")
+        read.one_of(ruleset.dry_corteo, ("most_complete", "laid_force"), "ruleset.dry_corteo")
+        read.side(ruleset.first_side, "ruleset.first_side")
         for name in ("turn_draw", "hand_size", "battle_draw", "max_turns"):
             if getattr(ruleset, name) < (1 if name == "max_turns" else 0):
                 raise RecordError("expected a positive number", path=f"ruleset.{name}")
@@ -116,9 +112,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
 
     def start_record(self, record: Mapping[str, JSON]) -> ErGioState:
         ruleset = self.ruleset(record.get("ruleset"))
-        seed = record.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError("expected a whole number", path="seed")
+        seed = read.seed(record)
         deal = record.get("deal")
         if deal is None:
             if seed is None:
@@ -126,16 +120,14 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
                     "a record needs its deal (or the seed that dealt it)", path="deal"
                 )
             return self.new_game(ruleset, seed)
-        if not isinstance(deal, Mapping):
-            raise RecordError('expected {"tramontana": [...], "mezzogiorno": [...]}', path="deal")
+        deal = read.obj(deal, "deal", 'expected {"tramontana": [...], "mezzogiorno": [...]}')
         if "battle" in deal:
             return ErGioState.at_battle(ruleset, self.position(ruleset, deal["battle"]), seed)
         decks: list[list[int]] = []
         for side, name in enumerate(C.SIDES):
-            raw = deal.get(name)
             path = f"deal.{name}"
-            if not isinstance(raw, list):
-                raise RecordError("expected the deck, top card first, as card codes", path=path)
+            wording = "expected the deck, top card first, as card codes"
+            raw = read.list_of(deal.get(name), path, wording)
             deck = A.cards(raw, path)
             if sorted(deck) != self.deck_of(ruleset, side):  # the deck in order is sorted
                 expected = Counter(self.deck_of(ruleset, side))
@@ -160,9 +152,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
                 'expected {"corteo_winner": ..., "tramontana": {...}, "mezzogiorno": {...}}',
                 path=path,
             )
-        winner = raw.get("corteo_winner")
-        if winner not in C.SIDES:
-            raise RecordError("expected tramontana or mezzogiorno", path=f"{path}.corteo_winner")
+        winner = C.SIDES[read.side(raw.get("corteo_winner"), f"{path}.corteo_winner")]
         out: dict[str, JSON] = {"corteo_winner": winner}
         for side, name in enumerate(C.SIDES):
             mine = raw.get(name)
@@ -175,10 +165,8 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
             seen: Counter[int] = Counter()
             places: dict[str, JSON] = {}
             for place in ("corteo", "hand", "drawn"):
-                cards = mine.get(place, [])
                 where = f"{path}.{name}.{place}"
-                if not isinstance(cards, list):
-                    raise RecordError("expected a list of card codes", path=where)
+                cards = mine.get(place, [])
                 for i, card in enumerate(A.cards(cards, where)):
                     if card not in deck:
                         raise RecordError(
@@ -193,10 +181,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
                             path=f"{where}[{i}]",
                         )
                 places[place] = [str(c) for c in cards]
-            dry = mine.get("dry", False)
-            if not isinstance(dry, bool):
-                raise RecordError("expected true or false", path=f"{path}.{name}.dry")
-            if dry:
+            if read.flag(mine.get("dry", False), f"{path}.{name}.dry"):
                 places["dry"] = True
             out[name] = places
         return out

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, read, violation
 from games.ergio import battle as B
 from games.ergio import cards as C
 from games.ergio.rules import BOOK
@@ -122,9 +122,7 @@ def outcome_of(result: Mapping[str, JSON], seats: int) -> Outcome:
 
 
 def _side_name(raw: Any, path: str) -> int:
-    if raw not in C.SIDES:
-        raise RecordError("expected tramontana or mezzogiorno", path=path)
-    return C.SIDES.index(raw)
+    return read.side(raw, path)
 
 
 def _codes(raw: Any, path: str) -> tuple[int, ...]:
@@ -156,8 +154,8 @@ def _read_side(raw: Any, path: str) -> _Read:
         )
     mag = C.MAG_BY_NAME[key]
     force = raw.get("force")
-    if force is not None and (isinstance(force, bool) or not isinstance(force, int)):
-        raise RecordError("expected a whole number", path=f"{path}.force")
+    if force is not None:
+        force = read.whole(force, f"{path}.force")
     mask: int | None = None
     if raw.get("figures") is not None:
         figs = raw["figures"]
@@ -180,8 +178,8 @@ def _read_side(raw: Any, path: str) -> _Read:
     if force is None and sent is None:
         raise RecordError("give the force (and figures) or the cards", path=path)
     laid_force = raw.get("laid_force")
-    if laid_force is not None and (isinstance(laid_force, bool) or not isinstance(laid_force, int)):
-        raise RecordError("expected a whole number", path=f"{path}.laid_force")
+    if laid_force is not None:
+        laid_force = read.whole(laid_force, f"{path}.laid_force")
     return _Read(mag, force, mask, sent, laid_force)
 
 

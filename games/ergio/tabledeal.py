@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import RecordError, registry
+from games.core import RecordError, read, registry
 from games.core.words import pick
 from games.ergio import cards as C
 from games.ergio import words as W
@@ -187,7 +187,7 @@ def deal(corteo_winner: int, placed: Mapping[str, Sequence[str]], ruleset: Any =
     """The record's deal: the position at the start of the battle. An error names the
     place at fault (its key, as ``places`` gives it)."""
     if corteo_winner not in (0, 1):
-        raise RecordError("expected tramontana or mezzogiorno", path="dealer")
+        raise RecordError(read.SIDES_WORDING, path="dealer")
     position: dict[str, Any] = {"corteo_winner": C.SIDES[corteo_winner]}
     for name in C.SIDES:
         position[name] = {p: list(placed.get(f"{name}_{p}", [])) for p in PLACES}
@@ -366,8 +366,7 @@ def with_drawn(
     """The record with the cards a side drew after a scontro (or with its deck run out)."""
     out = copy.deepcopy(dict(record))
     position = out["deal"]["battle"]
-    if side not in C.SIDES:
-        raise RecordError("expected tramontana or mezzogiorno", path="side")
+    read.side(side, "side")
     mine = position[side]
     if dry:
         mine["dry"] = True

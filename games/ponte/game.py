@@ -14,6 +14,7 @@ from games.core import (
     ScoreReport,
     Text,
     Violation,
+    read,
     rng,
 )
 from games.core import violation as make_violation
@@ -129,10 +130,8 @@ class Ponte(Game[PonteRuleset, PonteState]):
             self._check_ruleset(ruleset)
 
     def _check_ruleset(self, ruleset: PonteRuleset) -> None:
-        if ruleset.mode not in MODES:
-            raise RecordError(f"expected one of {', '.join(MODES)}", path="ruleset.mode")
-        if ruleset.lone_side not in SIDES:
-            raise RecordError('expected "tramontana" or "mezzogiorno"', path="ruleset.lone_side")
+        read.one_of(ruleset.mode, MODES, "ruleset.mode")
+        read.side(ruleset.lone_side, "ruleset.lone_side")
         if ruleset.chip <= 0:
             raise RecordError("expected a positive chip value", path="ruleset.chip")
         if not ruleset.fight_cards:
@@ -194,21 +193,15 @@ class Ponte(Game[PonteRuleset, PonteState]):
 
     def start_record(self, record: Mapping[str, JSON]) -> PonteState:
         ruleset = self.ruleset(record.get("ruleset"))
-        seed = record.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError("expected a whole number", path="seed")
+        seed = read.seed(record)
         deal = record.get("deal")
         if deal is None:
             if seed is not None:
                 return self.new_game(ruleset, seed)
             return PonteState(ruleset, Deal(0, (tuple(range(6)), tuple(range(6)))), None)
-        if not isinstance(deal, Mapping):
-            raise RecordError(
-                'expected {"first": "tramontana", "strategy": [[...6], [...6]]}', path="deal"
-            )
-        first = deal.get("first")
-        if first not in SIDES:
-            raise RecordError('expected "tramontana" or "mezzogiorno"', path="deal.first")
+        wording = 'expected {"first": "tramontana", "strategy": [[...6], [...6]]}'
+        deal = read.obj(deal, "deal", wording)
+        first = SIDES[read.side(deal.get("first"), "deal.first")]
         raw = deal.get("strategy", [list(range(6)), list(range(6))])
         if (
             not isinstance(raw, list)
@@ -250,9 +243,7 @@ class Ponte(Game[PonteRuleset, PonteState]):
         done = list(outcome.detail["challenges"])
         if outcome.detail.get("tie_breaker") is not None:
             done.append(outcome.detail["tie_breaker"])
-        rows = claims.get("challenges", [])
-        if not isinstance(rows, list):
-            raise RecordError("expected a list", path="claims.challenges")
+        rows = read.list_of(claims.get("challenges", []), "claims.challenges")
         for k, row in enumerate(rows):
             if not isinstance(row, Mapping) or k >= len(done):
                 raise RecordError(

@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final
 
-from games.core import RecordError, Ruleset
+from games.core import RecordError, Ruleset, read
 
 if TYPE_CHECKING:
     from games.ponte.tables import PlayTables
@@ -343,9 +343,7 @@ def _mag(data: Any, path: str, key: str) -> int:
 
 
 def _int(data: Any, path: str, key: str) -> int:
-    if isinstance(data, bool) or not isinstance(data, int):
-        raise RecordError("expected a whole number", path=f"{path}.{key}")
-    return data
+    return read.whole(data, f"{path}.{key}")
 
 
 # Fight choices as read from records, one shared (frozen) object per choice: a record is

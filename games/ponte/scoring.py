@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, violation
+from games.core import Outcome, RecordError, Text, Violation, read, violation
 from games.ponte.model import (
     MAG_INDEX,
     MAGISTRATURE,
@@ -186,18 +186,6 @@ def _mag(raw: Any, side: int, path: str) -> int:
     return MAG_INDEX[raw]
 
 
-def _side(raw: Any, path: str) -> int:
-    if raw not in SIDES:
-        raise RecordError('expected "tramontana" or "mezzogiorno"', path=path)
-    return SIDES.index(raw)
-
-
-def _int(raw: Any, path: str) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise RecordError("expected a whole number", path=path)
-    return raw
-
-
 def score_summary(
     ruleset: PonteRuleset, summary: Mapping[str, Any]
 ) -> tuple[dict[str, JSON], list[Violation]]:
@@ -211,7 +199,7 @@ def score_summary(
         for name, value in raw_assign.items():
             if name not in MAG_INDEX:
                 raise RecordError(f"unknown magistratura {name!r}", path="assignments")
-            assigned[MAG_INDEX[name]] = _int(value, f"assignments.{name}")
+            assigned[MAG_INDEX[name]] = read.whole(value, f"assignments.{name}")
         for mags in pools(ruleset):
             if all(m in assigned for m in mags):
                 found += check_sheet(ruleset, mags, [assigned[m] for m in mags])
@@ -232,11 +220,11 @@ def score_summary(
         if not isinstance(ch, Mapping):
             raise RecordError("expected an object", path=path)
         pair = [_mag(ch.get(SIDES[s]), s, f"{path}.{SIDES[s]}") for s in (0, 1)]
-        winner = _side(ch.get("winner"), f"{path}.winner")
+        winner = read.side(ch.get("winner"), f"{path}.winner")
         left_raw = ch.get("left", [0, 0])
         if not isinstance(left_raw, list) or len(left_raw) != 2:
             raise RecordError("expected [tramontana left, mezzogiorno left]", path=f"{path}.left")
-        left = [_int(v, f"{path}.left[{i}]") for i, v in enumerate(left_raw)]
+        left = [read.whole(v, f"{path}.left[{i}]") for i, v in enumerate(left_raw)]
         for s, mag in enumerate(pair):
             if mag in used:
                 found.append(
@@ -312,7 +300,7 @@ def score_summary(
         if not isinstance(tb_raw, Mapping):
             raise RecordError("expected an object or null", path="tie_breaker")
         pair = [_mag(tb_raw.get(SIDES[s]), s, f"tie_breaker.{SIDES[s]}") for s in (0, 1)]
-        tb_winner = _side(tb_raw.get("winner"), "tie_breaker.winner")
+        tb_winner = read.side(tb_raw.get("winner"), "tie_breaker.winner")
         if not tie:
             found.append(
                 violation(

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import RecordError, registry
+from games.core import RecordError, read, registry
 from games.core.words import pick
 from games.ponte import words as W
 from games.ponte.model import MAGISTRATURE, QUARTERS, SIDES, mag_label, parse_strategy
@@ -173,7 +173,7 @@ def record(
     ``strategy``: per side key ``strategy0``/``1``, a list of six card numbers (base, in
     magistratura order) or the three East holds."""
     if first not in (0, 1):
-        raise RecordError("expected tramontana or mezzogiorno", path="dealer")
+        raise RecordError(read.SIDES_WORDING, path="dealer")
     state = _state(ruleset)
     rs = state.ruleset
     perms: list[list[int]] = []

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.core import RecordError
+from games.core import RecordError, read
 
 # The six districts, in the order of the district cards (and of the house board's die faces).
 DISTRICTS = ("cannaregio", "santa_croce", "san_polo", "san_marco", "dorsoduro", "castello")
@@ -61,15 +61,11 @@ class Board:
 
 
 def _whole(value: Any, path: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RecordError(f"expected a whole number from {low} to {high}", path=path)
-    return value
+    return read.whole_in(value, low, high, path)
 
 
 def _district(value: Any, path: str) -> int:
-    if value not in DISTRICTS:
-        raise RecordError(f"expected one of {', '.join(DISTRICTS)}", path=path)
-    return DISTRICTS.index(value)
+    return read.index_in(value, DISTRICTS, path)
 
 
 def parse_board(data: Any, path: str = "board") -> Board:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, places_by, violation
+from games.core import Outcome, RecordError, Text, Violation, places_by, read, violation
 from games.sanmarco.rules import BOOK
 
 JSON = Any
@@ -171,18 +171,6 @@ def score_v2(
 # --- summaries ----------------------------------------------------------------------------
 
 
-def _int(value: Any, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError("expected a whole number", path=path)
-    return value
-
-
-def _ints(value: Any, n: int, path: str) -> list[int]:
-    if not isinstance(value, list) or len(value) != n:
-        raise RecordError(f"expected a list of {n} whole numbers", path=path)
-    return [_int(v, f"{path}[{i}]") for i, v in enumerate(value)]
-
-
 def _negative(values: Sequence[int], path: str) -> list[Violation]:
     return [
         violation(
@@ -260,7 +248,7 @@ def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[V
     """Variant 3's finals and winner as written at the table, against the rules'."""
     found: list[Violation] = []
     if summary.get("final") is not None:
-        written = _ints(summary["final"], 2, "final")
+        written = read.wholes(summary["final"], 2, "final")
         if written != result["final"]:
             found.append(
                 violation(
@@ -310,7 +298,7 @@ def score_summary(
                 f"this summary is for {players!r} players; the competition plays with {seats}",
                 path="players",
             )
-        pts = _ints(summary.get("points"), seats, "points")
+        pts = read.wholes(summary.get("points"), seats, "points")
         return score_base(pts), _negative(pts, "points")
     written = summary.get("variant", variant)
     if written not in (1, 2, 3) or isinstance(written, bool):
@@ -328,21 +316,21 @@ def score_summary(
                 "expected two players, each [colour_a, colour_b]: [[55, 66], [57, 61]]",
                 path="points",
             )
-        points = [_ints(p, 2, f"points[{i}]") for i, p in enumerate(raw)]
+        points = [read.wholes(p, 2, f"points[{i}]") for i, p in enumerate(raw)]
         for i, p in enumerate(points):
             found += _negative(p, f"points[{i}]")
         result = score_v3(points)
         return result, found + _v3_claims(summary, result)
-    pts = _ints(raw, 2, "points")
+    pts = read.wholes(raw, 2, "points")
     found += _negative(pts, "points")
     if variant == 1:
         ghosts_raw = summary.get("ghosts")
-        ghosts = None if ghosts_raw is None else _ints(ghosts_raw, 2, "ghosts")
+        ghosts = None if ghosts_raw is None else read.wholes(ghosts_raw, 2, "ghosts")
         if ghosts is not None:
             found += _negative(ghosts, "ghosts")
         return score_v1(pts, ghosts), found
     neutral_raw = summary.get("neutral")
-    neutral = None if neutral_raw is None else _int(neutral_raw, "neutral")
+    neutral = None if neutral_raw is None else read.whole(neutral_raw, "neutral")
     if neutral is not None:
         found += _negative([neutral], "neutral")
     raw_passages = summary.get("passages", [])
@@ -359,13 +347,13 @@ def score_summary(
                 f'a passage holds "limits" and an optional "bonus", not {odd[0]!r}',
                 path=f"{path}.{odd[0]}",
             )
-        limits = _ints(p.get("limits"), 2, f"{path}.limits")
+        limits = read.wholes(p.get("limits"), 2, f"{path}.limits")
         found += _negative(limits, f"{path}.limits")
         if min(limits) >= 0:
             found += check_passage(limits, n)
         passages.append({"limits": limits})
         if p.get("bonus") is not None:
-            bonus = _ints(p["bonus"], 2, f"{path}.bonus")
+            bonus = read.wholes(p["bonus"], 2, f"{path}.bonus")
             due = bonus_due(limits)
             if bonus != due:
                 found.append(

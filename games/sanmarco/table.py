@@ -29,6 +29,7 @@ from games.core import (
     State,
     Text,
     Violation,
+    read,
     rule_broken,
 )
 from games.core import rng as make_rng
@@ -1849,9 +1850,7 @@ def start_board(ruleset: BoardRuleset, deal: Any) -> BoardState:
     ``{"seed": n}`` (chance drawn from the seed) or both (they must agree)."""
     if not isinstance(deal, Mapping):
         raise RecordError('expected {"chance": {"dice": [...], ...}}', path="deal")
-    seed = deal.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError("expected a whole number", path="deal.seed")
+    seed = read.seed(deal, "deal.seed")
     if seed is not None and "chance" not in deal:
         return BoardState(ruleset, seed)
     chance = deal.get("chance")

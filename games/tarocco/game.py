@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import Game, GameInfo, RecordError, ScoreReport, Text
+from games.core import Game, GameInfo, RecordError, ScoreReport, Text, read
 from games.core.cards import shuffled
 from games.core.declare import SummaryForm
 from games.tarocco import cards as C
@@ -143,14 +143,12 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
                     path="deal",
                 )
             return self.new_game(ruleset, seed)
-        if not isinstance(deal, Mapping):
-            raise RecordError('expected {"dealer": d, "deck": [63 card codes]}', path="deal")
+        deal = read.obj(deal, "deal", 'expected {"dealer": d, "deck": [63 card codes]}')
         dealer = deal.get("dealer", 3)
         if isinstance(dealer, bool) or dealer not in range(SEATS):
             raise RecordError("expected a seat 0..3", path="deal.dealer")
-        raw = deal.get("deck")
-        if not isinstance(raw, list):
-            raise RecordError("expected the 63 card codes in dealing order", path="deal.deck")
+        wording = "expected the 63 card codes in dealing order"
+        raw = read.list_of(deal.get("deck"), "deal.deck", wording)
         deck = [self._card(c, f"deal.deck[{i}]") for i, c in enumerate(raw)]
         if sorted(deck) != list(range(C.PACK_SIZE)):
             counts = Counter(deck)
@@ -184,14 +182,10 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
             return Bid(kind)
         for key, cls in (("solo", Declare), ("venti", Venti), ("quindici", Quindici)):
             if key in data:
-                value = data[key]
-                if not isinstance(value, bool):
-                    raise RecordError("expected true or false", path=f"{path}.{key}")
-                return cls(value)
+                return cls(read.flag(data[key], f"{path}.{key}"))
         if "discard" in data:
-            raw = data["discard"]
-            if not isinstance(raw, list):
-                raise RecordError("expected a list of three card codes", path=f"{path}.discard")
+            wording = "expected a list of three card codes"
+            raw = read.list_of(data["discard"], f"{path}.discard", wording)
             return Discard(tuple(self._card(c, f"{path}.discard[{i}]") for i, c in enumerate(raw)))
         if "call" in data:
             return Call(self._card(data["call"], f"{path}.call"))
@@ -207,9 +201,7 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
 
     @staticmethod
     def _int(value: Any, path: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RecordError("expected a whole number", path=path)
-        return value
+        return read.whole(value, path)
 
     # --- summaries ----------------------------------------------------------------------
     def summary_form(self, ruleset: TaroccoRuleset) -> SummaryForm:

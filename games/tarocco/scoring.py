@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, places_by, violation
+from games.core import Outcome, RecordError, Text, Violation, places_by, read, violation
 from games.tarocco import cards as C
 from games.tarocco.rules import BOOK
 
@@ -82,11 +82,7 @@ def score_hand(summary: Mapping[str, Any]) -> list[int]:
 
 
 def _int(value: Any, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise RecordError("expected a whole number", path=path)
-    return value
+    return read.whole(value, path, text_too=True)
 
 
 def _seat(value: Any, path: str, found: list[Violation]) -> int:
@@ -104,9 +100,7 @@ def _seat(value: Any, path: str, found: list[Violation]) -> int:
 
 
 def _required(summary: Mapping[str, Any], key: str, outcome: str) -> Any:
-    if key not in summary or summary[key] is None:
-        raise RecordError(f"a {outcome!r} summary needs {key!r}", path=key)
-    return summary[key]
+    return read.required(summary, key, wording=f"a {outcome!r} summary needs {key!r}")
 
 
 def _points(value: Any, path: str, found: list[Violation]) -> int:
@@ -133,9 +127,7 @@ def read_hand(
     if not isinstance(summary, Mapping):
         raise RecordError("a summary is a JSON object", path=prefix or "summary")
     p = prefix
-    outcome = summary.get("outcome")
-    if outcome not in OUTCOMES:
-        raise RecordError(f"expected one of {', '.join(OUTCOMES)}", path=f"{p}outcome")
+    outcome = read.one_of(summary.get("outcome"), OUTCOMES, f"{p}outcome")
     found: list[Violation] = []
     dealer = _seat(summary.get("dealer", 3), f"{p}dealer", found)
     out: dict[str, JSON] = {"outcome": outcome, "dealer": dealer}
