@@ -458,10 +458,27 @@ class PonteState(State):
         else:
             card = self.strategy_of[mag]
             open_bits = 0 if card is None or used[card] else 1 << card
-        key = (tuple(self.hand[side]), power, self.began_big[side], open_bits)
+        hand = tuple(self.hand[side])
+        big = self.began_big[side]
+        key = (hand, power, big, open_bits)
         entry = t.fight_cache.get(key)
         if entry is None:
-            entry = FightChoices(self._fight_choices(side))
+            # a position not seen yet: its cards (a smaller table, without the strategy
+            # cards), then the choices those cards and strategy cards make (smaller still)
+            codes = t.codes_cache.get((hand, power, big))
+            if codes is None:
+                codes = tuple(self.playable(side)) if not self.out(side) else (None,)
+                if len(t.codes_cache) >= CACHE_MAX:
+                    t.codes_cache.clear()
+                t.codes_cache[hand, power, big] = codes
+            entry = t.choices_cache.get((codes, open_bits))
+            if entry is None:
+                fights = t.fights
+                strategies = [None, *(i for i in range(6) if open_bits >> i & 1)]
+                entry = FightChoices(tuple(fights[c, s] for c in codes for s in strategies))
+                if len(t.choices_cache) >= CACHE_MAX:
+                    t.choices_cache.clear()
+                t.choices_cache[codes, open_bits] = entry
             if len(t.fight_cache) >= CACHE_MAX:
                 t.fight_cache.clear()
             t.fight_cache[key] = entry

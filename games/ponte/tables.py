@@ -92,6 +92,8 @@ class PlayTables:
         "cards",
         "cheapest",
         "chip",
+        "choices_cache",
+        "codes_cache",
         "deploy_cache",
         "fight_cache",
         "fights",
@@ -147,6 +149,10 @@ class PlayTables:
         self.fight_cache: dict[tuple[tuple[int, ...], int, bool, int], FightChoices] = {}
         # (card, strategy card) of Tramontana then Mezzogiorno -> what the move does
         self.pushes: dict[tuple[str | None, int | None, str | None, int | None], Push] = {}
+        # (hand, power up to ``cap``, began big) -> the codes the side may play, or (None,)
+        self.codes_cache: dict[tuple[tuple[int, ...], int, bool], tuple[str | None, ...]] = {}
+        # (those codes, open strategy cards as bits) -> the choices
+        self.choices_cache: dict[tuple[tuple[str | None, ...], int], FightChoices] = {}
         # (answering, challenger side, tie breaker, seat, quarter named, fought) -> deployments
         self.deploy_cache: dict[
             tuple[bool, int, bool, int, int | None, tuple[bool, ...]], tuple[Deploy, ...]
