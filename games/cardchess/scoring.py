@@ -11,7 +11,7 @@ from typing import Any
 
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK
-from games.core import Outcome, RecordError, Text, Violation, read, violation
+from games.core import Outcome, RecordError, Violation, read, rule_broken
 
 JSON = Any
 
@@ -141,10 +141,11 @@ def score_sfida(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON]
     if over:
         names = ", ".join(f"{C.CODES[t]} x{k}" for t, k in sorted(over.items()))
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "cardchess.deal.composition",
-                Text(f"Carte in più del mazzo: {names}.", f"More than the deck holds: {names}."),
+                f"Carte in più del mazzo: {names}.",
+                f"More than the deck holds: {names}.",
             )
         )
     scored = [C.sfida_points(row) for row in hands]
@@ -175,26 +176,22 @@ def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON],
         points = read.wholes(sf, n, path)
         if tally.over:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "cardchess.game.end",
-                    Text(
-                        f"La partita era già finita prima della sfida {k + 1}.",
-                        f"The game was already over before sfida {k + 1}.",
-                    ),
+                    f"La partita era già finita prima della sfida {k + 1}.",
+                    f"The game was already over before sfida {k + 1}.",
                     sfida=k,
                 )
             )
             break
         if min(points) < 0 or sum(points) > limit:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "cardchess.score.total",
-                    Text(
-                        f"Sfida {k + 1}: {points}, fra 0 e {limit} in tutto.",
-                        f"Sfida {k + 1}: {points}, between 0 and {limit} in all.",
-                    ),
+                    f"Sfida {k + 1}: {points}, fra 0 e {limit} in tutto.",
+                    f"Sfida {k + 1}: {points}, between 0 and {limit} in all.",
                     sfida=k,
                 )
             )
@@ -204,10 +201,11 @@ def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON],
     claimed = summary.get("gold")
     if claimed is not None and read.wholes(claimed, n, "gold") != gold:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "cardchess.gold.count",
-                Text(f"Scritto {claimed}, dovuto {gold}.", f"Written {claimed}, due {gold}."),
+                f"Scritto {claimed}, dovuto {gold}.",
+                f"Written {claimed}, due {gold}.",
             )
         )
     winners = tally.winners

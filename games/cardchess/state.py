@@ -24,9 +24,17 @@ from typing import Any, Final
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK, SLUG
 from games.cardchess.scoring import Tally
-from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
+from games.core import (
+    NOTATION_VERSION,
+    Outcome,
+    RecordError,
+    Ruleset,
+    State,
+    Text,
+    Violation,
+    rule_broken,
+)
 from games.core import rng as make_rng
-from games.core import violation as make_violation
 from games.core.cards import shuffle
 from games.core.text import seat_no
 
@@ -368,7 +376,7 @@ class CardChessState(State):
 
     def check(self, seat: int, action: Any) -> list[Violation]:
         if self.over:
-            return [make_violation(BOOK, "cardchess.record.game_over", seat=seat)]
+            return [rule_broken(BOOK, "cardchess.record.game_over", seat=seat)]
         where = {"sfida": self.sfida}
         actor = self.to_act()
         if isinstance(action, Resolve):
@@ -377,14 +385,20 @@ class CardChessState(State):
                     f"Ora tocca al giocatore {seat_no(actor)}.",
                     f"It is seat {seat_no(actor)}'s turn now.",
                 )
-                return [make_violation(BOOK, "cardchess.turn.order", detail, seat=seat, **where)]
+                return [
+                    rule_broken(
+                        BOOK, "cardchess.turn.order", detail.it, detail.en, seat=seat, **where
+                    )
+                ]
             return self._check_resolve(seat, action, where)
         if self.resolve_at >= 0 or seat != actor:
             detail = Text(
                 f"Ora tocca al giocatore {seat_no(actor)}.",
                 f"It is seat {seat_no(actor)}'s turn now.",
             )
-            return [make_violation(BOOK, "cardchess.turn.order", detail, seat=seat, **where)]
+            return [
+                rule_broken(BOOK, "cardchess.turn.order", detail.it, detail.en, seat=seat, **where)
+            ]
         return self._check_play(seat, action, where)
 
     def _check_play(self, seat: int, action: Play, where: dict[str, JSON]) -> list[Violation]:
@@ -396,7 +410,9 @@ class CardChessState(State):
                 f"{len(action.cards)} posti per {k} carte in tavola.",
                 f"{len(action.cards)} places for {k} table cards.",
             )
-            return [make_violation(BOOK, "cardchess.play.shape", detail, seat=seat, **where)]
+            return [
+                rule_broken(BOOK, "cardchess.play.shape", detail.it, detail.en, seat=seat, **where)
+            ]
         played = [c for c in action.cards if c >= 0]
         m = self.must_play(seat)
         if len(played) != m:
@@ -404,7 +420,9 @@ class CardChessState(State):
                 f"Giocate {len(played)} carte, ne vanno giocate {m}.",
                 f"{len(played)} cards played, {m} are due.",
             )
-            found.append(make_violation(BOOK, "cardchess.play.count", detail, seat=seat, **where))
+            found.append(
+                rule_broken(BOOK, "cardchess.play.count", detail.it, detail.en, seat=seat, **where)
+            )
         hand = b.hands[seat]
         # distinct cards all in hand need no counting; otherwise compare the counts
         held = len(set(played)) == len(played) and all(c in hand for c in played)
@@ -412,7 +430,11 @@ class CardChessState(State):
         if missing:
             names = ", ".join(C.CODES[c] for c in sorted(missing.elements()))
             detail = Text(f"Non in mano: {names}.", f"Not in hand: {names}.")
-            found.append(make_violation(BOOK, "cardchess.play.in_hand", detail, seat=seat, **where))
+            found.append(
+                rule_broken(
+                    BOOK, "cardchess.play.in_hand", detail.it, detail.en, seat=seat, **where
+                )
+            )
         return found
 
     def _check_resolve(self, seat: int, action: Resolve, where: dict[str, JSON]) -> list[Violation]:
@@ -423,7 +445,11 @@ class CardChessState(State):
                 f"Si scopre la carta {at}, non la {action.at}.",
                 f"Table card {at} is revealed now, not {action.at}.",
             )
-            return [make_violation(BOOK, "cardchess.resolve.order", detail, seat=seat, **where)]
+            return [
+                rule_broken(
+                    BOOK, "cardchess.resolve.order", detail.it, detail.en, seat=seat, **where
+                )
+            ]
         right = self.taker(at)
         claimed = action.taker
         if claimed == right:
@@ -436,10 +462,18 @@ class CardChessState(State):
                 f"Il giocatore {seat_no(right)} cattura {tname}.",
                 f"Seat {seat_no(right)} captures {tname}.",
             )
-            return [make_violation(BOOK, "cardchess.capture.missed", detail, seat=seat, **where)]
+            return [
+                rule_broken(
+                    BOOK, "cardchess.capture.missed", detail.it, detail.en, seat=seat, **where
+                )
+            ]
         if not 0 <= claimed < self.n:
             detail = Text(f"Non c'è il posto {claimed + 1}.", f"There is no seat {claimed + 1}.")
-            return [make_violation(BOOK, "cardchess.capture.no_card", detail, seat=seat, **where)]
+            return [
+                rule_broken(
+                    BOOK, "cardchess.capture.no_card", detail.it, detail.en, seat=seat, **where
+                )
+            ]
         play = b.plays[claimed]
         card = NONE if play is None else play[at]
         if card < 0:
@@ -447,18 +481,22 @@ class CardChessState(State):
                 f"Il giocatore {claimed + 1} non ha carte su {tname}.",
                 f"Seat {claimed + 1} has no card on {tname}.",
             )
-            return [make_violation(BOOK, "cardchess.capture.no_card", detail, seat=seat, **where)]
+            return [
+                rule_broken(
+                    BOOK, "cardchess.capture.no_card", detail.it, detail.en, seat=seat, **where
+                )
+            ]
         reason = self.t.why_not[card][target]
         cname = C.CODES[card]
         if reason is not None:
             detail = Text(f"{cname} non cattura {tname}.", f"{cname} does not capture {tname}.")
-            return [make_violation(BOOK, reason, detail, seat=seat, **where)]
+            return [rule_broken(BOOK, reason, detail.it, detail.en, seat=seat, **where)]
         rule = "cardchess.capture.equal" if right is None else "cardchess.capture.higher"
         detail = Text(
             f"{cname} del giocatore {claimed + 1} non prende {tname}.",
             f"Seat {claimed + 1}'s {cname} does not take {tname}.",
         )
-        return [make_violation(BOOK, rule, detail, seat=seat, **where)]
+        return [rule_broken(BOOK, rule, detail.it, detail.en, seat=seat, **where)]
 
     # --- the fast path --------------------------------------------------------------
     def apply_unchecked(self, seat: int, action: Any) -> None:

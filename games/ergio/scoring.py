@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, read, violation
+from games.core import Outcome, RecordError, Text, Violation, read, rule_broken
 from games.ergio import battle as B
 from games.ergio import cards as C
 from games.ergio.rules import BOOK
@@ -291,10 +291,11 @@ def score_summary(
     found: list[Violation] = []
     if len(raw) > SCONTRI:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "ergio.summary.scontri_max",
-                Text(f"Ne sono scritti {len(raw)}.", f"{len(raw)} are written."),
+                f"Ne sono scritti {len(raw)}.",
+                f"{len(raw)} are written.",
             )
         )
         return None, found
@@ -315,13 +316,11 @@ def score_summary(
         where = {"scontro": n + 1}
         if challenger != expected:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "ergio.summary.challenger",
-                    Text(
-                        f"Doveva sfidare {C.SIDES[expected]}.",
-                        f"{C.SIDES[expected]} was to challenge.",
-                    ),
+                    f"Doveva sfidare {C.SIDES[expected]}.",
+                    f"{C.SIDES[expected]} was to challenge.",
                     **where,
                 )
             )
@@ -329,22 +328,21 @@ def score_summary(
             label = C.MAGISTRATURE[r.mag][1]
             if r.mag // 6 != side:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "ergio.summary.magistratura_side",
-                        Text(
-                            f"{label} non è di {C.SIDES[side]}.",
-                            f"{label} is not of {C.SIDES[side]}.",
-                        ),
+                        f"{label} non è di {C.SIDES[side]}.",
+                        f"{label} is not of {C.SIDES[side]}.",
                         **where,
                     )
                 )
             if r.mag in used[side]:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "ergio.summary.magistratura_twice",
-                        Text(f"{label} ha già combattuto.", f"{label} has already fought."),
+                        f"{label} ha già combattuto.",
+                        f"{label} has already fought.",
                         **where,
                     )
                 )
@@ -354,7 +352,8 @@ def score_summary(
                 problems = _card_problems(r, side)
                 problems += _beyond_the_pack(r.sent, side, copies[side], written[side])
                 found.extend(
-                    violation(BOOK, "ergio.summary.cards", problem, **where) for problem in problems
+                    rule_broken(BOOK, "ergio.summary.cards", problem.it, problem.en, **where)
+                    for problem in problems
                 )
         computed: B.Clash | None = None
         if reads[0].sent is not None and reads[1].sent is not None:
@@ -371,13 +370,11 @@ def score_summary(
                     f_cards, m_cards = sum(a.fighters) + a.bonus, a.mask
                 if r.force is not None and r.force != f_cards:
                     found.append(
-                        violation(
+                        rule_broken(
                             BOOK,
                             "ergio.summary.force_mismatch",
-                            Text(
-                                f"{C.SIDES[side]}: scritto {r.force}, le carte danno {f_cards}.",
-                                f"{C.SIDES[side]}: written {r.force}, the cards give {f_cards}.",
-                            ),
+                            f"{C.SIDES[side]}: scritto {r.force}, le carte danno {f_cards}.",
+                            f"{C.SIDES[side]}: written {r.force}, the cards give {f_cards}.",
                             **where,
                         )
                     )
@@ -392,13 +389,11 @@ def score_summary(
                 laid = r.laid_force
             if not 0 <= force <= B.MAX_FORCE:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "ergio.summary.force_range",
-                        Text(
-                            f"{C.SIDES[side]}: {force} fuori da 0..{B.MAX_FORCE}.",
-                            f"{C.SIDES[side]}: {force} is outside 0..{B.MAX_FORCE}.",
-                        ),
+                        f"{C.SIDES[side]}: {force} fuori da 0..{B.MAX_FORCE}.",
+                        f"{C.SIDES[side]}: {force} is outside 0..{B.MAX_FORCE}.",
                         **where,
                     )
                 )

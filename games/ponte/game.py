@@ -16,8 +16,8 @@ from games.core import (
     Violation,
     read,
     rng,
+    rule_broken,
 )
-from games.core import violation as make_violation
 from games.core.declare import SummaryForm
 from games.core.rng import shuffle
 from games.ponte.bots import HeuristicBot, strong_bot
@@ -257,13 +257,11 @@ class Ponte(Game[PonteRuleset, PonteState]):
                     "types": "ponte.challenge.types",
                 }[real["by"]]
                 found.append(
-                    make_violation(
+                    rule_broken(
                         BOOK,
                         rule,
-                        Text(
-                            f"Sfida {k + 1}: scritto {row['winner']}, vince {real['winner']}.",
-                            f"Challenge {k + 1}: written {row['winner']}, won by {real['winner']}.",
-                        ),
+                        f"Sfida {k + 1}: scritto {row['winner']}, vince {real['winner']}.",
+                        f"Challenge {k + 1}: written {row['winner']}, won by {real['winner']}.",
                         challenge=k,
                     )
                 )
@@ -275,28 +273,24 @@ class Ponte(Game[PonteRuleset, PonteState]):
                     due = due[-1:]
                 if len(positions) > len(due):
                     found.append(
-                        make_violation(
+                        rule_broken(
                             BOOK,
                             "ponte.carrello.move",
-                            Text(
-                                f"Sfida {k + 1}: scritte {len(positions)} posizioni, giocate "
-                                f"{len(due)} mosse.",
-                                f"Challenge {k + 1}: {len(positions)} positions written, "
-                                f"{len(due)} moves played.",
-                            ),
+                            f"Sfida {k + 1}: scritte {len(positions)} posizioni, giocate "
+                            f"{len(due)} mosse.",
+                            f"Challenge {k + 1}: {len(positions)} positions written, "
+                            f"{len(due)} moves played.",
                             challenge=k,
                         )
                     )
                 for i, (p, d) in enumerate(zip(positions, due, strict=False)):
                     if p != d:
                         found.append(
-                            make_violation(
+                            rule_broken(
                                 BOOK,
                                 "ponte.carrello.move",
-                                Text(
-                                    f"Sfida {k + 1}, mossa {i + 1}: scritto {p}, dovuto {d}.",
-                                    f"Challenge {k + 1}, move {i + 1}: written {p}, due {d}.",
-                                ),
+                                f"Sfida {k + 1}, mossa {i + 1}: scritto {p}, dovuto {d}.",
+                                f"Challenge {k + 1}, move {i + 1}: written {p}, due {d}.",
                                 challenge=k,
                                 move=i,
                             )
@@ -304,13 +298,11 @@ class Ponte(Game[PonteRuleset, PonteState]):
                         break
         if "winner" in claims and claims["winner"] != outcome.detail["winner"]:
             found.append(
-                make_violation(
+                rule_broken(
                     BOOK,
                     "ponte.match.four",
-                    Text(
-                        f"Scritto {claims['winner']}, vince {outcome.detail['winner']}.",
-                        f"Written {claims['winner']}, won by {outcome.detail['winner']}.",
-                    ),
+                    f"Scritto {claims['winner']}, vince {outcome.detail['winner']}.",
+                    f"Written {claims['winner']}, won by {outcome.detail['winner']}.",
                 )
             )
         return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, read, violation
+from games.core import Outcome, RecordError, Text, Violation, read, rule_broken
 from games.ponte.model import (
     MAG_INDEX,
     MAGISTRATURE,
@@ -150,27 +150,26 @@ def check_sheet(
         fixed = ruleset.base_side_powers if len(mags) == 6 else ruleset.base_quarter_powers
         if sorted(values) != sorted(fixed):
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "ponte.power.base_values",
-                    Text(
-                        f"{where.it}: scritto {sorted(values)}, dovuto {sorted(fixed)}.",
-                        f"{where.en}: written {sorted(values)}, due {sorted(fixed)}.",
-                    ),
+                    f"{where.it}: scritto {sorted(values)}, dovuto {sorted(fixed)}.",
+                    f"{where.en}: written {sorted(values)}, due {sorted(fixed)}.",
                 )
             )
         return found
     total = ruleset.side_total if len(mags) == 6 else ruleset.quarter_total
     if any(v % ruleset.chip for v in values):
-        found.append(violation(BOOK, "ponte.power.step", where))
+        found.append(rule_broken(BOOK, "ponte.power.step", where.it, where.en))
     if any(v < ruleset.min_power for v in values):
-        found.append(violation(BOOK, "ponte.power.minimum", where))
+        found.append(rule_broken(BOOK, "ponte.power.minimum", where.it, where.en))
     if sum(values) != total:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "ponte.power.total",
-                Text(f"{where.it}: somma {sum(values)}.", f"{where.en}: adds up to {sum(values)}."),
+                f"{where.it}: somma {sum(values)}.",
+                f"{where.en}: adds up to {sum(values)}.",
             )
         )
     return found
@@ -228,10 +227,11 @@ def score_summary(
         for s, mag in enumerate(pair):
             if mag in used:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "ponte.deploy.once",
-                        Text(f"{MAGISTRATURE[mag]} di nuovo.", f"{MAGISTRATURE[mag]} again."),
+                        f"{MAGISTRATURE[mag]} di nuovo.",
+                        f"{MAGISTRATURE[mag]} again.",
                         challenge=k,
                     )
                 )
@@ -239,13 +239,11 @@ def score_summary(
             cap = assigned.get(mag)
             if left[s] < 0 or left[s] % ruleset.chip or (cap is not None and left[s] > cap):
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "ponte.summary.left",
-                        Text(
-                            f"{MAGISTRATURE[mag]}: {left[s]} rimasti.",
-                            f"{MAGISTRATURE[mag]}: {left[s]} left.",
-                        ),
+                        f"{MAGISTRATURE[mag]}: {left[s]} rimasti.",
+                        f"{MAGISTRATURE[mag]}: {left[s]} left.",
                         challenge=k,
                     )
                 )
@@ -262,13 +260,11 @@ def score_summary(
         )
         if ruleset.stop_at_four and max(sides) >= ruleset.to_win and k < len(raw) - 1:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "ponte.summary.challenges",
-                    Text(
-                        f"Partita chiusa a quattro dopo la sfida {k + 1}.",
-                        f"The match stopped at four after challenge {k + 1}.",
-                    ),
+                    f"Partita chiusa a quattro dopo la sfida {k + 1}.",
+                    f"The match stopped at four after challenge {k + 1}.",
                 )
             )
             break
@@ -276,13 +272,11 @@ def score_summary(
     stopped = ruleset.stop_at_four and max(sides) >= ruleset.to_win
     if len(rows) != expected and not stopped:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "ponte.summary.challenges",
-                Text(
-                    f"{len(rows)} sfide, non {expected}.",
-                    f"{len(rows)} challenges, not {expected}.",
-                ),
+                f"{len(rows)} sfide, non {expected}.",
+                f"{len(rows)} challenges, not {expected}.",
             )
         )
 
@@ -303,13 +297,11 @@ def score_summary(
         tb_winner = read.side(tb_raw.get("winner"), "tie_breaker.winner")
         if not tie:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "ponte.match.tiebreak",
-                    Text(
-                        f"Spareggio scritto sul {sides[0]}-{sides[1]}.",
-                        f"A tie breaker written at {sides[0]}-{sides[1]}.",
-                    ),
+                    f"Spareggio scritto sul {sides[0]}-{sides[1]}.",
+                    f"A tie breaker written at {sides[0]}-{sides[1]}.",
                 )
             )
         else:
@@ -319,13 +311,11 @@ def score_summary(
                 due = _tiebreak_player(layout, s, seat_wins, backups)
                 if layout.owners[quarter_of(pair[s])] != due:
                     found.append(
-                        violation(
+                        rule_broken(
                             BOOK,
                             "ponte.match.tiebreak_player",
-                            Text(
-                                f"Per {SIDES[s]} tocca al posto {due}.",
-                                f"For {SIDES[s]} seat {due} plays it.",
-                            ),
+                            f"Per {SIDES[s]} tocca al posto {due}.",
+                            f"For {SIDES[s]} seat {due} plays it.",
                         )
                     )
             sides[tb_winner] += 1
@@ -337,13 +327,11 @@ def score_summary(
         }
     elif tie:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "ponte.match.tiebreak",
-                Text(
-                    f"Sul {sides[0]}-{sides[1]} manca lo spareggio.",
-                    f"At {sides[0]}-{sides[1]} the tie breaker is missing.",
-                ),
+                f"Sul {sides[0]}-{sides[1]} manca lo spareggio.",
+                f"At {sides[0]}-{sides[1]} the tie breaker is missing.",
             )
         )
     result: dict[str, JSON] = {

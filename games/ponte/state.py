@@ -20,7 +20,6 @@ from enum import StrEnum
 from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, State, Violation, rule_broken
-from games.core import violation as make_violation
 from games.core.text import seat_no
 from games.ponte.model import (
     BEATS,
@@ -603,7 +602,7 @@ class PonteState(State):
                 return []  # one of the legal choices, which break no rule (as checked below)
         found: list[Violation] = []
         if self.phase is OVER:
-            return [make_violation(BOOK, "ponte.record.game_over", seat=seat)]
+            return [rule_broken(BOOK, "ponte.record.game_over", seat=seat)]
         expected = self.to_act()
         if seat != expected:
             rule = "ponte.turn.order"

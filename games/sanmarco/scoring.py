@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, places_by, read, violation
+from games.core import Outcome, RecordError, Violation, places_by, read, rule_broken
 from games.sanmarco.rules import BOOK
 
 JSON = Any
@@ -173,10 +173,11 @@ def score_v2(
 
 def _negative(values: Sequence[int], path: str) -> list[Violation]:
     return [
-        violation(
+        rule_broken(
             BOOK,
             "sanmarco.score.non_negative",
-            Text(f"{path}[{i}] vale {v}.", f"{path}[{i}] is {v}."),
+            f"{path}[{i}] vale {v}.",
+            f"{path}[{i}] is {v}.",
             index=i,
         )
         for i, v in enumerate(values)
@@ -189,28 +190,24 @@ def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
     found: list[Violation] = []
     if max(limits) < LIMIT_END:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "sanmarco.v2.round_end",
-                Text(
-                    f"Nel passaggio {number + 1} nessuno ha 10 punti limite ({list(limits)}).",
-                    f"In passage {number + 1} nobody has 10 limit points ({list(limits)}).",
-                ),
+                f"Nel passaggio {number + 1} nessuno ha 10 punti limite ({list(limits)}).",
+                f"In passage {number + 1} nobody has 10 limit points ({list(limits)}).",
                 passage=number,
             )
         )
     for i, v in enumerate(limits):
         if v > LIMIT_END - 1 + MAX_LIMIT_PER_ROUND:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "sanmarco.v2.no_extra_round",
-                    Text(
-                        f"Il giocatore {i + 1} ha {v} punti limite: sotto 10 fino al giro prima, "
-                        f"in un giro non ne prende più di {MAX_LIMIT_PER_ROUND}.",
-                        f"Player {i + 1} has {v} limit points: below 10 up to the round "
-                        f"before, one round adds at most {MAX_LIMIT_PER_ROUND}.",
-                    ),
+                    f"Il giocatore {i + 1} ha {v} punti limite: sotto 10 fino al giro prima, "
+                    f"in un giro non ne prende più di {MAX_LIMIT_PER_ROUND}.",
+                    f"Player {i + 1} has {v} limit points: below 10 up to the round "
+                    f"before, one round adds at most {MAX_LIMIT_PER_ROUND}.",
                     passage=number,
                     seat=i,
                 )
@@ -251,13 +248,11 @@ def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[V
         written = read.wholes(summary["final"], 2, "final")
         if written != result["final"]:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "sanmarco.v3.final",
-                    Text(
-                        f"Scritto {written}, dovuto {result['final']}.",
-                        f"Written {written}, due {result['final']}.",
-                    ),
+                    f"Scritto {written}, dovuto {result['final']}.",
+                    f"Written {written}, due {result['final']}.",
                 )
             )
     if "winner" in summary:
@@ -267,13 +262,11 @@ def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[V
         if winner != result["winner"]:
             rule = "sanmarco.v3.tie_break" if result["tie_break"] else "sanmarco.v3.final"
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     rule,
-                    Text(
-                        f"Scritto vincitore {winner}, dovuto {result['winner']}.",
-                        f"Written winner {winner}, due {result['winner']}.",
-                    ),
+                    f"Scritto vincitore {winner}, dovuto {result['winner']}.",
+                    f"Written winner {winner}, due {result['winner']}.",
                 )
             )
     return found
@@ -357,13 +350,11 @@ def score_summary(
             due = bonus_due(limits)
             if bonus != due:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "sanmarco.v2.bonus",
-                        Text(
-                            f"Passaggio {n + 1}: scritto {bonus}, dovuto {due}.",
-                            f"Passage {n + 1}: written {bonus}, due {due}.",
-                        ),
+                        f"Passaggio {n + 1}: scritto {bonus}, dovuto {due}.",
+                        f"Passage {n + 1}: written {bonus}, due {due}.",
                         passage=n,
                     )
                 )

@@ -14,8 +14,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.core import NOTATION_VERSION, Outcome, RecordError, Ruleset, State, Text, Violation
-from games.core import violation as make_violation
+from games.core import (
+    NOTATION_VERSION,
+    Outcome,
+    RecordError,
+    Ruleset,
+    State,
+    Violation,
+    rule_broken,
+)
 from games.sanmarco.rules import BOOK, SLUG
 from games.sanmarco.scoring import outcome_of, score_v1, score_v2, score_v3
 
@@ -113,39 +120,36 @@ class ScoringRound(State):
         nxt = self._due
         found: list[Violation] = []
         if nxt is None:
-            return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
+            return [rule_broken(BOOK, "sanmarco.record.game_over", seat=seat)]
         if not isinstance(action, Enter):  # a move on the board has no place in this round
-            return [make_violation(BOOK, "sanmarco.record.impossible", seat=seat)]
+            return [rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)]
         if seat != nxt[0]:
             found.append(
-                make_violation(
+                rule_broken(
                     BOOK,
                     "sanmarco.entry.turn",
-                    Text(f"Tocca al giocatore {nxt[0] + 1}.", f"Player {nxt[0] + 1} is to write."),
+                    f"Tocca al giocatore {nxt[0] + 1}.",
+                    f"Player {nxt[0] + 1} is to write.",
                     seat=seat,
                 )
             )
         elif action.colour != nxt[1]:
             found.append(
-                make_violation(
+                rule_broken(
                     BOOK,
                     "sanmarco.entry.order",
-                    Text(
-                        f"Ora va scritto il colore {nxt[1]}, non {action.colour}.",
-                        f"Colour {nxt[1]} is due now, not {action.colour}.",
-                    ),
+                    f"Ora va scritto il colore {nxt[1]}, non {action.colour}.",
+                    f"Colour {nxt[1]} is due now, not {action.colour}.",
                     seat=seat,
                 )
             )
         if not 0 <= action.points <= self.ruleset.max_points:
             found.append(
-                make_violation(
+                rule_broken(
                     BOOK,
                     "sanmarco.entry.range",
-                    Text(
-                        f"{action.points} fuori da 0..{self.ruleset.max_points}.",
-                        f"{action.points} is outside 0..{self.ruleset.max_points}.",
-                    ),
+                    f"{action.points} fuori da 0..{self.ruleset.max_points}.",
+                    f"{action.points} is outside 0..{self.ruleset.max_points}.",
                     seat=seat,
                 )
             )

@@ -27,13 +27,11 @@ from games.core import (
     RecordError,
     Ruleset,
     State,
-    Text,
     Violation,
     read,
     rule_broken,
 )
 from games.core import rng as make_rng
-from games.core import violation as make_violation
 from games.core.engine import ReplayFault
 from games.core.text import seat_no
 from games.sanmarco.board import DISTRICTS, MAX_BRIDGES, Board, load_board
@@ -1199,16 +1197,17 @@ class BoardState(State):
         ):
             return []
         if self.phase == OVER:
-            return [make_violation(BOOK, "sanmarco.record.game_over", seat=seat)]
+            return [rule_broken(BOOK, "sanmarco.record.game_over", seat=seat)]
         if not isinstance(action, Act):
-            return [make_violation(BOOK, "sanmarco.record.impossible", seat=seat)]
+            return [rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)]
         who = self.to_act()
         if seat != who:
             return [
-                make_violation(
+                rule_broken(
                     BOOK,
                     "sanmarco.base.turn",
-                    Text(f"Tocca al posto {seat_no(who)}.", f"Seat {seat_no(who)} is to act."),
+                    f"Tocca al posto {seat_no(who)}.",
+                    f"Seat {seat_no(who)} is to act.",
                     seat=seat,
                 )
             ]

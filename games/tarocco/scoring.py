@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Outcome, RecordError, Text, Violation, places_by, read, violation
+from games.core import Outcome, RecordError, Violation, places_by, read, rule_broken
 from games.tarocco import cards as C
 from games.tarocco.rules import BOOK
 
@@ -89,10 +89,11 @@ def _seat(value: Any, path: str, found: list[Violation]) -> int:
     seat = _int(value, path)
     if not 0 <= seat < SEATS:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "tarocco.summary.seat",
-                Text(f"Scritto: posto {seat}.", f"Written: seat {seat}."),
+                f"Scritto: posto {seat}.",
+                f"Written: seat {seat}.",
                 field=path,
             )
         )
@@ -107,13 +108,11 @@ def _points(value: Any, path: str, found: list[Violation]) -> int:
     points = _int(value, path)
     if not 0 <= points <= C.TOTAL_POINTS:
         found.append(
-            violation(
+            rule_broken(
                 BOOK,
                 "tarocco.count.total",
-                Text(
-                    f"Scritti {points}: devono stare fra 0 e {C.TOTAL_POINTS}.",
-                    f"Written {points}: they must be between 0 and {C.TOTAL_POINTS}.",
-                ),
+                f"Scritti {points}: devono stare fra 0 e {C.TOTAL_POINTS}.",
+                f"Written {points}: they must be between 0 and {C.TOTAL_POINTS}.",
                 field=path,
             )
         )
@@ -135,7 +134,7 @@ def read_hand(
         declarer = _seat(_required(summary, "declarer", outcome), f"{p}declarer", found)
         points = _points(_required(summary, "card_points", outcome), f"{p}card_points", found)
         if declarer == dealer and not ruleset.dealer_may_solo:
-            found.append(violation(BOOK, "tarocco.solo.dealer", seat=declarer))
+            found.append(rule_broken(BOOK, "tarocco.solo.dealer", seat=declarer))
         out.update(declarer=declarer, card_points=points)
     elif outcome == "pairs":
         raw = _required(summary, "pair", outcome)
@@ -144,10 +143,11 @@ def read_hand(
         pair = [_seat(s, f"{p}pair[{i}]", found) for i, s in enumerate(raw)]
         if pair[0] == pair[1]:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "tarocco.summary.pair",
-                    Text(f"{p}pair ripete il posto {pair[0]}.", f"{p}pair repeats seat {pair[0]}."),
+                    f"{p}pair ripete il posto {pair[0]}.",
+                    f"{p}pair repeats seat {pair[0]}.",
                     field=f"{p}pair",
                 )
             )
@@ -172,22 +172,21 @@ def read_hand(
             points = _int(_required(item, "points", outcome), f"{q}points")
             if not 1 <= points <= ruleset.max_offer:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "tarocco.bargain.offer_range",
-                        Text(
-                            f"Offerti {points}: ammessi da 1 a {ruleset.max_offer}.",
-                            f"Offered {points}: from 1 to {ruleset.max_offer} allowed.",
-                        ),
+                        f"Offerti {points}: ammessi da 1 a {ruleset.max_offer}.",
+                        f"Offered {points}: from 1 to {ruleset.max_offer} allowed.",
                         field=f"{q}points",
                     )
                 )
             if offerer == taker:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "tarocco.bargain.piglio",
-                        Text("Nessuno prende la propria offerta.", "Nobody takes their own offer."),
+                        "Nessuno prende la propria offerta.",
+                        "Nobody takes their own offer.",
                         field=f"{q}taker",
                     )
                 )
@@ -196,13 +195,11 @@ def read_hand(
         seats = [o["offerer"] for o in distinct] + [o["taker"] for o in distinct]
         if len(set(seats)) != len(seats):
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "tarocco.bargain.once",
-                    Text(
-                        "Ogni posto parla una volta: offre o prende una sola offerta.",
-                        "Each seat speaks once: it offers or takes one offer only.",
-                    ),
+                    "Ogni posto parla una volta: offre o prende una sola offerta.",
+                    "Each seat speaks once: it offers or takes one offer only.",
                     field=f"{p}offers",
                 )
             )
@@ -229,13 +226,11 @@ def score_summary(
             found += [v.at(None, hand=n) for v in problems]
             if expected is not None and hand["dealer"] != expected:
                 found.append(
-                    violation(
+                    rule_broken(
                         BOOK,
                         "tarocco.set.dealer",
-                        Text(
-                            f"Smazzata {n + 1}: mazziere {hand['dealer']}, atteso {expected}.",
-                            f"Hand {n + 1}: dealer {hand['dealer']}, expected {expected}.",
-                        ),
+                        f"Smazzata {n + 1}: mazziere {hand['dealer']}, atteso {expected}.",
+                        f"Hand {n + 1}: dealer {hand['dealer']}, expected {expected}.",
                         hand=n,
                     )
                 )
@@ -267,13 +262,11 @@ def score_summary(
         written = [_int(c, f"claimed_scores[{i}]") for i, c in enumerate(claimed)]
         if not found and written != result["scores"]:
             found.append(
-                violation(
+                rule_broken(
                     BOOK,
                     "tarocco.record.claimed_score",
-                    Text(
-                        f"Scritto {written}, dovuto {result['scores']}.",
-                        f"Written {written}, due {result['scores']}.",
-                    ),
+                    f"Scritto {written}, dovuto {result['scores']}.",
+                    f"Written {written}, due {result['scores']}.",
                 )
             )
     return result, found

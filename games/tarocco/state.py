@@ -27,7 +27,6 @@ from games.core import (
     Violation,
     rule_broken,
 )
-from games.core import violation as make_violation
 from games.core.text import seat_no
 from games.core.words import join
 from games.tarocco import cards as C
@@ -576,14 +575,14 @@ class TaroccoState(State):
     # --- checking -----------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
         if self.phase is Phase.OVER:
-            return [make_violation(BOOK, "tarocco.record.game_over", seat=seat)]
+            return [rule_broken(BOOK, "tarocco.record.game_over", seat=seat)]
         if (
             isinstance(action, Declare)
             and action.solo
             and seat == self.dealer
             and not self.ruleset.dealer_may_solo
         ):
-            return [make_violation(BOOK, "tarocco.solo.dealer", seat=seat)]
+            return [rule_broken(BOOK, "tarocco.solo.dealer", seat=seat)]
         want = PHASE_OF.get(type(action))
         if want != self.phase:
             return [
@@ -876,7 +875,7 @@ class TaroccoState(State):
                 )
             ]
         if signal == "both" and not self.ruleset.signal_both_together:
-            return [make_violation(BOOK, "tarocco.signal.together", seat=seat, **where)]
+            return [rule_broken(BOOK, "tarocco.signal.together", seat=seat, **where)]
         if signal not in self.allowed_signals(seat):
             return [
                 rule_broken(

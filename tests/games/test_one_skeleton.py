@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import random
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,3 +71,20 @@ def test_every_game_reads_the_notation_version_and_refuses_another(slug: str) ->
     with pytest.raises(RecordError) as caught:
         game.start({**record, "game": "chess"})
     assert caught.value.path == "game"
+
+
+def test_engines_say_a_rule_was_broken_only_through_rule_broken() -> None:
+    """``violation()`` is the core's own builder; engines call ``rule_broken`` (one argument
+    order: book, rule id, Italian, English, then where)."""
+    root = Path(__file__).resolve().parents[2] / "games"
+    offenders = []
+    for path in sorted(root.rglob("*.py")):
+        if path.parent.name == "core":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("games.core"):
+                names = {alias.name for alias in node.names}
+                if "violation" in names:
+                    offenders.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert offenders == []
