@@ -462,14 +462,20 @@ class PonteState(State):
         key = (hand, power, big, open_bits)
         entry = t.fight_cache.get(key)
         if entry is None:
-            # a position not seen yet: its cards (a smaller table, without the strategy
-            # cards), then the choices those cards and strategy cards make (smaller still)
-            codes = t.codes_cache.get((hand, power, big))
-            if codes is None:
-                codes = tuple(self.playable(side)) if not self.out(side) else (None,)
-                if len(t.codes_cache) >= CACHE_MAX:
-                    t.codes_cache.clear()
-                t.codes_cache[hand, power, big] = codes
+            # a position not seen yet: the codes it may pay (``playable``, or none once
+            # ``out``), then the choices those codes and the open strategy cards make (a
+            # smaller table, soon full)
+            if power < t.cheapest[big]:
+                codes: tuple[str | None, ...] = (None,)
+            else:
+                values, big_only, code_of = t.values, t.big_only, t.code_of
+                payable: list[str | None] = []
+                for i in hand:
+                    if values[i] <= power and (big or not big_only[i]):
+                        code = code_of[i]
+                        if code not in payable:
+                            payable.append(code)
+                codes = tuple(payable)
             entry = t.choices_cache.get((codes, open_bits))
             if entry is None:
                 fights = t.fights
@@ -514,7 +520,8 @@ class PonteState(State):
         done = [int(self.initial[m] or 0) for m in mags if self.initial[m] is not None]
         if not rs.free_assignment:
             left = self._values_left(mags, done)
-            return [Assign(m, v) for m in open_mags for v in sorted(set(left), reverse=True)]
+            values = sorted(set(left), reverse=True)
+            return [self._t.assign(m, v) for m in open_mags for v in values]
         remaining = self.pool_total(mags) - sum(done)
         k = len(open_mags)
         amounts: list[int] = []
@@ -528,7 +535,7 @@ class PonteState(State):
             if fits:
                 amounts.append(v)
             v += rs.chip
-        return [Assign(m, a) for m in open_mags for a in amounts]
+        return [self._t.assign(m, a) for m in open_mags for a in amounts]
 
     def _values_left(self, mags: tuple[int, ...], done: list[int]) -> list[int]:
         """Base: the fixed values not yet written (a wrong value written stays unmatched)."""

@@ -87,13 +87,14 @@ class PlayTables:
 
     __slots__ = (
         "assign_cache",
+        "assigns",
         "big_only",
         "cap",
         "cards",
         "cheapest",
         "chip",
         "choices_cache",
-        "codes_cache",
+        "code_of",
         "deploy_cache",
         "fight_cache",
         "fights",
@@ -142,6 +143,7 @@ class PlayTables:
         self.fights: dict[tuple[str | None, int | None], Fight] = ruleset.fights
         self.chip: int = ruleset.chip
         self.full_hand: tuple[int, ...] = tuple(range(len(ruleset.pack)))
+        self.code_of: tuple[str, ...] = ruleset.fight_cards  # by pack index
         self.indices: dict[str, tuple[int, ...]] = ruleset.indices
         self.strategy_kind: tuple[str, ...] = tuple(s.kind for s in ruleset.strategies)
         self.strategy_amount: tuple[int, ...] = tuple(s.amount for s in ruleset.strategies)
@@ -149,14 +151,14 @@ class PlayTables:
         self.fight_cache: dict[tuple[tuple[int, ...], int, bool, int], FightChoices] = {}
         # (card, strategy card) of Tramontana then Mezzogiorno -> what the move does
         self.pushes: dict[tuple[str | None, int | None, str | None, int | None], Push] = {}
-        # (hand, power up to ``cap``, began big) -> the codes the side may play, or (None,)
-        self.codes_cache: dict[tuple[tuple[int, ...], int, bool], tuple[str | None, ...]] = {}
         # (those codes, open strategy cards as bits) -> the choices
         self.choices_cache: dict[tuple[tuple[str | None, ...], int], FightChoices] = {}
         # (answering, challenger side, tie breaker, seat, quarter named, fought) -> deployments
         self.deploy_cache: dict[
             tuple[bool, int, bool, int, int | None, tuple[bool, ...]], tuple[Deploy, ...]
         ] = {}
+        # one shared action per (magistratura, power) listed under this ruleset
+        self.assigns: dict[tuple[int, int], Assign] = {}
         # (sheet's magistrature, their powers so far) -> the lines that may be written next
         self.assign_cache: dict[
             tuple[tuple[int, ...], tuple[int | None, ...]], tuple[Assign, ...]
@@ -235,3 +237,10 @@ class PlayTables:
             amount0 if kind0 == "recover" else 0,
             amount1 if kind1 == "recover" else 0,
         )
+
+    def assign(self, mag: int, power: int) -> Assign:
+        """The shared ``Assign(mag, power)`` of this ruleset's listings."""
+        found = self.assigns.get((mag, power))
+        if found is None:
+            found = self.assigns[mag, power] = Assign(mag, power)
+        return found
