@@ -502,6 +502,10 @@ class PonteState(State):
             pool = self._current_pool()
             assert pool is not None
         mags = pool[1]
+        if self.ruleset.free_assignment:
+            # free sheets: too many partial sheets to remember, each listing up to hundreds
+            # of lines; worked out each time (a dozen times a match)
+            return tuple(self._assign_choices(mags))
         initial = self.initial
         key = (mags, tuple(initial[mags[0] : mags[-1] + 1]))  # a sheet is a run of mags
         cache = self._t.assign_cache

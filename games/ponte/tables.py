@@ -27,9 +27,10 @@ from games.ponte.model import (
     side_mags,
 )
 
-# Legal choices remembered per ruleset; a table this full starts again (random play with
-# free power sheets reaches many positions, each worth little once left behind).
-CACHE_MAX: Final = 50_000
+# Legal choices remembered per ruleset; a table this full starts again (long random play
+# keeps reaching new positions, each worth little once left behind). A full fight table
+# holds a few megabytes.
+CACHE_MAX: Final = 20_000
 
 # One shared action object per plain choice; the dataclasses stay the public form.
 DEPLOYS: Final[dict[tuple[int, int | None], Deploy]] = {
@@ -159,7 +160,8 @@ class PlayTables:
         ] = {}
         # one shared action per (magistratura, power) listed under this ruleset
         self.assigns: dict[tuple[int, int], Assign] = {}
-        # (sheet's magistrature, their powers so far) -> the lines that may be written next
+        # (sheet's magistrature, their powers so far) -> the lines that may be written next,
+        # for the fixed values of Base mode
         self.assign_cache: dict[
             tuple[tuple[int, ...], tuple[int | None, ...]], tuple[Assign, ...]
         ] = {}
