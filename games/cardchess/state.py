@@ -152,6 +152,7 @@ class CardChessState(State):
         rooks = (ruleset.rook_values[0], ruleset.rook_values[1])
         self.t = C.tables(rooks)
         self.captures = _captures(rooks)
+        self.deck = _deck(ruleset)  # the deck in order, shuffled anew for each sfida
         self.deals = deals
         self.seed = seed
         self.sfida = -1
@@ -170,7 +171,7 @@ class CardChessState(State):
             return self.deals[k]
         if self.seed is None:
             return None
-        deck = list(_deck(self.ruleset))
+        deck = list(self.deck)
         shuffle(deck, make_rng(self.seed, "deck", k))
         deal = SfidaDeal(deck)
         self.deals.append(deal)
