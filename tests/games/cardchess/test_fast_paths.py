@@ -9,7 +9,8 @@ import random
 import pytest
 
 from games.cardchess import GAME, CardChessState, Play, Resolve
-from games.cardchess.state import NONE, shuffle
+from games.cardchess.state import NONE
+from games.core.cards import shuffle
 
 
 def test_the_shuffle_draws_what_random_shuffle_draws() -> None:
