@@ -175,6 +175,10 @@ _REINFORCE_BOTH: dict[tuple[str, ...], tuple[tuple[Reinforce, Reinforce], ...]] 
         zip(REINFORCE["magistrato"], REINFORCE["caposchiera"], strict=True)
     )
 }
+_REINFORCE_SPOT: Final = REINFORCE["spot"]
+_REINFORCE_MAG: Final = REINFORCE["magistrato"]
+_REINFORCE_CAP: Final = REINFORCE["caposchiera"]
+_REINFORCE_MAG_CAP: Final = _REINFORCE_BOTH[("magistrato", "caposchiera")]
 # why a card may not be added (_add_rules): for a card that is not a combattente, for one that is
 _ADDABLE: Final = ("", "")
 _NOT_SHOWN: Final = ("ergio.corteo.add.shown_only",) * 2
@@ -716,7 +720,8 @@ class ErGioState(State):
             out += self._special_actions(seat)
         if self._multi and self.passes < 2:
             out += map(PASS.__getitem__, distinct)
-        if self.over_limit(seat):
+        # over_limit, asked only when the hand is beyond the plain limit
+        if len(hand) > self._hand_limit > 0 and self.over_limit(seat):
             out += map(ARNO.__getitem__, distinct)
         else:
             out.append(END)
@@ -797,16 +802,33 @@ class ErGioState(State):
         if self.sent[side] == NO:
             fought = self.fought[side]
             return [SEND[m] for m in _SIDE_MAGS[side] if m not in fought]
-        places = [under for under, free in self.room(side).items() if free > 0]
-        cards = sorted(set(self.pool(side)))
-        out: list[Action]
-        if len(places) == 1:
-            out = list(map(REINFORCE[places[0]].__getitem__, cards))
-        elif places:  # each card under each open place, in the room's order
-            both = _REINFORCE_BOTH[tuple(places)]
-            out = list(chain.from_iterable(map(both.__getitem__, cards)))
+        # the places with room (as room, without its dict)
+        mag = self.sent[side]
+        laid = self.field[side].get(mag)
+        bridge = self.bridge[side]
+        one: tuple[Reinforce, ...] | None = None
+        both = False
+        if not laid:
+            if len(bridge["spot"]) < 2:
+                one = _REINFORCE_SPOT
         else:
+            mask = 0
+            for c in laid:
+                mask |= _FIGURE_BIT[c]
+            if mask & 1 and len(bridge["magistrato"]) < 2:
+                one = _REINFORCE_MAG
+                both = bool(mask & 4) and not bridge["caposchiera"]
+            elif mask & 4 and not bridge["caposchiera"]:
+                one = _REINFORCE_CAP
+        out: list[Action]
+        if one is None:
             out = []
+        else:
+            cards = sorted(set(self.hands[side] if not self._multi else self.pool(side)))
+            if both:  # each card under each open place, in the room's order
+                out = list(chain.from_iterable(map(_REINFORCE_MAG_CAP.__getitem__, cards)))
+            else:
+                out = list(map(one.__getitem__, cards))
         out.append(READY)
         return out
 
@@ -826,12 +848,15 @@ class ErGioState(State):
         if unit >= C.UNIT_CEL:
             return _CELATINO_SINGLY if unit == C.UNIT_CEL and self._advanced else _ADDABLE
         cards = self.field[side].get(unit)
-        n = 0 if cards is None else len(cards)
+        if cards is None:
+            cards = []
+        n = len(cards)
         if n >= 4:
             return _FOURTH_MAX
         if self.turn_no <= self.laid_turn[side].get(unit, 0):
             return _FOURTH_LATER
-        if n == 3 and cards is not None and all(_IS_FIGHTER[x] for x in cards):
+        fighter = _IS_FIGHTER
+        if n == 3 and fighter[cards[0]] and fighter[cards[1]] and fighter[cards[2]]:
             return _FOURTH_NOT_COMBATTENTE
         return _ADDABLE
 
