@@ -507,14 +507,23 @@ class PonteState(State):
             # of lines; worked out each time (a dozen times a match)
             return tuple(self._assign_choices(mags))
         initial = self.initial
-        key = (mags, tuple(initial[mags[0] : mags[-1] + 1]))  # a sheet is a run of mags
-        cache = self._t.assign_cache
-        choices = cache.get(key)
+        written = tuple(initial[mags[0] : mags[-1] + 1])  # a sheet is a run of mags
+        t = self._t
+        choices = t.assign_cache.get((mags, written))
         if choices is None:
-            choices = tuple(self._assign_choices(mags))
-            if len(cache) >= CACHE_MAX:
-                cache.clear()
-            cache[key] = choices
+            # Base lines depend only on the lines still open and the values already used
+            # (in any order): a smaller table, full after the first matches
+            open_mags = tuple(m for m, v in zip(mags, written, strict=True) if v is None)
+            used = tuple(sorted(v for v in written if v is not None))
+            choices = t.sheet_cache.get((mags, open_mags, used))
+            if choices is None:
+                choices = tuple(self._assign_choices(mags))
+                if len(t.sheet_cache) >= CACHE_MAX:
+                    t.sheet_cache.clear()
+                t.sheet_cache[mags, open_mags, used] = choices
+            if len(t.assign_cache) >= CACHE_MAX:
+                t.assign_cache.clear()
+            t.assign_cache[mags, written] = choices
         return choices
 
     def _assign_choices(self, mags: tuple[int, ...]) -> list[Assign]:

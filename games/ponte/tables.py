@@ -106,6 +106,7 @@ class PlayTables:
         "pools",
         "pushes",
         "seat_mags",
+        "sheet_cache",
         "side_mags",
         "split",
         "strategy_amount",
@@ -164,6 +165,10 @@ class PlayTables:
         # for the fixed values of Base mode
         self.assign_cache: dict[
             tuple[tuple[int, ...], tuple[int | None, ...]], tuple[Assign, ...]
+        ] = {}
+        # (sheet's magistrature, those still open, the values used, sorted) -> the same lines
+        self.sheet_cache: dict[
+            tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], tuple[Assign, ...]
         ] = {}
 
     def __copy__(self) -> PlayTables:
