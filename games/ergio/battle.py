@@ -14,7 +14,6 @@ opposing Celatino.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from games.core.cards import cards_in, mask_of
@@ -33,9 +32,9 @@ _ORDER: dict[str, tuple[int, ...]] = {
 MAX_FORCE = 32  # Magistrato, Capitano, 7 and 6 laid (18) + two 7s of other magistrature (14)
 
 
-@dataclass(frozen=True, slots=True)
-class Sent:
-    """One side's magistratura on the bridge: laid cards and face-down reinforcements."""
+class Sent(NamedTuple):
+    """One side's magistratura on the bridge: laid cards and face-down reinforcements (a
+    named tuple: one is made for each side of every scontro)."""
 
     mag: int
     laid: tuple[int, ...] = ()

@@ -633,12 +633,13 @@ class ErGioState(State):
 
     # --- the interface --------------------------------------------------------------
     def to_act(self) -> int | None:
-        if self.phase == CORTEO:
+        phase = self.phase
+        if phase is CORTEO:
             return self.turn_seat
-        if self.phase == SABOTAGE:
-            return self.corteo_winner
-        if self.phase == BATTLE:
+        if phase is BATTLE:
             return self.sending
+        if phase is SABOTAGE:
+            return self.corteo_winner
         return None
 
     def is_over(self) -> bool:
