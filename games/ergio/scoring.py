@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.core import Outcome, RecordError, Text, Violation, read, rule_broken
 from games.ergio import battle as B
@@ -21,16 +21,15 @@ JSON = Any
 SCONTRI = 6
 
 
-@dataclass(frozen=True, slots=True)
-class SideFacts:
+# named tuples: one of each is made at every scontro played
+class SideFacts(NamedTuple):
     mag: int
     force: int
     mask: int
     laid_force: int | None  # laid combattenti + Capitano, when the cards are known
 
 
-@dataclass(frozen=True, slots=True)
-class ScontroFacts:
+class ScontroFacts(NamedTuple):
     challenger: int
     sides: tuple[SideFacts, SideFacts]
     winner: int
