@@ -516,13 +516,16 @@ class Pending:
 _Reach = tuple[tuple[tuple[int, ...], ...], tuple[tuple[Act, ...], ...]]
 
 
-@functools.cache
-def _reach(sites: tuple[tuple[int, int], ...], own: tuple[int, ...]) -> _Reach:
-    """``_Reach`` for a colour whose bridges stand on the sites ``own`` (made once for each
-    board and set of sites)."""
+# per board's bridge sites: ``_reach`` by the set of sites (``BoardState._reach_memo``)
+_REACH_MEMO: dict[tuple[tuple[int, int], ...], dict[int, _Reach]] = {}
+
+
+def _reach(sites: tuple[tuple[int, int], ...], own: int) -> _Reach:
+    """``_Reach`` for a colour whose bridges stand on the sites ``own`` (a bit per site)."""
     across: list[set[int]] = [set() for _ in range(6)]
-    for site in own:
-        a, b = sites[site]
+    for site, (a, b) in enumerate(sites):
+        if not own >> site & 1:
+            continue
         across[a].add(b)
         across[b].add(a)
     ends = tuple((d, *sorted(across[d])) for d in range(6))
@@ -605,8 +608,11 @@ class BoardState(State):
         self.banish_queue: list[int] = []
         self.roles: list[int] = []
         self.last_v1: list[int] = []
-        self._hops_for: list[list[int]] | None = None  # the bridges ``_hops_of`` is for
+        # read from the bridges, and the bridges they were read from (``_bridges_changed``)
+        self._bridges_seen: list[list[int]] | None = None
         self._hops_of: list[_Reach | None] = []
+        self._reach_memo = _REACH_MEMO.setdefault(self.board.sites, {})
+        self._touch: tuple[tuple[tuple[int, int], ...], ...] | None = None
         self._setup()
 
     # --- small helpers -----------------------------------------------------------------
@@ -1016,6 +1022,11 @@ class BoardState(State):
         if ph == DIVIDE:  # half of a game's actions: the offers the next card may go to
             if seat != self.controller[self.pairs[0].distributor]:
                 return []
+            k = self._offers  # ``_pile_moves``, written out
+            used = self._used
+            rest = len(self.hand) - len(self.assign) - 1
+            if rest >= k - used and used < k <= _SHORT:
+                return _PILE_LIST[: used + 1]
             return self._pile_moves()
         if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
             colour = self.holders[0]
@@ -1072,7 +1083,13 @@ class BoardState(State):
         decline = self.ruleset.may_decline
         holding = self.holding
         hops: tuple[tuple[Act, ...], ...] | None = None
-        for card in sorted(set(holding)) if len(holding) > 1 else holding:
+        last = -1
+        for card in holding:  # kept in card order: a card held twice is read once
+            if card <= last:
+                if card == last:
+                    continue
+                return self._hand_moves_of(colour, sorted(set(holding)))
+            last = card
             if card < 6 and self.supply[colour] > 0:  # the common card, never set aside
                 if hops is None:
                     hops = self._hops(colour)[1]
@@ -1083,6 +1100,16 @@ class BoardState(State):
             moves = self._card_moves(colour, card)
             out += moves
             if not moves or decline:
+                out.append(_SKIP[card])
+        return out
+
+    def _hand_moves_of(self, colour: int, cards: list[int]) -> list[Act]:
+        """``_hand_moves`` for these distinct cards, in this order."""
+        out: list[Act] = []
+        for card in cards:
+            moves = self._card_moves(colour, card)
+            out += moves
+            if not moves or self.ruleset.may_decline:
                 out.append(_SKIP[card])
         return out
 
@@ -1103,13 +1130,11 @@ class BoardState(State):
     def _doge_moves(self, visited: Any) -> list[Act]:
         """The bridges the Doge may cross now (``_doge_step_ok`` for each bridge), then
         stopping."""
-        out: list[Act] = []
-        doge = self.doge
-        sites = self.board.sites
-        for i, (site, _owner) in enumerate(self.bridges):
-            x, y = sites[site]
-            if (y not in visited) if doge == x else (doge == y and x not in visited):
-                out.append(_DOGE_STEP[i] if i < MAX_BRIDGES else _new_act(Act, ("doge", i, -1, -1)))
+        out = [
+            _DOGE_STEP[i] if i < MAX_BRIDGES else _new_act(Act, ("doge", i, -1, -1))
+            for i, there in self._touching()[self.doge]
+            if there not in visited
+        ]
         out.append(_STOP)
         return out
 
@@ -1164,17 +1189,44 @@ class BoardState(State):
 
     def _hops(self, colour: int) -> _Reach:
         """Where this colour's district cards may put an aristocrat (``_reach``), kept per
-        colour until the bridges change (compared by value, so a position set up by hand is
-        read right too)."""
-        bridges = self.bridges
-        if bridges != self._hops_for:
-            self._hops_for = [list(b) for b in bridges]
-            self._hops_of = [None] * len(self.kinds)
+        colour until the bridges change."""
+        if self.bridges != self._bridges_seen:
+            self._bridges_changed()
         reach = self._hops_of[colour]
         if reach is None:
-            own = tuple(sorted({site for site, owner in bridges if owner == colour}))
-            reach = self._hops_of[colour] = _reach(self.board.sites, own)
+            own = 0  # the sites of the colour's own bridges, one bit each
+            for site, owner in self.bridges:
+                if owner == colour:
+                    own |= 1 << site
+            memo = self._reach_memo
+            reach = memo.get(own)
+            if reach is None:
+                reach = memo[own] = _reach(self.board.sites, own)
+            self._hops_of[colour] = reach
         return reach
+
+    def _touching(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Per district: each bridge touching it (its index, in order) and the district at
+        its other end, kept until the bridges change."""
+        if self.bridges != self._bridges_seen:
+            self._bridges_changed()
+        touch = self._touch
+        if touch is None:
+            sites = self.board.sites
+            rows: list[list[tuple[int, int]]] = [[] for _ in range(6)]
+            for i, (site, _owner) in enumerate(self.bridges):
+                x, y = sites[site]
+                rows[x].append((i, y))
+                rows[y].append((i, x))
+            touch = self._touch = tuple(map(tuple, rows))
+        return touch
+
+    def _bridges_changed(self) -> None:
+        """Forget what was read from the bridges (compared by value with the ones it was read
+        from, so a position set up by hand is read right too)."""
+        self._bridges_seen = [list(b) for b in self.bridges]
+        self._hops_of = [None] * len(self.kinds)
+        self._touch = None
 
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
@@ -1540,14 +1592,18 @@ class BoardState(State):
         if q >= self._used:
             self._used = q + 1
         if len(assign) == len(self.hand):
-            k = self._offers
-            piles: list[list[int]] = [[] for _ in range(k)]
-            for card, p in zip(self.hand, assign, strict=True):
-                piles[p].append(card)
-            self.piles = piles
-            self.taken = [-1] * k
-            self.chooser_i = 0
-            self.phase = CHOOSE
+            self._make_offers()
+
+    def _make_offers(self) -> None:
+        """The hand is divided: its cards lie in their offers, for the others to choose."""
+        k = self._offers
+        piles: list[list[int]] = [[] for _ in range(k)]
+        for card, p in zip(self.hand, self.assign, strict=True):
+            piles[p].append(card)
+        self.piles = piles
+        self.taken = [-1] * k
+        self.chooser_i = 0
+        self.phase = CHOOSE
 
     def _resolve_card(self, holder: int, action: Act) -> None:
         """The holder plays a card of their hand; the flow runs on once the hand is done."""
@@ -1560,20 +1616,34 @@ class BoardState(State):
 
     def apply_unchecked(self, seat: int, action: Any) -> None:
         ph = self.phase
+        if ph == DIVIDE:  # half of a game's actions; nothing automatic follows them
+            if type(action) is not Act and not isinstance(action, Act):
+                raise RecordError("not a San Marco board action")
+            self.history.append((seat, action))
+            q = action.a
+            if action.do != "pile" or not 0 <= q < self._offers:
+                raise RecordError("a card goes to one of the offers")
+            assign = self.assign  # ``_divide``, written out
+            assign.append(q)
+            if q >= self._used:
+                self._used = q + 1
+            if len(assign) == len(self.hand):
+                self._make_offers()
+            return
         if ph == OVER:
             raise RecordError("the game is over")
-        if not isinstance(action, Act):
+        if type(action) is not Act and not isinstance(action, Act):
             raise RecordError("not a San Marco board action")
         self.history.append((seat, action))
-        do, a = action.do, action.a
-        if ph == DIVIDE:  # half of a game's actions; nothing automatic follows them
-            if do != "pile" or not 0 <= a < self._offers:
-                raise RecordError("a card goes to one of the offers")
-            self._divide(a)
-            return
         if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
-            self._resolve_card(self.holders[0], action)
+            self._play_card(self.holders[0], action)  # ``_resolve_card``, written out
+            if self.pending is not None:
+                self._settle()
+            if self.pending is None and self.holding:
+                return  # the holder goes on with their next card
+            self._advance()
             return
+        do, a = action.do, action.a
         colour = self.acting_colour()
         assert colour is not None
         p = self.pending
