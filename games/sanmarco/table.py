@@ -613,6 +613,7 @@ class BoardState(State):
         self._hops_of: list[_Reach | None] = []
         self._reach_memo = _REACH_MEMO.setdefault(self.board.sites, {})
         self._touch: tuple[tuple[tuple[int, int], ...], ...] | None = None
+        self._free_sites: tuple[Act, ...] | None = None  # a new bridge's moves, below 12
         self._setup()
 
     # --- small helpers -----------------------------------------------------------------
@@ -1024,15 +1025,43 @@ class BoardState(State):
                 return []
             k = self._offers  # ``_pile_moves``, written out
             used = self._used
-            rest = len(self.hand) - len(self.assign) - 1
-            if rest >= k - used and used < k <= _SHORT:
-                return _PILE_LIST[: used + 1]
+            if used <= k <= _SHORT:
+                rest = len(self.hand) - len(self.assign) - 1
+                if rest >= k - used:  # any offer opened, or the next one
+                    return _PILE_LIST[: used + 1] if used < k else _PILE_LIST[:k]
+                if rest == k - used - 1 and used < k:  # no card to spare: the next offer
+                    return [_PILE_LIST[used]]
+                return []
             return self._pile_moves()
         if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
             colour = self.holders[0]
             if seat != self.controller[colour]:
                 return []
             return self._hand_moves(colour)
+        if ph == RESOLVE:  # a step inside a card (``_legal``, written out)
+            p = self.pending
+            assert p is not None
+            kind = p.kind
+            if kind == "doge":
+                if seat != self.controller[self.holders[0]]:
+                    return []
+                return self._doge_moves(p.visited)
+            if kind == "remove":
+                colour = self.holders[0]
+                if seat != self.controller[colour]:
+                    return []
+                return [
+                    _REMOVE[c] if c < _SHORT else _new_act(Act, ("remove", c, -1, -1))
+                    for c in self._removable(colour, p.district)
+                ]
+        if ph == CHOOSE:  # the offers still on the table
+            if seat != self.controller[self.pairs[0].choosers[self.chooser_i]]:
+                return []
+            return [
+                _CHOOSE[q] if q < _SHORT else _new_act(Act, ("choose", q, -1, -1))
+                for q, t in enumerate(self.taken)
+                if t == -1
+            ]
         if self.to_act() != seat:
             return []
         return self._legal()
@@ -1124,17 +1153,23 @@ class BoardState(State):
         return len(self.hand) - len(self.assign) - 1 >= k - max(used, q + 1)
 
     def _removable(self, colour: int, d: int) -> list[int]:
-        others = [c for c, n in enumerate(self.cubes[d]) if n > 0 and c != colour]
-        return others or ([colour] if self.cubes[d][colour] > 0 else [])
+        row = self.cubes[d]
+        others = []
+        for c, n in enumerate(row):
+            if n > 0 and c != colour:
+                others.append(c)
+        return others or ([colour] if row[colour] > 0 else [])
 
     def _doge_moves(self, visited: Any) -> list[Act]:
         """The bridges the Doge may cross now (``_doge_step_ok`` for each bridge), then
         stopping."""
-        out = [
-            _DOGE_STEP[i] if i < MAX_BRIDGES else _new_act(Act, ("doge", i, -1, -1))
-            for i, there in self._touching()[self.doge]
-            if there not in visited
-        ]
+        touch = self._touch
+        if touch is None or self.bridges != self._bridges_seen:
+            touch = self._touching()
+        out = []
+        for i, there in touch[self.doge]:
+            if there not in visited:
+                out.append(_DOGE_STEP[i] if i < MAX_BRIDGES else _new_act(Act, ("doge", i, -1, -1)))
         out.append(_STOP)
         return out
 
@@ -1145,10 +1180,17 @@ class BoardState(State):
         per_site = self.board.per_site
         bridges = self.bridges
         if len(bridges) < MAX_BRIDGES:
-            counts = [0] * len(sites)
-            for s, _owner in bridges:
-                counts[s] += 1
-            return [_BRIDGE_ACT[a][b][0] for s, (a, b) in enumerate(sites) if counts[s] < per_site]
+            if bridges != self._bridges_seen:
+                self._bridges_changed()
+            free = self._free_sites
+            if free is None:
+                counts = [0] * len(sites)
+                for s, _owner in bridges:
+                    counts[s] += 1
+                free = self._free_sites = tuple(
+                    _BRIDGE_ACT[a][b][0] for s, (a, b) in enumerate(sites) if counts[s] < per_site
+                )
+            return list(free)
         if setup:
             return []
         counts = [0] * len(sites)
@@ -1227,6 +1269,7 @@ class BoardState(State):
         self._bridges_seen = [list(b) for b in self.bridges]
         self._hops_of = [None] * len(self.kinds)
         self._touch = None
+        self._free_sites = None
 
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
@@ -1499,7 +1542,28 @@ class BoardState(State):
             holder = self.holders[0]
             if p is not None:
                 return self._quick_pending(seat, action, p, holder)
-            if seat == self.controller[holder] and self._card_ok(holder, action):
+            if seat != self.controller[holder]:
+                return False
+            do, a, b, c = action
+            holding = self.holding
+            supply = self.supply
+            if (
+                do == "district"  # the common card, from the supply (``_card_ok``)
+                and c == -1
+                and 0 <= a < 6
+                and a in holding
+                and supply[holder] > 0
+                and (b == a or b in self._hops(holder)[0][a])
+            ):
+                self.history.append((seat, action))
+                holding.remove(a)  # ``_resolve_card``, written out
+                self.action_discard.append(a)
+                supply[holder] -= 1
+                self.cubes[b][holder] += 1
+                if not holding:
+                    self._advance()
+                return True
+            if self._card_ok(holder, action):
                 self.history.append((seat, action))
                 self._resolve_card(holder, action)
                 return True
@@ -1636,17 +1700,47 @@ class BoardState(State):
             raise RecordError("not a San Marco board action")
         self.history.append((seat, action))
         if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
-            self._play_card(self.holders[0], action)  # ``_resolve_card``, written out
+            holder = self.holders[0]
+            do, a, b, c = action
+            holding = self.holding
+            if do == "district" and c == -1 and a in holding and 0 <= b < 6:
+                # the common card, from the supply (``_play_card``, written out)
+                holding.remove(a)
+                self.action_discard.append(a)
+                supply = self.supply
+                if supply[holder] <= 0:
+                    raise RecordError("no aristocrat left in the supply")
+                supply[holder] -= 1
+                self.cubes[b][holder] += 1
+                if not holding:
+                    self._advance()
+                return
+            self._play_card(holder, action)  # ``_resolve_card``, written out
             if self.pending is not None:
                 self._settle()
-            if self.pending is None and self.holding:
+            if self.pending is None and holding:
                 return  # the holder goes on with their next card
             self._advance()
             return
+        p = self.pending
+        if ph == RESOLVE and p is not None and p.kind == "doge":  # a step of the Doge's walk
+            self._doge_step(self.holders[0], action)
+            if self.pending is None and not self.holding:
+                self._advance()  # the hand is carried out
+            return
         do, a = action.do, action.a
+        if ph == CHOOSE:  # ``acting_colour``, written out
+            taken = self.taken
+            if do != "choose" or not 0 <= a < len(taken) or taken[a] != -1:
+                raise RecordError("that offer is not on the table")
+            self._choose(self.pairs[0].choosers[self.chooser_i], a)
+            if self.pending is not None:
+                self._settle()
+            if self.phase not in _WAITING:
+                self._advance()
+            return
         colour = self.acting_colour()
         assert colour is not None
-        p = self.pending
         if ph == SETUP:
             self._do_bridge(colour, action)
             self.setup_queue.pop(0)
