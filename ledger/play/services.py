@@ -594,34 +594,22 @@ def _finish(table: GameTable, state: State) -> None:
 
 
 def play_bots(table_id: int, limit: int | None = None) -> int:
-    """Let the bots move while it is a bot's turn. Returns the number of moves made.
-
-    A bot thinks with no lock held (a strong bot takes up to half a second a move), then
-    each move is written in a transaction of its own, so the players see the bots move one
-    by one and the table stays free meanwhile. Should the table change while a bot was
-    thinking (a resignation, another worker's bot move), its choice is dropped and it thinks
-    again from the table as it is."""
+    """Let the bots move while it is a bot's turn. Returns the number of moves made."""
     made = 0
-    while limit is None or made < limit:
-        table = GameTable.objects.get(pk=table_id)
-        if table.status != GameTable.Status.PLAYING or table.over:
-            break
-        if limit is None and made >= engine(table.game).info.max_actions:
-            break
+    with transaction.atomic():
+        table = GameTable.objects.select_for_update().get(pk=table_id)
+        if table.status != GameTable.Status.PLAYING:
+            return 0
         bots = {s.index: s.kind for s in table.seats.all() if s.is_bot}
         state = state_of(table)
-        seat = state.to_act()
-        if seat is None or seat not in bots:
-            break
-        seen = table.moves_count
-        bot = make_bot(table.game, bots[seat], bot_seed(table.seed, seat, seen))
-        action = bot.choose(state, seat)
-        with transaction.atomic():
-            table = _locked(table)
-            if table.status != GameTable.Status.PLAYING or table.moves_count != seen:
-                continue
-            _append(table, state, seat, action, bot=bots[seat])
-        made += 1
+        cap = limit if limit is not None else engine(table.game).info.max_actions
+        while made < cap and not table.over:
+            seat = state.to_act()
+            if seat is None or seat not in bots:
+                break
+            bot = make_bot(table.game, bots[seat], bot_seed(table.seed, seat, table.moves_count))
+            _append(table, state, seat, bot.choose(state, seat), bot=bots[seat])
+            made += 1
     return made
 
 
