@@ -114,6 +114,57 @@ def clash(sides: Sequence[Sent], challenger: int, *, effects: bool, tie_order: s
     return Clash((forces[0], forces[1]), masks, (removed[0], removed[1]), winner, reason)
 
 
+_FORCE_OF = C.FORCE_OF
+CAPITANO_BONUS = C.CAPITANO_BONUS
+_MAG_OF = C.MAG_OF
+#: bit 1 Magistrato, 2 Capitano, 4 Caposchiera (as figures_mask) for each card
+_FIGURE_BIT: tuple[int, ...] = tuple(1 << r if 0 <= r < 3 else 0 for r in C.RANK_OF)
+
+
+def plain_force(sent: Sent) -> tuple[int, int, int]:
+    """Force, laid figures and laid force of one side without Celatini or Guardie acting (what
+    ``assess`` counts when ``effects`` is off, summed; ``force_of_laid`` of its laid cards).
+    A combattente has a force above zero and nothing else has, so the sums need no test."""
+    mag = sent.mag
+    laid = sent.laid
+    if not laid:
+        spot = sent.spot[:2]
+        force = 0
+        for c in spot:
+            if _MAG_OF[c] == mag:
+                force += _FORCE_OF[c]
+        return force, 0, 0
+    force = mask = 0
+    for c in laid:
+        force += _FORCE_OF[c]
+        mask |= _FIGURE_BIT[c]
+    if mask & 2:
+        force += CAPITANO_BONUS
+    laid_force = force
+    if mask & 1:
+        for c in sent.under_magistrato[:2]:
+            if _MAG_OF[c] != mag:
+                force += _FORCE_OF[c]
+    if mask & 4:
+        for c in sent.under_caposchiera[:1]:
+            if _MAG_OF[c] == mag:
+                force += _FORCE_OF[c]
+    return force, mask, laid_force
+
+
+_NO_LOSS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+
+def plain_clash(
+    t: tuple[int, int, int], m: tuple[int, int, int], challenger: int, tie_order: str
+) -> Clash:
+    """``clash`` with ``effects`` off, from each side's ``plain_force``."""
+    forces = (t[0], m[0])
+    masks = (t[1], m[1])
+    winner, reason = decide(forces, masks, challenger, tie_order)
+    return Clash(forces, masks, _NO_LOSS, winner, reason)
+
+
 def figures_beat(a: int, b: int, order: str) -> int:
     """Compare two figure masks for a tie: 1 if a wins, -1 if b wins, 0 if level."""
     if order == "count_first":

@@ -65,7 +65,7 @@ from games.ergio.actions import (
     encode,
     lay,
 )
-from games.ergio.battle import Sent, clash
+from games.ergio.battle import Sent, clash, plain_clash, plain_force
 from games.ergio.rules import BOOK, SLUG
 from games.ergio.scoring import ScontroFacts, SideFacts, outcome_of, result_of
 
@@ -591,14 +591,20 @@ class ErGioState(State):
     def _resolve(self) -> None:
         sides = (self._sent(0), self._sent(1))
         challenger = self.challenger
-        r = clash(sides, challenger, effects=self._effects, tie_order=self.ruleset.tie_order)
+        t, m = sides
+        if self._effects:
+            r = clash(sides, challenger, effects=True, tie_order=self.ruleset.tie_order)
+            laid_t, laid_m = C.force_of_laid(t.laid), C.force_of_laid(m.laid)
+        else:  # no Celatini or Guardie acting: the sums alone (held equal to clash in a test)
+            pt, pm = plain_force(t), plain_force(m)
+            r = plain_clash(pt, pm, challenger, self.ruleset.tie_order)
+            laid_t, laid_m = pt[2], pm[2]
         w = r.winner
         self.points[w] += 1
         forces, masks = r.forces, r.masks
-        t, m = sides
         facts = (
-            SideFacts(t.mag, forces[0], masks[0], C.force_of_laid(t.laid)),
-            SideFacts(m.mag, forces[1], masks[1], C.force_of_laid(m.laid)),
+            SideFacts(t.mag, forces[0], masks[0], laid_t),
+            SideFacts(m.mag, forces[1], masks[1], laid_m),
         )
         self.facts.append(ScontroFacts(challenger, facts, w, r.reason))
         bridge = self.bridge
@@ -676,40 +682,53 @@ class ErGioState(State):
         hand = self.hands[seat]
         if self.draws_left > 0:
             return [DRAW_DECK, DRAW_PILE] if self.decks[side] else [DRAW_PILE]
-        must = self.mandatory(seat)
+        shown = self.shown[side]
+        advanced = self._advanced
+        # one pass over the hand: the units of a mandatory tris (as self.mandatory: counted
+        # among the units not shown) and the cards of shown units (those that may be added)
+        unit_of = _UNIT_OF
+        counts = [0] * 16  # by unit; the last counts the cards of no unit (-1)
+        must: list[int] = []
+        held: list[int] = []
+        for c in hand:
+            unit = unit_of[c]
+            if unit in shown:
+                held.append(c)
+                continue
+            n = counts[unit] + 1
+            counts[unit] = n
+            if n == 3 and unit >= 0:
+                if unit == C.UNIT_CEL and advanced:
+                    continue
+                must.append(unit)
         if must:
-            unit_of = _UNIT_OF
             if len(must) == 1:
                 unit = must[0]
                 return list(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
             lays: set[Lay] = set()
-            for unit in must:
+            for unit in sorted(must):
                 lays.update(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
             ranked: list[Lay] = sorted(lays, key=_lay_order)
             return [*ranked]
         out: list[Action] = []
-        distinct = sorted(set(hand))
-        advanced = self._advanced
         if advanced:
             out += [lay(t) for t in self._patch_lays(seat)]
-        shown = self.shown[side]
-        if shown:
+        if held:
             # _add_problem without its first test (a card of no unit is never in shown),
             # the unit's verdicts asked once for its cards (the sorted cards come grouped)
-            unit_of = _UNIT_OF
             fighter = _IS_FIGHTER
             add_rules = self._add_rules
             last = -1
             why = _ADDABLE
-            for c in distinct:
+            for c in sorted(set(held)) if len(held) > 1 else held:
                 unit = unit_of[c]
-                if unit in shown:
-                    if unit != last:
-                        last = unit
-                        why = add_rules(side, unit)
-                    if not why[fighter[c]]:
-                        out.append(ADD[c])
+                if unit != last:
+                    last = unit
+                    why = add_rules(side, unit)
+                if not why[fighter[c]]:
+                    out.append(ADD[c])
         if advanced:
+            distinct = sorted(set(hand))
             for _unit, cards in sorted(self.field[side].items()):
                 for p in sorted(set(cards)):
                     if C.UNIT_OF[p] != -1:
@@ -720,10 +739,10 @@ class ErGioState(State):
             out += self._celatino_actions(seat)
             out += self._special_actions(seat)
         if self._multi and self.passes < 2:
-            out += map(PASS.__getitem__, distinct)
+            out += map(PASS.__getitem__, sorted(set(hand)))
         # over_limit, asked only when the hand is beyond the plain limit
         if len(hand) > self._hand_limit > 0 and self.over_limit(seat):
-            out += map(ARNO.__getitem__, distinct)
+            out += map(ARNO.__getitem__, sorted(set(hand)))
         else:
             out.append(END)
         return out

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.ergio import battle as B
 from games.ergio import cards as C
 
@@ -125,3 +128,37 @@ def test_adv_battle_celatino_has_no_effect_without_effects() -> None:
     m = B.Sent(SAN, cards("SAN-7", "SAN-3", "SAN-5"))
     r = B.clash((t, m), 0, effects=False, tie_order="magistrato_first")
     assert r.forces == (8, 15)
+
+
+# --- the scontro without effects, summed directly (ErGioState._resolve's fast path) -----------
+
+_SIDE_CARDS = st.integers(0, 61)  # a side's own card types (specials and groups as bluffs)
+
+
+@st.composite
+def _sent(draw: st.DrawFn, side: int) -> B.Sent:
+    def some(most: int) -> tuple[int, ...]:
+        picked = draw(st.lists(_SIDE_CARDS, max_size=most))
+        return tuple(side * C.PER_SIDE + t for t in picked)
+
+    mag = side * 6 + draw(st.integers(0, 5))
+    own = [c for c in C.mag_cards(mag)]
+    laid = tuple(sorted(draw(st.lists(st.sampled_from(own), max_size=4, unique=True))))
+    return B.Sent(mag, laid, some(3), some(2), some(3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    _sent(0),
+    _sent(1),
+    st.integers(0, 1),
+    st.sampled_from(B.TIE_ORDERS),
+)
+def test_plain_clash_is_clash_without_effects(
+    t: B.Sent, m: B.Sent, challenger: int, tie_order: str
+) -> None:
+    pt, pm = B.plain_force(t), B.plain_force(m)
+    assert B.plain_clash(pt, pm, challenger, tie_order) == B.clash(
+        (t, m), challenger, effects=False, tie_order=tie_order
+    )
+    assert (pt[2], pm[2]) == (C.force_of_laid(t.laid), C.force_of_laid(m.laid))

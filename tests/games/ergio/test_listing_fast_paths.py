@@ -1,0 +1,80 @@
+"""The Corteo listing finds the mandatory tris and the cards that may be added in one pass over
+the hand. Over seeded random games of every ruleset, at every Corteo decision, it must give
+the same actions in the same order as the listing stated plainly from the rule functions
+(``mandatory``, ``_add_problem``, ``over_limit``), written out here."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.ergio import GAME
+from games.ergio import cards as C
+from games.ergio.actions import (
+    ADD,
+    ARNO,
+    DRAW_DECK,
+    DRAW_PILE,
+    END,
+    PASS,
+    Action,
+    Lay,
+    Swap,
+    lay,
+)
+from games.ergio.state import CORTEO, ErGioState, _tris_of
+
+RULESETS = list(GAME.rulesets)
+
+
+def plain_corteo_actions(state: ErGioState, seat: int) -> list[Action]:
+    side = seat % 2
+    hand = state.hands[seat]
+    if state.draws_left > 0:
+        return [DRAW_DECK, DRAW_PILE] if state.decks[side] else [DRAW_PILE]
+    must = state.mandatory(seat)
+    if must:
+        lays: set[Lay] = set()
+        for unit in must:
+            real = tuple(sorted(c for c in hand if C.UNIT_OF[c] == unit))
+            lays.update(_tris_of(real))
+        return sorted(lays, key=lambda a: a.cards)
+    distinct = sorted(set(hand))
+    out: list[Action] = []
+    if state.ruleset.advanced:
+        out += [lay(t) for t in state._patch_lays(seat)]
+    out += [ADD[c] for c in distinct if not state._add_problem(seat, c)]
+    if state.ruleset.advanced:
+        for _unit, cards in sorted(state.field[side].items()):
+            for p in sorted(set(cards)):
+                if C.UNIT_OF[p] != -1:
+                    continue
+                out += [Swap(p, c) for c in distinct if not state._swap_problem(side, seat, p, c)]
+        out += state._celatino_actions(seat)
+        out += state._special_actions(seat)
+    if state.ruleset.multi and state.passes < 2:
+        out += [PASS[c] for c in distinct]
+    if state.over_limit(seat):
+        out += [ARNO[c] for c in distinct]
+    else:
+        out.append(END)
+    return out
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_corteo_listing_is_the_plain_listing_in_every_ruleset(name: str) -> None:
+    ruleset = GAME.ruleset(name)
+    chooser = random.Random(name)
+    compared = 0
+    for seed in range(40):
+        state = GAME.new_game(ruleset, seed)
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            if state.phase is CORTEO:
+                assert legal == plain_corteo_actions(state, seat), (name, seed, len(state.actions))
+                compared += 1
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+    assert compared > 1000
