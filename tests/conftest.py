@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +20,40 @@ def api_key(user: Any, club: Club | None = None, scope: str = Role.ORGANISER) ->
     return keys[wanted]
 
 
+def pytest_addoption(parser: Any) -> None:
+    parser.addoption(
+        "--all-tests",
+        action="store_true",
+        help="on PostgreSQL too, run the tests that never touch the database "
+        "(the PostgreSQL pass of `make test` leaves them to the SQLite pass)",
+    )
+
+
+def on_postgresql() -> bool:
+    return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+
+
+def uses_the_database(item: Any) -> bool:
+    """Whether a test can reach the test database: pytest-django refuses database access to
+    a test without the django_db mark or a fixture that asks for it (db, transactional_db,
+    live_server, admin_client, ... all go through django_db_setup), so a test with neither
+    runs the same on every database. A test marked postgres_only, or one that takes the
+    database blocker to open its own connections, counts as using it."""
+    if item.get_closest_marker("django_db") or item.get_closest_marker("postgres_only"):
+        return True
+    own = getattr(getattr(item, "_fixtureinfo", None), "argnames", ())
+    return "django_db_setup" in item.fixturenames or "django_db_blocker" in own
+
+
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    # The PostgreSQL pass exists to test database behaviour: a test that cannot touch the
+    # database (the engines under games/, pure pairing and form code, the browser tests,
+    # whose server keeps its own SQLite file) was already run by the SQLite pass.
+    if on_postgresql() and not config.getoption("--all-tests"):
+        kept = [item for item in items if uses_the_database(item)]
+        if len(kept) < len(items):
+            config.hook.pytest_deselected(items=[i for i in items if not uses_the_database(i)])
+            items[:] = kept
     # Long soak runs stay out of `make test` unless asked for with -m soak.
     markexpr = config.getoption("-m") or ""
     if "soak" in markexpr:

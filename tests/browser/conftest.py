@@ -4,7 +4,9 @@ the demo club)
 driven by Debian's Chromium through Playwright.
 
 Without Chromium they are skipped with a message; REQUIRE_BROWSER=1 turns that into a
-failure. They run in the SQLite pass of `make test` only: the server has its own database.
+failure. They run in the SQLite pass of `make test` only: the server keeps its own SQLite
+database whatever the pass, so on PostgreSQL they would only repeat themselves (tests/conftest.py
+leaves them out of that pass with every other test that cannot touch the database).
 """
 
 from __future__ import annotations
