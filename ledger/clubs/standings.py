@@ -1,16 +1,15 @@
 """Reading standings. The current table comes from the Standing projection alone (no
 journal scan). "As of round N" and the movement since the previous round need each
-player's totals after a round: counted once from the smaller side of the round (the journal
-up to it, or the projection less the journal after it), kept, and brought forward by the
-journal lines written since, so a read after a write reads those lines only."""
+player's totals after a round: the Standing rows less the per-round totals (RoundTotal,
+a projection written with the journal lines) of the rounds after it, read with them in
+one statement, so a read after a write or from a cold start costs the same as any other
+and nothing is kept between reads."""
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
 import functools
-import hashlib
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -232,23 +231,16 @@ def _journal_length(competition: Competition) -> int | None:
     )
 
 
-def round_layout(competition: Competition) -> str:
-    """A fingerprint of which round each of the competition's tables is in. The totals
-    after a round depend on it, and an organiser can move a table to another round (or
-    renumber a round) without writing to the journal, so what is kept from the journal is
-    keyed by it too. One prepared statement over the competition's tables and rounds."""
-    found = rows_module.run(layout_sql(connection.vendor), [competition.pk, competition.pk])
-    return str(found[0][0])
-
-
 @functools.cache
 def layout_sql(vendor: str) -> str:
-    """The fingerprint of ``round_layout`` as one text, read from the tables' round ids and
-    the rounds' numbers without joining them (a join and a text per table cost a league's
-    page several milliseconds); two parameters, the competition's id twice. For tables and
-    rounds alike: the count, and the sums of id·value and id²·value over ids taken modulo a
-    prime (bounded, so no sum overflows). Moving one table changes both sums; two moves that
-    left both unchanged would need ids equal modulo the prime."""
+    """A fingerprint of which round each of the competition's tables is in (the movement
+    column depends on it; the competition page's cache key holds it), as one text, read
+    from the tables' round ids and the rounds' numbers without joining them (a join and a
+    text per table cost a league's page several milliseconds); two parameters, the
+    competition's id twice. For tables and rounds alike: the count, and the sums of
+    id·value and id²·value over ids taken modulo a prime (bounded, so no sum overflows).
+    Moving one table changes both sums; two moves that left both unchanged would need ids
+    equal modulo the prime."""
 
     def sums(alias: str, value: str) -> str:
         key = f"CAST({alias}.id %% {LAYOUT_PRIME} AS BIGINT)"
@@ -320,28 +312,6 @@ def _totals_sql() -> str:
     )
 
 
-def _ranks_after(
-    competition: Competition, round_number: int, head: int | None = None
-) -> dict[int, int]:
-    """Places after a past round, for the movement column. Cached until the club's journal
-    grows, a table changes round or the ranking settings change, so a standings read scans
-    the journal at most once per write. A caller that has just read the club's journal
-    length passes it as ``head``."""
-    if head is None:
-        head = _journal_length(competition)
-    # The places also depend on the ranking settings, which change without a write to the
-    # journal.
-    rules = json.dumps(settings_of(competition).as_json(), sort_keys=True, default=str)
-    digest = hashlib.sha256(rules.encode()).hexdigest()[:16]
-    layout = round_layout(competition)
-    key = f"ranks:{competition.pk}:{round_number}:{head}:{layout}:{digest}"
-    ranks: dict[int, int] | None = cache.get(key)
-    if ranks is None:
-        ranks = {r.player_id: r.rank for r in _from_journal(competition, round_number, head)}
-        _keep(key, ranks, 3600)
-    return ranks
-
-
 def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
     """Rank (player, name, points, played, wins, draws, losses) tuples by the competition's
     keys in order; rows equal on every key share a rank (1, 2, 2, 4)."""
@@ -372,19 +342,6 @@ def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
         previous = key
         ranked.append(row)
     return ranked
-
-
-def _from_journal(competition: Competition, up_to_round: int, head: int | None = None) -> list[Row]:
-    totals = totals_after(competition, up_to_round, head)
-    names = dict(Player.objects.filter(pk__in=totals, automated=False).values_list("pk", "name"))
-    return rank_rows(
-        [
-            (pid, names[pid], t.points, t.played, t.wins, t.draws, t.losses)
-            for pid, t in totals.items()
-            if pid in names
-        ],
-        settings_of(competition),
-    )
 
 
 def settings_of(competition: Competition) -> Settings:
@@ -423,26 +380,123 @@ def standings(
     points of results awaiting confirmation when ``with_pending`` (only for the club's
     referees and organisers: a result that is not confirmed is sealed to everyone else,
     see ledger/clubs/visibility.py). A caller that already knows the last round passes it
-    as ``latest``, and one that has just read the club's journal length passes it as
-    ``head``."""
+    as ``latest``; ``head`` (the club's journal length) is accepted for callers that know
+    it, the projections being always current.
+
+    Every total comes from one statement (one snapshot): the Standing rows with their
+    players' names and, when a round is asked for or the movement column is shown, each
+    player's per-round totals (RoundTotal) of that round and of the lines after it. The
+    totals after round N are the standings less the lines after it, and after round N-1
+    those less round N's: the rows of the rounds from N on are read, not the journal,
+    nor the earlier rounds."""
+    del head
     if latest == _UNKNOWN:
         latest = last_round(competition)
-    if as_of_round is None:
-        rows = rank_rows(projection(competition), settings_of(competition))
-        current_round = latest
+    settings = settings_of(competition)
+    current_round = latest if as_of_round is None else as_of_round
+    movement = current_round is not None and current_round > 1
+    if as_of_round is None and not movement:
+        rows = rank_rows(projection(competition), settings)
     else:
-        if head is None:
-            head = _journal_length(competition)
-        rows = _from_journal(competition, as_of_round, head)
-        current_round = as_of_round
-    if current_round is not None and current_round > 1:
-        before = _ranks_after(competition, current_round - 1, head)
-        for row in rows:
-            if row.player_id in before:
-                row.movement = before[row.player_id] - row.rank
+        assert current_round is not None
+        shown, before = rounds_apart(competition, current_round, past=as_of_round is not None)
+        rows = rank_rows(shown, settings)
+        if movement:
+            places = {r.player_id: r.rank for r in rank_rows(before, settings)}
+            for row in rows:
+                if row.player_id in places:
+                    row.movement = places[row.player_id] - row.rank
     if as_of_round is None and with_pending:
         _add_pending(rows, pending_points(competition))
     return rows
+
+
+def rounds_apart(
+    competition: Competition, round_number: int, *, past: bool
+) -> tuple[list[Totalled], list[Totalled]]:
+    """Each ranked player's totals now (or, with ``past``, after round ``round_number``) and
+    after the round before it, as (player, name, points, played, wins, draws, losses),
+    players with nothing counted after a past round left out. One statement: the
+    Standing rows less the per-round totals of the rounds from ``round_number`` on (and
+    of lines in no round). A property test holds them equal to ``totals_after``."""
+    from ledger.clubs.projections import reconcile_moved_tables
+
+    reconcile_moved_tables(competition.pk)
+    found = rows_module.run(
+        _rounds_apart_sql(),
+        [round_number, competition.pk, competition.pk, round_number, competition.pk],
+    )
+    exact = connection.vendor == "postgresql"  # SQLite sums decimals as floats
+    shown: list[Totalled] = []
+    before: list[Totalled] = []
+    for player_id, name, *values in found:
+        now = values[:5]
+        if values[5] is None:  # nothing from round N on
+            later = at = [0, 0, 0, 0, 0]
+        else:
+            later, at = values[5:10], values[10:15]
+        if not exact:
+            now, later, at = _decimal_points(now), _decimal_points(later), _decimal_points(at)
+        points, played, wins, draws, losses = now
+        if past:
+            points -= later[0]
+            played -= later[1]
+            wins -= later[2]
+            draws -= later[3]
+            losses -= later[4]
+            if points or played or wins or draws or losses:
+                shown.append((player_id, name, points, played, wins, draws, losses))
+        else:
+            shown.append((player_id, name, points, played, wins, draws, losses))
+            points -= later[0]
+            played -= later[1]
+            wins -= later[2]
+            draws -= later[3]
+            losses -= later[4]
+        points -= at[0]
+        played -= at[1]
+        wins -= at[2]
+        draws -= at[3]
+        losses -= at[4]
+        if points or played or wins or draws or losses:
+            before.append((player_id, name, points, played, wins, draws, losses))
+    return shown, before
+
+
+_CENTS = Decimal("0.01")
+
+
+def _decimal_points(values: Sequence[Any]) -> list[Any]:
+    """(points, played, wins, draws, losses) with the points as a Decimal of two places, as
+    PostgreSQL gives them (SQLite sums decimals as floats)."""
+    return [Decimal(str(values[0])).quantize(_CENTS), *(int(v) for v in values[1:])]
+
+
+@functools.cache
+def _rounds_apart_sql() -> str:
+    """The statement of ``rounds_apart``; parameters: the round's number, the competition
+    twice, the round's number, the competition. Lines in no round, or in a round no
+    longer there, count as after every round (as ``totals_after`` leaves them out)."""
+    counters = ("points", "played", "wins", "draws", "losses")
+    return (
+        "SELECT s.player_id, p.name, s.points, s.played, s.wins, s.draws, s.losses, "
+        + ", ".join(f"x.l{n}" for n in range(5))
+        + ", "
+        + ", ".join(f"x.a{n}" for n in range(5))
+        + f" FROM {Standing._meta.db_table} s JOIN {Player._meta.db_table} p "
+        "ON p.id = s.player_id LEFT JOIN ("
+        "SELECT q.player_id, "
+        + ", ".join(f"SUM(q.{c} * (1 - q.at)) AS l{n}" for n, c in enumerate(counters))
+        + ", "
+        + ", ".join(f"SUM(q.{c} * q.at) AS a{n}" for n, c in enumerate(counters))
+        + " FROM (SELECT t.player_id, t.points, t.played, t.wins, t.draws, t.losses, "
+        "CASE WHEN r.number = %s THEN 1 ELSE 0 END AS at "
+        f"FROM {RoundTotal._meta.db_table} t LEFT JOIN {Round._meta.db_table} r "
+        "ON r.id = t.round_key AND r.competition_id = %s "
+        "WHERE t.competition_id = %s AND (r.id IS NULL OR r.number >= %s)) q "
+        "GROUP BY q.player_id) x ON x.player_id = s.player_id "
+        "WHERE s.competition_id = %s AND NOT p.automated"
+    )
 
 
 def pending_points(competition: Competition) -> Pending:

@@ -212,10 +212,18 @@ def test_totals_after_a_round_are_the_same_from_the_journal_and_from_the_project
 ):
     """The totals after round N summed from the journal up to it equal the projection less
     the journal after it (what the movement column reads for the round before the last),
-    and the totals kept and brought forward write by write equal both."""
+    and the totals kept and brought forward write by write equal both; and what the
+    standings page reads in one statement (the standings less the per-round totals of the
+    rounds after N) equals them after round N and after round N-1."""
     from django.core.cache import cache
 
-    from ledger.clubs.standings import counted_after, totals_after
+    from ledger.clubs.standings import (
+        Totals,
+        counted_after,
+        projection,
+        rounds_apart,
+        totals_after,
+    )
 
     cache.clear()
     with transaction.atomic():
@@ -251,6 +259,20 @@ def test_totals_after_a_round_are_the_same_from_the_journal_and_from_the_project
             summed, head = counted_after(manual_competition, n, by="journal")
             assert counted_after(manual_competition, n, by="difference") == (summed, head), n
             assert totals_after(manual_competition, n) == summed, n
+
+        # What the page reads in one statement: the standings less the rounds after.
+        def as_totals(rows):
+            return {pid: Totals(*values) for pid, _name, *values in rows}
+
+        now = as_totals(projection(manual_competition))
+        for n in (1, 2, 3):
+            shown, before = rounds_apart(manual_competition, n, past=True)
+            assert as_totals(shown) == totals_after(manual_competition, n), n
+            previous = totals_after(manual_competition, n - 1) if n > 1 else {}
+            assert as_totals(before) == previous, n
+            shown, before = rounds_apart(manual_competition, n, past=False)
+            assert as_totals(shown) == now, n
+            assert as_totals(before) == previous, n
         transaction.set_rollback(True)
 
 
