@@ -142,7 +142,10 @@ def _at_a_glance(
         "waiting": waiting,
         "dealer": names.get(following) if following is not None else None,
         "hand_word": one,
-        "hands_word": several,
+        # The word as the count beside it wants it ("2 smazzate", "1 smazzata"): a plural
+        # message takes one name in both of its forms.
+        "hands_noun": one if hands == 1 else several,
+        "played_noun": one if len(played) == 1 else several,
     }
 
 

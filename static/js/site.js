@@ -6,6 +6,7 @@
 //   data-autosubmit      a select or box whose change sends its form
 //   data-select-all      a field whose text is selected when it gets the focus
 //   data-remember="key"  a checkbox kept in this browser (localStorage) under key
+//   data-open-wide       a <details> opened on a screen wider than a phone's (folded on a phone)
 (function () {
   "use strict";
   function remembered(root) {
@@ -36,6 +37,10 @@
     var target = event.target;
     if (target instanceof HTMLInputElement && target.matches("[data-select-all]")) target.select();
   });
-  document.addEventListener("DOMContentLoaded", function () { remembered(document); });
+  function openWide(root) {
+    if (!window.matchMedia("(min-width: 40.01rem)").matches) return;
+    root.querySelectorAll("details[data-open-wide]").forEach(function (d) { d.open = true; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { remembered(document); openWide(document); });
   document.addEventListener("htmx:afterSwap", function (event) { remembered(event.target); });
 })();

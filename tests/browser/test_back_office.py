@@ -35,8 +35,11 @@ def _standings(page: Any) -> dict[str, tuple[int, float]]:
 
 
 def _nav(page: Any, key: str) -> None:
+    link = page.locator(f"nav.competition-nav a[data-nav='{key}']").first
+    if not link.is_visible():  # on a phone the organiser's pages are folded: open them
+        page.locator("nav.competition-nav details.staff-menu summary").click()
     with page.expect_navigation():
-        page.locator(f"nav.competition-nav a[data-nav='{key}']").first.click()
+        link.click()
 
 
 def test_an_organiser_without_admin_runs_a_league_night_from_the_clubs_pages(

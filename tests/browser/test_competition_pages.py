@@ -235,5 +235,20 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     page.reload()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+    # There the organiser's fourteen pages fold under one line naming the page open now,
+    # so that the page's own content starts on the first screen; a tap opens them.
+    menu = page.locator("nav.competition-nav details.staff-menu")
+    assert "Organiser's pages" in menu.locator("summary").inner_text()
+    assert not menu.locator('a[data-nav="draw"]').is_visible()
+    menu.locator("summary").click()
+    assert menu.locator('a[data-nav="draw"]').is_visible()
+    page.goto(server + CLUB + "swiss-7/score/")
+    assert "Record a result" in page.locator("details.staff-menu summary").inner_text()
+    # On a laptop they are all in sight, with no line to open.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.reload()
+    assert not page.locator("details.staff-menu summary").is_visible()
+    assert page.locator('nav.competition-nav a[data-nav="draw"]').is_visible()
+    page.goto(server + CLUB + "knockout-6/bracket/")
     page.emulate_media(media="print")
     assert not page.locator("nav.competition-nav").is_visible()

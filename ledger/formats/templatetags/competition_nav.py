@@ -71,4 +71,6 @@ def competition_nav(
             {"key": k, "label": label, "url": u, "current": k == current} for k, label, u in staff
         ],
         "organiser": organiser,
+        # On a phone the staff's pages fold under one line naming the page open now.
+        "staff_current": next((label for k, label, _u in staff if k == current), ""),
     }
