@@ -6,6 +6,7 @@ import csv
 import functools
 import hashlib
 import html
+import json
 import re
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -475,46 +476,73 @@ def _rating_rows(ratings: Any, club: str) -> SafeString:
 
 
 def _results_table(comp: Competition, reveal: bool, count: int = LATEST_RESULTS) -> SafeString:
-    """The newest results with their seats as table rows, read as plain rows (two queries)
-    and written in one pass like the standings, every text escaped."""
-    results = list(
-        Result.objects.filter(competition=comp)
-        .order_by("-entered_at", "-id")
-        .values("id", "table_id", "table__label", "status", "scores", "entered_at")[:count]
-    )
-    if not results:
+    """The newest results with their seats as table rows, read in one prepared plain
+    statement (a row per seat) and written in one pass like the standings, every text
+    escaped."""
+    found = rows_module.run(_results_sql(), [comp.pk, count])
+    if not found:
         return mark_safe("")
-    seats: dict[int, list[tuple[int, str]]] = {}
-    for table_id, index, name in (
-        Seat.objects.filter(table_id__in={r["table_id"] for r in results})
-        .order_by("table_id", "index")
-        .values_list("table_id", "index", "player__name")
-    ):
-        seats.setdefault(table_id, []).append((index, escape(name)))
     labels = {value: escape(label) for value, label in Result.Status.choices}
     link = reverse("result", args=[comp.club.slug, comp.slug, 2**31 - 1]).replace(
         str(2**31 - 1), "{}"
     )
     language, zone = get_language(), get_current_timezone_name()
-    out = []
-    for r in results:
-        hidden = not reveal and r["status"] in SEALED
-        scores = r["scores"] or []
-        shown = " · ".join(
-            f'<span class="seat">{name} <b>'
-            f"{'?' if hidden else escape(localize(scores[i])) if i < len(scores) else ''}"
-            "</b></span>"
-            for i, name in seats.get(r["table_id"], [])
-        )
-        status = escape(r["status"])
-        when = _short_datetime(r["entered_at"], language, zone)
+    out: list[str] = []
+    shown: list[str] = []
+
+    def close(result: tuple[Any, ...]) -> None:
+        result_id, table_label, status, entered_at = result
+        status = escape(status)
+        if isinstance(entered_at, str):
+            entered_at = parse_datetime(entered_at)
+        if timezone.is_naive(entered_at):  # SQLite keeps UTC without a zone
+            entered_at = timezone.make_aware(entered_at, UTC)
+        when = _short_datetime(entered_at, language, zone)
         out.append(
             f'<tr class="status-{status}">'
-            f'<td><a href="{link.format(r["id"])}">{when}</a></td>'
-            f"<td>{escape(r['table__label'])}</td><td>{shown}</td>"
-            f"<td>{labels.get(r['status'], status)}</td></tr>\n"
+            f'<td><a href="{link.format(result_id)}">{when}</a></td>'
+            f"<td>{escape(table_label)}</td><td>{' · '.join(shown)}</td>"
+            f"<td>{labels.get(result[2], status)}</td></tr>\n"
         )
+        shown.clear()
+
+    current: tuple[Any, ...] | None = None
+    scores: list[Any] = []
+    hidden = False
+    for result_id, table_label, status, raw_scores, entered_at, index, name in found:
+        if current is None or current[0] != result_id:
+            if current is not None:
+                close(current)
+            current = (result_id, table_label, status, entered_at)
+            scores = (json.loads(raw_scores) if isinstance(raw_scores, str) else raw_scores) or []
+            hidden = not reveal and status in SEALED
+        if index is None:
+            continue  # a table with no seats
+        score = "?" if hidden else escape(localize(scores[index])) if index < len(scores) else ""
+        shown.append(f'<span class="seat">{escape(name)} <b>{score}</b></span>')
+    if current is not None:
+        close(current)
     return mark_safe("".join(out))  # every text above is escaped
+
+
+@functools.cache
+def _results_sql() -> str:
+    """The newest results of a competition (parameters: the competition, how many), each
+    with its table's label and a row per seat in order (the seat's index and player's
+    name; NULL for a table with no seats)."""
+    result, table = Result._meta.db_table, Table._meta.db_table
+    seat, player = Seat._meta.db_table, Player._meta.db_table
+    return f"""
+        WITH newest AS (
+            SELECT id, table_id, status, scores, entered_at FROM {result}
+             WHERE competition_id = %s ORDER BY entered_at DESC, id DESC LIMIT %s
+        )
+        SELECT n.id, t.label, n.status, n.scores, n.entered_at, st."index", p.name
+          FROM newest n JOIN {table} t ON t.id = n.table_id
+          LEFT JOIN {seat} st ON st.table_id = n.table_id
+          LEFT JOIN {player} p ON p.id = st.player_id
+         ORDER BY n.entered_at DESC, n.id DESC, st."index"
+    """
 
 
 @functools.lru_cache(maxsize=1024)
