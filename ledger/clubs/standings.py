@@ -421,23 +421,19 @@ def rounds_apart(
     of lines in no round). A property test holds them equal to ``totals_after``."""
     from ledger.clubs.projections import reconcile_moved_tables
 
-    params = [competition.pk, round_number, competition.pk, competition.pk, round_number]
-    found = rows_module.run(_rounds_apart_sql(), [*params, competition.pk])
+    pk = competition.pk
+    params = [pk, pk, pk, round_number, pk, pk, round_number]
+    found = rows_module.run(_rounds_apart_sql(), params)
     if found and found[0][-1]:
         # A table moved to another round since its lines were counted (each row says how
         # many): its totals move first, then the rows are read again.
-        reconcile_moved_tables(competition.pk)
-        found = rows_module.run(_rounds_apart_sql(), [*params, competition.pk])
+        reconcile_moved_tables(pk)
+        found = rows_module.run(_rounds_apart_sql(), params)
     exact = connection.vendor == "postgresql"  # SQLite sums decimals as floats
     shown: list[Totalled] = []
     before: list[Totalled] = []
     for player_id, name, *values in found:
-        values.pop()  # the tables moved
-        now = values[:5]
-        if values[5] is None:  # nothing from round N on
-            later = at = [0, 0, 0, 0, 0]
-        else:
-            later, at = values[5:10], values[10:15]
+        now, later, at = values[:5], values[5:10], values[10:15]
         if not exact:
             now, later, at = _decimal_points(now), _decimal_points(later), _decimal_points(at)
         points, played, wins, draws, losses = now
@@ -477,33 +473,34 @@ def _decimal_points(values: Sequence[Any]) -> list[Any]:
 
 @functools.cache
 def _rounds_apart_sql() -> str:
-    """The statement of ``rounds_apart``; parameters: the competition, the round's number,
-    the competition twice, the round's number, the competition. Lines in no round, or in
-    a round no longer there, count as after every round (as ``totals_after`` leaves them
-    out). Each row ends with how many of the competition's tables moved to another round
-    since their lines were counted (see ``reconcile_moved_tables``): the check travels
-    with the read instead of costing a round trip of its own."""
+    """The statement of ``rounds_apart``; parameters: the competition three times, the
+    round's number, the competition twice, the round's number. Per ranked player: the
+    Standing row, the per-round totals after round N (in a later round, in no round, or
+    in a round no longer there: ``totals_after`` leaves those out) and those of round N,
+    each summed from one list of rows, so no join of two aggregates is left to the
+    planner's estimates (a nested loop over 500 x 500 rows when a fresh table's
+    statistics said three). Each row ends with how many of the competition's tables moved
+    to another round since their lines were counted (see ``reconcile_moved_tables``): the
+    check travels with the read instead of costing a round trip of its own."""
     counters = ("points", "played", "wins", "draws", "losses")
+    standing, total = Standing._meta.db_table, RoundTotal._meta.db_table
+    table, rnd, player = Table._meta.db_table, Round._meta.db_table, Player._meta.db_table
+    sums = ", ".join(f"SUM(u.{c} * u.{k})" for k in ("k0", "k1", "k2") for c in counters)
+    listed = ", ".join(counters)
     return (
-        "SELECT s.player_id, p.name, s.points, s.played, s.wins, s.draws, s.losses, "
-        + ", ".join(f"x.l{n}" for n in range(5))
-        + ", "
-        + ", ".join(f"x.a{n}" for n in range(5))
-        + f", (SELECT COUNT(*) FROM {Table._meta.db_table} m WHERE m.competition_id = %s "
-        "AND COALESCE(m.round_id, 0) <> m.totals_round)"
-        + f" FROM {Standing._meta.db_table} s JOIN {Player._meta.db_table} p "
-        "ON p.id = s.player_id LEFT JOIN ("
-        "SELECT q.player_id, "
-        + ", ".join(f"SUM(q.{c} * (1 - q.at)) AS l{n}" for n, c in enumerate(counters))
-        + ", "
-        + ", ".join(f"SUM(q.{c} * q.at) AS a{n}" for n, c in enumerate(counters))
-        + " FROM (SELECT t.player_id, t.points, t.played, t.wins, t.draws, t.losses, "
-        "CASE WHEN r.number = %s THEN 1 ELSE 0 END AS at "
-        f"FROM {RoundTotal._meta.db_table} t LEFT JOIN {Round._meta.db_table} r "
-        "ON r.id = t.round_key AND r.competition_id = %s "
-        "WHERE t.competition_id = %s AND (r.id IS NULL OR r.number >= %s)) q "
-        "GROUP BY q.player_id) x ON x.player_id = s.player_id "
-        "WHERE s.competition_id = %s AND NOT p.automated"
+        f"SELECT u.player_id, p.name, {sums}, "
+        f"(SELECT COUNT(*) FROM {table} m WHERE m.competition_id = %s "
+        "AND COALESCE(m.round_id, 0) <> m.totals_round) "
+        f"FROM (SELECT player_id, {listed}, 1 AS k0, 0 AS k1, 0 AS k2 FROM {standing} "
+        "WHERE competition_id = %s "
+        f"UNION ALL SELECT player_id, {listed}, 0, 1 - at, at FROM ("
+        f"SELECT t.player_id, {', '.join(f't.{c}' for c in counters)}, "
+        f"CASE WHEN t.round_key IN (SELECT id FROM {rnd} WHERE competition_id = %s "
+        "AND number = %s) THEN 1 ELSE 0 END AS at "
+        f"FROM {total} t WHERE t.competition_id = %s AND t.round_key NOT IN "
+        f"(SELECT id FROM {rnd} WHERE competition_id = %s AND number < %s)) a) u "
+        f"JOIN {player} p ON p.id = u.player_id WHERE NOT p.automated "
+        "GROUP BY u.player_id, p.name HAVING SUM(u.k0) > 0"
     )
 
 
