@@ -150,6 +150,7 @@ _SPECIAL_RULES = {
 
 
 _UNIT_OF = C.UNIT_OF
+_UNIT_CEL: Final = C.UNIT_CEL
 _IS_FIGHTER = C.IS_FIGHTER
 _SIDE_MAGS = (tuple(C.side_mags(0)), tuple(C.side_mags(1)))
 _TRIS: dict[tuple[int, ...], tuple[Lay, ...]] = {}
@@ -197,6 +198,8 @@ class ErGioState(State):
     _effects: bool
     _hand_limit: int
     _seats: int
+    _turn_draw: int
+    _max_turns: int
 
     def __init__(
         self, ruleset: ErGioRuleset, decks: tuple[list[int], list[int]], seed: int | None
@@ -207,6 +210,8 @@ class ErGioState(State):
         self._effects = ruleset.effects
         self._hand_limit = ruleset.hand_limit
         self._seats = ruleset.seats
+        self._turn_draw = ruleset.turn_draw
+        self._max_turns = ruleset.max_turns
         self.seed = seed
         self.deal = (list(decks[0]), list(decks[1]))  # top first, as written in the record
         self.decks = [list(reversed(decks[0])), list(reversed(decks[1]))]  # top last
@@ -266,6 +271,8 @@ class ErGioState(State):
         new._effects = self._effects
         new._hand_limit = self._hand_limit
         new._seats = self._seats
+        new._turn_draw = self._turn_draw
+        new._max_turns = self._max_turns
         new.seed = self.seed
         new.phase = self.phase
         new.turn_seat = self.turn_seat
@@ -465,7 +472,7 @@ class ErGioState(State):
             # nothing to choose: the turn's draws come from the side's own deck while it
             # lasts (ergio.deck.own_side, as in _draw_deck)
             deck = self.decks[seat % 2]
-            k = min(self.ruleset.turn_draw, len(deck))
+            k = min(self._turn_draw, len(deck))
             if k:
                 self.hands[seat] += deck[: -k - 1 : -1]
                 del deck[-k:]
@@ -503,12 +510,23 @@ class ErGioState(State):
             self.dry_turns += 1
         else:
             self.dry_turns = 0
-        if self.dry_turns >= self._seats or self.turn_no >= self.ruleset.max_turns:
+        if self.dry_turns >= self._seats or self.turn_no >= self._max_turns:
             self._close_corteo(self._dry_winner(), "dry")
             return
         if self.extra_turn:
             self.extra_turn = False
             self._begin_turn(self.turn_seat)
+        elif not self._multi:  # _begin_turn for two: the next seat draws from its own deck
+            seat = (self.turn_seat + 1) % self._seats
+            self.turn_seat = seat
+            self.turn_no += 1
+            self.passes = 0
+            deck = self.decks[seat % 2]
+            k = min(self._turn_draw, len(deck))
+            if k:
+                self.hands[seat] += deck[: -k - 1 : -1]
+                del deck[-k:]
+            self.draws_left = 0
         else:
             # ergio.multi.turn_order: the turn goes round the seats, so the sides alternate and,
             # within a side, the next partner plays.
@@ -698,7 +716,7 @@ class ErGioState(State):
             n = counts[unit] + 1
             counts[unit] = n
             if n == 3 and unit >= 0:
-                if unit == C.UNIT_CEL and advanced:
+                if unit == _UNIT_CEL and advanced:
                     continue
                 must.append(unit)
         if must:
@@ -714,17 +732,34 @@ class ErGioState(State):
         if advanced:
             out += [lay(t) for t in self._patch_lays(seat)]
         if held:
-            # _add_problem without its first test (a card of no unit is never in shown),
-            # the unit's verdicts asked once for its cards (the sorted cards come grouped)
+            # _add_problem without its first test (a card of no unit is never in shown): the
+            # unit's verdicts (_add_rules, its units shown) once for its cards, which come
+            # grouped when sorted
             fighter = _IS_FIGHTER
-            add_rules = self._add_rules
+            field = self.field[side]
+            laid_turn = self.laid_turn[side]
+            turn_no = self.turn_no
             last = -1
             why = _ADDABLE
             for c in sorted(set(held)) if len(held) > 1 else held:
                 unit = unit_of[c]
                 if unit != last:
                     last = unit
-                    why = add_rules(side, unit)
+                    if unit >= _UNIT_CEL:
+                        why = _CELATINO_SINGLY if unit == _UNIT_CEL and advanced else _ADDABLE
+                    else:
+                        cards = field.get(unit, ())
+                        n = len(cards)
+                        if n >= 4:
+                            why = _FOURTH_MAX
+                        elif turn_no <= laid_turn.get(unit, 0):
+                            why = _FOURTH_LATER
+                        elif (
+                            n == 3 and fighter[cards[0]] and fighter[cards[1]] and fighter[cards[2]]
+                        ):
+                            why = _FOURTH_NOT_COMBATTENTE
+                        else:
+                            why = _ADDABLE
                 if not why[fighter[c]]:
                     out.append(ADD[c])
         if advanced:
@@ -1107,7 +1142,10 @@ class ErGioState(State):
             raise RecordError(f"there is no seat {seat}")
         phase = self.phase
         if phase is CORTEO:
-            self._apply_corteo(seat, action)
+            if action is END and seat == self.turn_seat:  # the listing's End: the commonest
+                self._end_turn()
+            else:
+                self._apply_corteo(seat, action)
         elif phase is BATTLE:
             self._apply_battle(seat % 2, action)
         elif phase is OVER:
@@ -1158,9 +1196,11 @@ class ErGioState(State):
             self._settle_draws()
         elif isinstance(a, Lay):
             laid = a.cards
-            take = self._take
             for c in laid:
-                take(seat, c)
+                try:
+                    hand.remove(c)
+                except ValueError:
+                    self._take(seat, c)  # says which card is missing
             unit = C.UNIT_GCCC  # the unit of the first real card (patches belong to none)
             for c in laid:
                 if _UNIT_OF[c] >= 0:
@@ -1261,7 +1301,13 @@ class ErGioState(State):
         if isinstance(a, Reinforce):
             if self.sent[side] == NO:
                 raise RecordError("send a magistratura before reinforcing it")
-            self._take_from_pool(side, a.card)
+            if self._multi:
+                self._take_from_pool(side, a.card)
+            else:
+                try:
+                    self.hands[side].remove(a.card)
+                except ValueError:
+                    self._take_from_pool(side, a.card)  # says which card is missing
             self.bridge[side][a.under].append(a.card)
         elif isinstance(a, Send):
             if self.sent[side] != NO:
