@@ -686,100 +686,152 @@ class ErGioState(State):
         cache = self._cache
         if cache is not None and cache[0] == done and cache[1] == seat:
             return cache[2]
+        # the listings are written out here rather than in methods of their own: a call is
+        # a measurable part of a listing (docs/benchmarks.md, Er Giò)
+        out: list[Action]
         if phase is CORTEO:
-            out = self._corteo_actions(seat)
-        elif phase is SABOTAGE:
-            out = [SABOTAGE_YES, SABOTAGE_NO]
+            side = seat % 2
+            hand = self.hands[seat]
+            if self.draws_left > 0:
+                out = [DRAW_DECK, DRAW_PILE] if self.decks[side] else [DRAW_PILE]
+                self._cache = (done, seat, out)
+                return out
+            shown = self.shown[side]
+            advanced = self._advanced
+            # one pass over the hand: the units of a mandatory tris (as self.mandatory:
+            # counted among the units not shown) and the cards of shown units (those that
+            # may be added)
+            unit_of = _UNIT_OF
+            counts = [0] * 16  # by unit; the last counts the cards of no unit (-1)
+            must: list[int] = []
+            held: list[int] = []
+            for c in hand:
+                unit = unit_of[c]
+                if unit in shown:
+                    held.append(c)
+                    continue
+                n = counts[unit] + 1
+                counts[unit] = n
+                if n == 3 and unit >= 0:
+                    if unit == _UNIT_CEL and advanced:
+                        continue
+                    must.append(unit)
+            if must:
+                out = self._mandatory_lays(hand, must)
+                self._cache = (done, seat, out)
+                return out
+            out = [lay(t) for t in self._patch_lays(seat)] if advanced else []
+            if held:
+                # _add_problem without its first test (a card of no unit is never in shown):
+                # the unit's verdicts (_add_rules, its units shown) once for its cards, which
+                # come grouped when sorted
+                fighter = _IS_FIGHTER
+                field = self.field[side]
+                laid_turn = self.laid_turn[side]
+                turn_no = self.turn_no
+                last = -1
+                why = _ADDABLE
+                for c in sorted(set(held)) if len(held) > 1 else held:
+                    unit = unit_of[c]
+                    if unit != last:
+                        last = unit
+                        if unit >= _UNIT_CEL:
+                            why = _CELATINO_SINGLY if unit == _UNIT_CEL and advanced else _ADDABLE
+                        else:
+                            cards = field.get(unit, ())
+                            n = len(cards)
+                            if n >= 4:
+                                why = _FOURTH_MAX
+                            elif turn_no <= laid_turn.get(unit, 0):
+                                why = _FOURTH_LATER
+                            elif (
+                                n == 3
+                                and fighter[cards[0]]
+                                and fighter[cards[1]]
+                                and fighter[cards[2]]
+                            ):
+                                why = _FOURTH_NOT_COMBATTENTE
+                            else:
+                                why = _ADDABLE
+                    if not why[fighter[c]]:
+                        out.append(ADD[c])
+            if advanced:
+                out += self._advanced_actions(seat)
+            if self._multi and self.passes < 2:
+                out += map(PASS.__getitem__, sorted(set(hand)))
+            # over_limit, asked only when the hand is beyond the plain limit
+            if len(hand) > self._hand_limit > 0 and self.over_limit(seat):
+                out += map(ARNO.__getitem__, sorted(set(hand)))
+            else:
+                out.append(END)
+        elif phase is BATTLE:
+            side = seat % 2
+            mag = self.sent[side]
+            if mag == NO:
+                fought = self.fought[side]
+                out = []
+                for m in _SIDE_MAGS[side]:
+                    if m not in fought:
+                        out.append(SEND[m])
+            else:
+                # the places with room (as room, without its dict)
+                laid = self.field[side].get(mag)
+                bridge = self.bridge[side]
+                one: tuple[Reinforce, ...] | None = None
+                both = False
+                if not laid:
+                    if len(bridge["spot"]) < 2:
+                        one = _REINFORCE_SPOT
+                else:
+                    mask = 0
+                    for c in laid:
+                        mask |= _FIGURE_BIT[c]
+                    if mask & 1 and len(bridge["magistrato"]) < 2:
+                        one = _REINFORCE_MAG
+                        both = bool(mask & 4) and not bridge["caposchiera"]
+                    elif mask & 4 and not bridge["caposchiera"]:
+                        one = _REINFORCE_CAP
+                if one is None:
+                    out = [READY]
+                else:
+                    pool = sorted(set(self.hands[side] if not self._multi else self.pool(side)))
+                    if both:  # each card under each open place, in the room's order
+                        out = list(chain.from_iterable(map(_REINFORCE_MAG_CAP.__getitem__, pool)))
+                    else:
+                        out = list(map(one.__getitem__, pool))
+                    out.append(READY)
         else:
-            out = self._battle_actions(seat % 2)
+            out = [SABOTAGE_YES, SABOTAGE_NO]
         self._cache = (done, seat, out)
         return out
 
-    def _corteo_actions(self, seat: int) -> list[Action]:
-        side = seat % 2
-        hand = self.hands[seat]
-        if self.draws_left > 0:
-            return [DRAW_DECK, DRAW_PILE] if self.decks[side] else [DRAW_PILE]
-        shown = self.shown[side]
-        advanced = self._advanced
-        # one pass over the hand: the units of a mandatory tris (as self.mandatory: counted
-        # among the units not shown) and the cards of shown units (those that may be added)
+    @staticmethod
+    def _mandatory_lays(hand: list[int], must: list[int]) -> list[Action]:
+        """Every tris of the mandatory units, in order."""
         unit_of = _UNIT_OF
-        counts = [0] * 16  # by unit; the last counts the cards of no unit (-1)
-        must: list[int] = []
-        held: list[int] = []
-        for c in hand:
-            unit = unit_of[c]
-            if unit in shown:
-                held.append(c)
-                continue
-            n = counts[unit] + 1
-            counts[unit] = n
-            if n == 3 and unit >= 0:
-                if unit == _UNIT_CEL and advanced:
-                    continue
-                must.append(unit)
-        if must:
-            if len(must) == 1:
-                unit = must[0]
-                return list(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
-            lays: set[Lay] = set()
-            for unit in sorted(must):
-                lays.update(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
-            ranked: list[Lay] = sorted(lays, key=_lay_order)
-            return [*ranked]
+        if len(must) == 1:
+            unit = must[0]
+            return list(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
+        lays: set[Lay] = set()
+        for unit in sorted(must):
+            lays.update(_tris_of(tuple(sorted([c for c in hand if unit_of[c] == unit]))))
+        ranked: list[Lay] = sorted(lays, key=_lay_order)
+        return [*ranked]
+
+    def _advanced_actions(self, seat: int) -> list[Action]:
+        """The advanced game's Corteo actions besides tris and adds: swaps, Celatini, specials."""
+        side = seat % 2
         out: list[Action] = []
-        if advanced:
-            out += [lay(t) for t in self._patch_lays(seat)]
-        if held:
-            # _add_problem without its first test (a card of no unit is never in shown): the
-            # unit's verdicts (_add_rules, its units shown) once for its cards, which come
-            # grouped when sorted
-            fighter = _IS_FIGHTER
-            field = self.field[side]
-            laid_turn = self.laid_turn[side]
-            turn_no = self.turn_no
-            last = -1
-            why = _ADDABLE
-            for c in sorted(set(held)) if len(held) > 1 else held:
-                unit = unit_of[c]
-                if unit != last:
-                    last = unit
-                    if unit >= _UNIT_CEL:
-                        why = _CELATINO_SINGLY if unit == _UNIT_CEL and advanced else _ADDABLE
-                    else:
-                        cards = field.get(unit, ())
-                        n = len(cards)
-                        if n >= 4:
-                            why = _FOURTH_MAX
-                        elif turn_no <= laid_turn.get(unit, 0):
-                            why = _FOURTH_LATER
-                        elif (
-                            n == 3 and fighter[cards[0]] and fighter[cards[1]] and fighter[cards[2]]
-                        ):
-                            why = _FOURTH_NOT_COMBATTENTE
-                        else:
-                            why = _ADDABLE
-                if not why[fighter[c]]:
-                    out.append(ADD[c])
-        if advanced:
-            distinct = sorted(set(hand))
-            for _unit, cards in sorted(self.field[side].items()):
-                for p in sorted(set(cards)):
-                    if C.UNIT_OF[p] != -1:
-                        continue
-                    for c in distinct:
-                        if not self._swap_problem(side, seat, p, c):
-                            out.append(Swap(p, c))
-            out += self._celatino_actions(seat)
-            out += self._special_actions(seat)
-        if self._multi and self.passes < 2:
-            out += map(PASS.__getitem__, sorted(set(hand)))
-        # over_limit, asked only when the hand is beyond the plain limit
-        if len(hand) > self._hand_limit > 0 and self.over_limit(seat):
-            out += map(ARNO.__getitem__, sorted(set(hand)))
-        else:
-            out.append(END)
+        distinct = sorted(set(self.hands[seat]))
+        for _unit, cards in sorted(self.field[side].items()):
+            for p in sorted(set(cards)):
+                if C.UNIT_OF[p] != -1:
+                    continue
+                for c in distinct:
+                    if not self._swap_problem(side, seat, p, c):
+                        out.append(Swap(p, c))
+        out += self._celatino_actions(seat)
+        out += self._special_actions(seat)
         return out
 
     def _patch_lays(self, seat: int) -> list[tuple[int, ...]]:
@@ -851,40 +903,6 @@ class ErGioState(State):
                 continue
             targets = self._special_targets(side, local)
             out += [Special(c, t) for t in targets] if targets else [Special(c)]
-        return out
-
-    def _battle_actions(self, side: int) -> list[Action]:
-        if self.sent[side] == NO:
-            fought = self.fought[side]
-            return [SEND[m] for m in _SIDE_MAGS[side] if m not in fought]
-        # the places with room (as room, without its dict)
-        mag = self.sent[side]
-        laid = self.field[side].get(mag)
-        bridge = self.bridge[side]
-        one: tuple[Reinforce, ...] | None = None
-        both = False
-        if not laid:
-            if len(bridge["spot"]) < 2:
-                one = _REINFORCE_SPOT
-        else:
-            mask = 0
-            for c in laid:
-                mask |= _FIGURE_BIT[c]
-            if mask & 1 and len(bridge["magistrato"]) < 2:
-                one = _REINFORCE_MAG
-                both = bool(mask & 4) and not bridge["caposchiera"]
-            elif mask & 4 and not bridge["caposchiera"]:
-                one = _REINFORCE_CAP
-        out: list[Action]
-        if one is None:
-            out = []
-        else:
-            cards = sorted(set(self.hands[side] if not self._multi else self.pool(side)))
-            if both:  # each card under each open place, in the room's order
-                out = list(chain.from_iterable(map(_REINFORCE_MAG_CAP.__getitem__, cards)))
-            else:
-                out = list(map(one.__getitem__, cards))
-        out.append(READY)
         return out
 
     # --- rule checks ----------------------------------------------------------------
@@ -1141,13 +1159,50 @@ class ErGioState(State):
         if not 0 <= seat < self._seats:
             raise RecordError(f"there is no seat {seat}")
         phase = self.phase
+        # the commonest actions, as _apply_corteo and _apply_battle apply them, without their
+        # call; anything else (and anything wrong) goes through those
         if phase is CORTEO:
-            if action is END and seat == self.turn_seat:  # the listing's End: the commonest
+            kind = type(action)
+            if seat != self.turn_seat:
+                self._apply_corteo(seat, action)  # says whose turn it is
+            elif action is END:  # the listing's End
                 self._end_turn()
+            elif kind is Add and type(action.card) is int:
+                card = action.card
+                unit = _UNIT_OF[card] if 0 <= card < C.TYPES else -1
+                if unit < 0:
+                    self._apply_corteo(seat, action)
+                else:
+                    try:
+                        self.hands[seat].remove(card)
+                    except ValueError:
+                        self._take(seat, card)  # says which card is missing
+                    self.field[seat % 2].setdefault(unit, []).append(card)
             else:
                 self._apply_corteo(seat, action)
         elif phase is BATTLE:
-            self._apply_battle(seat % 2, action)
+            side = seat % 2
+            kind = type(action)
+            if side != self.sending:
+                self._apply_battle(side, action)  # says whose turn it is
+            elif self.sent[side] == NO:
+                if kind is Send:
+                    self.sent[side] = action.mag
+                else:
+                    self._apply_battle(side, action)
+            elif kind is Reinforce and not self._multi:
+                try:
+                    self.hands[side].remove(action.card)
+                except ValueError:
+                    self._take_from_pool(side, action.card)  # says which card is missing
+                self.bridge[side][action.under].append(action.card)
+            elif kind is Ready:
+                if side == self.challenger:
+                    self.sending = 1 - side
+                else:
+                    self._resolve()
+            else:
+                self._apply_battle(side, action)
         elif phase is OVER:
             raise RecordError("the game is over")
         else:

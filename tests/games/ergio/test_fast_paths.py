@@ -1,7 +1,12 @@
-"""The Corteo listing finds the mandatory tris and the cards that may be added in one pass over
-the hand. Over seeded random games of every ruleset, at every Corteo decision, it must give
-the same actions in the same order as the listing stated plainly from the rule functions
-(``mandatory``, ``_add_problem``, ``over_limit``), written out here."""
+"""The engine's fast paths against their plain definitions, over seeded random games of every
+ruleset.
+
+The Corteo listing finds the mandatory tris and the cards that may be added in one pass over
+the hand: at every Corteo decision it must give the same actions in the same order as the
+listing stated plainly from the rule functions (``mandatory``, ``_add_problem``,
+``over_limit``), written out here. ``apply_unchecked`` applies the commonest actions in place:
+a copy of the game that applies every action through ``_apply_corteo`` and ``_apply_battle``
+must stay equal to it, field by field."""
 
 from __future__ import annotations
 
@@ -20,10 +25,11 @@ from games.ergio.actions import (
     PASS,
     Action,
     Lay,
+    Sabotage,
     Swap,
     lay,
 )
-from games.ergio.state import CORTEO, ErGioState, _tris_of
+from games.ergio.state import BATTLE, CORTEO, SABOTAGE, ErGioState, _tris_of
 
 RULESETS = list(GAME.rulesets)
 
@@ -78,3 +84,42 @@ def test_corteo_listing_is_the_plain_listing_in_every_ruleset(name: str) -> None
                 compared += 1
             state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
     assert compared > 1000
+
+
+def plain_apply(state: ErGioState, seat: int, action: Action) -> None:
+    """apply_unchecked as it reads without its fast paths."""
+    if state.phase is CORTEO:
+        state._apply_corteo(seat, action)
+    elif state.phase is BATTLE:
+        state._apply_battle(seat % 2, action)
+    else:
+        assert state.phase is SABOTAGE
+        assert isinstance(action, Sabotage)
+        opp = 1 - state.corteo_winner
+        if action.do:
+            for _ in range(3):
+                if state.decks[opp]:
+                    state.arno.append(state.decks[opp].pop())
+        state._start_battle()
+    state.actions.append((seat, action))
+
+
+def fields(state: ErGioState) -> dict[str, object]:
+    return {k: v for k, v in vars(state).items() if k != "_cache"}
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_apply_unchecked_is_the_plain_apply_in_every_ruleset(name: str) -> None:
+    ruleset = GAME.ruleset(name)
+    chooser = random.Random(name)
+    for seed in range(40):
+        state = GAME.new_game(ruleset, seed)
+        plain = state.clone()
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            action = legal[chooser.randrange(len(legal))]
+            state.apply_unchecked(seat, action)
+            plain_apply(plain, seat, action)
+            assert fields(state) == fields(plain), (name, seed, len(state.actions))
