@@ -738,7 +738,7 @@ class ErGioState(State):
                         if unit >= _UNIT_CEL:
                             why = _CELATINO_SINGLY if unit == _UNIT_CEL and advanced else _ADDABLE
                         else:
-                            cards = field.get(unit, ())
+                            cards: list[int] | tuple[int, ...] = field.get(unit, ())
                             n = len(cards)
                             if n >= 4:
                                 why = _FOURTH_MAX
