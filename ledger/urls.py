@@ -16,6 +16,12 @@ from ledger.web import (
 )
 
 urlpatterns = [
+    # The API first: programs call it far more often than people open pages, and a path is
+    # matched against the patterns in order (no pattern of the pages starts with api/).
+    path("api/v1/", include("ledger.api.urls")),
+    path("api/v1/", include("ledger.referee.api_urls")),
+    path("api/v1/", include("ledger.play.api_urls")),
+    path("api/v1/", include("ledger.formats.api_urls")),
     path("", views.home, name="home"),
     path("c/<slug:club>/checkpoints.json", views.checkpoint_feed, name="checkpoint-feed"),
     path("c/<slug:club>/webhooks/", webhook_views.webhook_log, name="webhook-log"),
@@ -97,10 +103,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/login/", login.admin_login),  # failed logins are counted
     path("admin/", admin.site.urls),
-    path("api/v1/", include("ledger.api.urls")),
-    path("api/v1/", include("ledger.referee.api_urls")),
-    path("api/v1/", include("ledger.play.api_urls")),
-    path("api/v1/", include("ledger.formats.api_urls")),
     path("", include("ledger.referee.urls")),
     path("", include("ledger.play.urls")),
     path("", include("ledger.formats.urls")),

@@ -94,3 +94,43 @@ def test_the_scan_would_catch_an_inline_script_and_a_handler():
     assert HANDLER.search('<a href="#" onclick="print()">')
     assert HANDLER.search("<select onchange='this.form.submit()'>")
     assert not HANDLER.search('<button data-confirm="Sure?">')
+
+
+@pytest.mark.parametrize("path", ["/", "/play/", "/play/t/1/", "/api/v1/results/", "/static/x"])
+@pytest.mark.parametrize("report_only", [False, True])
+@pytest.mark.parametrize("own", [None, "exempt", "update", "nonce"])
+def test_the_policy_kept_per_process_is_the_one_django_csp_builds(
+    settings, rf, path, report_only, own
+):
+    from csp.middleware import CSPMiddleware
+    from django.http import HttpResponse
+
+    from ledger.web.csp import SitePolicyMiddleware
+
+    if report_only:
+        settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = {
+            "EXCLUDE_URL_PREFIXES": ["/static/"],
+            "DIRECTIVES": {"default-src": ["'none'"], "report-uri": "/csp-report/"},
+        }
+
+    def answer(built_by: object) -> dict[str, str]:
+        request = rf.get(path)
+        middleware = SitePolicyMiddleware(lambda r: HttpResponse())
+        middleware.process_request(request)
+        response = HttpResponse("x")
+        if own == "exempt":
+            response._csp_exempt = True
+        elif own == "update":
+            response._csp_update = {"img-src": ["https://example.org"]}
+        elif own == "nonce":
+            str(request.csp_nonce)
+        built_by(middleware, request, response)
+        return {k: v for k, v in response.items() if k.startswith("Content-Security-Policy")}
+
+    kept = answer(SitePolicyMiddleware.process_response)
+    built = answer(CSPMiddleware.process_response)
+    assert kept == built
+    assert bool(kept.get("Content-Security-Policy")) is (own != "exempt")
+    assert ("Content-Security-Policy-Report-Only" in kept) is (
+        report_only and not path.startswith("/static/")
+    )

@@ -95,3 +95,16 @@ def test_a_browser_request_with_its_session_takes_the_whole_chain(
     status, headers, _ = serve(environ)
     assert status == 201
     assert headers["x-frame-options"] == "DENY"
+
+
+def test_an_api_path_is_matched_against_the_apis_patterns_before_the_pages():
+    from django.urls import resolve
+
+    from ledger import urls
+
+    match = resolve(URL)
+    assert match.url_name == "result-list"
+    pages = [p for p in urls.urlpatterns if not str(p.pattern).startswith("api/")]
+    # Only the API's own patterns (the router's, before the results') were tried first.
+    assert all(str(tried[0].pattern) == "api/v1/" for tried in match.tried)
+    assert len(match.tried) < len(pages)
