@@ -325,7 +325,7 @@ def _content_sql(vendor: str) -> str:
     waiting_rows = aggregate.format(f"id || ',' || table_id || ',' || {text('scores')}", "id")
     newest_rows = aggregate.format(
         "r.id || ',' || r.table_id || ',' || r.status || ',' || CAST(r.entered_at AS TEXT)"
-        f" || ',' || {text('t.label')} || ',' || {text('r.scores')}",
+        f" || ',' || {text('r.label')} || ',' || {text('r.scores')}",
         "r.id",
     )
     seat_rows = aggregate.format(
@@ -334,6 +334,28 @@ def _content_sql(vendor: str) -> str:
     )
     result, standing = Result._meta.db_table, Standing._meta.db_table
     player, table, seat = Player._meta.db_table, Table._meta.db_table, Seat._meta.db_table
+    tables = "SELECT table_id FROM newest UNION SELECT table_id FROM waiting"
+    # The labels and seats of a few tables looked up by their keys, whatever the planner
+    # thinks of the tables' sizes (it hashed all of a league's tables and seats, 1 ms).
+    seated = f"= ANY(ARRAY({tables}))" if vendor == "postgresql" else f"IN ({tables})"
+    parts = f"""
+          (SELECT {standings_rows} FROM {standing} s JOIN {player} p ON p.id = s.player_id
+            WHERE s.competition_id = %s),
+          (SELECT {waiting_rows} FROM waiting),
+          (SELECT {newest_rows} FROM (SELECT n.*, (SELECT label FROM {table} WHERE id = n.table_id)
+            AS label FROM newest n) r),
+          (SELECT {seat_rows} FROM {seat} st JOIN {player} p ON p.id = st.player_id
+            WHERE st.table_id {seated}),
+          ({layout_sql(vendor)})"""
+    if vendor == "postgresql":
+        # One digest of the parts (each part's length first) instead of the parts' text:
+        # the page's data is 30 kB of text for a league, read on every visit.
+        lengthened = ", ".join(f"length(x{n}) || ':' || x{n}" for n in range(5))
+        # (OFFSET 0: the parts are computed once, not once per mention.)
+        parts = (
+            f"md5(concat_ws('|', {lengthened})) "
+            f"FROM (SELECT {parts} OFFSET 0) x(x0, x1, x2, x3, x4)"
+        )
     return f"""
         WITH newest AS (
             SELECT id, table_id, status, scores, entered_at FROM {result}
@@ -341,14 +363,7 @@ def _content_sql(vendor: str) -> str:
         ), waiting AS (
             SELECT id, table_id, scores FROM {result} WHERE competition_id = %s AND status = %s
         )
-        SELECT
-          (SELECT {standings_rows} FROM {standing} s JOIN {player} p ON p.id = s.player_id
-            WHERE s.competition_id = %s),
-          (SELECT {waiting_rows} FROM waiting),
-          (SELECT {newest_rows} FROM newest r JOIN {table} t ON t.id = r.table_id),
-          (SELECT {seat_rows} FROM {seat} st JOIN {player} p ON p.id = st.player_id
-            WHERE st.table_id IN (SELECT table_id FROM newest UNION SELECT table_id FROM waiting)),
-          ({layout_sql(vendor)})
+        SELECT {parts}
     """
 
 
