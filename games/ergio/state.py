@@ -151,6 +151,8 @@ _SPECIAL_RULES = {
 
 _UNIT_OF = C.UNIT_OF
 _UNIT_CEL: Final = C.UNIT_CEL
+#: the cards of each magistratura (a unit below UNIT_CEL)
+_MAG_CARDS: Final = tuple(frozenset(C.mag_cards(m)) for m in range(len(C.MAGISTRATURE)))
 _IS_FIGHTER = C.IS_FIGHTER
 _SIDE_MAGS = (tuple(C.side_mags(0)), tuple(C.side_mags(1)))
 _TRIS: dict[tuple[int, ...], tuple[Lay, ...]] = {}
@@ -717,7 +719,15 @@ class ErGioState(State):
                         continue
                     must.append(unit)
             if must:
-                out = self._mandatory_lays(hand, must)
+                unit = must[0]
+                real = _MAG_CARDS[unit].intersection(hand) if unit < _UNIT_CEL else ()
+                if len(must) == 1 and len(real) == counts[unit]:
+                    # one magistratura, no card of it held twice: its cards are these
+                    key = tuple(sorted(real))
+                    found = _TRIS.get(key)
+                    out = list(found if found is not None else _tris_of(key))
+                else:
+                    out = self._mandatory_lays(hand, must)
                 self._cache = (done, seat, out)
                 return out
             out = [lay(t) for t in self._patch_lays(seat)] if advanced else []
@@ -731,7 +741,13 @@ class ErGioState(State):
                 turn_no = self.turn_no
                 last = -1
                 why = _ADDABLE
-                for c in sorted(set(held)) if len(held) > 1 else held:
+                if len(held) > 1:
+                    held.sort()
+                prev = -1
+                for c in held:
+                    if c == prev:  # another copy of an armed group's card
+                        continue
+                    prev = c
                     unit = unit_of[c]
                     if unit != last:
                         last = unit
@@ -1221,8 +1237,23 @@ class ErGioState(State):
             raise RecordError(f"it is seat {self.turn_seat}'s turn in the Corteo")
         side = seat % 2
         hand = self.hands[seat]
-        # the commonest first
-        if isinstance(a, End):
+        # the commonest first (End and Add mostly come in apply_unchecked's own way)
+        if isinstance(a, Lay):
+            laid = a.cards
+            for c in laid:
+                try:
+                    hand.remove(c)
+                except ValueError:
+                    self._take(seat, c)  # says which card is missing
+            unit = C.UNIT_GCCC  # the unit of the first real card (patches belong to none)
+            for c in laid:
+                if _UNIT_OF[c] >= 0:
+                    unit = _UNIT_OF[c]
+                    break
+            self.field[side].setdefault(unit, []).extend(laid)
+            self.shown[side].add(unit)
+            self.laid_turn[side].setdefault(unit, self.turn_no)
+        elif isinstance(a, End):
             self._end_turn()
         elif isinstance(a, Add):
             try:
@@ -1249,21 +1280,6 @@ class ErGioState(State):
                 raise RecordError("the deck is empty")
             self.draws_left = max(0, self.draws_left - 1)
             self._settle_draws()
-        elif isinstance(a, Lay):
-            laid = a.cards
-            for c in laid:
-                try:
-                    hand.remove(c)
-                except ValueError:
-                    self._take(seat, c)  # says which card is missing
-            unit = C.UNIT_GCCC  # the unit of the first real card (patches belong to none)
-            for c in laid:
-                if _UNIT_OF[c] >= 0:
-                    unit = _UNIT_OF[c]
-                    break
-            self.field[side].setdefault(unit, []).extend(laid)
-            self.shown[side].add(unit)
-            self.laid_turn[side].setdefault(unit, self.turn_no)
         elif isinstance(a, Swap):
             held = next((u for u, cards in self.field[side].items() if a.patch in cards), None)
             if held is None:

@@ -123,3 +123,19 @@ def test_apply_unchecked_is_the_plain_apply_in_every_ruleset(name: str) -> None:
             state.apply_unchecked(seat, action)
             plain_apply(plain, seat, action)
             assert fields(state) == fields(plain), (name, seed, len(state.actions))
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ("SMA-7", "SMA-7", "SMA-6", "SFR-2"),  # a magistratura's card twice (a hand set by hand)
+        ("SMA-7", "SMA-6", "SMA-5", "SMA-7", "SFR-2"),
+        ("SMA-7", "SMA-6", "SMA-5", "SFR-2", "SFR-3", "SFR-4"),  # two tris
+        ("T-CEL", "T-CEL", "M-CEL", "SMA-7"),  # a group of both sides
+        ("SMA-7", "SMA-6", "SMA-5", "T-GCCC", "T-GCCC", "T-GCCC"),
+    ],
+)
+def test_corteo_listing_is_the_plain_listing_for_odd_hands(hand: tuple[str, ...]) -> None:
+    state = GAME.new_game(GAME.ruleset("base"), 0)
+    state.hands[0] = [C.BY_CODE[code] for code in hand]
+    assert state.legal_actions(0) == plain_corteo_actions(state, 0)
