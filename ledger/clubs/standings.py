@@ -344,6 +344,32 @@ def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
     return ranked
 
 
+def places(rows: Sequence[tuple[Any, ...]], settings: Settings) -> dict[int, int]:
+    """Each player's rank as ``rank_rows`` gives it, without building the rows (the
+    movement column needs only the places after the previous round)."""
+    match_points = settings.match_points
+    order = settings.order
+    counted = "match_points" in order
+    keyed = []
+    for player_id, name, points, _played, wins, draws, losses in rows:
+        have = {
+            "points": points,
+            "wins": wins,
+            "match_points": match_points(wins, draws, losses) if counted else 0,
+        }
+        keyed.append((tuple(-have[k] for k in order), name, player_id))
+    keyed.sort(key=itemgetter(0, 1))
+    found: dict[int, int] = {}
+    previous: tuple[Any, ...] | None = None
+    rank = 0
+    for i, (key, _name, player_id) in enumerate(keyed):
+        if key != previous:
+            rank = i + 1
+        previous = key
+        found[player_id] = rank
+    return found
+
+
 def settings_of(competition: Competition) -> Settings:
     return settings_for(competition.game, competition.standings_settings)
 
@@ -402,10 +428,10 @@ def standings(
         shown, before = rounds_apart(competition, current_round, past=as_of_round is not None)
         rows = rank_rows(shown, settings)
         if movement:
-            places = {r.player_id: r.rank for r in rank_rows(before, settings)}
+            then = places(before, settings)
             for row in rows:
-                if row.player_id in places:
-                    row.movement = places[row.player_id] - row.rank
+                if row.player_id in then:
+                    row.movement = then[row.player_id] - row.rank
     if as_of_round is None and with_pending:
         _add_pending(rows, pending_points(competition))
     return rows

@@ -487,3 +487,33 @@ def test_head_to_head_keeps_each_game_apart(people, club):
     assert len(rows) == 2 and {r["met"] for r in rows} == {1}
     by_game = {r["game"]: r["diff"] for r in rows}
     assert sorted(by_game.values()) == [-1, 60]  # 45 - (-15) at Tarocco; 58 - 59 at San Marco
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    order=st.permutations(["match_points", "points", "wins"]).flatmap(
+        lambda keys: st.integers(1, 3).map(lambda n: keys[:n])
+    ),
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["Anna", "Bruno", "Carla", "Dario"]),
+            st.integers(-3, 3).map(Decimal),
+            st.integers(0, 2),
+            st.integers(0, 2),
+            st.integers(0, 2),
+        ),
+        max_size=12,
+    ),
+)
+def test_the_places_after_a_round_are_the_ranks_of_the_full_rows(order, rows):
+    """The movement column's places, ranked without building rows, are the ranks the
+    standings give the same totals (ties on every key share a place)."""
+    from ledger.clubs.outcomes import settings_for
+    from ledger.clubs.standings import places, rank_rows
+
+    rules = settings_for("ergio", {"order": order})
+    totals = [
+        (pid, name, points, wins + draws + losses, wins, draws, losses)
+        for pid, (name, points, wins, draws, losses) in enumerate(rows, start=1)
+    ]
+    assert places(totals, rules) == {r.player_id: r.rank for r in rank_rows(totals, rules)}
