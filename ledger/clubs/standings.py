@@ -16,7 +16,6 @@ from decimal import Decimal
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Max, Q
 
@@ -267,17 +266,14 @@ _keeping: contextvars.ContextVar[bool] = contextvars.ContextVar("standings_keepi
 
 @contextlib.contextmanager
 def kept_nowhere() -> Iterator[None]:
-    """Reads inside keep nothing in the cache (a correction's preview)."""
+    """Reads inside must keep nothing in the cache (a correction's preview). The standings
+    keep nothing between reads (they are one statement over the projections); anything
+    here that comes to keep a read for later must not while ``_keeping`` is False."""
     token = _keeping.set(False)
     try:
         yield
     finally:
         _keeping.reset(token)
-
-
-def _keep(key: str, value: Any, seconds: int) -> None:
-    if _keeping.get():
-        cache.set(key, value, seconds)
 
 
 def totals_after(
