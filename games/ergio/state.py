@@ -19,7 +19,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import chain
+from operator import itemgetter
 from typing import Any, Final
 
 from games.core import (
@@ -799,9 +799,14 @@ class ErGioState(State):
                 out += self._advanced_actions(seat)
             if self._multi and self.passes < 2:
                 out += map(PASS.__getitem__, sorted(set(hand)))
-            # over_limit, asked only when the hand is beyond the plain limit
+            # over_limit, asked only when the hand is beyond the plain limit (itemgetter of
+            # more than one card gives a tuple)
             if len(hand) > self._hand_limit > 0 and self.over_limit(seat):
-                out += map(ARNO.__getitem__, sorted(set(hand)))
+                distinct = sorted(set(hand))
+                if len(distinct) > 1:
+                    out += itemgetter(*distinct)(ARNO)
+                else:
+                    out += [ARNO[c] for c in distinct]
             else:
                 out.append(END)
         elif phase is BATTLE:
@@ -835,10 +840,20 @@ class ErGioState(State):
                     out = [READY]
                 else:
                     pool = sorted(set(self.hands[side] if not self._multi else self.pool(side)))
-                    if both:  # each card under each open place, in the room's order
-                        out = list(chain.from_iterable(map(_REINFORCE_MAG_CAP.__getitem__, pool)))
-                    else:
-                        out = list(map(one.__getitem__, pool))
+                    if len(pool) < 2:
+                        out = (
+                            [x for c in pool for x in _REINFORCE_MAG_CAP[c]]
+                            if both
+                            else ([one[c] for c in pool])
+                        )
+                    else:  # the shared Reinforce values picked in one C-level step
+                        pick = itemgetter(*pool)
+                        if both:  # each card under each open place, in the room's order
+                            out = [READY] * (2 * len(pool))
+                            out[0::2] = pick(_REINFORCE_MAG)
+                            out[1::2] = pick(_REINFORCE_CAP)
+                        else:
+                            out = list(pick(one))
                     out.append(READY)
         else:
             out = [SABOTAGE_YES, SABOTAGE_NO]

@@ -4,9 +4,10 @@ ruleset.
 The Corteo listing finds the mandatory tris and the cards that may be added in one pass over
 the hand: at every Corteo decision it must give the same actions in the same order as the
 listing stated plainly from the rule functions (``mandatory``, ``_add_problem``,
-``over_limit``), written out here. ``apply_unchecked`` applies the commonest actions in place:
-a copy of the game that applies every action through ``_apply_corteo`` and ``_apply_battle``
-must stay equal to it, field by field."""
+``over_limit``), written out here; the battle listing likewise from ``room`` and ``pool``.
+``apply_unchecked`` applies the commonest actions in place: a copy of the game that applies
+every action through ``_apply_corteo`` and ``_apply_battle`` must stay equal to it, field by
+field."""
 
 from __future__ import annotations
 
@@ -22,7 +23,11 @@ from games.ergio.actions import (
     DRAW_DECK,
     DRAW_PILE,
     END,
+    NO,
     PASS,
+    READY,
+    REINFORCE,
+    SEND,
     Action,
     Lay,
     Sabotage,
@@ -139,3 +144,34 @@ def test_corteo_listing_is_the_plain_listing_for_odd_hands(hand: tuple[str, ...]
     state = GAME.new_game(GAME.ruleset("base"), 0)
     state.hands[0] = [C.BY_CODE[code] for code in hand]
     assert state.legal_actions(0) == plain_corteo_actions(state, 0)
+
+
+def plain_battle_actions(state: ErGioState, side: int) -> list[Action]:
+    if state.sent[side] == NO:
+        return [SEND[m] for m in C.side_mags(side) if m not in state.fought[side]]
+    room = state.room(side)
+    out: list[Action] = [
+        REINFORCE[under][c]
+        for c in sorted(set(state.pool(side)))
+        for under, left in room.items()
+        if left > 0
+    ]
+    return [*out, READY]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_battle_listing_is_the_plain_listing_in_every_ruleset(name: str) -> None:
+    ruleset = GAME.ruleset(name)
+    chooser = random.Random(name)
+    compared = 0
+    for seed in range(40):
+        state = GAME.new_game(ruleset, seed)
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            if state.phase is BATTLE:
+                assert legal == plain_battle_actions(state, seat % 2), (name, seed)
+                compared += 1
+            state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
+    assert compared > 500
