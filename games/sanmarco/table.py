@@ -15,10 +15,12 @@ and the decision taken where the sources are silent.
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import compress
 from typing import Any, NamedTuple
 
 from games.core import (
@@ -47,6 +49,11 @@ ACTION_DECK = tuple([d for d in range(6) for _ in range(5)] + [BRIDGE] * 6 + [TR
                     + [DOGE] * 10 + [BANISH] * 4)  # fmt: skip
 LIMIT_DECK = tuple([1] * 8 + [2] * 10 + [3] * 10)
 LIMIT_BASE = 10  # in a hand, limit card v is coded 10 + v so that one sorted list holds both
+# the same tests and reading as C calls (filter and map need no Python frame for them)
+_IS_ACTION_CARD = LIMIT_BASE.__gt__  # c < LIMIT_BASE
+_IS_LIMIT_CARD = (LIMIT_BASE - 1).__lt__  # c >= LIMIT_BASE
+_LIMIT_VALUE = (-LIMIT_BASE).__add__  # c - LIMIT_BASE
+_POSITIVE = (0).__lt__  # n > 0
 CUBES = 25
 NEUTRAL_CUBES = 12
 
@@ -304,6 +311,13 @@ _QUICK: dict[str, Any] = {
 }
 
 
+# A step inside a card, by kind: the field of its whole number and its actions by number.
+_STEP_READ: dict[str, tuple[str, tuple[Act, ...]]] = {
+    "doge": ("bridge", _DOGE_STEP),
+    "remove": ("colour", _REMOVE),
+    "score": ("colour", _SCORE),
+}
+
 # The kinds read from one whole number (0 or more), and the field that holds it.
 _COUNT_FIELD = {"choose": "pile", "remove": "colour", "score": "colour", "doge": "bridge"}
 
@@ -358,6 +372,10 @@ def below(rng: random.Random, n: int) -> int:
     while r >= n:
         r = rng.getrandbits(k)
     return r
+
+
+# n.bit_length() for the sizes a deck can have (read by ``Chance.cards``)
+_BIT_LENGTH = tuple(n.bit_length() for n in range(len(ACTION_DECK) + 1))
 
 
 class Chance:
@@ -435,6 +453,17 @@ class Chance:
         used = self.used[kind]
         first = len(used)
         names = kind == "action_cards"
+        n = len(deck)
+        if rng is not None and n >= count and n < len(_BIT_LENGTH):
+            # the common case, the loop below written out: a seed, and the deck holds them
+            getrandbits, pop, bits = rng.getrandbits, deck.pop, _BIT_LENGTH
+            for size in range(n, n - count, -1):
+                k = bits[size]  # ``below(rng, size)``
+                r = getrandbits(k)
+                while r >= size:
+                    r = getrandbits(k)
+                out.append(pop(r))
+            count = 0
         for _ in range(count):
             if not deck:
                 # sanmarco.base.reshuffle: an empty deck is made again from its discards.
@@ -734,7 +763,7 @@ class BoardState(State):
 
     def _hold(self, colour: int) -> None:
         pile = self.piles[self.taken.index(colour)]
-        self.holding = [c for c in pile if c < LIMIT_BASE]
+        self.holding = list(filter(_IS_ACTION_CARD, pile))  # the cards below LIMIT_BASE
 
     # sanmarco.v1.ghost_dice: once an active player's hand is carried out, each ghost places
     # aristocrats where the die shows.
@@ -830,8 +859,10 @@ class BoardState(State):
             return
         # the distributor takes the pile left on the table; limit cards go face up
         self.taken[self.taken.index(-1)] = pair.distributor
+        limits = self.limits
         for colour, pile in zip(self.taken, self.piles, strict=True):
-            self.limits[colour] += [c - LIMIT_BASE for c in pile if c >= LIMIT_BASE]
+            # the limit cards' values: c - LIMIT_BASE for each card c >= LIMIT_BASE
+            limits[colour] += map(_LIMIT_VALUE, filter(_IS_LIMIT_CARD, pile))
         order = [*pair.choosers, pair.distributor]
         if self.ruleset.distributor_acts_first:
             order = [pair.distributor, *pair.choosers]
@@ -935,8 +966,8 @@ class BoardState(State):
 
     def _credit(self, why: str, points: list[int], **facts: Any) -> None:
         """Move the score track, and keep the line (the score log explains every point)."""
-        for c, p in enumerate(points):
-            self.score[c] += p
+        score = self.score
+        score[: len(points)] = map(operator.add, score, points)  # score[c] += points[c]
         if any(points):
             self.score_log.append({"why": why, "passage": self.passage, "points": points, **facts})
 
@@ -1154,11 +1185,11 @@ class BoardState(State):
 
     def _removable(self, colour: int, d: int) -> list[int]:
         row = self.cubes[d]
-        others = []
-        for c, n in enumerate(row):
-            if n > 0 and c != colour:
-                others.append(c)
-        return others or ([colour] if row[colour] > 0 else [])
+        # the colours with an aristocrat there (C calls: no Python frame per colour)
+        present = list(compress(range(len(row)), map(_POSITIVE, row)))
+        if colour in present and len(present) > 1:
+            present.remove(colour)  # another colour's first, the own only when alone
+        return present
 
     def _doge_moves(self, visited: Any) -> list[Act]:
         """The bridges the Doge may cross now (``_doge_step_ok`` for each bridge), then
@@ -1470,36 +1501,130 @@ class BoardState(State):
     # --- apply ----------------------------------------------------------------------------
     def replay_run(self, raw_actions: Sequence[Any], start: int) -> int:
         """Replay's short cut (``State.replay_run``): each action read by ``decode_quick``
-        and applied by ``apply_if_legal``, a card to an offer read and applied without either
-        call; it stops at the first action that either refuses.
+        and applied by ``apply_if_legal``; the common ones (a card to an offer, an offer
+        chosen, a district card from the supply) read and applied here without either call.
+        It stops at the first action that either refuses.
         tests/games/sanmarco/test_check_matches_legal.py holds it equal to the two calls."""
         i, end = start, len(raw_actions)
-        history, quick = self.history, self.apply_if_legal
+        history, quick, controller = self.history, self.apply_if_legal, self.controller
         while i < end:
-            if self.phase == DIVIDE:  # the whole hand, by the distributor's seat
-                dealer = self.controller[self.pairs[0].distributor]
-                while i < end:
-                    raw = raw_actions[i]
-                    if type(raw) is not dict or raw.get("do") != "pile":
-                        break
-                    seat, q = raw.get("seat"), raw.get("pile")
-                    if not (
-                        type(seat) is int
-                        and seat == dealer
-                        and type(q) is int
-                        and 0 <= q < 4
-                        and self._pile_ok(q)
-                    ):
-                        break
-                    history.append((seat, _PILES[q]))
-                    self._divide(q)
-                    i += 1
-                    if self.phase != DIVIDE:
-                        break
+            ph = self.phase
+            if ph == DIVIDE and self._offers <= 4:  # the whole hand, by the distributor
+                dealer = controller[self.pairs[0].distributor]
+                assign = self.assign
+                k, used = self._offers, self._used
+                left = len(self.hand) - len(assign)  # cards still to divide, this one too
+                try:  # a field missing (KeyError): the long way reads the action
+                    while i < end:
+                        raw = raw_actions[i]
+                        if type(raw) is not dict or raw["do"] != "pile":
+                            break
+                        seat, q = raw["seat"], raw["pile"]
+                        if type(seat) is not int or seat != dealer or type(q) is not int:
+                            break
+                        # ``_pile_ok``, written out: offer q is open, or the next one, and the
+                        # offers not yet opened keep a card each
+                        if q == used:
+                            if q >= k or left < k - used:
+                                break
+                            used += 1
+                            self._used = used
+                        elif not (0 <= q < used and left > k - used):
+                            break
+                        history.append((seat, _PILES[q]))
+                        assign.append(q)  # ``_divide``, written out
+                        left -= 1
+                        i += 1
+                        if not left:
+                            self._make_offers()
+                            break
+                except KeyError:
+                    pass
                 if i == end:
                     break
                 if self.phase != DIVIDE:
                     continue  # the offers are made
+            elif ph == RESOLVE and self.pending is None:
+                # a district card from the supply (``apply_if_legal``, written out)
+                raw = raw_actions[i]
+                if (
+                    type(raw) is dict
+                    and raw.get("do") == "district"
+                    and "from" not in raw
+                    and type(seat := raw.get("seat")) is int
+                    and type(v := raw.get("district")) is str
+                    and (a := _DISTRICT.get(v, -1)) >= 0
+                ):
+                    if "to" in raw:
+                        v = raw["to"]
+                        b = _DISTRICT.get(v, -1) if type(v) is str else -1
+                    else:
+                        b = a
+                    holder = self.holders[0]
+                    holding = self.holding
+                    supply = self.supply
+                    if (
+                        b >= 0
+                        and seat == controller[holder]
+                        and a in holding
+                        and supply[holder] > 0
+                        and (b == a or b in self._hops(holder)[0][a])
+                    ):
+                        history.append((seat, _DISTRICT_ACT[a][b]))
+                        holding.remove(a)  # ``_resolve_card``, written out
+                        self.action_discard.append(a)
+                        supply[holder] -= 1
+                        self.cubes[b][holder] += 1
+                        if not holding:
+                            try:
+                                self._advance()
+                            except RecordError as exc:  # chance cannot follow
+                                raise ReplayFault(i, seat, exc) from exc
+                        i += 1
+                        continue
+            elif ph == CHOOSE:  # an offer chosen (``apply_if_legal``, written out)
+                raw = raw_actions[i]
+                if (
+                    type(raw) is dict
+                    and raw.get("do") == "choose"
+                    and type(seat := raw.get("seat")) is int
+                    and type(q := raw.get("pile")) is int
+                ):
+                    colour = self.pairs[0].choosers[self.chooser_i]
+                    taken = self.taken
+                    if seat == controller[colour] and 0 <= q < len(taken) and taken[q] == -1:
+                        history.append((seat, _CHOOSE[q] if q < _SHORT else Act("choose", q)))
+                        try:
+                            self._choose(colour, q)
+                            if self.phase not in _WAITING:
+                                self._advance()
+                        except RecordError as exc:  # chance cannot follow
+                            raise ReplayFault(i, seat, exc) from exc
+                        i += 1
+                        continue
+            elif ph == RESOLVE:  # a step inside a card: a removal, the Doge's, a choice
+                raw = raw_actions[i]
+                if type(raw) is dict and type(seat := raw.get("seat")) is int:
+                    do: Any = raw.get("do")
+                    step: Act | None = None
+                    if do == "stop":
+                        step = _STOP
+                    elif (read := _STEP_READ.get(do)) is not None:
+                        v = raw.get(read[0])
+                        table = read[1]
+                        if type(v) is int and 0 <= v < len(table):
+                            step = table[v]
+                    if step is not None:
+                        p = self.pending
+                        assert p is not None
+                        try:
+                            applied = self._quick_pending(seat, step, p, self.holders[0])
+                        except RecordError as exc:  # chance cannot follow
+                            raise ReplayFault(i, seat, exc) from exc
+                        if not applied:
+                            break
+                        i += 1
+                        continue
             raw = raw_actions[i]
             try:
                 seat, action = decode_quick(raw)
