@@ -15,12 +15,10 @@ and the decision taken where the sources are silent.
 from __future__ import annotations
 
 import functools
-import operator
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from itertools import compress
 from typing import Any, NamedTuple
 
 from games.core import (
@@ -49,11 +47,6 @@ ACTION_DECK = tuple([d for d in range(6) for _ in range(5)] + [BRIDGE] * 6 + [TR
                     + [DOGE] * 10 + [BANISH] * 4)  # fmt: skip
 LIMIT_DECK = tuple([1] * 8 + [2] * 10 + [3] * 10)
 LIMIT_BASE = 10  # in a hand, limit card v is coded 10 + v so that one sorted list holds both
-# the same tests and reading as C calls (filter and map need no Python frame for them)
-_IS_ACTION_CARD = LIMIT_BASE.__gt__  # c < LIMIT_BASE
-_IS_LIMIT_CARD = (LIMIT_BASE - 1).__lt__  # c >= LIMIT_BASE
-_LIMIT_VALUE = (-LIMIT_BASE).__add__  # c - LIMIT_BASE
-_POSITIVE = (0).__lt__  # n > 0
 CUBES = 25
 NEUTRAL_CUBES = 12
 
@@ -408,8 +401,12 @@ class Chance:
             )
 
     def die(self) -> int:
-        if self.rng is not None:
-            v = 1 + below(self.rng, 6)  # randint(1, 6)
+        rng = self.rng
+        if rng is not None:
+            r = rng.getrandbits(3)  # ``below(rng, 6)``, written out
+            while r >= 6:
+                r = rng.getrandbits(3)
+            v = 1 + r  # randint(1, 6)
             used, pool = self.used["dice"], self.given.get("dice")
             if pool and len(used) < len(pool) and pool[len(used)] != v:
                 self._agree("dice", v)  # raises, saying what was written
@@ -450,12 +447,9 @@ class Chance:
         becomes the deck, and with both empty fewer cards are drawn."""
         out: list[int] = []
         rng = self.rng
-        used = self.used[kind]
-        first = len(used)
-        names = kind == "action_cards"
         n = len(deck)
-        if rng is not None and n >= count and n < len(_BIT_LENGTH):
-            # the common case, the loop below written out: a seed, and the deck holds them
+        if rng is not None and count <= n < len(_BIT_LENGTH):
+            # the common case, the steps below written out: a seed, and the deck holds them
             getrandbits, pop, bits = rng.getrandbits, deck.pop, _BIT_LENGTH
             for size in range(n, n - count, -1):
                 k = bits[size]  # ``below(rng, size)``
@@ -463,7 +457,17 @@ class Chance:
                 while r >= size:
                     r = getrandbits(k)
                 out.append(pop(r))
-            count = 0
+            used = self.used[kind]
+            first = len(used)
+            used += [CARD_NAMES[c] for c in out] if kind == "action_cards" else out
+            pool = self.given.get(kind)
+            # as far as it is written: both slices end at the shorter list's end
+            if pool and first < len(pool) and pool[first : len(used)] != used[first : len(pool)]:
+                self._disagree(kind, pool, first)
+            return out
+        used = self.used[kind]
+        first = len(used)
+        names = kind == "action_cards"
         for _ in range(count):
             if not deck:
                 # sanmarco.base.reshuffle: an empty deck is made again from its discards.
@@ -488,12 +492,16 @@ class Chance:
         if pool:  # what is written must be what the seed drew
             last = min(len(used), len(pool))
             if first < last and pool[first:last] != used[first:last]:
-                i = next(i for i in range(first, last) if pool[i] != used[i])
-                raise RecordError(
-                    f"{pool[i]!r} written, the seed gives {used[i]!r}",
-                    path=f"deal.chance.{kind}[{i}]",
-                )
+                self._disagree(kind, pool, first)
         return out
+
+    def _disagree(self, kind: str, pool: list[Any], first: int) -> None:
+        """Raise at the first of the draws from ``first`` on that is not the one written."""
+        used = self.used[kind]
+        i = next(i for i in range(first, min(len(used), len(pool))) if pool[i] != used[i])
+        raise RecordError(
+            f"{pool[i]!r} written, the seed gives {used[i]!r}", path=f"deal.chance.{kind}[{i}]"
+        )
 
     def roles(self, candidates: Sequence[tuple[int, ...]]) -> list[int]:
         """One of the role draws the rules allow (each colour's role, in slot order)."""
@@ -736,8 +744,11 @@ class BoardState(State):
                 holder = self.holders.pop(0)
                 if self.ruleset.mode == "variant1" and self.kinds[holder] == PLAYER:
                     self._ghost_dice()
-                if self.holders:
-                    self._hold(self.holders[0])
+                holders = self.holders
+                if holders:
+                    # ``_hold``, written out
+                    pile = self.piles[self.taken.index(holders[0])]
+                    self.holding = [c for c in pile if c < LIMIT_BASE]
                     continue
                 self.pairs.pop(0)
                 if self.pairs:
@@ -763,7 +774,7 @@ class BoardState(State):
 
     def _hold(self, colour: int) -> None:
         pile = self.piles[self.taken.index(colour)]
-        self.holding = list(filter(_IS_ACTION_CARD, pile))  # the cards below LIMIT_BASE
+        self.holding = [c for c in pile if c < LIMIT_BASE]
 
     # sanmarco.v1.ghost_dice: once an active player's hand is carried out, each ghost places
     # aristocrats where the die shows.
@@ -788,7 +799,7 @@ class BoardState(State):
         rotation = self.role_colours[start:] + self.role_colours[:start]
         # sanmarco.base.roles: the leader moves one seat each round and distributes first; the other
         # roles are drawn (chance.roles).
-        ordered = [c for c in rotation if c in active]
+        ordered = rotation if not self.final_round else [c for c in rotation if c in active]
         leader, others = ordered[0], ordered[1:]
         if rs.mode == "variant1":
             # sanmarco.v1.roles: the die picks the first distributor, the next round the roles swap,
@@ -861,14 +872,15 @@ class BoardState(State):
         self.taken[self.taken.index(-1)] = pair.distributor
         limits = self.limits
         for colour, pile in zip(self.taken, self.piles, strict=True):
-            # the limit cards' values: c - LIMIT_BASE for each card c >= LIMIT_BASE
-            limits[colour] += map(_LIMIT_VALUE, filter(_IS_LIMIT_CARD, pile))
+            limits[colour] += [c - LIMIT_BASE for c in pile if c >= LIMIT_BASE]
         order = [*pair.choosers, pair.distributor]
         if self.ruleset.distributor_acts_first:
             order = [pair.distributor, *pair.choosers]
         self.holders = order
         self.phase = RESOLVE
-        self._hold(order[0])
+        # ``_hold``, written out
+        pile = self.piles[self.taken.index(order[0])]
+        self.holding = [c for c in pile if c < LIMIT_BASE]
 
     def _end_round(self) -> None:
         rs = self.ruleset
@@ -967,18 +979,21 @@ class BoardState(State):
     def _credit(self, why: str, points: list[int], **facts: Any) -> None:
         """Move the score track, and keep the line (the score log explains every point)."""
         score = self.score
-        score[: len(points)] = map(operator.add, score, points)  # score[c] += points[c]
+        for c, p in enumerate(points):
+            score[c] += p
         if any(points):
             self.score_log.append({"why": why, "passage": self.passage, "points": points, **facts})
 
     def _score_district(self, d: int, excluded: set[int], why: str = "doge") -> None:
-        self._credit(
-            why,
-            self.district_points(d, excluded),
-            district=d,
-            cubes=list(self.cubes[d]),
-            excluded=sorted(excluded),
-        )
+        points = self.district_points(d, excluded)
+        score = self.score  # ``_credit``, written out
+        for c, p in enumerate(points):
+            score[c] += p
+        if any(points):
+            self.score_log.append(
+                {"why": why, "passage": self.passage, "points": points, "district": d,
+                 "cubes": list(self.cubes[d]), "excluded": sorted(excluded)}
+            )  # fmt: skip
 
     # sanmarco.base.doge_toll: one point from the Doge's mover to the owner of each other colour's
     # bridge crossed; sanmarco.v3.own_bridge_toll: over the mover's own other colour the point is
@@ -986,15 +1001,23 @@ class BoardState(State):
     def _pay_toll(self, mover: int, owner: int) -> None:
         if owner == mover:
             return
-        paid = 1 if self.ruleset.toll_below_zero else min(1, max(self.score[mover], 0))
+        score = self.score
+        paid = 1 if self.ruleset.toll_below_zero or score[mover] > 0 else 0  # at most what it has
+        if not paid:
+            return  # nothing moves, and nothing is written
         points = [0] * len(self.kinds)
-        points[mover] -= paid
-        same_seat = self.controller[owner] is not None and (
-            self.controller[owner] == self.controller[mover]
-        )
+        points[mover] = -paid
+        score[mover] -= paid
+        ctrl = self.controller
+        same_seat = ctrl[owner] is not None and ctrl[owner] == ctrl[mover]
         if not same_seat and (self.kinds[owner] != GHOST or self.ruleset.ghost_tolls):
-            points[owner] += paid
-        self._credit("toll", points, mover=mover, owner=owner)
+            points[owner] = paid
+            score[owner] += paid
+        # ``_credit("toll", points, mover=mover, owner=owner)``, written out
+        self.score_log.append(
+            {"why": "toll", "passage": self.passage, "points": points, "mover": mover,
+             "owner": owner}
+        )  # fmt: skip
 
     def _doge_done(self, mover: int) -> None:
         d = self.doge
@@ -1185,11 +1208,11 @@ class BoardState(State):
 
     def _removable(self, colour: int, d: int) -> list[int]:
         row = self.cubes[d]
-        # the colours with an aristocrat there (C calls: no Python frame per colour)
-        present = list(compress(range(len(row)), map(_POSITIVE, row)))
-        if colour in present and len(present) > 1:
-            present.remove(colour)  # another colour's first, the own only when alone
-        return present
+        others = []
+        for c, n in enumerate(row):
+            if n > 0 and c != colour:
+                others.append(c)
+        return others or ([colour] if row[colour] > 0 else [])
 
     def _doge_moves(self, visited: Any) -> list[Act]:
         """The bridges the Doge may cross now (``_doge_step_ok`` for each bridge), then
@@ -1903,7 +1926,8 @@ class BoardState(State):
 
     def _removal(self, colour: int, p: Pending, victim: int) -> None:
         """One aristocrat of the banishment removed; the rest follow when no choice is left."""
-        self._remove(p.district, victim)
+        self.cubes[p.district][victim] -= 1  # ``_remove``, written out
+        self.supply[victim] += 1
         p.left -= 1
         self._auto_remove(colour)
 
@@ -1986,11 +2010,23 @@ class BoardState(State):
     def _auto_remove(self, colour: int) -> None:
         p = self.pending
         assert p is not None
+        d = p.district
+        row = self.cubes[d]
+        supply = self.supply
         while p.left > 0:
-            options = self._removable(colour, p.district)
-            if len(options) != 1:
-                return
-            self._remove(p.district, options[0])
+            # ``_removable``, written out: one colour only may lose an aristocrat there
+            victim = -1
+            for c, n in enumerate(row):
+                if n > 0 and c != colour:
+                    if victim >= 0:
+                        return  # two others: the mover chooses
+                    victim = c
+            if victim < 0:
+                if row[colour] <= 0:
+                    return  # nobody left there
+                victim = colour
+            row[victim] -= 1  # ``_remove``, written out
+            supply[victim] += 1
             p.left -= 1
 
     def _doge_step(self, colour: int, act: Act) -> None:
