@@ -261,7 +261,9 @@ def _quick_bridge(data: dict[str, Any]) -> Act | None:
     pair = data.get("between")
     if type(pair) is not list or len(pair) != 2:
         return None
-    a, b = _place_of(pair[0]), _place_of(pair[1])
+    a, b = pair  # ``_place_of`` each, written out
+    a = _DISTRICT.get(a, -2) if type(a) is str else -2
+    b = _DISTRICT.get(b, -2) if type(b) is str else -2
     take = _count(data["take"]) if "take" in data else -1
     if a < 0 or b < 0 or take == -2:
         return None
@@ -280,6 +282,14 @@ def _quick_district(data: dict[str, Any]) -> Act | None:
     return _new_act(Act, ("district", a, b, c))
 
 
+def _quick_transfer(data: dict[str, Any]) -> Act | None:
+    a, c = data.get("district"), data.get("colour")  # ``_place_of`` and ``_count``, written out
+    a = _DISTRICT.get(a, -2) if type(a) is str else -2
+    if a < 0 or type(c) is not int or c < 0:
+        return None
+    return _TRANSFER[a][c] if c < _SHORT else _new_act(Act, ("transfer", a, c, -1))
+
+
 def _quick_one(do: str, key: str, read: Any) -> Any:
     def quick(data: dict[str, Any]) -> Act | None:
         v = read(data.get(key))
@@ -292,17 +302,16 @@ def _quick_one(do: str, key: str, read: Any) -> Any:
 _QUICK: dict[str, Any] = {
     "bridge": _quick_bridge,
     "district": _quick_district,
-    "transfer": lambda data: (
-        _new_act(Act, ("transfer", a, c, -1))
-        if (a := _place_of(data.get("district"))) >= 0 and (c := _count(data.get("colour"))) >= 0
-        else None
-    ),
+    "transfer": _quick_transfer,
     "banish": _quick_one("banish", "district", _place_of),
     "neutral": _quick_one("neutral", "district", _place_of),
     "skip": _quick_one("skip", "card", lambda v: _CARD.get(v, -2) if type(v) is str else -2),
     "stop": lambda data: _STOP,
 }
 
+
+# a card to offer q by seat s, as history holds it: [s][q] (a tuple is immutable: shared)
+_PILE_ENTRY = tuple(tuple((s, _PILES[q]) for q in range(4)) for s in range(_SHORT))
 
 # A step inside a card, by kind: the field of its whole number and its actions by number.
 _STEP_READ: dict[str, tuple[str, tuple[Act, ...]]] = {
@@ -451,15 +460,17 @@ class Chance:
         if rng is not None and count <= n < len(_BIT_LENGTH):
             # the common case, the steps below written out: a seed, and the deck holds them
             getrandbits, pop, bits = rng.getrandbits, deck.pop, _BIT_LENGTH
+            used = self.used[kind]
+            first = len(used)
+            card_names = CARD_NAMES if kind == "action_cards" else None
             for size in range(n, n - count, -1):
                 k = bits[size]  # ``below(rng, size)``
                 r = getrandbits(k)
                 while r >= size:
                     r = getrandbits(k)
-                out.append(pop(r))
-            used = self.used[kind]
-            first = len(used)
-            used += [CARD_NAMES[c] for c in out] if kind == "action_cards" else out
+                c = pop(r)
+                out.append(c)
+                used.append(c if card_names is None else card_names[c])
             pool = self.given.get(kind)
             # as far as it is written: both slices end at the shorter list's end
             if pool and first < len(pool) and pool[first : len(used)] != used[first : len(pool)]:
@@ -689,7 +700,10 @@ class BoardState(State):
             if kind == NEUTRAL:
                 continue
             for _ in range(4):
-                self._place(c, self.board.district_of_face(self.chance.die()), 2)
+                d = self.board.district_of_face(self.chance.die())
+                k = min(2, self.supply[c])  # ``_place(c, d, 2)``, written out
+                self.supply[c] -= k
+                self.cubes[d][c] += k
         if self.ruleset.mode == "variant2":
             for d in range(6):
                 self._place(2, d)
@@ -747,8 +761,10 @@ class BoardState(State):
                 holders = self.holders
                 if holders:
                     # ``_hold``, written out
-                    pile = self.piles[self.taken.index(holders[0])]
-                    self.holding = [c for c in pile if c < LIMIT_BASE]
+                    self.holding = holding = []
+                    for c in self.piles[self.taken.index(holders[0])]:
+                        if c < LIMIT_BASE:
+                            holding.append(c)
                     continue
                 self.pairs.pop(0)
                 if self.pairs:
@@ -788,7 +804,8 @@ class BoardState(State):
 
     def _active(self) -> list[int]:
         if self.final_round:
-            return [c for c in self.role_colours if self.limit_total(c) < self.ruleset.limit]
+            limits, limit = self.limits, self.ruleset.limit
+            return [c for c in self.role_colours if sum(limits[c]) < limit]  # limit_total
         return list(self.role_colours)
 
     def _start_round(self) -> None:
@@ -845,7 +862,8 @@ class BoardState(State):
         chance = self.chance
         hand = chance.cards("action_cards", self.action_deck, self.action_discard, pair.actions)
         limits = chance.cards("limit_cards", self.limit_deck, self.limit_discard, pair.limits)
-        hand += [LIMIT_BASE + v for v in limits]
+        for v in limits:
+            hand.append(LIMIT_BASE + v)
         hand.sort()
         self.hand = hand
         self.assign = []
@@ -872,15 +890,20 @@ class BoardState(State):
         self.taken[self.taken.index(-1)] = pair.distributor
         limits = self.limits
         for colour, pile in zip(self.taken, self.piles, strict=True):
-            limits[colour] += [c - LIMIT_BASE for c in pile if c >= LIMIT_BASE]
+            mine = limits[colour]
+            for c in pile:
+                if c >= LIMIT_BASE:
+                    mine.append(c - LIMIT_BASE)
         order = [*pair.choosers, pair.distributor]
         if self.ruleset.distributor_acts_first:
             order = [pair.distributor, *pair.choosers]
         self.holders = order
         self.phase = RESOLVE
         # ``_hold``, written out
-        pile = self.piles[self.taken.index(order[0])]
-        self.holding = [c for c in pile if c < LIMIT_BASE]
+        self.holding = holding = []
+        for c in self.piles[self.taken.index(order[0])]:
+            if c < LIMIT_BASE:
+                holding.append(c)
 
     def _end_round(self) -> None:
         rs = self.ruleset
@@ -906,7 +929,8 @@ class BoardState(State):
 
     def _end_passage(self) -> None:
         rs = self.ruleset
-        totals = [self.limit_total(c) for c in self.role_colours]
+        limits = self.limits
+        totals = [sum(limits[c]) for c in self.role_colours]  # limit_total
         top = max(totals)
         low = min(totals)
         bonus = [0] * len(self.kinds)
@@ -919,9 +943,7 @@ class BoardState(State):
             # 10.
             bonus[c] = top - t
         self._credit("bonus", bonus)
-        self.passage_log.append(
-            {"limits": [self.limit_total(c) for c in range(len(self.kinds))], "bonus": bonus}
-        )
+        self.passage_log.append({"limits": [sum(x) for x in limits], "bonus": bonus})
         fewest = [c for c, t in zip(self.role_colours, totals, strict=True) if t == low]
         if len(fewest) > 1 and rs.free_banish_ties == "none":
             fewest = []
@@ -1433,7 +1455,10 @@ class BoardState(State):
         if self.supply[colour] <= 0 or (act.a, act.b) not in sites:
             return False
         site = sites.index((act.a, act.b))
-        on_site = sum(1 for s, _owner in self.bridges if s == site)
+        on_site = 0
+        for s, _owner in self.bridges:
+            if s == site:
+                on_site += 1
         if len(self.bridges) < MAX_BRIDGES:
             return act.c == -1 and on_site < self.board.per_site
         if setup or not 0 <= act.c < len(self.bridges):
@@ -1530,6 +1555,7 @@ class BoardState(State):
         tests/games/sanmarco/test_check_matches_legal.py holds it equal to the two calls."""
         i, end = start, len(raw_actions)
         history, quick, controller = self.history, self.apply_if_legal, self.controller
+        seat: Any
         while i < end:
             ph = self.phase
             if ph == DIVIDE and self._offers <= 4:  # the whole hand, by the distributor
@@ -1537,36 +1563,45 @@ class BoardState(State):
                 assign = self.assign
                 k, used = self._offers, self._used
                 left = len(self.hand) - len(assign)  # cards still to divide, this one too
+                # ``_pile_ok``, written out: offer q is open or the next one, and the offers
+                # not yet opened keep a card each: ``spare`` cards may go to open offers
+                spare = left - (k - used)
+                entries = _PILE_ENTRY[dealer] if dealer is not None and dealer < _SHORT else ()
+                done = 0
                 try:  # a field missing (KeyError): the long way reads the action
-                    while i < end:
-                        raw = raw_actions[i]
-                        if type(raw) is not dict or raw["do"] != "pile":
+                    for raw in raw_actions[i : i + left] if entries else ():
+                        # ``is``: the seat is the distributor's very int (a small int is one
+                        # object); an equal seat made otherwise is read the long way
+                        if (
+                            type(raw) is not dict
+                            or raw["do"] != "pile"
+                            or raw["seat"] is not dealer
+                        ):
                             break
-                        seat, q = raw["seat"], raw["pile"]
-                        if type(seat) is not int or seat != dealer or type(q) is not int:
+                        q = raw["pile"]
+                        if type(q) is not int:
                             break
-                        # ``_pile_ok``, written out: offer q is open, or the next one, and the
-                        # offers not yet opened keep a card each
-                        if q == used:
-                            if q >= k or left < k - used:
+                        if q == used:  # the next offer opens
+                            if q >= k or spare < 0:
                                 break
                             used += 1
-                            self._used = used
-                        elif not (0 <= q < used and left > k - used):
+                        elif 0 <= q < used and spare > 0:
+                            spare -= 1
+                        else:
                             break
-                        history.append((seat, _PILES[q]))
+                        history.append(entries[q])  # (seat, ``_PILES[q]``), made once
                         assign.append(q)  # ``_divide``, written out
-                        left -= 1
-                        i += 1
-                        if not left:
-                            self._make_offers()
-                            break
+                        done += 1
                 except KeyError:
                     pass
+                if done:
+                    i += done
+                    self._used = used
+                    if done == left:
+                        self._make_offers()
+                        continue  # the offers are made
                 if i == end:
                     break
-                if self.phase != DIVIDE:
-                    continue  # the offers are made
             elif ph == RESOLVE and self.pending is None:
                 # a district card from the supply (``apply_if_legal``, written out)
                 raw = raw_actions[i]
@@ -1605,6 +1640,45 @@ class BoardState(State):
                                 raise ReplayFault(i, seat, exc) from exc
                         i += 1
                         continue
+                # any other card of the hand: ``apply_if_legal``'s steps, without its call
+                action = None
+                if type(raw) is dict and type(seat := raw.get("seat")) is int:
+                    card_do = raw.get("do")  # card kinds read as ``decode_quick`` reads them
+                    if card_do == "stop":
+                        action = _STOP
+                    elif card_do == "transfer":
+                        action = _quick_transfer(raw)
+                    elif card_do == "banish":
+                        v = raw.get("district")
+                        if type(v) is str and (a := _DISTRICT.get(v, -1)) >= 0:
+                            action = _BANISH[a]
+                    elif card_do == "doge":
+                        v = raw.get("bridge")
+                        if type(v) is int and 0 <= v < MAX_BRIDGES:
+                            action = _DOGE_STEP[v]
+                if action is None:
+                    try:
+                        seat, action = decode_quick(raw)
+                    except RecordError:
+                        break
+                holder = self.holders[0]
+                if seat != controller[holder] or not self._card_ok(holder, action):
+                    break
+                history.append((seat, action))
+                try:  # ``_resolve_card``, written out
+                    self._play_card(holder, action)
+                    p = self.pending
+                    if p is not None and p.kind == "remove" and p.left <= 0:
+                        self._settle()
+                    if self.pending is None:
+                        if not self.holding:
+                            self._advance()  # the hand is carried out
+                    elif self.phase != RESOLVE:
+                        self._advance()
+                except RecordError as exc:  # legal, but chance cannot follow
+                    raise ReplayFault(i, seat, exc) from exc
+                i += 1
+                continue
             elif ph == CHOOSE:  # an offer chosen (``apply_if_legal``, written out)
                 raw = raw_actions[i]
                 if (
@@ -1618,8 +1692,12 @@ class BoardState(State):
                     if seat == controller[colour] and 0 <= q < len(taken) and taken[q] == -1:
                         history.append((seat, _CHOOSE[q] if q < _SHORT else Act("choose", q)))
                         try:
-                            self._choose(colour, q)
-                            if self.phase not in _WAITING:
+                            taken[q] = colour  # ``_choose``, written out
+                            self.chooser_i += 1
+                            self._after_choice()
+                            if self.phase not in _WAITING and (
+                                self.phase != RESOLVE or not self.holding  # else nothing to run
+                            ):
                                 self._advance()
                         except RecordError as exc:  # chance cannot follow
                             raise ReplayFault(i, seat, exc) from exc
@@ -1788,12 +1866,20 @@ class BoardState(State):
             self._doge_step(colour, action)
         elif do == "remove" and a in self._removable(colour, p.district):
             self.history.append((seat, action))
-            self._removal(colour, p, a)
+            self.cubes[p.district][a] -= 1  # ``_removal``, written out
+            self.supply[a] += 1
+            p.left -= 1
+            self._auto_remove(colour)
         else:
             return False
-        if self.pending is not None:
+        after = self.pending
+        if after is not None and after.kind == "remove" and after.left <= 0:
             self._settle()
-        if self.phase not in _WAITING:
+        ph = self.phase
+        if ph == RESOLVE:  # ``_advance`` has work only once the hand is carried out
+            if self.pending is None and not self.holding:
+                self._advance()
+        elif ph not in _WAITING:
             self._advance()
         return True
 
@@ -1809,7 +1895,7 @@ class BoardState(State):
     def _make_offers(self) -> None:
         """The hand is divided: its cards lie in their offers, for the others to choose."""
         k = self._offers
-        piles: list[list[int]] = [[] for _ in range(k)]
+        piles: list[list[int]] = [[], []] if k == 2 else [[] for _ in range(k)]
         for card, p in zip(self.hand, self.assign, strict=True):
             piles[p].append(card)
         self.piles = piles
@@ -1977,8 +2063,11 @@ class BoardState(State):
             victim = b
             if victim >= len(self.kinds) or self.cubes[a][victim] <= 0 or self.supply[colour] <= 0:
                 raise RecordError("nothing to transfer there")
-            self._remove(a, victim)
-            self._place(colour, a)
+            cubes, supply = self.cubes, self.supply
+            cubes[a][victim] -= 1  # ``_remove`` and ``_place``, written out
+            supply[victim] += 1
+            supply[colour] -= 1
+            cubes[a][colour] += 1
         elif do == "banish":
             self._start_banish(colour, a, card=True)
         else:
@@ -1996,7 +2085,8 @@ class BoardState(State):
             self.supply[owner] += 1  # the old owner's marker goes home
         if len(self.bridges) >= MAX_BRIDGES:
             raise RecordError("every bridge is on the board")
-        self._build(colour, site)
+        self.bridges.append([site, colour])  # ``_build``, written out
+        self.supply[colour] -= 1
 
     def _remove(self, d: int, colour: int) -> None:
         self.cubes[d][colour] -= 1
