@@ -68,7 +68,7 @@ def _user(found: list[tuple[Any, ...]]) -> Any:
             expires_at = timezone.make_aware(expires_at, datetime.UTC)
         if expires_at <= timezone.now():
             raise exceptions.AuthenticationFailed(_("This token has expired."))
-    user = rows.loaded(get_user_model(), fields, values, connection.alias)
+    user = get_user_model().from_db(connection.alias, list(fields), values)
     if not user.is_active:
         raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
     user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)

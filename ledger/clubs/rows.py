@@ -43,8 +43,6 @@ import orjson
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Model
-from django.db.models.base import ModelState
-from django.db.models.signals import post_init, pre_init
 
 try:
     from psycopg.pq import ExecStatus
@@ -254,40 +252,14 @@ def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(by_attname[name] for name in names)
 
 
-def instance(
-    model: type[Model], fields: Sequence[Any], values: Sequence[Any], alias: str | None = None
-) -> Any:
+def instance(model: type[Model], fields: Sequence[Any], values: Sequence[Any]) -> Any:
     """A model instance of ``fields`` read as a plain row (JSON decoded as the ORM decodes
-    it); any other field is read from the database if something asks for it. ``alias``:
-    the connection's (the caller's, when it makes several)."""
+    it); any other field is read from the database if something asks for it."""
     values = [
         f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
         for f, v in zip(fields, values, strict=True)
     ]
-    return loaded(model, [f.attname for f in fields], values, alias or connection.alias)
-
-
-_FROM_DB = Model.from_db.__func__  # type: ignore[attr-defined]
-
-
-def loaded(model: type[Model], attnames: Sequence[str], values: Sequence[Any], alias: str) -> Any:
-    """What ``model.from_db(alias, attnames, values)`` gives (an instance as read
-    from the database, the fields not in ``attnames`` deferred), built directly: the
-    model's ``__init__`` walks every field of the model for the few a write reads, several
-    times the cost. The ORM's way whenever anything listens for instances being made or
-    the model loads itself otherwise."""
-    if (
-        model.from_db.__func__ is not _FROM_DB  # type: ignore[attr-defined]
-        or pre_init.receivers
-        or post_init.receivers
-    ):
-        return model.from_db(alias, list(attnames), list(values))
-    built = model.__new__(model)
-    state = built._state = ModelState()
-    state.adding = False
-    state.db = alias
-    built.__dict__.update(zip(attnames, values, strict=True))
-    return built
+    return model.from_db(connection.alias, [f.attname for f in fields], values)
 
 
 def _plain(value: Any) -> Any:

@@ -444,9 +444,8 @@ def table_from_rows(found: Sequence[Sequence[Any]], user: Any = None, at: int = 
         return None
     row = found[0]
     built: dict[Any, Any] = {}
-    alias = connection.alias
     for model, fields in _table_plan():
-        built[model] = rows_module.instance(model, fields, row[at : at + len(fields)], alias)
+        built[model] = rows_module.instance(model, fields, row[at : at + len(fields)])
         at += len(fields)
     table, competition, club = built[Table], built[Competition], built[Club]
     Competition.club.field.set_cached_value(competition, club)
