@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -59,40 +60,61 @@ def machine() -> str:
 
 
 def engines(quick: bool, out: dict[str, Any]) -> None:
+    """Each engine's random games against python-chess's (and Tarocco's against OpenSpiel
+    hearts'), side by side: the two take turns in short slices, and a ratio is the median
+    of the slices' ratios, so that a machine whose speed drifts during the run (a shared
+    virtual machine's did by a factor of two between minutes) weighs on both alike."""
     from bench import engines as e
     from games.core import registry
 
     seconds = 1.0 if quick else 4.0
-    chess = e.python_chess(seconds)
-    hearts = e.openspiel_hearts(seconds)
-    if chess:
-        out["peer.python_chess.actions_per_s"] = chess["actions_per_s"]
-        out["peer.python_chess.games_per_s"] = chess["games_per_s"]
-    if hearts:
-        out["peer.openspiel_hearts.games_per_s"] = hearts["games_per_s"]
-        out["peer.openspiel_hearts.actions_per_s"] = hearts["actions_per_s"]
+    slices = 4 if quick else 8
+    chess_rates: list[float] = []
+    hearts_rates: list[float] = []
+
+    def side_by_side(slug: str, name: str | None = None) -> dict[str, float]:
+        ours: list[dict[str, float]] = []
+        vs_chess: list[float] = []
+        vs_hearts: list[float] = []
+        for _ in range(slices):
+            chess = e.python_chess(seconds / slices)
+            figures = e.random_games(slug, seconds / slices, name)
+            ours.append(figures)
+            if chess:
+                chess_rates.append(chess["actions_per_s"])
+                vs_chess.append(figures["actions_per_s"] / chess["actions_per_s"])
+            if slug == "tarocco" and name is None:
+                hearts = e.openspiel_hearts(seconds / slices)
+                if hearts:
+                    hearts_rates.append(hearts["games_per_s"])
+                    vs_hearts.append(figures["games_per_s"] / hearts["games_per_s"])
+        result = {
+            "games_per_s": statistics.median(f["games_per_s"] for f in ours),
+            "actions_per_s": statistics.median(f["actions_per_s"] for f in ours),
+        }
+        if vs_chess:
+            result["vs_python_chess"] = statistics.median(vs_chess)
+        if vs_hearts:
+            result["vs_openspiel_hearts"] = statistics.median(vs_hearts)
+        return result
+
     for slug in registry.available():
-        figures = e.random_games(slug, seconds)
-        out[f"engine.{slug}.games_per_s"] = figures["games_per_s"]
-        out[f"engine.{slug}.actions_per_s"] = figures["actions_per_s"]
-        if chess:
-            out[f"engine.{slug}.vs_python_chess"] = (
-                figures["actions_per_s"] / chess["actions_per_s"]
-            )
-        if slug == "tarocco" and hearts:
-            out["engine.tarocco.vs_openspiel_hearts"] = (
-                figures["games_per_s"] / hearts["games_per_s"]
-            )
+        figures = side_by_side(slug)
+        for figure, value in figures.items():
+            out[f"engine.{slug}.{figure}"] = value
         out[f"engine.{slug}.validate_ms_p50"] = e.validate_p50_ms(slug, 20 if quick else 200)
     # San Marco's default ruleset is the short scoring round: the board game is measured apart
     for name in ("base4", "variant3-board"):
         key = f"engine.sanmarco.{name}"
-        figures = e.random_games("sanmarco", seconds, name)
-        out[f"{key}.games_per_s"] = figures["games_per_s"]
-        out[f"{key}.actions_per_s"] = figures["actions_per_s"]
-        if chess:
-            out[f"{key}.vs_python_chess"] = figures["actions_per_s"] / chess["actions_per_s"]
+        for figure, value in side_by_side("sanmarco", name).items():
+            out[f"{key}.{figure}"] = value
         out[f"{key}.validate_ms_p50"] = e.validate_p50_ms("sanmarco", 10 if quick else 50, name)
+    if chess_rates:
+        out["peer.python_chess.actions_per_s"] = statistics.median(chess_rates)
+        out["peer.python_chess.actions_per_s_min"] = min(chess_rates)
+        out["peer.python_chess.actions_per_s_max"] = max(chess_rates)
+    if hearts_rates:
+        out["peer.openspiel_hearts.games_per_s"] = statistics.median(hearts_rates)
 
 
 def ledger(quick: bool, out: dict[str, Any]) -> None:
