@@ -7,10 +7,21 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from ledger import asgi
+
+T = TypeVar("T")
+
+
+def run_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own, as the server runs its event loop: the
+    test's own thread may already hold a running loop (the browser tests' Playwright keeps
+    one for the whole session)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def scope(method: str = "POST", headers: list[tuple[bytes, bytes]] | None = None) -> dict:
@@ -48,7 +59,7 @@ def call(app: Any, request: dict, parts: list[bytes]) -> list[dict]:
 
         await app(request, receive, send)
 
-    asyncio.run(run())
+    run_loop(run())
     return sent
 
 
@@ -155,7 +166,7 @@ def test_a_streamed_answer_is_sent_part_by_part_and_closed():
 
         await asgi.Bridge(app, workers=2)(scope("GET"), receive, send)
 
-    asyncio.run(run())
+    run_loop(run())
     assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 200
     assert [m["body"] for m in sent[1:]] == [b"part 0;", b"part 1;", b"part 2;", b""]
     assert stream.closed.is_set()
@@ -181,5 +192,5 @@ def test_a_client_gone_before_its_body_arrived_reaches_no_application():
         await asgi.Bridge(app, workers=2)(scope(headers=[(b"content-length", b"5")]), receive, send)
         return sent
 
-    assert asyncio.run(run()) == []
+    assert run_loop(run()) == []
     assert not called
