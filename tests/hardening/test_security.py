@@ -20,6 +20,19 @@ ROOT = Path(__file__).resolve().parents[2]
 # --- login rate limit ---------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def one_counting_window(monkeypatch):
+    """The failures are counted per minute-long window of the clock; a test of a dozen
+    logins on a slow machine could straddle two windows and see its count start again.
+    Each test here runs inside one window, which ends a minute after it starts."""
+    import time
+
+    from django_ratelimit import core
+
+    end = int(time.time()) + 60
+    monkeypatch.setattr(core, "_get_window", lambda value, period: end)
+
+
 def _login(client: Client, password: str, address: str = "203.0.113.7"):
     return client.post(
         "/login/",
