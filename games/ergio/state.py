@@ -609,28 +609,9 @@ class ErGioState(State):
         )
 
     def _resolve(self) -> None:
-        # the sides as _sent gives them, without its two calls
-        sent, field, bridge = self.sent, self.field, self.bridge
-        b = bridge[0]
-        mag = sent[0]
-        t = Sent(
-            mag,
-            tuple(field[0].get(mag, ())),
-            tuple(b["magistrato"]),
-            tuple(b["caposchiera"]),
-            tuple(b["spot"]),
-        )
-        b = bridge[1]
-        mag = sent[1]
-        m = Sent(
-            mag,
-            tuple(field[1].get(mag, ())),
-            tuple(b["magistrato"]),
-            tuple(b["caposchiera"]),
-            tuple(b["spot"]),
-        )
-        sides = (t, m)
+        sides = (self._sent(0), self._sent(1))
         challenger = self.challenger
+        t, m = sides
         if self._effects:
             r = clash(sides, challenger, effects=True, tie_order=self.ruleset.tie_order)
             laid_t, laid_m = C.force_of_laid(t.laid), C.force_of_laid(m.laid)
@@ -646,11 +627,12 @@ class ErGioState(State):
             SideFacts(m.mag, forces[1], masks[1], laid_m),
         )
         self.facts.append(ScontroFacts(challenger, facts, w, r.reason))
+        bridge = self.bridge
         self._fought.append((sides, r, bridge))  # the bridge is replaced below
         for s in (0, 1):
-            mag = sent[s]
+            mag = self.sent[s]
             self.fought[s].add(mag)
-            cards = field[s].pop(mag, [])
+            cards = self.field[s].pop(mag, [])
             for v in bridge[s].values():
                 cards += v
             # ergio.battle.keep: the winner's magistratura is kept (and its point scored above); the
@@ -660,7 +642,7 @@ class ErGioState(State):
         # two players, 1 with four or six), each seat from its own side's deck, top first.
         draw = self.ruleset.battle_draw
         if draw > 0:
-            for seat in range(self._seats):
+            for seat in range(self.ruleset.seats):
                 deck = self.decks[seat % 2]
                 k = min(draw, len(deck))
                 if k:
@@ -672,14 +654,8 @@ class ErGioState(State):
             self.phase = OVER
             self.sending = -1
             self.bridge = [self._empty_bridge(), self._empty_bridge()]
-        else:  # _new_scontro(w), without its call
-            self.challenger = w
-            self.sending = w
-            self.sent = [NO, NO]
-            self.bridge = [
-                {"magistrato": [], "caposchiera": [], "spot": []},
-                {"magistrato": [], "caposchiera": [], "spot": []},
-            ]
+        else:
+            self._new_scontro(w)
 
     # --- the interface --------------------------------------------------------------
     def to_act(self) -> int | None:
