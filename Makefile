@@ -8,9 +8,14 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 export TEST_DATABASE_URL
 
-.PHONY: install run test lint test-sqlite test-postgres soak bench bench-quick messages clean
+.PHONY: install run test lint test-sqlite test-postgres test-pure soak bench bench-quick messages clean
 
-install: $(STAMP)
+# The engine modules listed in games/compiled.py are compiled with mypyc (gcc and Python's
+# headers), again whenever a source under games/ changes.
+COMPILED := build/mypyc/compiled-from
+ENGINE_SOURCES := $(shell find games -name '*.py')
+
+install: $(STAMP) $(COMPILED)
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +23,12 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $@
+
+$(COMPILED): $(STAMP) $(ENGINE_SOURCES)
+	@mkdir -p build
+	@echo "== compiling the engines' hot modules with mypyc (games/compiled.py)"
+	@$(PY) scripts/compile_engines.py > build/mypyc.log 2>&1 || \
+		{ cat build/mypyc.log; echo "!! mypyc could not compile the engines: see above"; exit 1; }
 
 run: install
 	$(PY) manage.py migrate --noinput
@@ -33,7 +44,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-test: lint test-sqlite test-postgres
+test: lint test-sqlite test-postgres test-pure
 
 test-sqlite: install
 	@echo "== pytest on SQLite"
@@ -52,6 +63,12 @@ test-postgres: install
 		echo "!! Start one, or set TEST_DATABASE_URL; REQUIRE_POSTGRES=1 makes this an error."; \
 		echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"; \
 	fi
+
+# The compiled engine modules' tests again, on their plain Python source.
+test-pure: install
+	@echo "== pytest on the engines' pure-Python source (ENGINES_PURE_PYTHON=1)"
+	ENGINES_PURE_PYTHON=1 env -u DATABASE_URL $(VENV)/bin/pytest tests/games/sanmarco \
+		tests/games/test_compiled.py tests/games/test_one_skeleton.py
 
 BENCH_STAMP := $(VENV)/.bench-$(shell sha256sum requirements-bench.txt | cut -c1-12)
 
@@ -80,7 +97,8 @@ messages: install
 	$(PY) manage.py compilemessages -i .venv
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var build .pytest_cache .mypy_cache .ruff_cache
+	find games -name '*.so' -delete
 
 # A long schemathesis run against every API operation (FUZZ_API_EXAMPLES per operation and
 # role, random each run); the suite runs a small fixed sample of the same test.

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from games.core import registry
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def random_games(slug: str, seconds: float, ruleset_name: str | None = None) -> dict[str, float]:
@@ -51,6 +58,30 @@ def validate_p50_ms(slug: str, records: int, ruleset_name: str | None = None) ->
         samples.append(time.perf_counter() - t0)
         assert verdict.valid, (slug, seed)
     return statistics.median(samples) * 1000
+
+
+def validate_p50_ms_pure_python(slug: str, records: int, ruleset_name: str | None = None) -> float:
+    """``validate_p50_ms`` in a process that imports every engine module from its source."""
+    code = (
+        "import sys; from bench import engines; "
+        f"print(engines.validate_p50_ms({slug!r}, {records}, {ruleset_name!r}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "ENGINES_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.split()[-1])
+
+
+def compiled_modules() -> list[str]:
+    """The engine modules this process runs compiled (games/compiled.py)."""
+    from games.compiled import MODULES, is_compiled, module_name
+
+    return [m for m in MODULES if is_compiled(importlib.import_module(module_name(m)))]
 
 
 def python_chess(seconds: float) -> dict[str, float] | None:

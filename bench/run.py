@@ -109,6 +109,11 @@ def engines(quick: bool, out: dict[str, Any]) -> None:
         for figure, value in side_by_side("sanmarco", name).items():
             out[f"{key}.{figure}"] = value
         out[f"{key}.validate_ms_p50"] = e.validate_p50_ms("sanmarco", 10 if quick else 50, name)
+        # the same validation from table.py's source (ENGINES_PURE_PYTHON=1, games/compiled.py)
+        out[f"{key}.validate_ms_p50_pure_python"] = e.validate_p50_ms_pure_python(
+            "sanmarco", 10 if quick else 50, name
+        )
+    out["engine.sanmarco.compiled"] = e.compiled_modules()
     if chess_rates:
         out["peer.python_chess.actions_per_s"] = statistics.median(chess_rates)
         out["peer.python_chess.actions_per_s_min"] = min(chess_rates)

@@ -231,6 +231,9 @@ class Game(ABC, Generic[R, S]):
     #: Each preset's name as players say it, in Italian and English (the lobby's choice of
     #: rules): every preset of ``rulesets`` has one (tests/games/test_ruleset_labels.py).
     ruleset_labels: ClassVar[Mapping[str, Text]] = {}
+    #: Whether replay takes a state's ``replay_run`` short cut when it has one; False replays
+    #: every action the long way (a game's tests compare the two ways' verdicts).
+    replay_short_cut: bool = True
 
     # --- rulesets -----------------------------------------------------------------
     def ruleset(self, spec: str | Mapping[str, JSON] | None = None) -> R:
@@ -350,7 +353,8 @@ class Game(ABC, Generic[R, S]):
         # bound once: this loop runs for every action of every record the ledger checks
         decode, check, apply = self.decode_fast, state.check, state.apply_unchecked
         is_over = state.is_over
-        run = None if type(state).replay_run is State.replay_run else state.replay_run
+        short_cut = self.replay_short_cut and type(state).replay_run is not State.replay_run
+        run = state.replay_run if short_cut else None
         step, end = 0, len(raw_actions)
         while step < end:
             if run is not None:  # plain legal actions, applied; the next one the long way

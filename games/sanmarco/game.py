@@ -15,6 +15,7 @@ from games.sanmarco.scoring import outcome_of, score_summary
 from games.sanmarco.state import (
     DEFAULT_COLOURS,
     SLOTS,
+    BoardRuleset,
     Enter,
     SanMarcoRuleset,
     ScoringRound,
@@ -23,7 +24,6 @@ from games.sanmarco.state import (
 from games.sanmarco.table import (
     MODES,
     Act,
-    BoardRuleset,
     BoardState,
     decode,
     decode_quick,

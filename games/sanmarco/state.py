@@ -51,6 +51,32 @@ class SanMarcoRuleset(Ruleset):
         return plain
 
 
+@dataclass(frozen=True)
+class BoardRuleset(Ruleset):
+    """A ruleset of the board game (games/sanmarco/table.py). Each option is an open point
+    of the sources, decided in docs/rules/sanmarco.md beside its rule id; the presets hold
+    the decisions. It lives here, in plain Python, because table.py is compiled by mypyc,
+    whose classes cannot extend ``Ruleset``, an interpreted dataclass.
+
+    ``board``: None for the house board, or a club's own board (docs/rules/sanmarco.md).
+    """
+
+    mode: str = "base"
+    board: Any = None
+    start_bridges: int = 1  # per colour at set-up
+    three_player_deal: str = "6+4"  # or "5+3": the cards a lone distributor draws
+    passage_bonus: str = "all_below"  # or "lowest_only"
+    free_banish_ties: str = "all"  # or "none": when several colours share the fewest limit
+    offers_public: bool = True  # everyone sees the offers once they are divided
+    toll_below_zero: bool = False  # False: a toll takes at most what the payer has
+    may_decline: bool = False  # True: a card may be set aside even when it can be carried out
+    ghost_cubes: str = "one_per_hand"  # or "two_per_hand" (variant 1)
+    ghost_tolls: bool = True  # variant 1: a ghost's bridge earns it tolls
+    distributor_acts_first: bool = False  # variant 2's "the distributor always starts first"
+    limit: int = 10
+    passages: int = 3
+
+
 # What each seat writes, per variant: variant 3 its two colours; variant 1 its own colour
 # and one ghost colour (ghost i is read out by seat i, a table convention); variant 2 its
 # own colour only (the neutral colour's total need not be written).

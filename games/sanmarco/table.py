@@ -25,7 +25,6 @@ from games.core import (
     NOTATION_VERSION,
     Outcome,
     RecordError,
-    Ruleset,
     State,
     Violation,
     read,
@@ -37,6 +36,7 @@ from games.core.text import seat_no
 from games.sanmarco.board import DISTRICTS, MAX_BRIDGES, Board, load_board
 from games.sanmarco.rules import BOOK, SLUG
 from games.sanmarco.scoring import outcome_of, score_base, score_v1, score_v2, score_v3
+from games.sanmarco.state import BoardRuleset
 
 JSON = Any
 
@@ -80,30 +80,6 @@ FREE_BANISH, NEUTRAL_RETURN, OVER = Phase.FREE_BANISH, Phase.NEUTRAL_RETURN, Pha
 
 class Termination(StrEnum):
     FINAL_SCORING = "final_scoring"
-
-
-@dataclass(frozen=True)
-class BoardRuleset(Ruleset):
-    """A ruleset of the board game. Each option is an open point of the sources, decided in
-    docs/rules/sanmarco.md beside its rule id; the presets hold the decisions.
-
-    ``board``: None for the house board, or a club's own board (docs/rules/sanmarco.md).
-    """
-
-    mode: str = "base"
-    board: Any = None
-    start_bridges: int = 1  # per colour at set-up
-    three_player_deal: str = "6+4"  # or "5+3": the cards a lone distributor draws
-    passage_bonus: str = "all_below"  # or "lowest_only"
-    free_banish_ties: str = "all"  # or "none": when several colours share the fewest limit
-    offers_public: bool = True  # everyone sees the offers once they are divided
-    toll_below_zero: bool = False  # False: a toll takes at most what the payer has
-    may_decline: bool = False  # True: a card may be set aside even when it can be carried out
-    ghost_cubes: str = "one_per_hand"  # or "two_per_hand" (variant 1)
-    ghost_tolls: bool = True  # variant 1: a ghost's bridge earns it tolls
-    distributor_acts_first: bool = False  # variant 2's "the distributor always starts first"
-    limit: int = 10
-    passages: int = 3
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -1558,6 +1534,9 @@ class BoardState(State):
         seat: Any
         while i < end:
             ph = self.phase
+            # read into a local: the checks below narrow ``pending`` and not the attribute,
+            # which the calls after them change (and mypyc trusts what mypy narrowed)
+            pending = self.pending
             if ph == DIVIDE and self._offers <= 4:  # the whole hand, by the distributor
                 dealer = controller[self.pairs[0].distributor]
                 assign = self.assign
@@ -1602,7 +1581,7 @@ class BoardState(State):
                         continue  # the offers are made
                 if i == end:
                     break
-            elif ph == RESOLVE and self.pending is None:
+            elif ph == RESOLVE and pending is None:
                 # a district card from the supply (``apply_if_legal``, written out)
                 raw = raw_actions[i]
                 if (
@@ -1933,7 +1912,8 @@ class BoardState(State):
         if type(action) is not Act and not isinstance(action, Act):
             raise RecordError("not a San Marco board action")
         self.history.append((seat, action))
-        if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
+        pending = self.pending  # a local, as in ``replay_run``
+        if ph == RESOLVE and pending is None:  # a card of the holder's hand
             holder = self.holders[0]
             do, a, b, c = action
             holding = self.holding

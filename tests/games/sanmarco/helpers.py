@@ -2,15 +2,76 @@
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import json
 from typing import Any
 
+import pytest
+
+from games.compiled import is_compiled
 from games.core import RandomBot
-from games.sanmarco import GAME
+from games.sanmarco import GAME, table
 from games.sanmarco.game import HeuristicBot
-from games.sanmarco.table import CUBES, GHOST, NEUTRAL, NEUTRAL_CUBES, BoardState
+from games.sanmarco.table import (
+    CUBES,
+    GHOST,
+    NEUTRAL,
+    NEUTRAL_CUBES,
+    BoardState,
+    Chance,
+    Pair,
+    Pending,
+    Phase,
+)
 
 BOARD_RULESETS = ("base3", "base4", "variant1-board", "variant2-board", "variant3-board")
+
+
+def fields(obj: Any) -> dict[str, Any]:
+    """An object's attributes by name: its ``__dict__`` in plain Python; compiled by mypyc
+    (games/compiled.py), the attributes its class declares."""
+    names = getattr(type(obj), "__mypyc_attrs__", None)
+    if names is None:
+        return dict(vars(obj))
+    return {n: getattr(obj, n) for n in names if n != "__dict__" and hasattr(obj, n)}
+
+
+def _rebuild(cls: type, attrs: dict[str, Any]) -> Any:
+    if dataclasses.is_dataclass(cls):
+        return cls(**attrs)
+    # a compiled class's ``__new__`` runs its ``__init__``, so each is made with what its
+    # ``__init__`` needs
+    if cls is Chance:
+        obj: Any = Chance(None, None)
+    elif cls is BoardState:  # a new game of the same rules, every attribute then replaced
+        obj = BoardState(attrs["ruleset"], 0)
+    else:
+        obj = cls.__new__(cls)
+    for name, value in attrs.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def _reduce(obj: Any) -> tuple[Any, tuple[type, dict[str, Any]]]:
+    return _rebuild, (type(obj), fields(obj))
+
+
+# Tests that replace a method of an instance (a die that rolls what an example says) run
+# in the pure-Python pass of `make test`: a compiled class's methods cannot be replaced.
+plain_python_only = pytest.mark.skipif(
+    is_compiled(table),
+    reason="replaces a method; run by `make test`'s pure-Python pass (ENGINES_PURE_PYTHON=1)",
+)
+
+
+def copy_compiled_states() -> None:
+    """Let ``copy.deepcopy`` and ``pickle`` copy the board game's states when table.py is
+    compiled: mypyc's classes have no ``__dict__`` for them to copy, so they are rebuilt from
+    their declared attributes (plain Python needs nothing of this)."""
+    for cls in (BoardState, Chance, Pair, Pending):
+        if hasattr(cls, "__mypyc_attrs__"):
+            copyreg.pickle(cls, _reduce)
 
 
 def reference_points(cubes: list[int], values: tuple[int, int], excluded: list[int]) -> list[int]:
@@ -149,7 +210,7 @@ def position(name: str, spec: dict[str, Any], seed: int = 0) -> BoardState:
     if hands:
         piles = [sorted(CARD_NAMES.index(x) for x in h["cards"]) for h in hands]
         colours = [h["colour"] for h in hands]
-        state.phase = "resolve"
+        state.phase = Phase.RESOLVE
         state.pending = None
         state.pairs = [Pair(colours[-1], colours[:-1], 0, 0)]
         state.piles = piles

@@ -12,7 +12,12 @@ from games.core import IllegalAction, RecordError
 from games.sanmarco import GAME
 from games.sanmarco.board import DISTRICTS, house_board, load_board, parse_board
 from games.sanmarco.table import Act, BoardState
-from tests.games.sanmarco.helpers import play_checked, position, reference_points
+from tests.games.sanmarco.helpers import (
+    plain_python_only,
+    play_checked,
+    position,
+    reference_points,
+)
 
 D = {name: i for i, name in enumerate(DISTRICTS)}
 
@@ -231,6 +236,7 @@ def test_a_transfer_replaces_another_colours_aristocrat() -> None:
     assert state.cubes[D["castello"]][:2] == [1, 1]
 
 
+@plain_python_only
 def test_a_banishment_takes_other_colours_first() -> None:
     state = position("base3", {"cubes": {"san_marco": [2, 1, 2]},
                                "hand": {"colour": 0, "cards": ["banish"]}})  # fmt: skip

@@ -5,6 +5,7 @@ action directly, so this test holds the two readings together)."""
 from __future__ import annotations
 
 import copy
+import io
 import itertools
 import json
 import pickle
@@ -13,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from games.core import RecordError, State
+from games.core import RecordError
 from games.core.engine import ReplayFault
 from games.sanmarco import GAME
 from games.sanmarco.table import KINDS, MAX_BRIDGES, Act, BoardState, decode_quick
-from tests.games.sanmarco.helpers import BOARD_RULESETS
+from tests.games.sanmarco.helpers import BOARD_RULESETS, fields
 
 
 def _candidates() -> list[Act]:
@@ -71,14 +72,15 @@ def _copy(state: BoardState) -> BoardState:
     copies the state for every legal action it tries), sharing what every game on the same
     board shares: the board and the memo of reaches (a cache that grows with every game the
     process has played, which a copy of it would make slower and slower)."""
-    board, memo = state.board, state._reach_memo
-    state.board = state._reach_memo = None
-    try:
-        copied = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-    finally:
-        state.board, state._reach_memo = board, memo
+    shared = {id(state.board): state.board, id(state._reach_memo): state._reach_memo}
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+    pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
+    pickler.dump(state)
+    unpickler = pickle.Unpickler(io.BytesIO(out.getvalue()))
+    unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
+    copied = unpickler.load()
     assert isinstance(copied, BoardState)
-    copied.board, copied._reach_memo = board, memo
     return copied
 
 
@@ -124,9 +126,9 @@ def _snapshot(state: BoardState) -> str:
     """Everything a state holds, chance's draws and generator included, as text (but the board
     and the memo of reaches, which every game on the board shares)."""
     shared = ("chance", "board", "_reach_memo")
-    fields = {k: v for k, v in vars(state).items() if k not in shared}
+    kept = {k: v for k, v in fields(state).items() if k not in shared}
     rng = state.chance.rng
-    return repr((sorted(fields.items()), state.chance.used, rng.getstate() if rng else None))
+    return repr((sorted(kept.items()), state.chance.used, rng.getstate() if rng else None))
 
 
 def _common(state: BoardState) -> bool:
@@ -280,7 +282,7 @@ def test_replay_gives_the_same_verdict_without_its_short_cut(
 
     records = _records_with_faults(name)
     quick = [verdict(r) for r in records]
-    monkeypatch.setattr(BoardState, "replay_run", State.replay_run)
+    monkeypatch.setattr(GAME, "replay_short_cut", False)
     slow = [verdict(r) for r in records]
     assert quick == slow
     kinds = {"unread" if isinstance(v, str) else "valid" if v.valid else "invalid" for v in slow}
