@@ -352,3 +352,47 @@ def test_a_record_keeps_every_number_exactly_as_sent(people, club, extra):
     assert response.status_code == 201, response.content
     assert json.loads(response.content)["record"]["note"] == big
     assert Result.objects.get(pk=response.json()["id"]).record["note"] == big
+
+
+def test_a_retry_of_the_common_post_returns_the_first_answer(people, tarocco_table, monkeypatch):
+    # The common post (a token, a record) reads the Idempotency-Key on its own path.
+    from ledger.api import serializers
+
+    class Refuse:
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("the full path was taken")
+
+    monkeypatch.setattr(serializers, "ResultCreateSerializer", Refuse)
+    client = people.client("scorekeeper")
+    body = {"table": tarocco_table.pk, "source": "summary", "record": HAND}
+    first = post(client, body, key="phone-7")
+    second = post(client, body, key="phone-7")
+    assert first.status_code == second.status_code == 201, first.content
+    assert second.json() == first.json()
+    assert second["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first
+    assert (
+        post(client, {**body, "record": {**HAND, "card_points": 53}}, key="phone-7").status_code
+        == 409
+    )
+    assert Result.objects.count() == 1
+
+
+def test_an_unknown_source_is_refused_alike_on_both_paths(people, tarocco_table):
+    client = people.client("scorekeeper")
+    body = {"table": tarocco_table.pk, "source": "telepathy", "record": HAND}
+    fast = post(client, body)
+    full = post(client, {**body, "players": None})
+    assert fast.status_code == full.status_code == 400
+    assert fast.json() == full.json()
+    assert not Result.objects.exists()
+
+
+def test_a_results_post_is_matched_by_the_first_pattern_of_the_api():
+    from django.urls import get_resolver
+
+    api = get_resolver().url_patterns[0]
+    assert str(api.pattern) == "api/v1/"
+    first = api.url_patterns[0]
+    assert first.resolve("results/") is not None
+    assert first.resolve("results/").func.cls.__name__ == "ResultViewSet"
