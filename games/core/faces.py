@@ -34,7 +34,8 @@ class Face:
 
     ``sign`` names a drawn emblem (``spade``, ``bastoni``, ``coppe``, ``denari``, ``trump``,
     ``fool``, ``shield``, ``piece:<name>``, ``hash``, ``gold``) repeated ``pips`` times;
-    ``big`` is a short word or number written large when there is no sign.
+    ``big`` is a short word or number written large when there is no sign (a ``Text`` when
+    the word differs between the languages).
     """
 
     code: str
@@ -43,7 +44,7 @@ class Face:
     colour: str = "#1f2937"
     sign: str = ""
     pips: int = 1
-    big: str = ""
+    big: str | Text = ""
     lines: tuple[Text, ...] = ()
     band: Text | None = None
     back: bool = False

@@ -60,12 +60,13 @@ def face(code: str) -> Face:
         return Face(code, Text(f"Limite {v}", f"Limit {v}"), Text(v, v), "#334155", big=v)
     if code in CARDS:
         it, en, colour = CARDS[code]
-        return Face(code, Text(it, en), Text(it[:1], en[:1]), colour, big=it, band=Text(it, en))
+        words = Text(it, en)
+        return Face(code, words, Text(it[:1], en[:1]), colour, big=words, band=words)
     if code in W.DISTRICTS:
         name = W.district(code)
         return Face(code, Text(name, name), Text(name[:2], name[:2]), "#1e3a8a", big=name)
     it, en = W.COLOURS.get(code, (code, code))
-    return Face(code, Text(it, en), Text(it[:1].upper(), en[:1].upper()), big=it)
+    return Face(code, Text(it, en), Text(it[:1].upper(), en[:1].upper()), big=Text(it, en))
 
 
 def hand(view: dict[str, Any]) -> list[str] | None:

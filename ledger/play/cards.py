@@ -262,7 +262,7 @@ def _draw(face: Face, lang: str) -> str:
         parts.append(_sign(face.sign, c, 10.5, 25, 9))
     band = face.band.get(lang) if face.band else ""
     bottom = H - 16 if band else H - 6
-    big = face.big
+    big = face.big if isinstance(face.big, str) else face.big.get(lang)
     if big.startswith("court:"):
         court = COURT_SIGNS.get(big.split(":", 1)[1], "crown")
         parts.append(_sign(court, c, 36, 36, 24))

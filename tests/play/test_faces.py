@@ -71,6 +71,19 @@ def _following_state():
     raise AssertionError("no restricted choice in this deal")
 
 
+def test_a_san_marco_action_card_is_written_in_the_readers_language():
+    for code, it, en in (
+        ("transfer", "Trasferimento", "Transfer"),
+        ("banish", "Bando", "Banishment"),
+    ):
+        english, italian = (
+            str(cards.svg("sanmarco", code, "en")),
+            str(cards.svg("sanmarco", code, "it")),
+        )
+        assert en in english and it not in english
+        assert it in italian and en not in italian
+
+
 def test_a_restricted_tarocco_choice_says_why_and_only_legal_cards_are_buttons():
     _engine, _state, _seat, view, legal = _following_state()
     choice = boards.choices("tarocco", view, legal, "it")
