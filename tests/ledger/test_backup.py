@@ -39,11 +39,10 @@ def manage(
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def seeded(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Path:
     where = tmp_path_factory.mktemp("seeded")
-    url = f"sqlite:///{where / 'ledger.sqlite3'}"
-    manage(url, where, "migrate", "--noinput", "-v0")
-    manage(url, where, "seed_demo")
+    shutil.copy(migrated_sqlite, where / "ledger.sqlite3")
+    manage(f"sqlite:///{where / 'ledger.sqlite3'}", where, "seed_demo")
     return where / "ledger.sqlite3"
 
 
@@ -78,12 +77,19 @@ def test_the_restore_drill_on_sqlite_brings_the_club_back_from_the_copy(seeded, 
     assert any(p.name.startswith("ledger.sqlite3.before-restore-") for p in var.iterdir())
 
 
-def test_a_development_install_that_lost_var_and_its_key_restores_from_the_exports(tmp_path):
+def test_a_development_install_that_lost_var_and_its_key_restores_from_the_exports(
+    tmp_path, migrated_sqlite
+):
     # `make run`: the development signing key lives in var/, so deleting var/ loses it too.
     var, backups = tmp_path / "var", tmp_path / "backups"
     url = f"sqlite:///{var / 'ledger.sqlite3'}"
-    manage(url, var, "migrate", "--noinput", "-v0", key=None)
+    var.mkdir()
+    shutil.copy(migrated_sqlite, var / "ledger.sqlite3")  # as `manage.py migrate` leaves it
     manage(url, var, "seed_demo", key=None)
+    assert (var / "ledger-signing.key").exists()
+    # The install as it was (its database and the key seed_demo made in var/), for later.
+    installed = tmp_path / "installed"
+    shutil.copytree(var, installed)
     manage(url, var, "backup", "--dir", str(backups), key=None)
     shutil.rmtree(var)
     out = manage(url, var, "restore", str(backups), key=None).stdout
@@ -92,8 +98,7 @@ def test_a_development_install_that_lost_var_and_its_key_restores_from_the_expor
     # Without exports, the copy is refused rather than restored with every seal broken.
     shutil.rmtree(var)
     shutil.rmtree(backups)
-    manage(url, var, "migrate", "--noinput", "-v0", key=None)
-    manage(url, var, "seed_demo", key=None)
+    shutil.copytree(installed, var)
     manage(url, var, "backup", "--dir", str(backups), "--no-exports", key=None)
     shutil.rmtree(var)
     done = manage(url, var, "restore", str(backups), ok=False, key=None)
