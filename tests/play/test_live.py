@@ -178,7 +178,12 @@ def test_a_socket_for_a_table_that_does_not_exist_is_closed(db):
 
 
 def _redis() -> str:
-    url = os.environ.get("CHANNEL_REDIS_URL", "redis://127.0.0.1:6379/9")
+    # `make test` runs the SQLite and PostgreSQL passes at once: each keeps to a Redis
+    # database of its own (and each run of the test to a key prefix of its own).
+    from django.db import connection
+
+    number = 10 if connection.vendor == "postgresql" else 9
+    url = os.environ.get("CHANNEL_REDIS_URL", f"redis://127.0.0.1:6379/{number}")
     try:
         with socket.create_connection(("127.0.0.1", 6379), timeout=1):
             return url
