@@ -87,21 +87,19 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def server(server_env: dict[str, str]) -> Iterator[str]:
+def server(server_env: dict[str, str], migrated_sqlite: Path) -> Iterator[str]:
     env = server_env
     python = sys.executable
-    for command in (
-        ["migrate", "--noinput", "-v0"],
-        ["seed_demo", "--demo", "--password", "pisa-demo-2026"],
-    ):
-        subprocess.run(
-            [python, "manage.py", *command],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
+    # `make run`: migrate (the session's migrated copy, tests/conftest.py), then the demo club.
+    shutil.copy(migrated_sqlite, Path(env["LEDGER_VAR_DIR"]) / "ledger.sqlite3")
+    subprocess.run(
+        [python, "manage.py", "seed_demo", "--demo", "--password", "pisa-demo-2026"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     port = _free_port()
     process = subprocess.Popen(
         [python, "-m", "ledger.serve", "--port", str(port), "--workers", "1", "--no-access-log"],
