@@ -44,16 +44,58 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-test: lint test-sqlite test-postgres test-pure
+# `make test` runs its pytest processes at the same time, as much of each waits on its
+# database, subprocesses or browser: the SQLite pass in two (the browser tests, then
+# test-pure, in one; every other test in the other) and the PostgreSQL pass. The first
+# SQLite part prints as it goes; the others' output follows (and stays in var/test-*.log);
+# any part failing fails `make test`. Each process keeps a var/ folder of its own (the login
+# limits' file cache, the secret key) and a pytest cache of its own, so none clears or counts
+# another's limits. `make test-sqlite` and `make test-postgres` run one pass in one process.
+SQLITE_SPLIT := tests/browser
+test: lint
+	@mkdir -p var; rm -f var/test-sqlite-browser.status
+	@echo "== at once: SQLite (all but $(SQLITE_SPLIT)), SQLite ($(SQLITE_SPLIT), then" \
+		"test-pure), PostgreSQL"
+	@trap 'trap - INT TERM; kill 0' INT TERM; \
+	$(MAKE) --no-print-directory -o install test-postgres > var/test-postgres.log 2>&1 & \
+	postgres=$$!; \
+	{ $(MAKE) --no-print-directory -o install test-sqlite SQLITE_PART=browser \
+		SQLITE_TESTS="$(SQLITE_SPLIT)" > var/test-sqlite-browser.log 2>&1; \
+	echo $$? > var/test-sqlite-browser.status; \
+	LEDGER_VAR_DIR="$(CURDIR)/var/test-pure" \
+		$(MAKE) --no-print-directory -o install test-pure > var/test-pure.log 2>&1; } & \
+	split=$$!; \
+	$(MAKE) --no-print-directory -o install test-sqlite SQLITE_PART=rest \
+		SQLITE_TESTS="$(addprefix --ignore=,$(SQLITE_SPLIT))"; rest_status=$$?; \
+	wait $$split; pure_status=$$?; split_status=$$(cat var/test-sqlite-browser.status); \
+	cat var/test-sqlite-browser.log var/test-pure.log; \
+	wait $$postgres; postgres_status=$$?; \
+	cat var/test-postgres.log; \
+	said() { [ "$$1" = 0 ] && echo passed || echo FAILED; }; \
+	postgres_said=$$(said $$postgres_status); \
+	grep -q '^!! SKIPPED' var/test-postgres.log && postgres_said=SKIPPED; \
+	echo ""; \
+	echo "== SQLite, all but $(SQLITE_SPLIT): $$(said $$rest_status)"; \
+	echo "== SQLite, $(SQLITE_SPLIT): $$(said $$split_status)"; \
+	echo "== the engines' pure-Python source (test-pure): $$(said $$pure_status)"; \
+	echo "== PostgreSQL: $$postgres_said"; \
+	[ $$rest_status = 0 ] && [ $$split_status = 0 ] && [ $$pure_status = 0 ] && \
+		[ $$postgres_status = 0 ]
 
+# SQLITE_TESTS: which tests (pytest's arguments; all by default); SQLITE_PART names the var/
+# folder and the pytest cache of a part that runs beside others.
+SQLITE_TESTS ?=
+SQLITE_PART ?=
 test-sqlite: install
-	@echo "== pytest on SQLite"
-	env -u DATABASE_URL $(VENV)/bin/pytest
+	@echo "== pytest on SQLite $(SQLITE_TESTS)"
+	env -u DATABASE_URL LEDGER_VAR_DIR="$(CURDIR)/var/test-sqlite$(SQLITE_PART:%=-%)" \
+		$(VENV)/bin/pytest $(SQLITE_PART:%=-o cache_dir=.pytest_cache/sqlite-%) $(SQLITE_TESTS)
 
 test-postgres: install
 	@if $(PY) scripts/pg_available.py "$(TEST_DATABASE_URL)"; then \
 		echo "== pytest on PostgreSQL ($(TEST_DATABASE_URL))"; \
-		DATABASE_URL="$(TEST_DATABASE_URL)" $(VENV)/bin/pytest; \
+		DATABASE_URL="$(TEST_DATABASE_URL)" LEDGER_VAR_DIR="$(CURDIR)/var/test-postgres" \
+			$(VENV)/bin/pytest -o cache_dir=.pytest_cache/postgres; \
 	elif [ "$(REQUIRE_POSTGRES)" = "1" ]; then \
 		echo "!! PostgreSQL at $(TEST_DATABASE_URL) does not answer and REQUIRE_POSTGRES=1"; exit 1; \
 	else \
