@@ -119,10 +119,10 @@ $(BENCH_STAMP): requirements-bench.txt $(STAMP)
 	@rm -f $(VENV)/.bench-*
 	@touch $@
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) $(COMPILED)
 	$(PY) bench/run.py
 
-bench-quick: $(BENCH_STAMP)
+bench-quick: $(BENCH_STAMP) $(COMPILED)
 	$(PY) bench/run.py --quick --output bench/results-quick.json
 
 soak: install
