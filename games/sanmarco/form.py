@@ -10,6 +10,14 @@ from typing import Any
 from games.core.declare import Choice, Field, Group, Note, Rows, SummaryForm, Together, Values
 from games.core.text import Text
 from games.sanmarco.scoring import PASSAGES
+from games.sanmarco.words import COLOURS
+
+
+def _label(colour: str) -> Text:
+    """``{name}: <colour>``, the colour in the reader's language (a club's own colour names
+    stay as they were written)."""
+    it, en = COLOURS.get(colour, (colour, colour))
+    return Text(f"{{name}}: {it}", f"{{name}}: {en}")
 
 
 def summary_form(variant: int, colours: tuple[Choice, ...], seats: int) -> SummaryForm:
@@ -21,7 +29,7 @@ def summary_form(variant: int, colours: tuple[Choice, ...], seats: int) -> Summa
             fields += [
                 Field(
                     f"p{i}_{c}",
-                    Text(f"{{name}}: {colour}", f"{{name}}: {colour}"),
+                    _label(colour),
                     seat=i,
                     required=True,
                 )
@@ -32,7 +40,7 @@ def summary_form(variant: int, colours: tuple[Choice, ...], seats: int) -> Summa
             fields.append(
                 Field(
                     f"p{i}",
-                    Text(f"{{name}}: {colour}", f"{{name}}: {colour}"),
+                    _label(colour),
                     seat=i,
                     required=True,
                 )
@@ -41,12 +49,13 @@ def summary_form(variant: int, colours: tuple[Choice, ...], seats: int) -> Summa
     if variant == 1:
         for i in range(seats):
             ghost = own[i][1].removeprefix("fantasma ")
+            ghost_it, ghost_en = COLOURS.get(ghost, (ghost, ghost))
             fields.append(
                 Field(
                     f"ghost{i}",
                     Text(
-                        f"Colore fantasma letto da {{name}}: {ghost}",
-                        f"Ghost colour read out by {{name}}: {ghost}",
+                        f"Colore fantasma letto da {{name}}: {ghost_it}",
+                        f"Ghost colour read out by {{name}}: {ghost_en}",
                     ),
                     seat=i,
                 )

@@ -85,3 +85,15 @@ def test_records_round_trip() -> None:
         seat, action = GAME.decode_step(raw, "actions")
         state.apply(seat, action)
     assert state.to_record() == {**record, "ruleset": GAME.ruleset("variant3").to_json()}
+
+
+def test_the_summary_forms_colours_are_named_in_the_readers_language() -> None:
+    variant3 = GAME.summary_form(GAME.ruleset("variant3"))
+    variant1 = GAME.summary_form(GAME.ruleset("variant1"))
+    assert variant3 is not None and variant1 is not None
+    labels = {f.name: f.label for f in variant3.fields() if f.name.startswith("p")}
+    assert (labels["p0_0"].it, labels["p0_0"].en) == ("{name}: bianco", "{name}: white")
+    assert (labels["p1_1"].it, labels["p1_1"].en) == ("{name}: blu", "{name}: blue")
+    ghost = next(f.label for f in variant1.fields() if f.name == "ghost0")
+    assert ghost.en == "Ghost colour read out by {name}: yellow"
+    assert ghost.it == "Colore fantasma letto da {name}: giallo"
