@@ -8,7 +8,6 @@ never taken away while choosing.
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -204,7 +203,10 @@ def _board_context(
             actions=actions,
             pick=_named_pick(table.game, pick_of(payload["legal_actions"])),
             as_list=len(actions) > MAX_BUTTONS,
-            move_id=f"{seat.index}-{table.moves_count}-{secrets.token_hex(4)}",
+            # One id for one turn, however often the board is drawn again (the poll, the
+            # live refresh, a forced move playing itself): a move sent from an older copy
+            # of this turn is the move already made, never a second one or a refusal.
+            move_id=f"web-{seat.index}-{table.moves_count}",
             to_act_name=names.get(to_act, "") if to_act is not None else "",
             scores=payload["outcome"]["scores"] if payload["outcome"] else None,
         )

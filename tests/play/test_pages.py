@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -82,6 +83,41 @@ def test_an_htmx_move_answers_with_the_new_board(people, commit):
     assert 'id="board"' in response.content.decode()
     table.refresh_from_db()
     assert table.moves_count >= 1
+
+
+def test_a_move_sent_twice_from_two_copies_of_one_board_is_made_once(people, commit):
+    """The board is drawn again while a player looks at it (the poll, the live refresh, a
+    forced move playing itself): every copy of one turn carries the same move id, so a move
+    sent from an older copy is the move already made, not a second move or a refusal."""
+    client = _client(people)
+    table = _table(people, commit, "ergio", ["me", "heuristic"], seed=4)
+    ids = [
+        re.search(
+            r'name="move_id" value="([^"]+)"', client.get(f"/play/{table.pk}/").content.decode()
+        )[1]
+        for _copy in range(2)
+    ]
+    assert ids[0] == ids[1]
+    action = json.dumps(
+        registry.get("ergio").encode_action(services.state_of(table).legal_actions(0)[0])
+    )
+    commit(
+        client.post,
+        f"/play/{table.pk}/act/",
+        {"action": action, "move_id": ids[0]},
+        HTTP_HX_REQUEST="true",
+    )
+    table.refresh_from_db()
+    made = table.moves_count
+    assert made >= 1
+    again = commit(
+        client.post,
+        f"/play/{table.pk}/act/",
+        {"action": action, "move_id": ids[1]},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    table.refresh_from_db()
+    assert 'id="move-error"' not in again and table.moves_count == made
 
 
 def test_a_refused_move_says_the_rule_in_words_without_its_id(people, commit):
