@@ -23,7 +23,11 @@ def main() -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
-    extensions = mypycify(list(MODULES), opt_level="3", target_dir="build/mypyc")
+    # separate=True: each module its own extension, so that any one of them can be imported
+    # from its source (ENGINES_PURE_PYTHON=1) while the others stay compiled.
+    extensions = mypycify(
+        list(MODULES), opt_level="3", target_dir="build/mypyc", separate=True
+    )
     setup(
         name="club-ledger-engines",
         packages=[],
