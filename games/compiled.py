@@ -17,9 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-# Compiled because a hot path of theirs has a goal the interpreter misses on its own: San
-# Marco's board game replays a whole recorded game for every validation (docs/benchmarks.md).
-MODULES = ("games/sanmarco/table.py",)
+# Compiled because a hot path of theirs has a goal the interpreter misses on its own
+# (docs/benchmarks.md): San Marco's board game replays a whole recorded game for every
+# validation; cardChess's state must make ten times python-chess's actions per second.
+MODULES = (
+    "games/sanmarco/table.py",
+    "games/cardchess/state.py",
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -25,9 +25,7 @@ def main() -> None:
 
     # separate=True: each module its own extension, so that any one of them can be imported
     # from its source (ENGINES_PURE_PYTHON=1) while the others stay compiled.
-    extensions = mypycify(
-        list(MODULES), opt_level="3", target_dir="build/mypyc", separate=True
-    )
+    extensions = mypycify(list(MODULES), opt_level="3", target_dir="build/mypyc", separate=True)
     setup(
         name="club-ledger-engines",
         packages=[],

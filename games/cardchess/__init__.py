@@ -2,8 +2,9 @@
 
 from games.cardchess.game import CardChess
 from games.cardchess.rules import BOOK
+from games.cardchess.ruleset import CardChessRuleset
 from games.cardchess.scoring import Termination
-from games.cardchess.state import CardChessRuleset, CardChessState, Play, Resolve
+from games.cardchess.state import CardChessState, Play, Resolve
 
 GAME = CardChess()
 

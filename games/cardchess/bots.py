@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from games.cardchess import cards as C
-from games.cardchess.state import Board, CardChessState, Play, SfidaDeal
+from games.cardchess.state import CardChessState, Play, SfidaDeal
 from games.core import rng
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, redeal
 
@@ -141,27 +140,8 @@ class CardChessSearch:
         return float(100 * gold + points[seat] - best_other)
 
     def clone(self, state: Any) -> CardChessState:
-        """A copy to play on: the board's lists copied, the card tables shared."""
-        new = object.__new__(CardChessState)
-        new.__dict__.update(state.__dict__)
-        b = state.b
-        new.b = Board(
-            list(b.pile),
-            [list(h) for h in b.hands],
-            list(b.table),
-            list(b.plays),
-            [list(c) for c in b.captured],
-            [list(p) for p in b.pieces],
-            list(b.discard),
-            b.reshuffled,
-            b.cyclic,
-            b.last_turn,
-        )
-        new.deals = [SfidaDeal(d.deck, d.reshuffle) for d in state.deals]
-        new.tally = dataclasses.replace(state.tally, gold=list(state.tally.gold))
-        new.results = list(state.results)
-        new.actions = list(state.actions)
-        return new
+        clone: CardChessState = state.clone()
+        return clone
 
 
 def strong_bot(

@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 from games.cardchess import cards as C
 from games.cardchess.bots import HeuristicBot, strong_bot
 from games.cardchess.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
+from games.cardchess.ruleset import CardChessRuleset
 from games.cardchess.scoring import score_summary, summary_outcome
 from games.cardchess.state import (
     NONE,
-    CardChessRuleset,
     CardChessState,
     Play,
     Resolve,

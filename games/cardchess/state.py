@@ -13,6 +13,7 @@ when they are first needed.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import operator
 from collections import Counter
@@ -23,12 +24,12 @@ from typing import Any, Final
 
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK, SLUG
+from games.cardchess.ruleset import CardChessRuleset
 from games.cardchess.scoring import Tally
 from games.core import (
     NOTATION_VERSION,
     Outcome,
     RecordError,
-    Ruleset,
     State,
     Text,
     Violation,
@@ -53,41 +54,6 @@ class Phase(StrEnum):
 
 
 PLAY, REVEAL, DEAL, OVER = Phase.PLAY, Phase.REVEAL, Phase.DEAL, Phase.OVER
-
-
-@dataclass(frozen=True)
-class CardChessRuleset(Ruleset):
-    """``rook_values``: (blue, green) rook values, published (6, 5).
-
-    ``counted``: which captured cards score: ``"all"`` (every card gained) or ``"table"``
-    (only the table pieces captured). ``removed_pawn``: the value-1 pawn taken out for four.
-    """
-
-    rook_values: tuple[int, ...] = C.PUBLISHED_ROOKS
-    counted: str = "all"
-    removed_pawn: str = "bP1l"
-
-    def to_json(self) -> dict[str, JSON]:
-        # seats follow from the preset; core's Game.ruleset() refuses it as an override
-        plain = super().to_json()
-        plain.pop("seats", None)
-        return plain
-
-    @property
-    def decks(self) -> int:
-        return 1 if self.seats == 2 else 2
-
-    @property
-    def gold(self) -> int:
-        return C.GOLD_PER_DECK * self.decks
-
-    # cardchess.deal.deck: the published deck, two merged for three or four players, less one
-    # value-1 pawn for four; the gold cards are kept apart (gold).
-    def deck(self) -> list[int]:
-        cards = C.one_deck() * self.decks
-        if self.seats == 4:
-            cards.remove(C.BY_CODE[self.removed_pawn])
-        return cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +130,39 @@ class CardChessState(State):
         self.actions: list[tuple[int, Play | Resolve]] = []
         self.b = Board([], [[] for _ in range(self.n)])
         self._start_sfida()
+
+    def clone(self) -> CardChessState:
+        """An independent copy to play on (the strong bot's search): the board, the deals,
+        the tally and the history copied, the card tables (never changed) shared. It is made
+        through ``__init__`` with no deal and no seed, which deals nothing, because the
+        compiled class (games/compiled.py) has no bare instance to fill in."""
+        new = CardChessState(self.ruleset, [], None)
+        b = self.b
+        new.b = Board(
+            list(b.pile),
+            [list(h) for h in b.hands],
+            list(b.table),
+            list(b.plays),
+            [list(c) for c in b.captured],
+            [list(p) for p in b.pieces],
+            list(b.discard),
+            b.reshuffled,
+            b.cyclic,
+            b.last_turn,
+        )
+        new.deals = [SfidaDeal(d.deck, d.reshuffle) for d in self.deals]
+        new.seed = self.seed
+        new.sfida = self.sfida
+        new.tally = dataclasses.replace(self.tally, gold=list(self.tally.gold))
+        new.over = self.over
+        new.results = list(self.results)
+        new.waiting = self.waiting
+        new.resolve_at = self.resolve_at
+        new.actions = list(self.actions)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardChessState:
+        return self.clone()
 
     # --- dealing --------------------------------------------------------------------
     def _deal_for(self, k: int) -> SfidaDeal | None:
