@@ -21,7 +21,8 @@ from games.ergio.actions import (
 )
 from games.ergio.game import ErGio
 from games.ergio.rules import BOOK
-from games.ergio.state import ErGioRuleset, ErGioState, Phase, Termination
+from games.ergio.ruleset import ErGioRuleset
+from games.ergio.state import ErGioState, Phase, Termination
 
 GAME = ErGio()
 

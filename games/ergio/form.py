@@ -18,8 +18,8 @@ from games.core.declare import (
 )
 from games.core.text import Text
 from games.ergio import cards as C
+from games.ergio.ruleset import ErGioRuleset
 from games.ergio.scoring import SCONTRI
-from games.ergio.state import ErGioRuleset
 
 SIDE_NAMES = ("Tramontana", "Mezzogiorno")
 SIDES = tuple(

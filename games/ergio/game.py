@@ -14,8 +14,9 @@ from games.ergio import cards as C
 from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
 from games.ergio.bots import HeuristicBot, strong_bot
 from games.ergio.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
+from games.ergio.ruleset import ErGioRuleset
 from games.ergio.scoring import outcome_of, score_summary
-from games.ergio.state import ErGioRuleset, ErGioState
+from games.ergio.state import ErGioState
 
 JSON = Any
 #: each side's deck in its fixed order, without and with the specials

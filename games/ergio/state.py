@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
 from enum import StrEnum
 from operator import itemgetter
 from typing import Any, Final
@@ -26,7 +25,6 @@ from games.core import (
     NOTATION_VERSION,
     Outcome,
     RecordError,
-    Ruleset,
     State,
     Violation,
     rule_broken,
@@ -67,6 +65,7 @@ from games.ergio.actions import (
 )
 from games.ergio.battle import Sent, clash, plain_clash, plain_force
 from games.ergio.rules import BOOK, SLUG
+from games.ergio.ruleset import ErGioRuleset
 from games.ergio.scoring import ScontroFacts, SideFacts, outcome_of, result_of
 
 JSON = Any
@@ -87,51 +86,6 @@ class Phase(StrEnum):
 
 # the phases as module names: looking up Phase.X costs an enum descriptor call each time
 CORTEO, SABOTAGE, BATTLE, OVER = Phase.CORTEO, Phase.SABOTAGE, Phase.BATTLE, Phase.OVER
-
-
-@dataclass(frozen=True)
-class ErGioRuleset(Ruleset):
-    """A variant of Er Giò and the options where clubs read the rule text differently.
-
-    ``advanced``: specials, Celatini played singly, Guardie protecting hand and field.
-    ``turn_draw``: cards drawn at the start of a Corteo turn (ragazzi: 3).
-    ``hand_size``: cards dealt to each player; ``hand_limit``: most cards held at the end of a
-    turn (0: no limit). ``battle_draw``: cards each player draws after a scontro.
-    ``tie_order``: figures' order on equal force (``magistrato_first``, ``caposchiera_first``,
-    ``count_first``). ``bella_sums``: what the Bella Nazionale adds up (``scontro``: the totals
-    fought; ``laid``: the laid cards only). ``dry_corteo``: who wins a Corteo that nobody
-    completes before the decks run dry (``most_complete`` or ``laid_force``). ``first_side``:
-    who opens (the side that lost the last Gioco del Ponte). ``all_six``: fight all six scontri
-    (false: stop when a side has four). ``max_turns``: Corteo turns before it is closed as dry.
-    """
-
-    advanced: bool = False
-    turn_draw: int = 2
-    hand_size: int = 12
-    hand_limit: int = 12
-    battle_draw: int = 2
-    tie_order: str = "magistrato_first"
-    bella_sums: str = "scontro"
-    dry_corteo: str = "most_complete"
-    first_side: str = "tramontana"
-    all_six: bool = True
-    max_turns: int = 200
-
-    def to_json(self) -> dict[str, JSON]:
-        plain = super().to_json()
-        plain.pop("seats", None)
-        return plain
-
-    @property
-    def multi(self) -> bool:
-        return self.seats > 2
-
-    @property
-    def effects(self) -> bool:
-        # ergio.multi.battle.specials_zero: with four or six this is false, so Celatini, Guardie and
-        # specials placed face down count zero (battle.assess counts only combattenti then).
-        """Celatini and Guardie act as reinforcements (advanced game for two only)."""
-        return self.advanced and self.seats == 2
 
 
 def side_of(seat: int) -> int:
@@ -204,8 +158,19 @@ class ErGioState(State):
     _max_turns: int
 
     def __init__(
-        self, ruleset: ErGioRuleset, decks: tuple[list[int], list[int]], seed: int | None
+        self,
+        ruleset: ErGioRuleset,
+        decks: tuple[list[int], list[int]],
+        seed: int | None,
+        *,
+        copy_of: ErGioState | None = None,
     ) -> None:
+        """A new game dealt from ``decks`` (each top first); with ``copy_of``, a copy of that
+        game instead (``clone``: compiled by mypyc, a class's ``__new__`` runs ``__init__``,
+        so a copy cannot start from a blank instance)."""
+        if copy_of is not None:
+            copy_of._copy_into(self)
+            return
         self.ruleset = ruleset
         self._multi = ruleset.multi
         self._advanced = ruleset.advanced
@@ -265,8 +230,9 @@ class ErGioState(State):
         """An independent copy to play on (what ``copy.deepcopy`` gives, much faster): every
         container that play changes is copied; the ruleset, the actions and facts already
         played (frozen values) and the scontri already fought are shared."""
-        cls = type(self)
-        new = cls.__new__(cls)
+        return ErGioState(self.ruleset, self.deal, self.seed, copy_of=self)
+
+    def _copy_into(self, new: ErGioState) -> None:
         new.ruleset = self.ruleset
         new._multi = self._multi
         new._advanced = self._advanced
@@ -307,7 +273,6 @@ class ErGioState(State):
         new.facts = list(self.facts)
         new._fought = list(self._fought)
         new._cache = None
-        return new
 
     @staticmethod
     def _empty_bridge() -> dict[str, list[int]]:

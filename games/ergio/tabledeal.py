@@ -18,7 +18,8 @@ from games.core import RecordError, read, registry
 from games.core.words import pick
 from games.ergio import cards as C
 from games.ergio import words as W
-from games.ergio.state import ErGioRuleset, ErGioState
+from games.ergio.ruleset import ErGioRuleset
+from games.ergio.state import ErGioState
 
 PLACES = ("corteo", "hand", "drawn")
 SIDE_WORDS = ("Tramontana", "Mezzogiorno")
