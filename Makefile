@@ -110,7 +110,7 @@ test-postgres: install
 test-pure: install
 	@echo "== pytest on the engines' pure-Python source (ENGINES_PURE_PYTHON=1)"
 	ENGINES_PURE_PYTHON=1 env -u DATABASE_URL $(VENV)/bin/pytest tests/games/sanmarco \
-		tests/games/cardchess tests/games/test_strong_bots.py \
+		tests/games/cardchess tests/games/ergio tests/games/test_strong_bots.py \
 		tests/games/test_compiled.py tests/games/test_one_skeleton.py
 
 BENCH_STAMP := $(VENV)/.bench-$(shell sha256sum requirements-bench.txt | cut -c1-12)

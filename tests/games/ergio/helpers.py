@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 from typing import Any
 
 from games.core import Violation
 from games.ergio import GAME
+from games.ergio import actions as A
 from games.ergio import cards as C
 from games.ergio.state import ErGioState
 
@@ -47,3 +50,45 @@ M14 = [
     "SAN-7", "SAN-6", "SAN-5", "SMR-2", "SMC-3", "LEO-4", "DRA-5",
     "DEL-6", "M-CEL", "M-GCCC", "M-GCSC", "SMR-3", "SMC-4", "LEO-5",
 ]  # fmt: skip
+
+
+def fields(obj: Any) -> dict[str, Any]:
+    """An object's attributes by name: its ``__dict__`` in plain Python; compiled by mypyc
+    (games/compiled.py), the attributes its class declares and the instance has set."""
+    out = dict(getattr(obj, "__dict__", {}))
+    for name in getattr(type(obj), "__mypyc_attrs__", ()):
+        if name != "__dict__" and hasattr(obj, name):
+            out[name] = getattr(obj, name)
+    return out
+
+
+def _rebuild_state(attrs: dict[str, Any]) -> ErGioState:
+    # a compiled class's __new__ runs __init__: the game is dealt again from its own deal,
+    # then every attribute is replaced
+    state = ErGioState(attrs["ruleset"], attrs["deal"], attrs["seed"])
+    for name, value in attrs.items():
+        setattr(state, name, value)
+    return state
+
+
+def _reduce_state(state: ErGioState) -> tuple[Any, tuple[dict[str, Any]]]:
+    return _rebuild_state, (fields(state),)
+
+
+def _reduce_action(action: Any) -> tuple[Any, tuple[Any, ...]]:
+    return type(action), tuple(getattr(action, f.name) for f in dataclasses.fields(action))
+
+
+def copy_compiled_states() -> None:
+    """Let ``copy.deepcopy`` and ``pickle`` copy Er Giò's states and actions when they are
+    compiled: mypyc's instances have no ``__dict__`` of their attributes to copy, and its
+    frozen dataclasses refuse the attributes being set one by one after they are made, so
+    both are rebuilt from their attributes (plain Python needs nothing of this)."""
+    if hasattr(ErGioState, "__mypyc_attrs__"):
+        copyreg.pickle(ErGioState, _reduce_state)
+    for cls in (
+        A.Lay, A.Add, A.Swap, A.Celatino, A.Special, A.Pass, A.Draw, A.Arno, A.End,
+        A.Sabotage, A.Send, A.Reinforce, A.Ready,
+    ):  # fmt: skip
+        if hasattr(cls, "__mypyc_attrs__"):
+            copyreg.pickle(cls, _reduce_action)

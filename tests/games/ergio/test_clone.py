@@ -9,6 +9,7 @@ import pytest
 
 from games.ergio import GAME
 from games.ergio.state import ErGioState
+from tests.games.ergio.helpers import fields
 
 
 def _same(a: ErGioState, b: ErGioState) -> None:
@@ -33,7 +34,7 @@ def test_a_clone_plays_on_alone_and_leaves_the_state_as_it_was(name: str) -> Non
         while not state.is_over():
             if step % 17 == 3:
                 clone = state.clone()
-                assert vars(clone).keys() == vars(state).keys()
+                assert fields(clone).keys() == fields(state).keys()
                 kept = copy.deepcopy(state)
                 _same(clone, state)
                 while not clone.is_over():  # the clone plays to its end

@@ -2,7 +2,8 @@
 decides one action directly (the fast path ``check`` uses). Over seeded random games of every
 ruleset, at every decision point, the two must agree on every legal action and on a wide set of
 illegal candidates: every card in every card-taking action, other states' legal actions, and
-perturbed fields (unsorted or wrong-sized tris, unknown places and sources, odd value types)."""
+perturbed fields (unsorted or wrong-sized tris, unknown places and sources, odd value types:
+compiled, the actions' classes refuse those themselves)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from games.compiled import is_compiled
 from games.core import RandomBot
 from games.ergio import GAME
+from games.ergio import actions as A
 from games.ergio import cards as C
 from games.ergio.actions import (
     CELATINO_TARGETS,
@@ -42,6 +45,16 @@ MAGS = range(-1, len(C.MAGISTRATURE) + 1)
 ODD = (True, "SMA-7", 1.0, None, -1, C.TYPES)  # not plain ints, or ints outside the deck
 
 
+def _odd(out: list[Any], cls: Any, *fields: Any) -> None:
+    """Add an action with a field of the wrong type to ``out``. In plain Python it is made
+    and the engine must refuse it; compiled by mypyc (games/compiled.py), the action's class
+    refuses the value itself, so no such action can reach the engine at all."""
+    try:
+        out.append(cls(*fields))
+    except TypeError:
+        assert is_compiled(A), f"{cls.__name__}{fields!r} refused in plain Python"
+
+
 def _perturbed(a: Any, rnd: random.Random) -> list[Any]:
     """Near misses of a legal action: one field changed."""
     out: list[Any] = []
@@ -50,7 +63,7 @@ def _perturbed(a: Any, rnd: random.Random) -> list[Any]:
         out.append(Lay(tuple(reversed(cards))))  # not sorted
         out.append(Lay(cards[:2]))  # too short
         out.append(Lay((*cards, cards[-1])))  # too long
-        out.append(Lay(list(cards)))  # type: ignore[arg-type]  # a list, not a tuple
+        _odd(out, Lay, list(cards))  # a list, not a tuple
         for i in range(len(cards)):
             for c in [*rnd.sample(ALL_CARDS, 6), C.TYPES, -1]:
                 changed = list(cards)
@@ -70,7 +83,8 @@ def _perturbed(a: Any, rnd: random.Random) -> list[Any]:
     elif isinstance(a, Reinforce):
         out += [Reinforce(a.card, u) for u in (*UNDER, "river")]
         out += [Reinforce(c, a.under) for c in rnd.sample(ALL_CARDS, 8)]
-        out += [Reinforce(x, a.under) for x in ODD]
+        for x in ODD:
+            _odd(out, Reinforce, x, a.under)
     return out
 
 
@@ -83,11 +97,13 @@ def _candidates(seen: list[Any], legal: list[Any], rnd: random.Random) -> list[A
         out += [Add(c), Arno(c), Pass(c)]
     out += [Reinforce(c, rnd.choice(UNDER)) for c in ALL_CARDS]
     out += [Send(m) for m in MAGS]
-    out += [cls(x) for cls in (Add, Arno, Pass, Send) for x in ODD]
+    for cls in (Add, Arno, Pass, Send):
+        for x in ODD:
+            _odd(out, cls, x)
     out += [Draw("deck"), Draw("pile"), Draw("river"), End(), Ready()]
     out += [Sabotage(True), Sabotage(False)]
     out += [Lay(tuple(sorted(rnd.sample(ALL_CARDS, 3)))) for _ in range(10)]
-    out += [Lay(("SMA-7", "SMA-6", "SMA-5"))]  # type: ignore[arg-type]
+    _odd(out, Lay, ("SMA-7", "SMA-6", "SMA-5"))
     # legal actions of other states and seats (earlier in this game and in earlier games)
     out += rnd.sample(seen, min(len(seen), 60))
     return out

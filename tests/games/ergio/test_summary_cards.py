@@ -16,16 +16,9 @@ from games.ergio.scoring import _card_problems, _Read
 
 
 def _scontri_of(name: str, seed: int) -> list[tuple[Sent, Sent]]:
-    """Every scontro of a seeded bot game, as the two sides' cards on the bridge."""
+    """Every scontro of a seeded bot game, as the two sides' cards on the bridge (what the
+    state keeps of each scontro it resolved, for its view)."""
     state: Any = GAME.new_game(GAME.ruleset(name), seed)
-    seen: list[tuple[Sent, Sent]] = []
-    resolve = state._resolve
-
-    def noting() -> None:
-        seen.append((state._sent(0), state._sent(1)))
-        resolve()
-
-    state._resolve = noting
     kind: Any = HeuristicBot if seed % 2 else RandomBot
     bots = [kind(seed * 7 + i) for i in range(state.ruleset.seats)]
     for _ in range(GAME.info.max_actions):
@@ -33,6 +26,9 @@ def _scontri_of(name: str, seed: int) -> list[tuple[Sent, Sent]]:
         if seat is None:
             break
         state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    assert state.is_over()
+    seen: list[tuple[Sent, Sent]] = [sides for sides, _, _ in state._fought]
+    assert len(seen) == len(state.facts)  # one for every scontro resolved
     return seen
 
 
