@@ -77,6 +77,29 @@ def validate_p50_ms_pure_python(slug: str, records: int, ruleset_name: str | Non
     return float(done.stdout.split()[-1])
 
 
+def vs_python_chess_pure_python(slug: str, seconds: float, slices: int) -> float:
+    """The side-by-side ratio to python-chess's actions per second (as ``run.engines``
+    measures it) in a process that imports every engine module from its source: what the
+    compiled modules gained."""
+    code = (
+        "import statistics; from bench import engines as e; ratios = []\n"
+        f"for _ in range({slices}):\n"
+        f"    chess = e.python_chess({seconds / slices})\n"
+        f"    ours = e.random_games({slug!r}, {seconds / slices})\n"
+        "    ratios.append(ours['actions_per_s'] / chess['actions_per_s'])\n"
+        "print(statistics.median(ratios))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "ENGINES_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.split()[-1])
+
+
 def compiled_modules() -> list[str]:
     """The engine modules this process runs compiled (games/compiled.py)."""
     from games.compiled import MODULES, is_compiled, module_name

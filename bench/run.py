@@ -113,7 +113,13 @@ def engines(quick: bool, out: dict[str, Any]) -> None:
         out[f"{key}.validate_ms_p50_pure_python"] = e.validate_p50_ms_pure_python(
             "sanmarco", 10 if quick else 50, name
         )
-    out["engine.sanmarco.compiled"] = e.compiled_modules()
+    out["engine.compiled"] = e.compiled_modules()
+    # what compiling gained for the games whose playouts are compiled to reach 10x python-chess
+    if chess_rates:
+        for slug in ("ergio", "cardchess"):
+            out[f"engine.{slug}.vs_python_chess_pure_python"] = e.vs_python_chess_pure_python(
+                slug, seconds, slices
+            )
     if chess_rates:
         out["peer.python_chess.actions_per_s"] = statistics.median(chess_rates)
         out["peer.python_chess.actions_per_s_min"] = min(chess_rates)
