@@ -63,19 +63,29 @@ def _direct(db: Any) -> bool:
     )
 
 
-def _ready(db: Any) -> None:
+def _ready(db: Any, pipe: Any = None) -> None:
     # What Django's cursor does before each statement, without its per-call wrappers.
+    if pipe is not None:
+        # ``pipeline`` checked the rest as it opened, on this thread's connection, which
+        # the open pipeline shows is still the same one.
+        db.validate_no_broken_transaction()
+        return
     db.close_if_health_check_failed()
     db.ensure_connection()
     db.validate_thread_sharing()
     db.validate_no_broken_transaction()
 
 
-def _rows(db: Any, cursor: Any, own: bool = False) -> list[tuple[Any, ...]]:
+_UNKNOWN = object()
+
+
+def _rows(db: Any, cursor: Any, own: bool = False, pipe: Any = _UNKNOWN) -> list[tuple[Any, ...]]:
     """The rows of the statement just run on ``cursor``. ``own``: the cursor ran no other
     statement, so an answer already on it is this statement's and needs no round trip (a
-    cursor shared by several statements may hold an earlier one's)."""
-    pipe = _pipe(db)
+    cursor shared by several statements may hold an earlier one's). ``pipe``: ``_pipe``'s
+    answer, when the caller has it already."""
+    if pipe is _UNKNOWN:
+        pipe = _pipe(db)
     if pipe is not None and not (own and cursor.pgresult is not None):
         # Everything sent so far goes out; the answers up to this one come back.
         pipe.sync()
@@ -125,13 +135,14 @@ def run(
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if cursor.description is not None else []
-    _ready(db)
+    pipe = _pipe(db)
+    _ready(db, pipe)
     with db.wrap_database_errors:
         cursor = _cursor(db)
         cursor.execute(sql, params, prepare=True)
-        if not wait and _pipe(db) is not None:
+        if not wait and pipe is not None:
             return []
-        return _rows(db, cursor)
+        return _rows(db, cursor, pipe=pipe)
 
 
 def later(
@@ -142,24 +153,46 @@ def later(
     statement runs at once. ``first`` as for ``run``."""
     sql, params = _with(first, sql, params)
     db = connections[DEFAULT_DB_ALIAS]
-    if not _direct(db) or _pipe(db) is None:
+    pipe = _pipe(db) if _direct(db) else None
+    if pipe is None:
         found = run(sql, params)
         return lambda: found
-    _ready(db)
-    import psycopg
-
+    _ready(db, pipe)
+    spare = _spares(db)
     with db.wrap_database_errors:
-        cursor = psycopg.Cursor(db.connection)
+        # A cursor of its own, whose answer no later statement replaces: one whose rows
+        # were read before is taken again if the connection has one.
+        cursor = spare.pop() if spare else _new_cursor(db)
         cursor.execute(sql, params, prepare=True)
 
     def rows() -> list[tuple[Any, ...]]:
         with db.wrap_database_errors:
-            try:
-                return _rows(db, cursor, own=True)
-            finally:
-                cursor.close()
+            found = _rows(db, cursor, own=True)
+        if len(spare) < _SPARES and _spares(db) is spare:
+            spare.append(cursor)
+        else:
+            cursor.close()
+        return found
 
     return rows
+
+
+_SPARES = 8
+
+
+def _spares(db: Any) -> list[Any]:
+    """The cursors of ``db``'s current connection that ``later`` has read the rows of, to
+    be used again: making a cursor costs more than the statement's own work here."""
+    kept = getattr(db, "_ledger_spare", None)
+    if kept is None or kept[0] is not db.connection:
+        kept = db._ledger_spare = (db.connection, [])
+    return kept[1]  # type: ignore[no-any-return]
+
+
+def _new_cursor(db: Any) -> Any:
+    import psycopg
+
+    return psycopg.Cursor(db.connection)
 
 
 @contextlib.contextmanager
@@ -195,7 +228,8 @@ def atomic() -> Iterator[None]:
         if outermost and _pipe(db) is not None:
             # Django's own commit then finds the transaction over and sends nothing.
             with db.wrap_database_errors:
-                db.connection.execute("COMMIT")
+                # On the shared cursor: no cursor made for it (its answer is not read).
+                _cursor(db).execute("COMMIT", prepare=False)
 
 
 def _pipe(db: Any) -> Any:
