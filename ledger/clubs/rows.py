@@ -52,6 +52,19 @@ except ImportError:  # SQLite only
     _TUPLES_OK = None
 
 
+@functools.cache
+def quote_name(name: str) -> str:
+    """The database's quoting of a table's or column's name, made once per name."""
+    return connections[DEFAULT_DB_ALIAS].ops.quote_name(name)  # type: ignore[no-any-return]
+
+
+@functools.cache
+def on_postgresql() -> bool:
+    """Whether the database is PostgreSQL: the same for the process's life, and read on
+    every statement of a write (through the connection's thread-local proxy otherwise)."""
+    return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"  # type: ignore[no-any-return]
+
+
 def _direct(db: Any) -> bool:
     """Whether statements go straight to psycopg, prepared (else through Django's cursor,
     when something watches the queries: tests, debugging)."""
@@ -106,7 +119,7 @@ def _with(first: Sequence[Statement], sql: str, params: Sequence[Any]) -> Statem
     transaction does not hold already, or the order of its locks would change."""
     if not first:
         return sql, params
-    if connection.vendor != "postgresql":
+    if not on_postgresql():
         for earlier, values in first:
             run(earlier, values)
         return sql, params
@@ -289,11 +302,12 @@ def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Any, ...]:
 def instance(model: type[Model], fields: Sequence[Any], values: Sequence[Any]) -> Any:
     """A model instance of ``fields`` read as a plain row (JSON decoded as the ORM decodes
     it); any other field is read from the database if something asks for it."""
+    db = connections[DEFAULT_DB_ALIAS]
     values = [
-        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+        f.from_db_value(v, None, db) if hasattr(f, "from_db_value") else v
         for f, v in zip(fields, values, strict=True)
     ]
-    return model.from_db(connection.alias, [f.attname for f in fields], values)
+    return model.from_db(db.alias, [f.attname for f in fields], values)
 
 
 def _plain(value: Any) -> Any:
@@ -344,7 +358,7 @@ def insert_later(
 def _insert(
     model: type[Model], names: tuple[str, ...], rows: Sequence[Sequence[Any]], suffix: str
 ) -> tuple[str, list[Any]]:
-    if connection.vendor == "postgresql":
+    if on_postgresql():
         columns = _columns(model, names)
         objects = [dict(zip(columns, values, strict=True)) for values in rows]
         try:
