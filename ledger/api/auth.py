@@ -19,7 +19,7 @@ import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connection
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
@@ -68,7 +68,7 @@ def _user(found: list[tuple[Any, ...]]) -> Any:
             expires_at = timezone.make_aware(expires_at, datetime.UTC)
         if expires_at <= timezone.now():
             raise exceptions.AuthenticationFailed(_("This token has expired."))
-    user = get_user_model().from_db(DEFAULT_DB_ALIAS, list(fields), values)
+    user = get_user_model().from_db(connection.alias, list(fields), values)
     if not user.is_active:
         raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
     user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)

@@ -148,7 +148,7 @@ def _chain(
     order with the lines is the database's), that travel with the first club's lines."""
     written: list[list[Line]] = [[] for _ in items]
     clubs = sorted({result.club_id for result, _rows, _kind in items})
-    chain = _chain_in_database if rows_module.on_postgresql() else _chain_here
+    chain = _chain_in_database if connection.vendor == "postgresql" else _chain_here
     for club_id in clubs:
         mine: list[Line] = []
         for n, (result, rows, kind) in enumerate(items):

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 
@@ -131,7 +131,7 @@ def project(
     credits = sorted((k, d) for k, d in delta.items() if min(d[1:]) >= 0)
     if not credits:
         return
-    table = rows_module.quote_name(Standing._meta.db_table)
+    table = connection.ops.quote_name(Standing._meta.db_table)
     rows = [
         [competition_id, player_id, points, played, wins, draws, losses, now]
         for (competition_id, player_id), (points, played, wins, draws, losses) in credits
@@ -181,7 +181,7 @@ def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bo
     the same players (taken first by every write), so writes never wait in a circle."""
     if not by_round:
         return
-    table = rows_module.quote_name(RoundTotal._meta.db_table)
+    table = connection.ops.quote_name(RoundTotal._meta.db_table)
     rows_module.insert(
         RoundTotal,
         ROUND_TOTAL_COLUMNS,

@@ -61,7 +61,7 @@ def rate_results(
             continue
         key = (result.club_id, result.competition.game)
         matches.setdefault(key, []).append((result, players, points))
-    table = rows.quote_name(Rating._meta.db_table)
+    table = connection.ops.quote_name(Rating._meta.db_table)
     for (club_id, game), played in sorted(matches.items()):
         everyone = sorted({p for _r, players, _s in played for p in players})
         # Every player's row, created at the model's prior if new, and locked until the

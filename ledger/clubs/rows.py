@@ -52,19 +52,6 @@ except ImportError:  # SQLite only
     _TUPLES_OK = None
 
 
-@functools.cache
-def quote_name(name: str) -> str:
-    """The database's quoting of a table's or column's name, made once per name."""
-    return connections[DEFAULT_DB_ALIAS].ops.quote_name(name)  # type: ignore[no-any-return]
-
-
-@functools.cache
-def on_postgresql() -> bool:
-    """Whether the database is PostgreSQL: the same for the process's life, and read on
-    every statement of a write (through the connection's thread-local proxy otherwise)."""
-    return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"  # type: ignore[no-any-return]
-
-
 def _direct(db: Any) -> bool:
     """Whether statements go straight to psycopg, prepared (else through Django's cursor,
     when something watches the queries: tests, debugging)."""
@@ -76,29 +63,19 @@ def _direct(db: Any) -> bool:
     )
 
 
-def _ready(db: Any, pipe: Any = None) -> None:
+def _ready(db: Any) -> None:
     # What Django's cursor does before each statement, without its per-call wrappers.
-    if pipe is not None:
-        # ``pipeline`` checked the rest as it opened, on this thread's connection, which
-        # the open pipeline shows is still the same one.
-        db.validate_no_broken_transaction()
-        return
     db.close_if_health_check_failed()
     db.ensure_connection()
     db.validate_thread_sharing()
     db.validate_no_broken_transaction()
 
 
-_UNKNOWN = object()
-
-
-def _rows(db: Any, cursor: Any, own: bool = False, pipe: Any = _UNKNOWN) -> list[tuple[Any, ...]]:
+def _rows(db: Any, cursor: Any, own: bool = False) -> list[tuple[Any, ...]]:
     """The rows of the statement just run on ``cursor``. ``own``: the cursor ran no other
     statement, so an answer already on it is this statement's and needs no round trip (a
-    cursor shared by several statements may hold an earlier one's). ``pipe``: ``_pipe``'s
-    answer, when the caller has it already."""
-    if pipe is _UNKNOWN:
-        pipe = _pipe(db)
+    cursor shared by several statements may hold an earlier one's)."""
+    pipe = _pipe(db)
     if pipe is not None and not (own and cursor.pgresult is not None):
         # Everything sent so far goes out; the answers up to this one come back.
         pipe.sync()
@@ -119,7 +96,7 @@ def _with(first: Sequence[Statement], sql: str, params: Sequence[Any]) -> Statem
     transaction does not hold already, or the order of its locks would change."""
     if not first:
         return sql, params
-    if not on_postgresql():
+    if connection.vendor != "postgresql":
         for earlier, values in first:
             run(earlier, values)
         return sql, params
@@ -148,14 +125,13 @@ def run(
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if cursor.description is not None else []
-    pipe = _pipe(db)
-    _ready(db, pipe)
+    _ready(db)
     with db.wrap_database_errors:
         cursor = _cursor(db)
         cursor.execute(sql, params, prepare=True)
-        if not wait and pipe is not None:
+        if not wait and _pipe(db) is not None:
             return []
-        return _rows(db, cursor, pipe=pipe)
+        return _rows(db, cursor)
 
 
 def later(
@@ -166,46 +142,24 @@ def later(
     statement runs at once. ``first`` as for ``run``."""
     sql, params = _with(first, sql, params)
     db = connections[DEFAULT_DB_ALIAS]
-    pipe = _pipe(db) if _direct(db) else None
-    if pipe is None:
+    if not _direct(db) or _pipe(db) is None:
         found = run(sql, params)
         return lambda: found
-    _ready(db, pipe)
-    spare = _spares(db)
+    _ready(db)
+    import psycopg
+
     with db.wrap_database_errors:
-        # A cursor of its own, whose answer no later statement replaces: one whose rows
-        # were read before is taken again if the connection has one.
-        cursor = spare.pop() if spare else _new_cursor(db)
+        cursor = psycopg.Cursor(db.connection)
         cursor.execute(sql, params, prepare=True)
 
     def rows() -> list[tuple[Any, ...]]:
         with db.wrap_database_errors:
-            found = _rows(db, cursor, own=True)
-        if len(spare) < _SPARES and _spares(db) is spare:
-            spare.append(cursor)
-        else:
-            cursor.close()
-        return found
+            try:
+                return _rows(db, cursor, own=True)
+            finally:
+                cursor.close()
 
     return rows
-
-
-_SPARES = 8
-
-
-def _spares(db: Any) -> list[Any]:
-    """The cursors of ``db``'s current connection that ``later`` has read the rows of, to
-    be used again: making a cursor costs more than the statement's own work here."""
-    kept = getattr(db, "_ledger_spare", None)
-    if kept is None or kept[0] is not db.connection:
-        kept = db._ledger_spare = (db.connection, [])
-    return kept[1]  # type: ignore[no-any-return]
-
-
-def _new_cursor(db: Any) -> Any:
-    import psycopg
-
-    return psycopg.Cursor(db.connection)
 
 
 @contextlib.contextmanager
@@ -241,8 +195,7 @@ def atomic() -> Iterator[None]:
         if outermost and _pipe(db) is not None:
             # Django's own commit then finds the transaction over and sends nothing.
             with db.wrap_database_errors:
-                # On the shared cursor: no cursor made for it (its answer is not read).
-                _cursor(db).execute("COMMIT", prepare=False)
+                db.connection.execute("COMMIT")
 
 
 def _pipe(db: Any) -> Any:
@@ -302,12 +255,11 @@ def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Any, ...]:
 def instance(model: type[Model], fields: Sequence[Any], values: Sequence[Any]) -> Any:
     """A model instance of ``fields`` read as a plain row (JSON decoded as the ORM decodes
     it); any other field is read from the database if something asks for it."""
-    db = connections[DEFAULT_DB_ALIAS]
     values = [
-        f.from_db_value(v, None, db) if hasattr(f, "from_db_value") else v
+        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
         for f, v in zip(fields, values, strict=True)
     ]
-    return model.from_db(db.alias, [f.attname for f in fields], values)
+    return model.from_db(connection.alias, [f.attname for f in fields], values)
 
 
 def _plain(value: Any) -> Any:
@@ -358,7 +310,7 @@ def insert_later(
 def _insert(
     model: type[Model], names: tuple[str, ...], rows: Sequence[Sequence[Any]], suffix: str
 ) -> tuple[str, list[Any]]:
-    if on_postgresql():
+    if connection.vendor == "postgresql":
         columns = _columns(model, names)
         objects = [dict(zip(columns, values, strict=True)) for values in rows]
         try:

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -364,7 +364,7 @@ def _insert_later(results: Sequence[Result]) -> Callable[[], None]:
         for result, (pk,) in zip(results, ids(), strict=True):
             result.pk = pk
             result._state.adding = False
-            result._state.db = DEFAULT_DB_ALIAS
+            result._state.db = connection.alias
 
     return number
 
