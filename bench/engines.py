@@ -62,10 +62,15 @@ def validate_p50_ms(slug: str, records: int, ruleset_name: str | None = None) ->
 
 def validate_p50_ms_pure_python(slug: str, records: int, ruleset_name: str | None = None) -> float:
     """``validate_p50_ms`` in a process that imports every engine module from its source."""
-    code = (
+    return _from_source(
         "import sys; from bench import engines; "
         f"print(engines.validate_p50_ms({slug!r}, {records}, {ruleset_name!r}))"
     )
+
+
+def _from_source(code: str) -> float:
+    """The number ``code`` prints last, run in a process that imports every engine module
+    from its source (ENGINES_PURE_PYTHON=1, games/compiled.py)."""
     done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
@@ -81,7 +86,7 @@ def vs_python_chess_pure_python(slug: str, seconds: float, slices: int) -> float
     """The side-by-side ratio to python-chess's actions per second (as ``run.engines``
     measures it) in a process that imports every engine module from its source: what the
     compiled modules gained."""
-    code = (
+    return _from_source(
         "import statistics; from bench import engines as e; ratios = []\n"
         f"for _ in range({slices}):\n"
         f"    chess = e.python_chess({seconds / slices})\n"
@@ -89,15 +94,6 @@ def vs_python_chess_pure_python(slug: str, seconds: float, slices: int) -> float
         "    ratios.append(ours['actions_per_s'] / chess['actions_per_s'])\n"
         "print(statistics.median(ratios))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, "ENGINES_PURE_PYTHON": "1"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return float(done.stdout.split()[-1])
 
 
 def compiled_modules() -> list[str]:
