@@ -32,6 +32,7 @@ from channels.security.websocket import AllowedHostsOriginValidator
 
 from ledger.play import live
 from ledger.wsgi import application as wsgi_application
+from ledger.wsgi import settle
 
 THREADS = int(os.environ.get("WEB_THREADS", "16"))
 
@@ -145,6 +146,7 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                settle()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})

@@ -194,3 +194,62 @@ def test_a_client_gone_before_its_body_arrived_reaches_no_application():
 
     assert run_loop(run()) == []
     assert not called
+
+
+STARTUP = """
+import asyncio, gc, json, os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "ledger.settings"
+from ledger import asgi
+
+async def lifespan():
+    sent, messages = [], iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
+
+    async def receive():
+        return next(messages)
+
+    async def send(message):
+        sent.append(message["type"])
+
+    await asgi.application({"type": "lifespan"}, receive, send)
+    return sent
+
+before = gc.get_freeze_count()
+sent = asyncio.run(lifespan())
+views_loaded = "ledger.night.views" in sys.modules
+print(json.dumps([before, gc.get_freeze_count(), gc.get_threshold()[0], views_loaded, sent]))
+"""
+
+
+def _start_a_web_process(**env: str) -> list[Any]:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", STARTUP],
+        cwd=root,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_starting_web_process_loads_its_views_then_freezes_what_lives_as_long_as_it():
+    before, after, youngest, views_loaded, sent = _start_a_web_process()
+    assert before == 0
+    # Every module, class and setting loaded by then is out of the collector's walks.
+    assert after > 50_000
+    assert youngest == 5000
+    assert views_loaded
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def test_the_freeze_can_be_turned_off():
+    before, after, youngest, _views, sent = _start_a_web_process(LEDGER_GC_FREEZE="0")
+    assert (before, after, youngest) == (0, 0, 700)
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
