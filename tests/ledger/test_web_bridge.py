@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ledger import asgi
@@ -221,15 +225,9 @@ print(json.dumps([before, gc.get_freeze_count(), gc.get_threshold()[0], views_lo
 
 
 def _start_a_web_process(**env: str) -> list[Any]:
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
     out = subprocess.run(
         [sys.executable, "-c", STARTUP],
-        cwd=root,
+        cwd=Path(__file__).resolve().parents[2],
         env={**os.environ, **env},
         capture_output=True,
         text=True,
