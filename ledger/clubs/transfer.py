@@ -338,23 +338,6 @@ def write_export(club: Club, out: IO[bytes], *, secrets: bool = False) -> int:
 # Import
 
 
-def _copy_text(value: Any) -> str:
-    if value is None:
-        return "\\N"
-    if value is True:
-        return "t"
-    if value is False:
-        return "f"
-    if isinstance(value, str):
-        return (
-            value.replace("\\", "\\\\")
-            .replace("\t", "\\t")
-            .replace("\n", "\\n")
-            .replace("\r", "\\r")
-        )
-    return str(value) if not isinstance(value, float) else repr(value)
-
-
 class _Table:
     """The rows of one kind waiting to be written, with the file lines they came from."""
 
@@ -490,9 +473,11 @@ def _insert(model: type[models.Model], columns: list[str], rows: list[list[Any]]
     names = ", ".join(connection.ops.quote_name(c) for c in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            text = "".join("\t".join(_copy_text(v) for v in row) + "\n" for row in rows)
+            # psycopg formats and escapes each row in C: a third of the time of building
+            # COPY's text here.
             with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                copy.write(text)
+                for row in rows:
+                    copy.write_row(row)
         else:
             marks = ", ".join(["%s"] * len(columns))
             cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
