@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import engine
-from ledger.play.services import state_of
+from ledger.play.services import replayed, state_of
 
 # A bot seat's name in the page's language ("Bot euristico 1", "Heuristic bot 1").
 BOT_NAMES = {
@@ -101,7 +101,7 @@ def table_summary(table: GameTable, user: Any = None) -> dict[str, Any]:
 def seat_payload(table: GameTable, seat: PlaySeat) -> dict[str, Any]:
     """Everything one seat may see now: its own view and, on its turn, its legal actions."""
     game = engine(table.game)
-    state = state_of(table)
+    state, moves = replayed(table)
     to_act = state.to_act()
     your_turn = table.status == GameTable.Status.PLAYING and to_act == seat.index
     legal = [game.encode_action(a) for a in state.legal_actions(seat.index)] if your_turn else []
@@ -112,7 +112,8 @@ def seat_payload(table: GameTable, seat: PlaySeat) -> dict[str, Any]:
         "seat": seat.index,
         "to_act": to_act if table.status == GameTable.Status.PLAYING else None,
         "your_turn": your_turn,
-        "moves": table.moves_count,
+        # The moves of the state shown, which a move sent from this view answers.
+        "moves": moves,
         "view": state.view(seat.index),
         "legal_actions": legal,
         "outcome": state.outcome().to_json() if state.is_over() else None,

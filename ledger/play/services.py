@@ -57,8 +57,14 @@ def timeout() -> timedelta:
 
 # --- selectors ---------------------------------------------------------------------------
 def state_of(table: GameTable) -> State:
-    moves = table.moves.order_by("step").values_list("seat", "action")
-    return replay(table.game, table.deal, moves)
+    return replayed(table)[0]
+
+
+def replayed(table: GameTable) -> tuple[State, int]:
+    """The table's state and the number of moves it holds, read together: the table row's
+    own count may be older, when a bot moved after the row was read."""
+    moves = list(table.moves.order_by("step").values_list("seat", "action"))
+    return replay(table.game, table.deal, moves), len(moves)
 
 
 def seat_of(table: GameTable, user: Any) -> PlaySeat | None:

@@ -205,8 +205,10 @@ def _board_context(
             as_list=len(actions) > MAX_BUTTONS,
             # One id for one turn, however often the board is drawn again (the poll, the
             # live refresh, a forced move playing itself): a move sent from an older copy
-            # of this turn is the move already made, never a second one or a refusal.
-            move_id=f"web-{seat.index}-{table.moves_count}",
+            # of this turn is the move already made, never a second one or a refusal. The
+            # count is the shown state's, not the table row's, which a bot's move made
+            # since the row was read leaves behind.
+            move_id=f"web-{seat.index}-{payload['moves']}",
             to_act_name=names.get(to_act, "") if to_act is not None else "",
             scores=payload["outcome"]["scores"] if payload["outcome"] else None,
         )

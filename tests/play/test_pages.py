@@ -120,6 +120,30 @@ def test_a_move_sent_twice_from_two_copies_of_one_board_is_made_once(people, com
     assert 'id="move-error"' not in again and table.moves_count == made
 
 
+def test_a_board_drawn_from_a_row_read_before_the_bots_moved_carries_the_shown_turns_id(
+    people, commit
+):
+    """The board's move id counts the moves of the state it shows, not the table row's
+    count, which a move committed after the row was read (a bot's, or the player's own)
+    leaves behind: otherwise two copies of one turn carried two ids, and the second press
+    of a card was refused as spent instead of being the move already made."""
+    from django.test import RequestFactory
+
+    from ledger.play.views import _board_context
+
+    table = _table(people, commit, "ergio", ["me", "heuristic"], seed=4)
+    stale = GameTable.objects.get(pk=table.pk)
+    action = registry.get("ergio").encode_action(services.state_of(table).legal_actions(0)[0])
+    commit(services.act, user=people.users["member"], table=table, action=action, move_id="m0")
+    fresh = GameTable.objects.get(pk=table.pk)
+    assert fresh.moves_count > stale.moves_count
+    assert services.state_of(fresh).to_act() == 0, "a turn of the human's, drawn twice"
+    request = RequestFactory().get(f"/play/{table.pk}/")
+    request.user = people.users["member"]
+    ids = {_board_context(request, row)["move_id"] for row in (stale, fresh)}
+    assert ids == {f"web-0-{fresh.moves_count}"}
+
+
 def test_a_refused_move_says_the_rule_in_words_without_its_id(people, commit):
     client = _client(people)
     table = _table(people, commit, "sanmarco", ["me", "heuristic"], seed=4)
