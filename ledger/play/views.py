@@ -209,12 +209,14 @@ def _board_context(
             # count is the shown state's, not the table row's, which a bot's move made
             # since the row was read leaves behind.
             move_id=f"web-{seat.index}-{payload['moves']}",
+            shown_moves=payload["moves"],
             to_act_name=names.get(to_act, "") if to_act is not None else "",
             scores=payload["outcome"]["scores"] if payload["outcome"] else None,
         )
     if seat is None and table.status == GameTable.Status.PLAYING:
         # A spectator sees the public table (the engine's view of no seat), never a hand.
-        public = services.state_of(table).view(None)
+        shown, context["shown_moves"] = services.replayed(table)
+        public = shown.view(None)
         context["public_rows"] = _view_rows(
             public, table.game, [s["name"] for s in context["seats"]]
         )

@@ -140,8 +140,10 @@ def test_a_board_drawn_from_a_row_read_before_the_bots_moved_carries_the_shown_t
     assert services.state_of(fresh).to_act() == 0, "a turn of the human's, drawn twice"
     request = RequestFactory().get(f"/play/{table.pk}/")
     request.user = people.users["member"]
-    ids = {_board_context(request, row)["move_id"] for row in (stale, fresh)}
-    assert ids == {f"web-0-{fresh.moves_count}"}
+    boards = [_board_context(request, row) for row in (stale, fresh)]
+    assert {b["move_id"] for b in boards} == {f"web-0-{fresh.moves_count}"}
+    # The page's script keeps the newest board by this count: the shown state's too.
+    assert {b["shown_moves"] for b in boards} == {fresh.moves_count}
 
 
 def test_a_refused_move_says_the_rule_in_words_without_its_id(people, commit):
