@@ -155,6 +155,9 @@ def _board_context(
         "is_creator": table.created_by_id == getattr(request.user, "pk", None),
         "bot_kinds": bot_kinds(table.game),
         "fair": selectors.fairness(table),
+        # The moves of the state the board shows (the page's script keeps the newest
+        # board by it); the row's count until a state is read below.
+        "shown_moves": table.moves_count,
     }
     if seat is not None and seat.player_id is not None:
         context["history_url"] = reverse("player", args=[table.club.slug, seat.player_id])
