@@ -95,6 +95,7 @@ test-postgres: install
 	@if $(PY) scripts/pg_available.py "$(TEST_DATABASE_URL)"; then \
 		echo "== pytest on PostgreSQL ($(TEST_DATABASE_URL))"; \
 		DATABASE_URL="$(TEST_DATABASE_URL)" LEDGER_VAR_DIR="$(CURDIR)/var/test-postgres" \
+			LEDGER_TEST_DATABASE_NAME="test_ledger_$$$$" \
 			$(VENV)/bin/pytest -o cache_dir=.pytest_cache/postgres; \
 	elif [ "$(REQUIRE_POSTGRES)" = "1" ]; then \
 		echo "!! PostgreSQL at $(TEST_DATABASE_URL) does not answer and REQUIRE_POSTGRES=1"; exit 1; \
@@ -130,7 +131,8 @@ soak: install
 	env -u DATABASE_URL $(VENV)/bin/pytest -m soak
 	@if $(PY) scripts/pg_available.py "$(TEST_DATABASE_URL)"; then \
 		echo "== soak tests on PostgreSQL ($(TEST_DATABASE_URL))"; \
-		DATABASE_URL="$(TEST_DATABASE_URL)" $(VENV)/bin/pytest -m soak tests/hardening; \
+		DATABASE_URL="$(TEST_DATABASE_URL)" LEDGER_TEST_DATABASE_NAME="test_ledger_soak_$$$$" \
+			$(VENV)/bin/pytest -m soak tests/hardening; \
 	else \
 		echo "!! PostgreSQL at $(TEST_DATABASE_URL) does not answer: its soak tests were not run"; \
 	fi

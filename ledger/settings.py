@@ -142,6 +142,10 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
     )
 }
+# Each test run may name its own test database (the Makefile gives the PostgreSQL pass one
+# per run), so two runs on one server never drop each other's tables.
+if env_str("LEDGER_TEST_DATABASE_NAME"):
+    DATABASES["default"]["TEST"] = {"NAME": env_str("LEDGER_TEST_DATABASE_NAME")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers go on while a result is written; the busy timeout makes a second
     # writer wait for the lock instead of failing at once.
