@@ -11,7 +11,7 @@ from games.core.declare import SummaryForm
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
-from games.sanmarco.scoring import outcome_of, score_summary
+from games.sanmarco.scoring import MAX_POINTS, outcome_of, score_summary
 from games.sanmarco.state import (
     DEFAULT_COLOURS,
     SLOTS,
@@ -229,8 +229,10 @@ class SanMarco(Game[Any, Any]):
             mode = ruleset.mode
             variant = 0 if mode == "base" else int(mode.removeprefix("variant"))
             termination = BoardTermination.FINAL_SCORING.value
+            cap = MAX_POINTS
         else:
             variant, termination = ruleset.variant, Termination.SCORED.value
-        result, found = score_summary(summary, variant, ruleset.seats)
+            cap = ruleset.max_points
+        result, found = score_summary(summary, variant, ruleset.seats, cap)
         outcome = None if found else outcome_of(result, termination)
         return ScoreReport(SLUG, result, tuple(found), outcome)

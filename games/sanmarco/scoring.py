@@ -20,6 +20,9 @@ LIMIT_END = 10  # limit points that close a passage (base game, restated by vari
 MAX_LIMIT_PER_ROUND = 9  # three limit cards of 3 at most reach one player in a round
 PASSAGES = 3  # the base game has three passages
 GAP_STEP = 5  # variant 3: one point off for every full five points between the colours
+#: sanmarco.entry.range: the most a table may write for one colour unless its ruleset sets
+#: another cap (an input bound, not a rule of the game: far above any reported score)
+MAX_POINTS = 200
 
 
 def final_v3(a: int, b: int) -> int:
@@ -171,18 +174,41 @@ def score_v2(
 # --- summaries ----------------------------------------------------------------------------
 
 
+def _out_of_range(
+    values: Sequence[int], path: str, cap: int | None, fields: Sequence[str | None]
+) -> list[Violation]:
+    """Each written figure below zero (sanmarco.score.non_negative) or above the table's cap
+    (sanmarco.entry.range), placed at the form's field that holds it (``fields[i]``)."""
+    found: list[Violation] = []
+    for i, v in enumerate(values):
+        where: dict[str, Any] = {"index": i}
+        if fields[i] is not None:
+            where["field"] = fields[i]
+        if v < 0:
+            found.append(
+                rule_broken(
+                    BOOK,
+                    "sanmarco.score.non_negative",
+                    f"{path}[{i}] vale {v}.",
+                    f"{path}[{i}] is {v}.",
+                    **where,
+                )
+            )
+        elif cap is not None and v > cap:
+            found.append(
+                rule_broken(
+                    BOOK,
+                    "sanmarco.entry.range",
+                    f"{v} punti per un colore: al più {cap}.",
+                    f"{v} points for one colour: at most {cap}.",
+                    **where,
+                )
+            )
+    return found
+
+
 def _negative(values: Sequence[int], path: str) -> list[Violation]:
-    return [
-        rule_broken(
-            BOOK,
-            "sanmarco.score.non_negative",
-            f"{path}[{i}] vale {v}.",
-            f"{path}[{i}] is {v}.",
-            index=i,
-        )
-        for i, v in enumerate(values)
-        if v < 0
-    ]
+    return _out_of_range(values, path, None, [None] * len(values))
 
 
 def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
@@ -273,10 +299,13 @@ def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[V
 
 
 def score_summary(
-    summary: Mapping[str, Any], variant: int, seats: int
+    summary: Mapping[str, Any], variant: int, seats: int, cap: int = MAX_POINTS
 ) -> tuple[dict[str, JSON], list[Violation]]:
     """Read a summary (docs/notation/sanmarco.md) of the competition's game (``variant`` 0
-    is the base game for ``seats`` players), score it and list what is impossible."""
+    is the base game for ``seats`` players), score it and list what is impossible.
+
+    ``cap``: the most one colour may be written with (sanmarco.entry.range, the ruleset's
+    ``max_points``), in every variant and the base game alike, as at a digital table."""
     unused = sorted(set(summary) - FIELDS[variant])
     if unused:
         raise RecordError(
@@ -292,7 +321,7 @@ def score_summary(
                 path="players",
             )
         pts = read.wholes(summary.get("points"), seats, "points")
-        return score_base(pts), _negative(pts, "points")
+        return score_base(pts), _out_of_range(pts, "points", cap, [None] * seats)
     written = summary.get("variant", variant)
     if written not in (1, 2, 3) or isinstance(written, bool):
         raise RecordError("expected 1, 2 or 3 (the two-player variant)", path="variant")
@@ -311,21 +340,21 @@ def score_summary(
             )
         points = [read.wholes(p, 2, f"points[{i}]") for i, p in enumerate(raw)]
         for i, p in enumerate(points):
-            found += _negative(p, f"points[{i}]")
+            found += _out_of_range(p, f"points[{i}]", cap, [f"p{i}_{c}" for c in range(2)])
         result = score_v3(points)
         return result, found + _v3_claims(summary, result)
     pts = read.wholes(raw, 2, "points")
-    found += _negative(pts, "points")
+    found += _out_of_range(pts, "points", cap, ["p0", "p1"])
     if variant == 1:
         ghosts_raw = summary.get("ghosts")
         ghosts = None if ghosts_raw is None else read.wholes(ghosts_raw, 2, "ghosts")
         if ghosts is not None:
-            found += _negative(ghosts, "ghosts")
+            found += _out_of_range(ghosts, "ghosts", cap, ["ghost0", "ghost1"])
         return score_v1(pts, ghosts), found
     neutral_raw = summary.get("neutral")
     neutral = None if neutral_raw is None else read.whole(neutral_raw, "neutral")
     if neutral is not None:
-        found += _negative([neutral], "neutral")
+        found += _out_of_range([neutral], "neutral", cap, ["neutral"])
     raw_passages = summary.get("passages", [])
     if not isinstance(raw_passages, list) or len(raw_passages) > PASSAGES:
         raise RecordError(f"expected a list of at most {PASSAGES} passages", path="passages")

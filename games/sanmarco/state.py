@@ -24,7 +24,7 @@ from games.core import (
     rule_broken,
 )
 from games.sanmarco.rules import BOOK, SLUG
-from games.sanmarco.scoring import outcome_of, score_v1, score_v2, score_v3
+from games.sanmarco.scoring import MAX_POINTS, outcome_of, score_v1, score_v2, score_v3
 
 JSON = Any
 
@@ -42,7 +42,7 @@ class SanMarcoRuleset(Ruleset):
     """
 
     variant: int = 3
-    max_points: int = 200
+    max_points: int = MAX_POINTS
 
     def to_json(self) -> dict[str, JSON]:
         # seats follow from the preset; core's Game.ruleset() refuses it as an override

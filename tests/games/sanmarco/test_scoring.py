@@ -85,6 +85,39 @@ def test_negative_points_are_impossible() -> None:
 
 
 @pytest.mark.parametrize(
+    ("ruleset", "summary", "field"),
+    [
+        ("variant3", {"variant": 3, "points": [[300, 60], [50, 50]]}, "p0_0"),
+        ("variant3-board", {"variant": 3, "points": [[60, 50], [50, 201]]}, "p1_1"),
+        ("variant1", {"variant": 1, "points": [40, 201]}, "p1"),
+        ("variant1", {"variant": 1, "points": [40, 20], "ghosts": [300, 0]}, "ghost0"),
+        ("variant2", {"variant": 2, "points": [40, 20], "neutral": 250}, "neutral"),
+        ("variant2-board", {"variant": 2, "points": [201, 20]}, "p0"),
+        ("base3", {"players": 3, "points": [40, 20, 300]}, None),
+    ],
+)
+def test_every_variant_refuses_a_colour_above_the_tables_cap(
+    ruleset: str, summary: dict[str, object], field: str | None
+) -> None:
+    report = GAME.score(summary, ruleset)
+    assert [v.rule for v in report.violations] == ["sanmarco.entry.range"]
+    assert report.outcome is None
+    assert report.violations[0].where.get("field") == field
+
+
+def test_a_rulesets_own_cap_bounds_the_summary() -> None:
+    summary = {"variant": 3, "points": [[200, 60], [50, 50]]}
+    assert GAME.score(summary, "variant3").valid
+    lower = {"name": "variant3", "variant": 3, "max_points": 150}
+    assert [v.rule for v in GAME.score(summary, lower).violations] == ["sanmarco.entry.range"]
+
+
+@given(st.integers(0, 200), st.integers(0, 200), st.integers(0, 200), st.integers(0, 200))
+def test_every_colour_within_the_cap_is_accepted(a: int, b: int, c: int, d: int) -> None:
+    assert GAME.score({"variant": 3, "points": [[a, b], [c, d]]}, "variant3").valid
+
+
+@pytest.mark.parametrize(
     "summary",
     [
         {"variant": 4, "points": [1, 2]},
