@@ -8,6 +8,10 @@ fetches its own board fragment over HTTP, which shows that seat's view alone, so
 ever travels through the socket. A browser that reconnects gets the same notice at once and
 catches up from the move log the same way.
 
+Who may watch (``may_watch``): the people seated at the table and the members of its club.
+Anyone else (anonymous visitors included) is refused with close code 4403 before joining
+the group; they still see the public table on its page, which polls.
+
 The channel layer is in memory in a single web process (``make run``) and Redis
 (channels-redis, ``CHANNEL_REDIS_URL``) when several processes serve the tables together:
 then a move made through one process reaches the sockets held by every other.
@@ -86,6 +90,22 @@ def announce_after_commit(table: Any, kind: str = "move") -> None:
     transaction.on_commit(lambda: announce(table_id, moves, status, kind))
 
 
+def may_watch(table_id: int, user: Any) -> bool | None:
+    """Whether this login may hold the table's socket: a seat of the table, or a member of
+    its club (any role). None when there is no such table."""
+    from ledger.clubs.models import Membership
+    from ledger.play.models import GameTable, PlaySeat
+
+    club_id = GameTable.objects.filter(pk=table_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return None
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if PlaySeat.objects.filter(table_id=table_id, user=user).exists():
+        return True
+    return bool(Membership.objects.filter(club_id=club_id, player__user=user).exists())
+
+
 def _snapshot(table_id: int) -> dict[str, Any] | None:
     from ledger.play.models import GameTable
 
@@ -102,7 +122,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     table_id: int = 0
 
     async def connect(self) -> None:
-        self.table_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        table_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        allowed = await database_sync_to_async(may_watch)(table_id, self.scope.get("user"))
+        if not allowed:
+            await self.close(code=4404 if allowed is None else 4403)
+            return
+        self.table_id = table_id
         snapshot = await database_sync_to_async(_snapshot)(self.table_id)
         if snapshot is None:
             await self.close(code=4404)

@@ -24,7 +24,7 @@ from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta, presets
 from ledger.clubs.models import Club, Competition, Role, Table
-from ledger.play import boards, drawings, selectors, services
+from ledger.play import boards, drawings, live, selectors, services
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import bot_kinds, replay
 
@@ -374,7 +374,10 @@ def create(request: HttpRequest) -> HttpResponse:
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
-    return render(request, "play/table.html", _board_context(request, table))
+    context = _board_context(request, table)
+    # Only who may hold the table's socket gets the live script; others see the board poll.
+    context["watch_live"] = not table.over and bool(live.may_watch(table.pk, request.user))
+    return render(request, "play/table.html", context)
 
 
 def board(request: HttpRequest, pk: int) -> HttpResponse:

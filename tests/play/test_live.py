@@ -20,6 +20,7 @@ from channels.routing import URLRouter
 from django.core import checks
 
 from games.core import registry
+from ledger.clubs.models import Membership
 from ledger.play import live, services
 from ledger.play.models import GameTable
 from ledger.serve import workers_for
@@ -32,8 +33,11 @@ NOTICE_KEYS = {"table", "moves", "status", "kind"}
 class WebsocketCommunicator(ApplicationCommunicator):  # type: ignore[misc]
     """A browser's socket, talking ASGI to the application (channels.testing needs daphne)."""
 
-    def __init__(self, app: Any, path: str) -> None:
+    def __init__(self, app: Any, path: str, user: Any = None) -> None:
+        from django.contrib.auth.models import AnonymousUser
+
         scope = {
+            "user": user if user is not None else AnonymousUser(),
             "type": "websocket",
             "path": path,
             "raw_path": path.encode(),
@@ -99,7 +103,9 @@ def test_a_move_reaches_every_socket_at_the_table_and_carries_no_card(commit, pe
     table = _two_people(commit, people)
 
     async def scenario() -> list[Any]:
-        seats = [WebsocketCommunicator(APP, f"/ws/play/{table.pk}/") for _ in range(3)]
+        # Both seats, and a member of the club watching.
+        watchers = [people.users[name] for name in ("member", "referee", "organiser")]
+        seats = [WebsocketCommunicator(APP, f"/ws/play/{table.pk}/", user) for user in watchers]
         heard = []
         for ws in seats:
             connected, _code = await ws.connect()
@@ -125,7 +131,7 @@ def test_a_socket_that_reconnects_is_told_where_the_table_is(commit, people):
         _move(commit, table)
 
     async def scenario() -> Any:
-        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/")
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/", people.users["member"])
         await ws.connect()
         hello = await ws.receive_json_from()
         await ws.send_json_to({"since": 0})  # a client may ask again at any time
@@ -148,7 +154,7 @@ def test_the_end_of_a_game_against_bots_is_announced(commit, people):
             game="tarocco",
             seats=["me", "heuristic", "heuristic", "heuristic"],
         )
-        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/")
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/", user)
         await ws.connect()
         heard = [await ws.receive_json_from()]
 
@@ -166,6 +172,41 @@ def test_the_end_of_a_game_against_bots_is_announced(commit, people):
     heard = async_to_sync(scenario)()
     assert heard[-1]["status"] == "finished"
     assert [n["moves"] for n in heard] == sorted(n["moves"] for n in heard)
+
+
+def _connect(table_id: int, user: Any = None) -> tuple[bool, int | None]:
+    async def scenario() -> Any:
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table_id}/", user)
+        found = await ws.connect()
+        if found[0]:
+            await ws.disconnect()
+        return found
+
+    return async_to_sync(scenario)()  # type: ignore[no-any-return]
+
+
+def test_only_the_seats_and_the_clubs_members_may_watch_a_table_live(commit, people):
+    table = _two_people(commit, people)
+    assert _connect(table.pk) == (False, 4403)  # anonymous
+    assert _connect(table.pk, people.users["stranger"]) == (False, 4403)
+    for name in ("member", "referee", "organiser", "scorekeeper"):
+        assert _connect(table.pk, people.users[name]) == (True, None), name
+
+
+def test_a_seat_outside_the_club_may_still_watch_its_own_table(commit, people):
+    table = _two_people(commit, people)
+    seat = table.seats.get(user=people.users["referee"])
+    Membership.objects.filter(club=people.club, player__user=people.users["referee"]).delete()
+    assert seat.user == people.users["referee"]
+    assert _connect(table.pk, people.users["referee"]) == (True, None)
+
+
+def test_the_table_page_of_a_visitor_who_may_not_watch_has_no_socket(people, commit, client):
+    table = _two_people(commit, people)
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert "play/live.js" not in page and "data-socket" not in page
+    client.force_login(people.users["stranger"])
+    assert "play/live.js" not in client.get(f"/play/{table.pk}/").content.decode()
 
 
 def test_a_socket_for_a_table_that_does_not_exist_is_closed(db):
@@ -209,7 +250,7 @@ def test_with_redis_a_move_made_in_another_process_reaches_this_ones_sockets(
     table = _two_people(commit, people)
 
     async def scenario() -> Any:
-        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/")
+        ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/", people.users["member"])
         await ws.connect()
         await ws.receive_json_from()
         # Another web process (or the Celery worker) announces a move it committed.

@@ -101,9 +101,11 @@
     socket.onmessage = function (e) {
       try { changed(JSON.parse(e.data)); } catch (err) { /* not a notice */ }
     };
-    socket.onclose = function () {
+    socket.onclose = function (e) {
       window.playLive = false;
       if (over) { return; }  // nothing more to catch up with
+      // Refused (not a seat nor a member of the club) or no such table: the board polls.
+      if (e.code === 4403 || e.code === 4404) { show("offline"); return; }
       show("reconnecting");
       setTimeout(connect, delay + Math.floor(Math.random() * delay / 2));
       delay = Math.min(delay * 2, 15000);
