@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -36,6 +37,16 @@ def error_body(
     return {"error": body}
 
 
+def _unavailable_body() -> dict[str, Any]:
+    return error_body(
+        "unavailable",
+        _(
+            "The database did not answer. Send the same request again in a few "
+            "seconds, with the same Idempotency-Key: it is never recorded twice."
+        ),
+    )
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, LedgerError):
         return Response(
@@ -47,13 +58,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # the Idempotency-Key makes sure a retried result is recorded once.
         log.warning("database unavailable during %s: %s", context.get("request"), exc)
         return Response(
-            error_body(
-                "unavailable",
-                _(
-                    "The database did not answer. Send the same request again in a few "
-                    "seconds, with the same Idempotency-Key: it is never recorded twice."
-                ),
-            ),
+            _unavailable_body(),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "2"},
         )
@@ -110,3 +115,46 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             status=404,
         )
     return defaults.page_not_found(request, exception)
+
+
+def _database_away(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or an exception it was raised from or while handling, is the
+    database being away."""
+    from ledger.web.middleware import DATABASE_AWAY
+
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, DATABASE_AWAY):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def _unavailable(request: HttpRequest) -> HttpResponse:
+    from ledger.web.middleware import unavailable_page
+
+    if request.path.startswith("/api/"):
+        return JsonResponse(_unavailable_body(), status=503, headers={"Retry-After": "2"})
+    return unavailable_page(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400, unless what Django took for the client's fault was the database going
+    away: a session that could not be saved (``SessionInterrupted``, which Django raises
+    for any database error while saving it) is then a 503."""
+    if _database_away(exception):
+        log.warning("database unavailable for %s: %s", request.path, exception.__context__)
+        return _unavailable(request)
+    return defaults.bad_request(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's answer to an exception that nothing else answered: one raised outside a
+    view (a middleware's: the session saved after a login, the login's own user look-up)
+    or one a view's handlers let through. The database being away is ours to say, as a 503
+    with Retry-After (JSON of the API's shape under /api/, the short page elsewhere), never
+    a 500; anything else is Django's 500."""
+    if _database_away(sys.exc_info()[1]):
+        return _unavailable(request)
+    return defaults.server_error(request)

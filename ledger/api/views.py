@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -217,6 +217,8 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
     if (
         type(table_id) is not int
         or not 1 <= table_id < 2**63
+        # A list or an object is not a source, and could not even be looked up in a set.
+        or type(source) is not str
         or source not in _SOURCES
         or not isinstance(record, dict)
         or (key is not None and len(key) > 128)
@@ -226,6 +228,9 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
         user, table = auth.user_and_table(header[6:].strip(), table_id)
     except exceptions.AuthenticationFailed:
         return None
+    except (OperationalError, InterfaceError) as exc:
+        # The database went away while the token was read: the same 503 as a write's.
+        return _error_answer(exc, request)
     request.user = user
     try:
         if table is None:
@@ -242,16 +247,10 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
             fingerprint=fingerprint(data),
         )
     except Exception as exc:
-        answer = errors.exception_handler(exc, {"request": request, "view": None})
+        answer = _error_answer(exc, request)
         if answer is None:
             raise
-        response = HttpResponse(
-            _JSON.render(answer.data), status=answer.status_code, content_type="application/json"
-        )
-        for name, value in answer.items():
-            if name.lower() != "content-type":  # Retry-After, say
-                response[name] = value
-        return response
+        return answer
     body, headers = _recorded(result, created)
     try:
         # The same compact UTF-8 text as the framework's renderer gives, several times faster.
@@ -262,6 +261,21 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
     for name, value in headers.items():
         response[name] = value
     response["Vary"] = "Accept"
+    return response
+
+
+def _error_answer(exc: Exception, request: HttpRequest) -> HttpResponse | None:
+    """The API's answer to ``exc`` (the framework's exception handler's), without the
+    framework's renderer; None for an exception it does not map."""
+    answer = errors.exception_handler(exc, {"request": request, "view": None})
+    if answer is None:
+        return None
+    response = HttpResponse(
+        _JSON.render(answer.data), status=answer.status_code, content_type="application/json"
+    )
+    for name, value in answer.items():
+        if name.lower() != "content-type":  # Retry-After, say
+            response[name] = value
     return response
 
 

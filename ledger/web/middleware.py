@@ -8,8 +8,28 @@ from collections.abc import Callable
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 
 log = logging.getLogger(__name__)
+
+# Errors that mean the database is away (a restart, a failover, a dropped connection,
+# SQLite's lock timeout), not that the request was wrong.
+DATABASE_AWAY = (OperationalError, InterfaceError)
+
+
+def unavailable_page(request: HttpRequest) -> HttpResponse:
+    """The short page that says to try again, in the person's language, with Retry-After.
+    Rendered without the site's layout and context processors, which would reach for the
+    database again (the session, who is logged in)."""
+    language = getattr(request, "LANGUAGE_CODE", None) or translation.get_language_from_request(
+        request
+    )
+    with translation.override(language):
+        body = render_to_string(
+            "503.html",
+            {"path": request.get_full_path(), "LANGUAGE_CODE": translation.get_language()},
+        )
+    return HttpResponse(body, status=503, headers={"Retry-After": "5"})
 
 
 class DatabaseUnavailableMiddleware:
@@ -26,8 +46,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if request.path.startswith("/api/"):
             return None
-        if not isinstance(exception, (OperationalError, InterfaceError)):
+        if not isinstance(exception, DATABASE_AWAY):
             return None
         log.warning("database unavailable for %s: %s", request.path, exception)
-        body = render_to_string("503.html", {"path": request.get_full_path()})
-        return HttpResponse(body, status=503, headers={"Retry-After": "5"})
+        return unavailable_page(request)
