@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.clubs import signing, tasks
+from ledger.clubs.entrants import takes_part
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Club,
@@ -82,16 +83,32 @@ def give_penalty(
             _("Say why: the player reads the reason on their page."),
             fields={"reason": [_("Required.")]},
         )
-    if not club.memberships.filter(player=player).exists():
+    if not takes_part(competition, player):
         raise Invalid(
-            _("%(name)s is not a member of %(club)s.") % {"name": player.name, "club": club.name},
-            fields={"player": [_("Not a member.")]},
+            _(
+                "%(name)s takes no part in %(competition)s: a penalty is given only to its "
+                "entrants and to the players of its tables."
+            )
+            % {"name": player.name, "competition": competition.name},
+            fields={"player": [_("Not in this competition.")]},
         )
     if round is not None and round.competition_id != competition.pk:
         raise Invalid(_("That round belongs to another competition."), fields={"round": ["?"]})
     if table is not None:
         if table.competition_id != competition.pk:
             raise Invalid(_("That table belongs to another competition."), fields={"table": ["?"]})
+        if not _played_at(table, player):
+            raise Invalid(
+                _("%(name)s did not sit at table %(table)s.")
+                % {"name": player.name, "table": table.label},
+                fields={"table": [_("Not this player's table.")]},
+            )
+        if round is not None and table.round_id is not None and round.pk != table.round_id:
+            raise Invalid(
+                _("Table %(table)s is not in round %(n)d.")
+                % {"table": table.label, "n": round.number},
+                fields={"table": [_("Another round's table.")]},
+            )
         round = round or table.round
     penalty = Penalty.objects.create(
         club=club,
@@ -122,6 +139,14 @@ def cancel_penalty(*, user: Any, penalty: Penalty, reason: str = "") -> Penalty:
     _journal(penalty, Entry.Kind.CANCEL, -penalty.points, user)
     _ratings_follow(penalty)
     return penalty
+
+
+def _played_at(table: Table, player: Player) -> bool:
+    """The player sits at the table, or a hand of it credited them (before a replacement)."""
+    return (
+        table.seats.filter(player=player).exists()
+        or Entry.objects.filter(table=table, player=player, kind=Entry.Kind.CREDIT).exists()
+    )
 
 
 def _journal(penalty: Penalty, kind: str, points: Decimal, user: Any) -> Entry:

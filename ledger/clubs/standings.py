@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Q
 
 from ledger.clubs import rows as rows_module
+from ledger.clubs.entrants import taking_part
 from ledger.clubs.models import (
     Competition,
     Entry,
@@ -418,11 +419,12 @@ def standings(
     current_round = latest if as_of_round is None else as_of_round
     movement = current_round is not None and current_round > 1
     if as_of_round is None and not movement:
-        rows = rank_rows(projection(competition), settings)
+        rows = rank_rows(_taking_part(competition, projection(competition)), settings)
     else:
         assert current_round is not None
         shown, before = rounds_apart(competition, current_round, past=as_of_round is not None)
-        rows = rank_rows(shown, settings)
+        rows = rank_rows(_taking_part(competition, shown), settings)
+        before = _taking_part(competition, before)
         if movement:
             then = places(before, settings)
             for row in rows:
@@ -431,6 +433,18 @@ def standings(
     if as_of_round is None and with_pending:
         _add_pending(rows, pending_points(competition))
     return rows
+
+
+def _taking_part(competition: Competition, rows: list[Totalled]) -> list[Totalled]:
+    """The rows of players who take part in the competition (ledger/clubs/entrants.py). A
+    row with games played is one; a row with none (a penalty's alone) is checked, in one
+    query, only when there is such a row: a penalty to someone outside the competition is
+    refused at the write, and one given before that rule never shows."""
+    idle = {row[0] for row in rows if not row[3]}
+    if not idle:
+        return rows
+    outside = idle - taking_part(competition, idle)
+    return [row for row in rows if row[0] not in outside] if outside else rows
 
 
 def rounds_apart(

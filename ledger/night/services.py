@@ -496,6 +496,45 @@ def _credited(result: Result) -> dict[int, tuple[int, Decimal]]:
     }
 
 
+def other_table_of_round(table: Table, player: Player) -> Table | None:
+    """Another table of ``table``'s round where ``player`` sits now or played a hand that
+    counts (None when there is none, or the table is in no round)."""
+    if table.round_id is None:
+        return None
+    seat = (
+        Seat.objects.filter(player=player, table__round_id=table.round_id)
+        .exclude(table=table)
+        .select_related("table")
+        .first()
+    )
+    if seat is not None:
+        return seat.table
+    line = (
+        Entry.objects.filter(
+            player=player,
+            table__round_id=table.round_id,
+            kind=Entry.Kind.CREDIT,
+            result__status=Result.Status.ACCEPTED,
+        )
+        .exclude(table=table)
+        .select_related("table")
+        .first()
+    )
+    return line.table if line is not None else None
+
+
+def busy_in_round(table: Table) -> set[int]:
+    """The players who sit at another table of ``table``'s round (the replacement form
+    offers none of them)."""
+    if table.round_id is None:
+        return set()
+    return set(
+        Seat.objects.filter(table__round_id=table.round_id)
+        .exclude(table=table)
+        .values_list("player_id", flat=True)
+    )
+
+
 @transaction.atomic
 def replace_player(
     *,
@@ -531,6 +570,16 @@ def replace_player(
         raise Invalid(
             _("%(name)s already sits at this table.") % {"name": substitute.name},
             fields={"substitute": [_("Already at the table.")]},
+        )
+    elsewhere = other_table_of_round(table, substitute)
+    if elsewhere is not None:
+        raise Invalid(
+            _(
+                "%(name)s plays at table %(other)s in this round: a player sits at one table "
+                "a round."
+            )
+            % {"name": substitute.name, "other": elsewhere.label},
+            fields={"substitute": [_("At table %(t)s this round.") % {"t": elsewhere.label}]},
         )
     replaced = seats[seat].player
     rules = settings_for(competition)

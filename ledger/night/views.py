@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from ledger.clubs import penalties
+from ledger.clubs.entrants import participants
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
 from ledger.clubs.models import Competition, Penalty, Player, Role, Round, Table
@@ -154,13 +155,13 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 pk=typed["player"] if typed["player"].isdigit() else 0,
                 memberships__club=competition.club,
             ).first()
+            table = None
+            if typed["table"].isdigit():
+                table = Table.objects.filter(pk=typed["table"], competition=competition).first()
             if player is None:
                 raise LedgerError(
                     _("Choose the player."), fields={"player": [_("Choose the player.")]}
                 )
-            table = None
-            if typed["table"].isdigit():
-                table = Table.objects.filter(pk=typed["table"], competition=competition).first()
             current = services.playing_round(competition)
             penalty = penalties.give_penalty(
                 user=request.user,
@@ -187,7 +188,8 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         {
             "competition": competition,
             "referee": referee,
-            "members": _members(competition) if referee else [],
+            # Only the competition's own people: a penalty to anyone else is refused.
+            "members": list(participants(competition)) if referee else [],
             "tables": list(Table.objects.filter(round=current).order_by("id")) if current else [],
             "penalties": Penalty.objects.filter(competition=competition).select_related(
                 "player", "table", "round"
@@ -497,12 +499,15 @@ def table_page(request: HttpRequest, club: str, slug: str, table: int) -> HttpRe
         Table.objects.prefetch_related("seats__player"), pk=table, competition=competition
     )
     errors: dict[str, Any] = {}
+    typed: dict[str, str] = {}
     preview = None
     order: list[int] = []
     if request.method == "POST":
         post = request.POST
         try:
             if post.get("action") == "replace":
+                fields = ("seat", "substitute", "new_name", "from_hand")
+                typed = {k: post.get(k, "") for k in fields}
                 sub = post.get("substitute", "")
                 substitute = None
                 if sub.isdigit():
@@ -535,6 +540,7 @@ def table_page(request: HttpRequest, club: str, slug: str, table: int) -> HttpRe
             messages.error(request, error.message)
             errors = error.fields or {}
     seats = list(found.seats.all())
+    taken = {s.player_id for s in seats} | services.busy_in_round(found)
     hands = services.hands_of(found)
     return render(
         request,
@@ -549,11 +555,11 @@ def table_page(request: HttpRequest, club: str, slug: str, table: int) -> HttpRe
             "replacements": Replacement.objects.filter(table=found).select_related(
                 "replaced", "substitute"
             ),
-            "members": [
-                m for m in _members(competition) if m.pk not in {s.player_id for s in seats}
-            ],
+            # Nobody already at this table or at another table of its round.
+            "members": [m for m in _members(competition) if m.pk not in taken],
             "preview": preview,
             "errors": errors,
+            "typed": typed,
             "settings": services.settings_for(competition),
             "clock": services.clock_state(found.round, found) if found.round else None,
         },

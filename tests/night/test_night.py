@@ -284,7 +284,7 @@ def test_a_penalty_shows_on_the_players_page_with_its_reason_until_cancelled(
     club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
-    player = people.extra[0]
+    player = enter(people, competition, 4)[0]  # only an entrant is penalised
     referee = _login(people, "referee")
     url = reverse("night-penalties", args=[club.slug, competition.slug])
     bad = referee.post(url, {"player": player.pk, "points": "-3", "reason": "Telefono"})

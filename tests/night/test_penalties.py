@@ -57,6 +57,7 @@ def test_a_cancelled_penalty_gives_the_points_back_with_a_reversing_line(
     club: Any, people: Any, points_game: str
 ) -> None:
     competition = night_competition(club)
+    _table(people, competition)  # only the competition's players are penalised
     first = people.extra[0]
     penalty = penalties.give_penalty(
         user=people.users["organiser"],
