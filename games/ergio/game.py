@@ -74,10 +74,10 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
                 for side, t, tf, tfig, m, mf, mfig in (
                     ("tramontana", "santa_maria", 21, ["capitano"], "dragoni", 18, ["magistrato"]),
                     ("tramontana", "calci", 14, ["caposchiera"], "leoni", 14, ["magistrato"]),
-                    ("mezzogiorno", "satiri", 16, [], "delfini", 20, []),
+                    ("mezzogiorno", "satiri", 16, [], "delfini", 20, ["magistrato"]),
                     ("mezzogiorno", "san_michele", 12, [], "san_marco", 12, []),
                     ("mezzogiorno", "mattaccini", 20, ["magistrato"], "san_martino", 9, []),
-                    ("tramontana", "san_francesco", 22, [], "sant_antonio", 19, []),
+                    ("tramontana", "san_francesco", 17, [], "sant_antonio", 16, []),
                 )
             ],
         },
@@ -215,6 +215,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
             ruleset.effects,
             ruleset.seats,
             specials=ruleset.advanced,
+            all_six=ruleset.all_six,
         )
         outcome = outcome_of(result, ruleset.seats) if result is not None and not found else None
         return ScoreReport(SLUG, result, tuple(found), outcome)

@@ -214,8 +214,9 @@ BOOK = RuleBook(
             "Each side sends one of its own magistrature.",
         ),
         "ergio.summary.force_range": (
-            "La forza di uno scontro va da 0 a 32 nel gioco base.",
-            "A scontro's force is between 0 and 32 in the base game.",
+            "La forza di una parte in uno scontro è una che le figure calate possono "
+            "raggiungere con le carte del mazzo.",
+            "A side's force in a scontro is one its laid figures can reach with the deck's cards.",
         ),
         "ergio.summary.cards": (
             "Le carte di uno scontro sono quelle che una partita vera può dare: della propria "
@@ -348,6 +349,12 @@ BOOK = RuleBook(
         "ergio.summary.challenger": (
             "Lo sfidante è il vincitore del Corteo, poi quello dello scontro precedente.",
             "The challenger is the Corteo winner, then the previous scontro's winner.",
+        ),
+        "ergio.summary.match_end": (
+            "Dopo il quarto scontro vinto da una parte non se ne scrivono altri, se non fino al "
+            "sesto quando si combattono tutti e sei.",
+            "After a side's fourth win no further scontro is written, unless all six are "
+            "fought and the summary goes on to the sixth.",
         ),
     },
 )

@@ -19,6 +19,60 @@ from games.ergio.rules import BOOK
 
 JSON = Any
 SCONTRI = 6
+WINS = 4  # ergio.battle.six: four scontri won decide the match (three all goes to the Bella)
+
+# What one magistratura may bring to the bridge (docs/rules/ergio.md, D7 and D8): a tris of
+# three cards, a fourth later, never four combattenti; two reinforcements under a laid
+# Magistrato, one under a laid Caposchiera; at most two cards for one made on the spot.
+TRIS = 3
+MOST_LAID = 4
+UNDER_MAGISTRATO = 2
+UNDER_CAPOSCHIERA = 1
+ON_THE_SPOT = 2
+
+
+def force_bounds(mask: int, thinned: bool) -> tuple[int, int]:
+    """The least and the most force one side can bring to a scontro whose laid figures are
+    exactly ``mask`` (ergio.summary.force_range), from the cards of the deck.
+
+    The most: the strongest combattenti of the magistratura fill its laid cards, the
+    Capitano adds its bonus, a Caposchiera takes the strongest combattente left of its own
+    magistratura and a Magistrato the two strongest of the side's others; with no figure, a
+    magistratura made on the spot may bring its two strongest instead. The least: a tris
+    holds the weakest combattenti beside its figures, reinforcements may be bluffs worth
+    nothing, and one made on the spot may bring nothing; ``thinned`` (the packs hold the
+    specials: patches fill a tris, Celatini thin a shown magistratura, and, for two, take
+    combattenti in battle) leaves only the Capitano's bonus sure."""
+    mag = 0  # every magistratura holds the same ranks
+    own = sorted(C.FORCE_OF[c] for c in C.mag_cards(mag) if C.IS_FIGHTER[c])
+    others = sorted(
+        (C.FORCE_OF[c] for m in C.side_mags(0) if m != mag for c in C.mag_cards(m)),
+        reverse=True,
+    )
+    figures = mask.bit_count()
+    bonus = C.CAPITANO_BONUS if mask & 2 else 0
+    strongest = own[::-1]
+    laid = MOST_LAID - max(figures, 1)  # four combattenti are never laid
+    most = sum(strongest[:laid]) + bonus
+    if mask & 4:
+        most += sum(strongest[laid : laid + UNDER_CAPOSCHIERA])
+    if mask & 1:
+        most += sum(others[:UNDER_MAGISTRATO])
+    if not figures:
+        most = max(most, sum(strongest[:ON_THE_SPOT]))
+    if thinned:
+        least = bonus
+    elif not figures:
+        least = 0  # made on the spot from bluffs, or from no card at all
+    else:
+        least = sum(own[: max(0, TRIS - figures)]) + bonus
+    return least, most
+
+
+#: (least, most) force per laid-figure mask, for packs without and with the specials
+FORCE_BOUNDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(force_bounds(mask, thinned) for mask in range(8)) for thinned in (False, True)
+)
 
 
 # named tuples: one of each is made at every scontro played
@@ -272,11 +326,13 @@ def score_summary(
     effects: bool,
     seats: int = 2,
     specials: bool | None = None,
+    all_six: bool = True,
 ) -> tuple[dict[str, JSON] | None, list[Violation]]:
     """Read a summary, check it can be, and score it (docs/notation/ergio.md).
 
     ``specials``: whether the sides' packs hold the special cards (the advanced game;
-    by default as ``effects`` says)."""
+    by default as ``effects`` says). ``all_six``: the ruleset's option (fight all six, or
+    stop at a side's fourth win)."""
     with_specials = effects if specials is None else specials
     copies: list[dict[int, int]] = [{}, {}]
     for side in (0, 1):
@@ -301,6 +357,8 @@ def score_summary(
     facts: list[ScontroFacts] = []
     used: list[set[int]] = [set(), set()]
     expected = corteo
+    won = [0, 0]
+    decided: int | None = None  # the scontro that gave a side its fourth win
     for n, s in enumerate(raw):
         path = f"scontri[{n}]"
         if not isinstance(s, Mapping):
@@ -386,20 +444,61 @@ def score_summary(
                 force = r.force
                 mask = r.mask or 0
                 laid = r.laid_force
-            if not 0 <= force <= B.MAX_FORCE:
-                found.append(
-                    rule_broken(
-                        BOOK,
-                        "ergio.summary.force_range",
-                        f"{C.SIDES[side]}: {force} fuori da 0..{B.MAX_FORCE}.",
-                        f"{C.SIDES[side]}: {force} is outside 0..{B.MAX_FORCE}.",
-                        **where,
-                    )
-                )
+            if r.sent is None:  # cards written give their own force, checked above
+                least, most = FORCE_BOUNDS[with_specials][mask]
+                if not least <= force <= most:
+                    found.append(_force_out_of_reach(side, force, mask, least, most, n))
             sides.append(SideFacts(r.mag, force, mask, laid))
         winner, reason = B.decide(
             [sides[0].force, sides[1].force], [sides[0].mask, sides[1].mask], challenger, tie_order
         )
         facts.append(ScontroFacts(challenger, (sides[0], sides[1]), winner, reason))
         expected = winner
+        won[winner] += 1
+        if decided is None and won[winner] == WINS:
+            decided = n
+    if decided is not None and decided + 1 < len(facts):
+        found += _after_the_fourth_win(facts, decided, all_six)
     return result_of(facts, corteo, bella_sums, seats), found
+
+
+def _force_out_of_reach(
+    side: int, force: int, mask: int, least: int, most: int, n: int
+) -> Violation:
+    """A force no team with these laid figures can bring (ergio.summary.force_range), placed
+    at the side's force field of the scontro's row."""
+    names = ", ".join(n.capitalize() for n in B.mask_names(mask))
+    with_it = f"con {names}" if names else "senza figure"
+    with_en = f"with {names}" if names else "with no figure"
+    name = C.SIDES[side].capitalize()
+    return rule_broken(
+        BOOK,
+        "ergio.summary.force_range",
+        f"{name}: forza {force} {with_it}; possibile da {least} a {most}.",
+        f"{name}: force {force} {with_en}; possible from {least} to {most}.",
+        scontro=n + 1,
+        field=f"{'tm'[side]}_force",
+    )
+
+
+def _after_the_fourth_win(
+    facts: Sequence[ScontroFacts], decided: int, all_six: bool
+) -> list[Violation]:
+    """Scontri written after a side's fourth win (ergio.summary.match_end): with ``all_six``
+    off the battle stopped there; with it the summary either stops there or writes all six."""
+    side = C.SIDES[facts[decided].winner].capitalize()
+    if all_six and len(facts) == SCONTRI:
+        return []
+    if all_six:
+        it = (
+            f"{side} ha vinto il quarto scontro al {decided + 1}º: fermati lì o scrivi tutti "
+            f"e sei gli scontri, non {len(facts)}."
+        )
+        en = (
+            f"{side} won its fourth scontro at number {decided + 1}: stop there or write all "
+            f"six scontri, not {len(facts)}."
+        )
+    else:
+        it = f"La battaglia è finita al {decided + 1}º scontro, quando {side} ne ha vinti quattro."
+        en = f"The battle ended at scontro {decided + 1}, when {side} had won four."
+    return [rule_broken(BOOK, "ergio.summary.match_end", it, en, scontro=decided + 2)]

@@ -338,7 +338,9 @@ def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
             continue  # already at its field
         row = form.row_for(where) if isinstance(form, DeclaredSummaryForm) else None
         if row is not None and row.fields:
-            name = next(iter(row.fields))
+            # the row's field the game names (a scontro's force), else its first field
+            named = where.get("field")
+            name = named if named in row.fields else next(iter(row.fields))
             row.add_error(name, v["text"])
             row.fields[name].rule_ref = v["rule"]  # type: ignore[attr-defined]
         else:

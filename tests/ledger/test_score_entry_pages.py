@@ -171,10 +171,10 @@ def _scontro(challenger, t_mag, t_force, m_mag, m_force, t_figs=(), m_figs=()):
 ERGIO_SCONTRI = [
     _scontro("tramontana", "santa_maria", 21, "dragoni", 18, ["capitano"], ["magistrato"]),
     _scontro("tramontana", "calci", 14, "leoni", 14, ["caposchiera"], ["magistrato"]),
-    _scontro("mezzogiorno", "satiri", 16, "delfini", 20),
+    _scontro("mezzogiorno", "satiri", 16, "delfini", 20, ["capitano"], ["magistrato"]),
     _scontro("mezzogiorno", "san_michele", 12, "san_marco", 12),
     _scontro("mezzogiorno", "mattaccini", 20, "san_martino", 9, ["magistrato"]),
-    _scontro("tramontana", "san_francesco", 22, "sant_antonio", 19),
+    _scontro("tramontana", "san_francesco", 17, "sant_antonio", 16),
 ]
 
 
@@ -350,6 +350,50 @@ def test_a_san_marco_wrong_passage_bonus_shows_the_rule(logged_in, club, people)
     body = {"p0": 50, "p1": 61, **_rows("passage", passages, 3)}
     text = _record(logged_in, table, body).content.decode()
     assert "sanmarco.v2.bonus" in text
+    assert Result.objects.count() == 0
+
+
+def _field_html(text: str, name: str) -> str:
+    """The page's block of the field whose input is ``name`` (its error beside it)."""
+    start = text.rindex('<div class="field', 0, text.index(f'name="{name}"'))
+    return text[start : text.index("</div>", text.index(f'name="{name}"'))]
+
+
+def test_a_san_marco_colour_above_the_cap_is_refused_at_its_field_with_the_input_kept(
+    logged_in, club, people
+):
+    table = _table(club, people, "sanmarco", 2)
+    body = {"p0_0": 55, "p0_1": 300, "p1_0": 57, "p1_1": 61}
+    response = _record(logged_in, table, body)
+    text = response.content.decode()
+    assert response.status_code == 200
+    field = _field_html(text, "p0_1")
+    assert "invalid" in field and 'value="300"' in field and "autofocus" in field
+    assert "sanmarco.entry.range" in field and "at most 200" in field
+    assert text.count("at most 200") == 1  # said once, at its field
+    assert Result.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("force", "figures", "words"),
+    [
+        ("21", [], "force 21 with no figure; possible from 0 to 18"),
+        ("1", ["capitano"], "force 1 with Capitano; possible from 10 to 23"),
+    ],
+)
+def test_an_ergio_force_the_figures_cannot_reach_is_refused_at_that_force(
+    logged_in, club, people, force, figures, words
+):
+    table = _table(club, people, "ergio", 2)
+    first = _scontro("tramontana", "santa_maria", force, "dragoni", 12, figures)
+    body = {"corteo_winner": "tramontana", **_rows("scontro", [first], 6)}
+    response = _record(logged_in, table, body)
+    text = response.content.decode()
+    assert response.status_code == 200
+    field = _field_html(text, "scontro-0-t_force")
+    assert "invalid" in field and f'value="{force}"' in field and "autofocus" in field
+    assert "ergio.summary.force_range" in field and words in field
+    assert text.count(words) == 1
     assert Result.objects.count() == 0
 
 
@@ -628,7 +672,7 @@ def test_an_ergio_result_is_corrected_through_the_same_scontri_form(
     page = client.get(url).content.decode()
     assert 'name="scontro-TOTAL_FORMS"' in page  # the game's own form, not a JSON box
     # The sixth scontro goes the other way: Mezzogiorno wins four to two.
-    fixed = [*ERGIO_SCONTRI[:5], _scontro("tramontana", "san_francesco", 15, "sant_antonio", 19)]
+    fixed = [*ERGIO_SCONTRI[:5], _scontro("tramontana", "san_francesco", 15, "sant_antonio", 18)]
     corrected = {"corteo_winner": "tramontana", **_rows("scontro", fixed, 6)}
     response = client.post(url, {**corrected, "reason": "sixth scontro misread", "apply": "1"})
     assert response.status_code == 302, response.content.decode()[:2000]
