@@ -25,6 +25,10 @@ def test_random_club_histories_keep_the_ledger_whole() -> None:
             max_examples=examples,
             stateful_step_count=steps,
             deadline=None,
+            # The same histories on every run, so that the suite stays green until the
+            # code changes; `make soak` explores new ones.
+            derandomize=True,
+            database=None,
             suppress_health_check=list(HealthCheck),
         ),
     )
