@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.cardchess import cards as C
@@ -142,6 +142,23 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         if field != "card":
             return super().choices(field, ruleset)
         return tuple(Choice(code, Text(code, code)) for code in C.CODES)
+
+    def describe(
+        self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """The result's declared facts in words (games/cardchess/words.py)."""
+        from games.cardchess.words import describe
+
+        detail = outcome.get("detail")
+        if not isinstance(detail, Mapping):
+            return []
+        facts = dict(detail)
+        if "winner" not in facts and outcome.get("termination") != "unfinished":
+            # a record's detail leaves the winner to the Outcome
+            winners = outcome.get("winners") or []
+            facts["winner"] = winners[0] if len(winners) == 1 else None
+            facts.setdefault("complete", True)
+        return describe(facts, lang, names)
 
     def summary_form(self, ruleset: CardChessRuleset) -> SummaryForm:
         """The points of each sfida, or the cards captured in one (games/cardchess/form.py)."""

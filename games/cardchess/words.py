@@ -107,3 +107,67 @@ def state(
         shown = [card(c, lang) if isinstance(c, str) else card(None, lang) for c in cards]
         out.append((pick(lang, *STATE_LABELS["plays"]), plain(shown, lang)))
     return out
+
+
+def _gold(gold: Any, lang: str, names: Sequence[str] | None) -> str:
+    if not isinstance(gold, int):
+        return pick(lang, "pari: nessuno prende una carta d'oro", "a tie: nobody takes a gold card")
+    return pick(
+        lang,
+        f"carta d'oro a {seat_name(gold, lang, names)}",
+        f"a gold card to {seat_name(gold, lang, names)}",
+    )
+
+
+def _points(points: Any, lang: str, names: Sequence[str] | None, reami: Any = None) -> str:
+    parts = []
+    for i, p in enumerate(points or []):
+        part = f"{seat_name(i, lang, names)} {p}"
+        if isinstance(reami, list) and i < len(reami) and reami[i]:
+            part += pick(lang, f" ({reami[i]} reame)", f" ({reami[i]} reame)")
+        parts.append(part)
+    return ", ".join(parts)
+
+
+def describe(detail: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """What a result declares, in words (GAME.describe): each sfida's points per player
+    and who took its gold card (the deciding one named), the gold cards and the winner; or
+    one sfida's points and its gold card."""
+    from games.core.words import seat_name as _name
+
+    if not isinstance(detail, dict):
+        return []
+    if detail.get("form") == "sfida":
+        line = pick(lang, "Sfida: ", "Sfida: ") + _points(
+            detail.get("points"), lang, names, detail.get("reami")
+        )
+        return [f"{line}; {_gold(detail.get('gold'), lang, names)}."]
+    out = []
+    for n, s in enumerate(detail.get("sfide") or [], start=1):
+        if not isinstance(s, dict):
+            continue
+        deciding = pick(lang, " (decisiva)", " (deciding)") if s.get("deciding") else ""
+        out.append(
+            pick(lang, f"Sfida {n}{deciding}: ", f"Sfida {n}{deciding}: ")
+            + _points(s.get("points"), lang, names, s.get("reami"))
+            + f"; {_gold(s.get('gold'), lang, names)}."
+        )
+    gold = detail.get("gold")
+    if isinstance(gold, list):
+        out.append(
+            pick(lang, "Carte d'oro: ", "Gold cards: ")
+            + ", ".join(f"{_name(i, lang, names)} {g}" for i, g in enumerate(gold))
+            + "."
+        )
+    winner = detail.get("winner")
+    if isinstance(winner, int):
+        out.append(
+            pick(
+                lang, f"Vince {_name(winner, lang, names)}.", f"{_name(winner, lang, names)} wins."
+            )
+        )
+    elif detail.get("complete") is False:
+        out.append(pick(lang, "La partita non è finita.", "The game is not over."))
+    elif detail.get("complete") is True:
+        out.append(pick(lang, "Pareggio.", "A draw."))
+    return out

@@ -299,6 +299,16 @@ class Game(ABC, Generic[R, S]):
         (games/core/declare.py); None for a game whose summary is only typed as JSON."""
         return None
 
+    def describe(
+        self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """What a recorded result declared, in words, one line per fact, so the players who
+        must confirm it can check it: read from its Outcome (``Outcome.to_json()``, whose
+        ``detail`` a summary and a full record give alike), in ``lang`` ("it" or "en"),
+        each seat said by its player's name from ``names`` (by seat). A game whose summary
+        is the points themselves declares nothing beyond those points."""
+        return []
+
     def check_ruleset(self, ruleset: R) -> None:
         """Refuse inconsistent option combinations (RecordError). Override as needed."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read, rng
@@ -200,6 +200,15 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
         from games.ergio.form import magistrature
 
         return magistrature(0) + magistrature(1)
+
+    def describe(
+        self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """The result's declared facts in words (games/ergio/words.py)."""
+        from games.ergio.words import describe
+
+        detail = outcome.get("detail")
+        return describe(detail if isinstance(detail, Mapping) else None, lang, names)
 
     def summary_form(self, ruleset: ErGioRuleset) -> SummaryForm:
         """The Corteo Storico, then a row per scontro (games/ergio/form.py)."""

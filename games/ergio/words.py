@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.words import pick, plain, seat_name
+from games.core.words import join, pick, plain, seat_name
 from games.ergio import cards as C
 
 MAG_BY_CODE = {code: label for _slug, label, code in C.MAGISTRATURE}
@@ -262,3 +262,105 @@ def pile_place(at: int, lang: str) -> str:
     if at == 0:
         return pick(lang, "la carta in cima", "the top card")
     return pick(lang, f"la {at + 1}ª carta dall'alto", f"card {at + 1} from the top")
+
+
+def _figures(names: Any, lang: str) -> str:
+    # the figures keep their Italian names in both languages, as the game's own terms
+    laid = [str(f).capitalize() for f in names or () if f in C.FIGURE_NAMES]
+    if not laid:
+        return pick(lang, "senza figure", "with no figure")
+    return pick(lang, "con ", "with ") + join(laid, lang)
+
+
+def _side_players(side: int, names: Sequence[str] | None) -> str:
+    """A side with the players at its seats (even seats Tramontana, odd Mezzogiorno)."""
+    label = SIDES["TM"[side]][0]
+    who = [str(n) for seat, n in enumerate(names or ()) if seat % 2 == side and n]
+    return f"{label} ({', '.join(who)})" if who else label
+
+
+WHY = {
+    "force": ("con più forza", "with more force"),
+    "figures": ("a parità di forza, per le figure", "on equal force, by the figures"),
+    "challenger": ("a parità di tutto, perché ha sfidato", "all level, as the challenger"),
+}
+
+
+def describe(detail: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """What a match's result declares, in words (GAME.describe): the Corteo's winner, each
+    scontro with both magistrature, their forces and laid figures and who won it and why,
+    the score, the Bella Nazionale with its sums, and the winner."""
+    if not isinstance(detail, dict):
+        return []
+    out: list[str] = []
+    corteo = detail.get("corteo_winner")
+    if isinstance(corteo, str) and corteo in C.SIDES:
+        side = _side_players(C.SIDES.index(corteo), names)
+        out.append(pick(lang, f"Corteo Storico vinto da {side}.", f"Corteo Storico won by {side}."))
+    for s in detail.get("scontri") or []:
+        if not isinstance(s, dict):
+            continue
+        sides = []
+        for key in C.SIDES:
+            mine = s.get(key) or {}
+            sides.append(
+                pick(
+                    lang,
+                    "{side}: {mag}, forza {force} {figs}",
+                    "{side}: {mag}, force {force} {figs}",
+                ).format(
+                    side=SIDES[key[0].upper()][0],
+                    mag=magistratura(str(mine.get("magistratura", ""))),
+                    force=mine.get("force", "—"),
+                    figs=_figures(mine.get("figures"), lang),
+                )
+            )
+        winner = str(s.get("winner", ""))
+        won = SIDES.get(winner[:1].upper(), (winner, winner))[0]
+        why = pick(lang, *WHY.get(str(s.get("reason", "")), ("", "")))
+        challenger = str(s.get("challenger", ""))
+        by = SIDES.get(challenger[:1].upper(), (challenger, challenger))[0]
+        out.append(
+            pick(
+                lang,
+                "Scontro {n} (sfida {by}): {a}; {b}. Vince {w} {why}.",
+                "Scontro {n} ({by} challenges): {a}; {b}. {w} wins {why}.",
+            ).format(n=s.get("number", "—"), by=by, a=sides[0], b=sides[1], w=won, why=why)
+        )
+    points = detail.get("points")
+    if isinstance(points, dict):
+        t, m = _side_players(0, names), _side_players(1, names)
+        out.append(f"{t} {points.get('tramontana', 0)} – {points.get('mezzogiorno', 0)} {m}.")
+    bella = detail.get("bella_nazionale")
+    if isinstance(bella, dict) and bella.get("winner"):
+        won = SIDES.get(str(bella["winner"])[:1].upper(), ("", ""))[0]
+        force, figs = bella.get("force") or {}, bella.get("figures") or {}
+        sums = pick(
+            lang,
+            "forza delle magistrature conservate {a} a {b}, figure {c} a {d}",
+            "force of the kept magistrature {a} to {b}, figures {c} to {d}",
+        ).format(
+            a=force.get("tramontana", 0),
+            b=force.get("mezzogiorno", 0),
+            c=figs.get("tramontana", 0),
+            d=figs.get("mezzogiorno", 0),
+        )
+        said = {
+            "force": ("per forza", "on force"),
+            "figures": ("per le figure", "on figures"),
+            "corteo": ("a chi ha vinto il Corteo", "to the Corteo's winner"),
+        }.get(str(bella.get("reason")), ("", ""))
+        out.append(
+            pick(
+                lang,
+                f"Tre pari: Bella Nazionale a {won} {said[0]} ({sums}).",
+                f"Three all: the Bella Nazionale goes to {won} {said[1]} ({sums}).",
+            )
+        )
+    match_winner = detail.get("winner")
+    if isinstance(match_winner, str) and match_winner in C.SIDES:
+        side = _side_players(C.SIDES.index(match_winner), names)
+        out.append(pick(lang, f"{side} vince la partita.", f"{side} wins the match."))
+    elif detail.get("scontri") is not None:
+        out.append(pick(lang, "La partita non è finita.", "The match is not over."))
+    return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import (
@@ -319,6 +319,15 @@ class Ponte(Game[PonteRuleset, PonteState]):
             seat = owners[quarter_of(m)] if owners is not None else None
             out.append(Choice(name, Text(label, label), side=m // 6, seat=seat))
         return tuple(out)
+
+    def describe(
+        self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """The result's declared facts in words (games/ponte/words.py)."""
+        from games.ponte.words import describe
+
+        detail = outcome.get("detail")
+        return describe(detail if isinstance(detail, Mapping) else None, lang, names)
 
     def summary_form(self, ruleset: PonteRuleset) -> SummaryForm:
         """A row per challenge, the tie breaker, the power sheets (games/ponte/form.py)."""

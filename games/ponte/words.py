@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.words import pick, plain
+from games.core.words import pick, plain, seat_name
 
 NAMES = {
     "calci": "Calci",
@@ -120,4 +120,63 @@ def state(
             continue
         label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
         out.append((pick(lang, *label), plain(v, lang, _word)))
+    return out
+
+
+def _side(side: Any) -> str:
+    return NAMES.get(str(side), str(side))
+
+
+def _with_players(side: str, detail: dict[str, Any], names: Sequence[str] | None) -> str:
+    """A side with the players of its seats, as the result's ranking places them."""
+    seats = [
+        r.get("seat")
+        for r in detail.get("ranking") or []
+        if isinstance(r, dict) and r.get("side") == side
+    ]
+    who = [seat_name(s, "it", names) for s in sorted(s for s in seats if isinstance(s, int))]
+    return f"{_side(side)} ({', '.join(who)})" if who and names else _side(side)
+
+
+def _challenge(c: Any, lang: str) -> str:
+    if not isinstance(c, dict):
+        return ""
+    t, m = NAMES.get(str(c.get("tramontana")), "—"), NAMES.get(str(c.get("mezzogiorno")), "—")
+    won = _side(c.get("winner")) if c.get("winner") else "—"
+    text = pick(
+        lang,
+        f"{t} (Tramontana) contro {m} (Mezzogiorno): vince {won}",
+        f"{t} (Tramontana) against {m} (Mezzogiorno): {won} wins",
+    )
+    left = c.get("left")
+    if isinstance(left, list) and len(left) == 2 and any(left):
+        text += pick(
+            lang,
+            f"; potenza rimasta {kg(int(left[0]), lang)} e {kg(int(left[1]), lang)}",
+            f"; power left {kg(int(left[0]), lang)} and {kg(int(left[1]), lang)}",
+        )
+    return text + "."
+
+
+def describe(detail: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """What a match's result declares, in words (GAME.describe): each challenge with its two
+    magistrature, the winner and the power left, the tie breaker, the score and the winner."""
+    if not isinstance(detail, dict):
+        return []
+    out = [
+        pick(lang, f"Sfida {n}: ", f"Challenge {n}: ") + _challenge(c, lang)
+        for n, c in enumerate(detail.get("challenges") or [], start=1)
+    ]
+    tie = detail.get("tie_breaker")
+    if isinstance(tie, dict):
+        out.append(pick(lang, "Spareggio: ", "Tie breaker: ") + _challenge(tie, lang))
+    sides = detail.get("sides")
+    if isinstance(sides, list) and len(sides) == 2:
+        t = _with_players("tramontana", detail, names)
+        m = _with_players("mezzogiorno", detail, names)
+        out.append(f"{t} {sides[0]} – {sides[1]} {m}.")
+    winner = detail.get("winner")
+    if winner:
+        side = _with_players(str(winner), detail, names)
+        out.append(pick(lang, f"{side} vince la partita.", f"{side} wins the match."))
     return out

@@ -3,7 +3,7 @@ two-player variants) and the two-player scoring round (see docs/rules/sanmarco.m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
@@ -203,6 +203,15 @@ class SanMarco(Game[Any, Any]):
             for seat, colours in enumerate(DEFAULT_COLOURS[variant])
             for colour in colours
         )
+
+    def describe(
+        self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """The result's declared facts in words (games/sanmarco/words.py)."""
+        from games.sanmarco.words import describe
+
+        detail = outcome.get("detail")
+        return describe(detail if isinstance(detail, Mapping) else None, lang, names)
 
     def summary_form(self, ruleset: Any) -> SummaryForm | None:
         """The points of each colour as the ruleset's variant writes them

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.words import pick, plain, seat_name
+from games.core.words import join, pick, plain, seat_name
 
 COLOURS = {
     "bianco": ("bianco", "white"),
@@ -142,4 +142,118 @@ def state(
             continue
         if v not in (None, [], {}):
             out.append((key.replace("_", " "), plain(v, lang)))
+    return out
+
+
+def _colour(name: str, lang: str) -> str:
+    it, en = COLOURS.get(name, (name, name))
+    return pick(lang, it, en)
+
+
+def describe(detail: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """What a game's result declares, in words (GAME.describe): each colour's prestige
+    points as written, variant 3's mean, deduction and final, the ghosts or the neutral
+    colour, the passages' limit points and bonuses, the tie-break and the winner."""
+    from games.sanmarco.state import DEFAULT_COLOURS
+
+    if not isinstance(detail, dict):
+        return []
+    out: list[str] = []
+    variant = detail.get("variant")
+    finals = detail.get("final") or []
+    if variant == 3:
+        for i, p in enumerate(detail.get("players") or []):
+            colours = DEFAULT_COLOURS[3][i] if i < 2 else ("", "")
+            a, b = (p.get("colours") or [0, 0])[:2]
+            who = _seat(i, lang, names)
+            out.append(
+                pick(
+                    lang,
+                    f"{who}: {_colour(colours[0], lang)} {a}, {_colour(colours[1], lang)} {b}; "
+                    f"media {p.get('mean')}, meno {p.get('deduction')} per lo scarto di "
+                    f"{p.get('gap')}: finale {p.get('final')}.",
+                    f"{who}: {_colour(colours[0], lang)} {a}, {_colour(colours[1], lang)} {b}; "
+                    f"mean {p.get('mean')}, less {p.get('deduction')} for the gap of "
+                    f"{p.get('gap')}: final {p.get('final')}.",
+                )
+            )
+    else:
+        for i, points in enumerate(finals):
+            who = _seat(i, lang, names)
+            if variant in (1, 2):
+                colour = _colour(DEFAULT_COLOURS[variant][i][0], lang) if i < 2 else ""
+                out.append(
+                    pick(
+                        lang,
+                        f"{who}: {colour} {points} punti prestigio.",
+                        f"{who}: {colour} {points} prestige points.",
+                    )
+                )
+            else:
+                out.append(
+                    pick(
+                        lang,
+                        f"{who}: {points} punti prestigio.",
+                        f"{who}: {points} prestige points.",
+                    )
+                )
+    ghosts = detail.get("ghosts")
+    if isinstance(ghosts, list):
+        for i, g in enumerate(ghosts):
+            ghost = DEFAULT_COLOURS[1][i][1].removeprefix("fantasma ") if i < 2 else ""
+            reader = seat_name(i, lang, names)
+            out.append(
+                pick(
+                    lang,
+                    f"Colore fantasma {_colour(ghost, lang)} (letto da {reader}): {g}.",
+                    f"Ghost colour {_colour(ghost, lang)} (read out by {reader}): {g}.",
+                )
+            )
+    if detail.get("neutral") is not None:
+        out.append(
+            pick(
+                lang,
+                f"Colore neutro: {detail['neutral']}.",
+                f"Neutral colour: {detail['neutral']}.",
+            )
+        )
+    for n, p in enumerate(detail.get("passages") or [], start=1):
+        limits = p.get("limits") or []
+        bonus = p.get("bonus_due") or []
+        parts = [
+            f"{seat_name(i, lang, names)} {v}"
+            + (f" (bonus {bonus[i]})" if i < len(bonus) and bonus[i] else "")
+            for i, v in enumerate(limits)
+        ]
+        out.append(
+            pick(lang, f"Passaggio {n}, punti limite: ", f"Passage {n}, limit points: ")
+            + ", ".join(parts)
+            + "."
+        )
+    tie_break = detail.get("tie_break")
+    winners = detail.get("winners")
+    winner = detail.get("winner")
+    if tie_break == "weaker_colour" and isinstance(winner, int):
+        out.append(
+            pick(
+                lang,
+                "Finali pari: decide il colore più debole, più forte per "
+                f"{seat_name(winner, lang, names)}.",
+                "Equal finals: the weaker colour decides, stronger for "
+                f"{seat_name(winner, lang, names)}.",
+            )
+        )
+    if isinstance(winner, int):
+        out.append(
+            pick(
+                lang,
+                f"Vince {seat_name(winner, lang, names)}.",
+                f"{_seat(winner, lang, names)} wins.",
+            )
+        )
+    elif isinstance(winners, list) and len(winners) > 1:
+        who = join([seat_name(w, lang, names) for w in winners], lang)
+        out.append(pick(lang, f"Primi a pari merito: {who}.", f"First together: {who}."))
+    elif tie_break == "tie_stands":
+        out.append(pick(lang, "Il pareggio resta: nessuno vince.", "The tie stands: nobody wins."))
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, read
@@ -204,6 +204,15 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         return read.whole(value, path)
 
     # --- summaries ----------------------------------------------------------------------
+    def describe(
+        self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
+    ) -> list[str]:
+        """The result's declared facts in words (games/tarocco/words.py)."""
+        from games.tarocco.words import describe
+
+        detail = outcome.get("detail")
+        return describe(detail if isinstance(detail, Mapping) else None, lang, names)
+
     def summary_form(self, ruleset: TaroccoRuleset) -> SummaryForm:
         """Outcome, dealer, then what the outcome needs (games/tarocco/form.py)."""
         from games.tarocco.form import FORM

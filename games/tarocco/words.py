@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.core.words import pick, plain, seat_name
+from games.core.words import join, pick, plain, seat_name
 from games.tarocco import cards as C
 
 RANKS = {
@@ -230,4 +230,99 @@ def state(
             continue
         label = STATE_LABELS.get(key, (key.replace("_", " "), key.replace("_", " ")))
         out.append((pick(lang, *label), value(v, lang)))
+    return out
+
+
+def _hand(hand: Any, lang: str, names: Sequence[str] | None) -> list[str]:
+    """One smazzata's declared facts: the dealer, then how the bidding ended and what it
+    scored on (soloist or pairs with their card points, the offers taken)."""
+    if not isinstance(hand, dict):
+        return []
+
+    def who(seat: Any) -> str:
+        return seat_name(seat, lang, names)
+
+    out = [
+        pick(lang, f"Mazziere: {who(hand.get('dealer'))}.", f"Dealer: {who(hand.get('dealer'))}.")
+    ]
+    outcome = hand.get("outcome")
+    points = hand.get("card_points")
+    if outcome == "solo":
+        declarer = who(hand.get("declarer"))
+        rest = C.TOTAL_POINTS - int(points or 0)
+        out.append(
+            pick(
+                lang,
+                f"Solo di {declarer}: {points} punti carta su {C.TOTAL_POINTS}; "
+                f"gli altri tre {rest}.",
+                f"{declarer} played solo: {points} card points of {C.TOTAL_POINTS}; "
+                f"the other three {rest}.",
+            )
+        )
+    elif outcome == "pairs":
+        pair = [s for s in hand.get("pair") or [] if isinstance(s, int)]
+        others = [s for s in range(4) if s not in pair]
+        rest = C.TOTAL_POINTS - int(points or 0)
+        a = join([who(s) for s in pair], lang)
+        b = join([who(s) for s in others], lang)
+        out.append(
+            pick(
+                lang,
+                f"A coppie: {a} {points} punti carta, {b} {rest} (su {C.TOTAL_POINTS}).",
+                f"In pairs: {a} {points} card points, {b} {rest} (of {C.TOTAL_POINTS}).",
+            )
+        )
+    elif outcome == "offer":
+        offers = hand.get("offers") or [hand]
+        for o in offers:
+            if not isinstance(o, dict):
+                continue
+            out.append(
+                pick(
+                    lang,
+                    f"{who(o.get('offerer'))} offre {o.get('points')} punti e "
+                    f"{who(o.get('taker'))} dice piglio.",
+                    f"{who(o.get('offerer'))} offered {o.get('points')} points and "
+                    f"{who(o.get('taker'))} took them (piglio).",
+                )
+            )
+    elif outcome == "all_zero":
+        out.append(
+            pick(
+                lang,
+                "Nessuno dice venti: smazzata annullata, nessuno segna.",
+                "Nobody said venti: the hand is void, nobody scores.",
+            )
+        )
+    else:
+        out.append(
+            pick(
+                lang,
+                "Smazzata abbandonata nella contrattazione: nessuno segna.",
+                "The hand was abandoned in the bargaining: nobody scores.",
+            )
+        )
+    return out
+
+
+def describe(detail: Any, lang: str, names: Sequence[str] | None = None) -> list[str]:
+    """What a hand's (or a set of hands') result declares, in words (GAME.describe)."""
+    if not isinstance(detail, dict):
+        return []
+    out: list[str] = []
+    if isinstance(detail.get("hands"), list):
+        for n, row in enumerate(detail["hands"], start=1):
+            lines = _hand(row.get("summary") if isinstance(row, dict) else None, lang, names)
+            out += [pick(lang, f"Smazzata {n}. ", f"Hand {n}. ") + line for line in lines]
+    else:
+        out += _hand(detail.get("summary"), lang, names)
+    nxt = detail.get("next_dealer")
+    if isinstance(nxt, int):
+        out.append(
+            pick(
+                lang,
+                f"Prossimo mazziere: {seat_name(nxt, lang, names)}.",
+                f"Next to deal: {seat_name(nxt, lang, names)}.",
+            )
+        )
     return out

@@ -3,6 +3,7 @@ declarations where an engine exists, and from this table until then."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,3 +120,14 @@ def presets(slug: str, language: str = "it") -> list[Preset]:
             label += f" · {seats} giocatori" if language == "it" else f" · {seats} players"
         out.append(Preset(slug, name, seats, label))
     return out
+
+
+def declared_facts(slug: str, verdict: Any, names: Sequence[str]) -> list[str]:
+    """What a recorded result declared, in the reader's language and as its game says it
+    (``GAME.describe``), each seat by its player's name: read from the verdict's Outcome,
+    which a summary and a full record both carry. Nothing for a verdict without one."""
+    outcome = verdict.get("outcome") if isinstance(verdict, Mapping) else None
+    if not isinstance(outcome, Mapping) or not engine_available(slug):
+        return []
+    language = "en" if (get_language() or "it").startswith("en") else "it"
+    return registry.get(slug).describe(outcome, language, list(names))

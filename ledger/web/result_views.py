@@ -20,6 +20,7 @@ from django_ratelimit.core import get_usage
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError, NotAllowed
+from ledger.clubs.games import declared_facts
 from ledger.clubs.models import Competition, Dispute, Player, Result, Role
 from ledger.clubs.visibility import viewer_of
 from ledger.referee import services as referee
@@ -112,6 +113,16 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             # What happened, in words (the engine's detail: dealer, declarations, card
             # points, scontri, challenges, sfide), for whoever may see the scores.
             "detail": None if hide else _detail(competition.game, result.source, result.verdict),
+            # What the scorekeeper declared, in words, as the game says it (GAME.describe:
+            # dealer, bidding and card points; scontri; challenges; colours; sfide), for
+            # whoever may see the scores: what the players who confirm it check.
+            "declared": []
+            if hide
+            else declared_facts(
+                competition.game,
+                result.verdict,
+                [s.player.name for s in sorted(seats, key=lambda s: s.index)],
+            ),
             "names": [(s.index, s.player.name) for s in seats],
             "waits": WAITS.get(mode) if pending else None,
             "who_confirms": services.who_confirms(result) if pending else "",

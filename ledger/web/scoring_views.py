@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import engine_available, hand_words, meta, plain_scores
+from ledger.clubs.games import declared_facts, engine_available, hand_words, meta, plain_scores
 from ledger.clubs.models import Competition, Player, Result, Role, Table
 from ledger.clubs.scoring import score_result
 from ledger.clubs.visibility import viewer_of
@@ -315,6 +315,12 @@ def _evaluate(
         "record": record,
         "explicit": explicit,
         "detail": _detail(competition.game, form.source, scored.verdict),
+        # what the scorekeeper typed, in words, as the game says it
+        "declared": declared_facts(
+            competition.game,
+            scored.verdict,
+            [s.player.name for s in sorted(table.seats.all(), key=lambda s: s.index)],
+        ),
         "unfinished": not scored.finished,
     }
 

@@ -229,7 +229,7 @@ def test_an_ergio_preview_names_each_scontros_winner(logged_in, club, people):
     body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI[:2], 6)}
     text = logged_in.post(url, body).content.decode()
     assert 'id="preview-scores"' in text
-    assert "won by Tramontana" in text and "won by Mezzogiorno" in text
+    assert "Tramontana wins" in text and "Mezzogiorno wins" in text
     assert Result.objects.count() == 0
 
 
