@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -41,3 +42,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def env_networks(name: str) -> tuple[Network, ...]:
+    """A comma-separated list of addresses and networks (``10.0.0.5, 172.16.0.0/12,
+    ::1``); an address is a network of one. Nothing by default."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is neither an IP address nor a network such as 10.0.0.0/8"
+            ) from None
+    return tuple(networks)

@@ -10,12 +10,24 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 import uvicorn
+
+from ledger.env import env_networks
 
 
 def workers_for(requested: int, shared_layer: bool) -> int:
     return max(1, requested) if shared_layer else 1
+
+
+def proxy_options() -> dict[str, Any]:
+    """uvicorn's options for the proxies' headers: read only from the trusted proxies, as
+    the site reads them (ledger/web/addresses.py)."""
+    trusted = [str(net) for net in env_networks("LEDGER_TRUSTED_PROXIES")]
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": trusted}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,7 +57,9 @@ def main(argv: list[str] | None = None) -> None:
         lifespan="on",
         log_level=args.log_level,
         access_log=not args.no_access_log,
-        proxy_headers=True,
+        # X-Forwarded-For and -Proto are believed only from LEDGER_TRUSTED_PROXIES (none by
+        # default; uvicorn's own default believed any client on this machine).
+        **proxy_options(),
         # On a restart the open sockets are closed after this long; browsers reconnect.
         timeout_graceful_shutdown=10,
     )

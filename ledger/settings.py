@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from ledger.env import env_bool, env_int, env_list, env_str
+from ledger.env import env_bool, env_int, env_list, env_networks, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("LEDGER_VAR_DIR", str(BASE_DIR / "var")))
@@ -181,6 +181,11 @@ CACHES = {
     },
 }
 RATELIMIT_USE_CACHE = "limits"
+# The proxies (addresses or networks) whose X-Forwarded-For names the client; nobody's by
+# default, so a client cannot pick the address its failed logins are counted under
+# (ledger/web/addresses.py, docs/operations.md).
+LEDGER_TRUSTED_PROXIES = env_networks("LEDGER_TRUSTED_PROXIES")
+RATELIMIT_IP_META_KEY = "ledger.web.addresses.client_address"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
