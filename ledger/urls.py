@@ -96,6 +96,7 @@ urlpatterns = [
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/dispute/", result_views.contest, name="dispute"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/rule/", result_views.rule, name="rule"),
     path("c/<slug:club>/<slug:slug>/r/<int:pk>/correct/", result_views.correct, name="correct"),
+    path("c/<slug:club>/<slug:slug>/r/<int:pk>/void/", result_views.void, name="void"),
     path("healthz", views.healthz, name="healthz"),
     path("score-sw.js", scoring_views.service_worker, name="score-sw"),
     path("login/", login.LoginView.as_view(), name="login"),

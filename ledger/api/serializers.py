@@ -160,9 +160,23 @@ class ResultSerializer(serializers.ModelSerializer):
             "confirmed_at",
             "supersedes",
             "superseded_by",
+            "voided_by",
+            "voided_at",
+            "void_reason",
             "entries",
             "sealed",
         ]
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=2000,
+        allow_blank=True,
+        help_text=_(
+            "Why the result is voided (entered twice, the wrong table, a game never played); "
+            "kept with the result."
+        ),
+    )
 
 
 class ResultCreateSerializer(serializers.Serializer):
@@ -312,6 +326,9 @@ def result_as_written(result: Result, entries: list[Any]) -> dict[str, Any]:
         "confirmed_at": _when(result.confirmed_at),
         "supersedes": result.supersedes_id,
         "superseded_by": None,
+        "voided_by": None,
+        "voided_at": None,
+        "void_reason": "",
         "sealed": False,  # the answer goes to the one who entered it
         "entries": [
             {

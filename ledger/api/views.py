@@ -356,6 +356,24 @@ class ResultViewSet(
         body, headers = _recorded(result, created)
         return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
+    @extend_schema(
+        request=s.VoidSerializer,
+        responses={200: s.ResultSerializer},
+        description="Void the result (an organiser or a referee of its club), with a reason: "
+        "a result that counted has its journal credits reversed, and nothing replaces it; a "
+        "pending or disputed one is only marked (an open dispute is closed). The result "
+        'stays readable, with status "voided", who voided it, when and why. Voiding it '
+        "again is a 409.",
+    )
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        result = self.get_object()
+        data = s.VoidSerializer(data=request.data if isinstance(request.data, dict) else {})
+        data.is_valid(raise_exception=True)
+        services.void_result(user=request.user, result=result, reason=data.validated_data["reason"])
+        stored = _results().get(pk=result.pk)
+        return Response(s.ResultSerializer(stored, context={"request": request}).data)
+
 
 class RatingViewSet(viewsets.ReadOnlyModelViewSet):
     """Ratings per club and game (openskill), best cautious rating first."""

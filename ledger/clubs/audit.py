@@ -63,7 +63,7 @@ def result_problems(club: Club) -> list[str]:
                 say = _("its scores or seats are not the ones the journal credited")
             elif not credits and (wanted is None or any(p for _x, p in wanted.values())):
                 say = _("it counts, yet the journal has no line for it")
-        elif status == Result.Status.SUPERSEDED:
+        elif status in (Result.Status.SUPERSEDED, Result.Status.VOIDED):
             if credits and credits != wanted:
                 say = _("its scores or seats are not the ones the journal credited")
             elif set(credits) != set(reversals) or any(

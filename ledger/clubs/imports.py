@@ -29,12 +29,22 @@ from ledger.clubs import services
 from ledger.clubs.columns import columns, flatten, summary_of
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import engine_available
-from ledger.clubs.models import Club, Competition, ImportJob, Player, Role, Table
+from ledger.clubs.models import Club, Competition, ImportJob, Player, Result, Role, Table
 
 BATCH = 200
 MAX_BYTES = 20 * 1024 * 1024
 MAX_ROW_CHARS = 20_000
-CSV_COLUMNS = ["competition", "table", "players", "source", "record", "scores", "key"]
+CSV_COLUMNS = [
+    "competition",
+    "table",
+    "players",
+    "source",
+    "record",
+    "scores",
+    "key",
+    "void",
+    "reason",
+]
 
 
 @dataclass
@@ -206,6 +216,8 @@ class _Importer:
         if "competition" not in data:
             raise Invalid(_("The competition is missing."))
         competition = self.competition(data["competition"])
+        if "void" in data:
+            return self.void(competition, data)
         table = self.table(competition, data, row.line)
         cells = {k: v for k, v in data.items() if k not in CSV_COLUMNS}
         if self.job.format == "csv" and cells and "record" not in data:
@@ -233,6 +245,25 @@ class _Importer:
             fingerprint=body,
         )
         return created
+
+    def void(self, competition: Competition, data: dict[str, Any]) -> bool:
+        """A void row: the result it names (its id, in the row's competition) is voided with
+        the row's reason, as on the result's page. True when voided now, False when an
+        earlier run of the file voided it already."""
+        named = str(data["void"]).strip().removeprefix("#")
+        found = (
+            Result.objects.filter(competition=competition, pk=int(named)).first()
+            if named.isdigit()
+            else None
+        )
+        if found is None:
+            raise Invalid(
+                _("No result #%(n)s in %(c)s to void.") % {"n": named, "c": competition.name}
+            )
+        if found.status == Result.Status.VOIDED:
+            return False
+        services.void_result(user=self.job.user, result=found, reason=str(data.get("reason") or ""))
+        return True
 
     def run(self) -> None:
         job = self.job

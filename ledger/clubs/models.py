@@ -315,6 +315,9 @@ class Result(models.Model):
         ACCEPTED = "accepted", _("Accepted")
         DISPUTED = "disputed", _("Disputed")
         SUPERSEDED = "superseded", _("Superseded")
+        # Taken back (entered twice, at the wrong table, a game never played): what it
+        # credited is reversed in the journal and nothing replaces it.
+        VOIDED = "voided", _("Voided")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="results")
     # Served by the (competition, status) index.
@@ -347,6 +350,16 @@ class Result(models.Model):
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
     )
+    # Who voided the result, when and why (services.void_result); empty unless voided.
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="results_voided",
+    )
+    voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
+    void_reason = models.TextField(_("why it was voided"), blank=True, default="", db_default="")
     # NULL, not "", for "no key": the uniqueness constraint must ignore keyless results.
     idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
     # sha256 of the request body, so a retry can be told apart from a different request
@@ -722,6 +735,7 @@ class Dispute(models.Model):
         FIRST = "first", _("First version stands")
         SECOND = "second", _("Second version stands")
         NEW = "new", _("Referee's own version")
+        VOID = "void", _("Result voided")
 
     result = models.OneToOneField(Result, on_delete=models.PROTECT, related_name="dispute")
     opened_by = models.ForeignKey(
@@ -789,7 +803,7 @@ class Webhook(models.Model):
     """Another program that wants to hear about a club's results. Each delivery is a POST
     of JSON signed with HMAC-SHA256 of the body under the webhook's secret."""
 
-    EVENTS = ("result.accepted", "result.corrected", "result.ruled")
+    EVENTS = ("result.accepted", "result.corrected", "result.ruled", "result.voided")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(_("address"), max_length=400)

@@ -922,6 +922,78 @@ def rewrite_result(
     return new
 
 
+def reversal_of(result: Result) -> list[tuple[int, int, Decimal]]:
+    """The journal lines that take back what a counted result credited, as (seat, player,
+    points): each of its credit lines negated (the players the journal credited, whoever
+    sits at the table now)."""
+    credits = result.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
+    return [(e.seat, e.player_id, -e.points) for e in credits]
+
+
+VOIDABLE = (Result.Status.PENDING, Result.Status.ACCEPTED, Result.Status.DISPUTED)
+
+
+@transaction.atomic
+def void_result(*, user: Any, result: Result, reason: str) -> Result:
+    """An organiser or referee takes a result back: entered twice, at the wrong table, a
+    game that never happened. Nothing is deleted and nothing replaces it: a counted
+    result's credits are reversed in the journal (standings, per-round totals and ratings
+    follow), the result is marked voided with who, when and why, and an open dispute on it
+    is closed. A result still waiting (pending or disputed) credited nothing, so it is only
+    marked."""
+    reason = (reason or "").strip()
+    locked = (
+        Result.objects.select_for_update(**_ROW)
+        .select_related("club", "competition")
+        .get(pk=result.pk)
+    )
+    require_role(user, locked.club, Role.REFEREE)
+    if not reason:
+        raise Invalid(
+            _("Say why the result is voided: the reason is kept with it."),
+            fields={"reason": [_("Required.")]},
+        )
+    if locked.status not in VOIDABLE:
+        if locked.status == Result.Status.VOIDED:
+            raise Conflict(_("This result was already voided."))
+        raise Conflict(
+            _("This result was replaced by a correction: void its newest version instead.")
+        )
+    counted = locked.status == Result.Status.ACCEPTED
+    now = timezone.now()
+    locked.status = Result.Status.VOIDED
+    locked.voided_by = user
+    locked.voided_at = now
+    locked.void_reason = reason
+    locked.save(update_fields=["status", "voided_by", "voided_at", "void_reason"])
+    if counted:
+        write_journal([(locked, reversal_of(locked), Entry.Kind.REVERSAL)], now)
+    dispute = (
+        Dispute.objects.select_for_update(**_ROW)
+        .filter(result=locked, ruling=Dispute.Ruling.OPEN)
+        .first()
+    )
+    if dispute is not None:
+        dispute.ruling = Dispute.Ruling.VOID
+        dispute.ruled_by = user
+        dispute.ruled_at = now
+        dispute.note = reason
+        dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
+    if counted:
+        # Other software heard only of the results that count: it hears this one leave.
+        webhooks.announce("result.voided", locked)
+        # Ratings depend on the order of every later result: replay the game's history.
+        club_id, game = locked.club_id, locked.competition.game
+        transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
+    result.status, result.voided_by, result.voided_at, result.void_reason = (
+        locked.status,
+        user,
+        now,
+        reason,
+    )
+    return locked
+
+
 def preview_correction(
     *,
     user: Any,

@@ -59,7 +59,9 @@ def payload(event: str, result: Result, checkpoint: Any = None) -> dict[str, Any
             "source": result.source,
             "scores": list(result.scores),
             "supersedes": result.supersedes_id,
-            "reason": result.reason,
+            "reason": (
+                result.void_reason if result.status == Result.Status.VOIDED else result.reason
+            ),
             "seats": [{"seat": i, "player": p, "name": n} for i, p, n in seats],
         },
         # The club's latest signed checkpoint: a copy outside the database (see

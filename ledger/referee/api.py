@@ -209,7 +209,9 @@ class RulingView(APIView):
                 "case": case.pk,
                 "kind": v["kind"],
                 "result": new.pk,
-                "supersedes": result.pk,
+                # A void ruling replaces nothing: the answer names the voided result itself.
+                "supersedes": None if new.pk == result.pk else result.pk,
+                "status": new.status,
                 "scores": new.scores,
                 "verdict": new.verdict,
             },

@@ -344,7 +344,11 @@ def rule(
     )
     if old.status == Result.Status.SUPERSEDED:
         raise Conflict(_("This result was already corrected; open a case on its newest version."))
+    if old.status == Result.Status.VOIDED:
+        raise Conflict(_("This result was voided: there is nothing left to rule on."))
     params = params or {}
+    if kind == Case.Kind.VOID:
+        return _void(user, case, old, params, note)
     scores = ruling_scores(case, old, kind, params)
     verdict = dict(case.verdict or {})
     verdict["ruling"] = {
@@ -413,6 +417,30 @@ def rule(
     transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
     _announce(new)
     return new
+
+
+def _void(user: Any, case: Case, old: Result, params: dict[str, Any], note: str) -> Result:
+    """A void ruling: the result is voided through the ledger's one way of voiding
+    (clubs.services.void_result: its credits reversed, no new result, an open dispute
+    closed), so nothing is left that a standings table or a pairing could count."""
+    label = str(Case.Kind.VOID.label)
+    voided = services.void_result(
+        user=user, result=old, reason=f"{label}: {note}" if note else label
+    )
+    case.status = Case.Status.RULED
+    case.kind = Case.Kind.VOID
+    case.ruling = {
+        "kind": Case.Kind.VOID.value,
+        "params": params,
+        "scores": [],
+        "case": case.pk,
+        "note": note,
+    }
+    case.note = note
+    case.ruled_by = user
+    case.ruled_at = voided.voided_at
+    case.save(update_fields=["status", "kind", "ruling", "note", "ruled_by", "ruled_at"])
+    return voided
 
 
 def _announce(result: Result) -> None:

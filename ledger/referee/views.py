@@ -792,10 +792,17 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
         response = case_page(request, pk)
         response.status_code = 400
         return response
-    messages.success(
-        request,
-        _("Ruling recorded as correction #%(n)d; the earlier version is kept.") % {"n": new.pk},
-    )
+    if new.status == Result.Status.VOIDED:
+        messages.success(
+            request,
+            _("Ruling recorded: result #%(n)d is voided and no longer counts; it stays visible.")
+            % {"n": new.pk},
+        )
+    else:
+        messages.success(
+            request,
+            _("Ruling recorded as correction #%(n)d; the earlier version is kept.") % {"n": new.pk},
+        )
     return _back(case, "#ruled")
 
 

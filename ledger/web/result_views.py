@@ -39,7 +39,7 @@ from ledger.web.scoring_views import (
 def _result(club: str, slug: str, pk: int) -> Result:
     return get_object_or_404(
         Result.objects.select_related(
-            "competition__club", "table", "entered_by", "confirmed_by", "supersedes"
+            "competition__club", "table", "entered_by", "confirmed_by", "supersedes", "voided_by"
         ).prefetch_related("table__seats__player"),
         pk=pk,
         competition__club__slug=club,
@@ -145,6 +145,12 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "is_referee": competition.club.allows(user, Role.REFEREE),
             "may_correct": result.status in (Result.Status.ACCEPTED, Result.Status.PENDING)
             and competition.club.allows(user, Role.REFEREE),
+            # Voiding: the organisers and referees, for any version that has not been
+            # replaced or voided (services.void_result).
+            "may_void": result.status in services.VOIDABLE
+            and competition.club.allows(user, Role.REFEREE),
+            "void_kept": getattr(request, "void_error", ("", ""))[0],
+            "void_error": getattr(request, "void_error", ("", ""))[1],
             "dispute": dispute,
             "dispute_scores": _by_seat(seats, dispute.other_scores or [])
             if dispute and viewer.sees_every_result(result.club_id)
@@ -359,6 +365,31 @@ def contest(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
         # The page again, with the reason kept and the error at its field.
         return _with_contest_error(request, result, reason, exc.message)
     messages.warning(request, _("The referee is called: the case is on the referees' queue."))
+    return _done(request, result)
+
+
+@login_required
+@require_POST
+def void(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
+    """An organiser or referee voids the result with a reason (entered twice, the wrong
+    table, a game that never happened): it stays visible, marked voided, and counts no
+    more."""
+    result = _result(club, slug, pk)
+    reason = request.POST.get("reason", "")
+    try:
+        services.void_result(user=request.user, result=result, reason=reason)
+    except NotAllowed as exc:
+        messages.error(request, exc.message)
+        return _done(request, result)
+    except LedgerError as exc:
+        # The page again, with the reason kept and the error at its field.
+        request.void_error = (reason, exc.message)  # type: ignore[attr-defined]
+        response = result_page(request, club, slug, pk)
+        response.status_code = 400
+        return response
+    messages.success(
+        request, _("Result voided: it no longer counts, and it stays visible with the reason.")
+    )
     return _done(request, result)
 
 

@@ -20,6 +20,7 @@ EVENT_LABELS = {
     "result.accepted": gettext_lazy("Result accepted"),
     "result.corrected": gettext_lazy("Result corrected"),
     "result.ruled": gettext_lazy("Referee's ruling"),
+    "result.voided": gettext_lazy("Result voided"),
     "ping": gettext_lazy("Test delivery"),
 }
 SHOWN = 50

@@ -343,7 +343,18 @@ API_WRITES = [
             lambda c: "/api/v1/referee/rulings",
             lambda w, c: {"result": w.result.pk, "kind": "void", "note": "mazzo incompleto"},
         ),
-        _count(Result),
+        _count(Result, status="voided"),
+    ),
+    Write(
+        "POST /api/v1/results/{id}/void/",
+        at_least("referee"),
+        _nothing,
+        _json(
+            "post",
+            lambda c: "/api/v1/results/{}/void/".format(Result.objects.order_by("pk")[0].pk),
+            lambda w, c: {"reason": "inserito due volte"},
+        ),
+        _count(Result, status="voided"),
     ),
     Write(
         "POST /api/v1/play/tables/",
@@ -543,6 +554,14 @@ PAGE_WRITES = [
         _pending,
         _form(_result_url("dispute/"), lambda w, c: {"reason": "manca un punto"}),
         _count(Dispute),
+        page=True,
+    ),
+    Write(
+        "POST /c/<club>/<comp>/r/<id>/void/",
+        at_least("referee"),
+        _pending,
+        _form(_result_url("void/"), lambda w, c: {"reason": "inserito due volte"}),
+        _count(Result, status="voided"),
         page=True,
     ),
     Write(

@@ -128,10 +128,16 @@ def test_void_hand_reverses_the_points_and_credits_none(
     case = services.open_case(
         user=referee, competition=tarocco_result.competition, result=tarocco_result
     )
-    new = services.rule(user=referee, case=case, kind="void")
-    assert _points(new) == [Decimal(0)] * 4
-    assert not new.entries.exists()
+    voided = services.rule(user=referee, case=case, kind="void", note="Mazzo incompleto")
+    # The result itself is voided: no new version is written for anything to count.
+    assert voided.pk == tarocco_result.pk and voided.status == Result.Status.VOIDED
+    assert "Mazzo incompleto" in voided.void_reason
+    assert not Result.objects.filter(supersedes=tarocco_result).exists()
+    assert voided.entries.filter(kind=Entry.Kind.REVERSAL).count() == 4
     assert all(s.points == 0 and s.played == 0 for s in Standing.objects.all())
+    case.refresh_from_db()
+    assert case.status == Case.Status.RULED and case.kind == Case.Kind.VOID
+    assert case.correction is None
 
 
 def test_upheld_keeps_the_scores_and_closes_the_dispute(
