@@ -24,6 +24,7 @@ from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import meta
 from ledger.clubs.models import Competition, Penalty, Player, Result, Role, Round, Seat, Table
+from ledger.clubs.outcomes import WIN, outcomes
 from ledger.clubs.penalties import active_total as active_penalties
 from ledger.clubs.standings import settings_of
 from ledger.formats.models import (
@@ -290,6 +291,54 @@ def create_team(
 # --- history ----------------------------------------------------------------------------
 
 
+# --- what a table's results say: the engine's Outcome ----------------------------------
+
+
+def accepted_hands(table_ids: Sequence[int]) -> list[tuple[int, list[Any], list[str]]]:
+    """(table, scores, each seat's win, draw or loss) of every accepted result of those
+    tables, in the order they were recorded: one query. Win, draw and loss come from the
+    Outcome kept in the result's verdict (``clubs.outcomes``), so a hand the rules decide
+    with the points level (a Bella Nazionale at 3-3, a deciding sfida, San Marco's
+    tie-break) is the win it is; only the Outcome's winners are read from the verdict."""
+    if not table_ids:
+        return []
+    rows = (
+        Result.objects.filter(table_id__in=table_ids, status=Result.Status.ACCEPTED)
+        .order_by("id")
+        .values_list("table_id", "scores", "verdict__outcome__winners")
+    )
+    out = []
+    for table_id, scores, winners in rows:
+        verdict = {"outcome": {"winners": winners}} if isinstance(winners, list) else None
+        out.append((int(table_id), list(scores), outcomes(scores, verdict)))
+    return out
+
+
+def side_result(seat_outcomes: Sequence[str]) -> tuple[float, float]:
+    """One hand at a table of two sides as (first side, second side), 1 a win, ½ a draw, 0
+    a loss: a side won when one of its seats won and none of the other side's did (the side
+    of a seat is its parity, as in the two-sided games and team events)."""
+    first = any(o == WIN for o in seat_outcomes[0::2])
+    second = any(o == WIN for o in seat_outcomes[1::2])
+    if first and not second:
+        return 1.0, 0.0
+    if second and not first:
+        return 0.0, 1.0
+    return 0.5, 0.5
+
+
+def match_result(hands: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """A table's match from its hands (``hands_per_table`` of them, each a ``side_result``):
+    the side that won more hands wins it; as many hands won on each side is a draw."""
+    first = sum(a for a, _b in hands)
+    second = sum(b for _a, b in hands)
+    if first > second:
+        return 1.0, 0.0
+    if second > first:
+        return 0.0, 1.0
+    return 0.5, 0.5
+
+
 @dataclass
 class History:
     met: Counter[tuple[int, int]] = field(default_factory=Counter)
@@ -327,14 +376,13 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
         tables[table_id].append((index, player))
         table_round[table_id] = rnd
     sums: dict[int, list[Decimal]] = {}
-    results = Result.objects.filter(
-        competition=competition, status=Result.Status.ACCEPTED, table_id__in=list(tables)
-    ).values_list("table_id", "scores")
-    for table_id, scores in results:
+    hands: dict[int, list[list[str]]] = defaultdict(list)
+    for table_id, scores, seat_outcomes in accepted_hands(list(tables)):
         acc = sums.setdefault(table_id, [Decimal(0)] * len(scores))
         for i, s in enumerate(scores):
             if i < len(acc):
                 acc[i] += Decimal(s)
+        hands[table_id].append(seat_outcomes)
     team_event = competition.format == Format.TEAM
     for table_id, seated in tables.items():
         players = [p for _i, p in seated]
@@ -353,12 +401,10 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
             h.sides[b].append(1)
             h.opponents_by_round[(a, rnd)] = b
             h.opponents_by_round[(b, rnd)] = a
-            if table_id in sums:
-                s = sums[table_id]
-                side_a = sum(s[0::2]) if team_event else s[0]
-                side_b = sum(s[1::2]) if team_event else s[1]
-                score_a = 1.0 if side_a > side_b else 0.0 if side_a < side_b else 0.5
-                h.games.append(tiebreaks.Game(rnd, a, b, score_a, 1.0 - score_a))
+            if hands.get(table_id):
+                # Who won comes from each hand's Outcome, never from the points' sums.
+                score_a, score_b = match_result([side_result(o) for o in hands[table_id]])
+                h.games.append(tiebreaks.Game(rnd, a, b, score_a, score_b))
     # Penalties that stand count in the points the next seating reads.
     fines = Penalty.objects.filter(competition=competition, cancelled_at__isnull=True)
     if before_round is not None:
@@ -707,26 +753,34 @@ def _knockout_still_in(competition: Competition, number: int) -> set[int] | None
     return {w for m in previous if (w := _match_winner(competition, m)) is not None}
 
 
-def _match_winner(competition: Competition, match: KnockoutMatch) -> int | None:
-    if match.winner_id:
-        return int(match.winner_id)
-    if match.second_id is None:
-        return int(match.first_id) if match.first_id else None
-    if match.first_id is None:
-        return int(match.second_id)
+def match_games(
+    match: KnockoutMatch, hands: Sequence[tuple[int, list[Any], list[str]]]
+) -> list[tuple[float, float]]:
+    """The games of a knockout match as (first player, second player), 1 a win, ½ a draw,
+    0 a loss, from each accepted result's Outcome at the match's tables (``hands``: what
+    ``accepted_hands`` read, of these tables or more)."""
+    seat_of = {
+        table.pk: {seat.player_id: seat.index for seat in table.seats.all()}
+        for table in match.tables.all()
+    }
     games: list[tuple[float, float]] = []
-    for table in match.tables.all():
-        seat_of = dict(table.seats.values_list("player_id", "index"))
-        for scores in Result.objects.filter(table=table, status=Result.Status.ACCEPTED).values_list(
-            "scores", flat=True
-        ):
-            fa = float(scores[seat_of[match.first_id]])
-            fb = float(scores[seat_of[match.second_id]])
-            games.append((fa, fb))
-    side = knockout.match_winner(games, settings_for(competition).best_of)
-    if side is None:
-        return None
-    return int(match.first_id if side == 0 else match.second_id)
+    for table_id, _scores, seat_outcomes in hands:
+        seats = seat_of.get(table_id)
+        if seats is None or match.first_id not in seats or match.second_id not in seats:
+            continue
+        a, b = seat_outcomes[seats[match.first_id]], seat_outcomes[seats[match.second_id]]
+        if a == WIN and b != WIN:
+            games.append((1.0, 0.0))
+        elif b == WIN and a != WIN:
+            games.append((0.0, 1.0))
+        else:
+            games.append((0.5, 0.5))
+    return games
+
+
+def _match_winner(competition: Competition, match: KnockoutMatch) -> int | None:
+    hands = accepted_hands([t.pk for t in match.tables.all()])
+    return _decided(match, hands, settings_for(competition).best_of)
 
 
 # --- editing and publishing ---------------------------------------------------------------
@@ -1061,11 +1115,12 @@ def swiss_standings(competition: Competition, as_of: int | None = None) -> list[
         if player_id in scored:
             scored[player_id].score += float(points)
     lines = tiebreaks.ranked(scored)
+    places = tiebreaks.places(lines)
     out = []
-    for rank, line in enumerate(lines, start=1):
+    for place, line in zip(places, lines, strict=True):
         out.append(
             {
-                "rank": rank,
+                "rank": place,
                 "player": line.player,
                 "name": names.get(line.player, str(line.player)),
                 "score": line.score,
@@ -1117,23 +1172,38 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
             Table.objects.filter(round=draw.round).prefetch_related("seats__player").order_by("id")
         )
         results: dict[int, list[Result]] = defaultdict(list)
-        for r in Result.objects.filter(table__round=draw.round).exclude(
-            status=Result.Status.SUPERSEDED
+        waiting = (Result.Status.PENDING, Result.Status.DISPUTED)
+        for r in Result.objects.filter(table__round=draw.round, status__in=waiting).only(
+            "table_id"
         ):
             results[r.table_id].append(r)
+        hands: dict[int, list[tuple[list[Any], list[str]]]] = defaultdict(list)
+        for table_id, scores, seat_outcomes in accepted_hands([t.pk for t in rows]):
+            hands[table_id].append((scores, seat_outcomes))
         for table in rows:
             seats = list(table.seats.all())
-            rs = results.get(table.pk, [])
             totals = [Decimal(0)] * len(seats)
-            accepted = 0
-            pending = 0
-            for r in rs:
-                if r.status == Result.Status.ACCEPTED:
-                    accepted += 1
-                    for i, s in enumerate(r.scores[: len(seats)]):
-                        totals[i] += Decimal(s)
-                else:
-                    pending += 1
+            won = [0] * len(seats)
+            accepted = len(hands.get(table.pk, []))
+            pending = len(results.get(table.pk, []))
+            for scores, seat_outcomes in hands.get(table.pk, []):
+                for i, s in enumerate(scores[: len(seats)]):
+                    totals[i] += Decimal(s)
+                for i, o in enumerate(seat_outcomes[: len(seats)]):
+                    won[i] += o == WIN
+            # Who won the table: at a table of two sides the side that won more hands
+            # (each hand's winners are its Outcome's, so 3-3 with a Bella Nazionale is a
+            # win); at a larger table whoever won the most hands.
+            if not accepted:
+                winners: list[int] = []
+            elif len(seats) == 2 or competition.format == Format.TEAM:
+                first, second = match_result([side_result(o) for _s, o in hands[table.pk]])
+                winners = [i for i in range(len(seats)) if (first, second)[i % 2] == 1.0]
+            else:
+                most = max(won)
+                winners = [i for i, w in enumerate(won) if most and w == most]
+                if len(winners) == len(seats):
+                    winners = []
             tables.append(
                 {
                     "id": table.pk,
@@ -1144,12 +1214,16 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
                             "player": s.player_id,
                             "name": s.player.name,
                             "points": f"{totals[i]:f}" if accepted else None,
+                            "won": won[i] if accepted else None,
+                            "winner": i in winners,
                         }
                         for i, s in enumerate(seats)
                     ],
                     "hands": accepted,
                     "pending": pending,
                     "totals": [f"{t:f}" for t in totals] if accepted else None,
+                    "winners": [seats[i].player.name for i in winners],
+                    "drawn": bool(accepted) and not winners,
                 }
             )
     else:
@@ -1159,12 +1233,21 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
                     "id": None,
                     "label": t["label"],
                     "seats": [
-                        {"index": i, "player": p, "name": names.get(p, str(p)), "points": None}
+                        {
+                            "index": i,
+                            "player": p,
+                            "name": names.get(p, str(p)),
+                            "points": None,
+                            "won": None,
+                            "winner": False,
+                        }
                         for i, p in enumerate(t["players"])
                     ],
                     "hands": 0,
                     "pending": 0,
                     "totals": None,
+                    "winners": [],
+                    "drawn": False,
                 }
             )
     return {
@@ -1203,17 +1286,11 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
     )
     if not matches:
         return []
-    first_stage = [m for m in matches if m.stage == 1]
-    size = 2 * max(len(first_stage), max(m.slot for m in first_stage) + 1 if first_stage else 1)
+    size = _bracket_size(matches)
     stages = knockout.rounds_needed(size)
     at = {(m.stage, m.slot): m for m in matches}
     names = {p.pk: p.name for m in matches for p in (m.first, m.second) if p is not None}
-    table_ids = [t.pk for m in matches for t in m.tables.all()]
-    scores: dict[int, list[list[Any]]] = defaultdict(list)
-    for table_id, s in Result.objects.filter(
-        table_id__in=table_ids, status=Result.Status.ACCEPTED
-    ).values_list("table_id", "scores"):
-        scores[table_id].append(s)
+    hands = accepted_hands([t.pk for m in matches for t in m.tables.all()])
     best_of = settings_for(competition).best_of
     winners: dict[tuple[int, int], int | None] = {}
     out: list[dict[str, Any]] = []
@@ -1225,21 +1302,8 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
             cell: dict[str, Any] = {"slot": slot, "number": slot + 1, "drawn": m is not None}
             sides: list[dict[str, Any]] = []
             if m is not None:
-                games: list[tuple[float, float]] = []
-                for table in m.tables.all():
-                    seat_of = {seat.player_id: seat.index for seat in table.seats.all()}
-                    for s in scores.get(table.pk, []):
-                        if m.first_id in seat_of and m.second_id in seat_of:
-                            games.append(
-                                (float(s[seat_of[m.first_id]]), float(s[seat_of[m.second_id]]))
-                            )
-                if m.winner_id:
-                    won: int | None = int(m.winner_id)
-                elif m.second_id is None:
-                    won = m.first_id
-                else:
-                    side = knockout.match_winner(games, best_of)
-                    won = None if side is None else (m.first_id if side == 0 else m.second_id)
+                games = match_games(m, hands)
+                won = _decided(m, hands, best_of)
                 winners[(stage, slot)] = won
                 wins = [sum(1 for a, b in games if a > b), sum(1 for a, b in games if b > a)]
                 for i, pid in enumerate((m.first_id, m.second_id)):
@@ -1339,3 +1403,126 @@ def has_swiss_table(competition: Competition) -> bool:
     if competition.format not in (Format.SWISS, Format.TEAM):
         return False
     return Entrant.objects.filter(competition=competition).exists()
+
+
+def standings_for(competition: Competition, as_of: int | None = None) -> list[dict[str, Any]]:
+    """The standings people read for this competition, as its format ranks them: one row
+    per player (or team), best first, each with its ``place`` (shared by rows the format
+    cannot separate: 1, 2, 2, 4), ``player`` and ``name``, and the format's own columns.
+
+    A Swiss or team event run through its rounds here: its one table (``swiss_standings``:
+    points on the competition's scale, byes, Buchholz, median Buchholz, Sonneborn-Berger).
+    A knockout: by the round reached (``knockout_standings``). Anything else (league nights,
+    a round robin, tables set up by hand): the journal's standings (``clubs.standings``).
+    ``as_of``: after that round (not for a knockout, whose rounds are its bracket)."""
+    if has_swiss_table(competition):
+        return [{**row, "place": row["rank"]} for row in swiss_standings(competition, as_of)]
+    if competition.format == Format.KNOCKOUT and as_of is None:
+        found = knockout_standings(competition)
+        if found:
+            return found
+    from ledger.clubs.standings import standings
+
+    return [{**row.as_json(), "place": row.rank} for row in standings(competition, as_of)]
+
+
+def stage_title(stage: int, players: int) -> str:
+    """A knockout round's name: by how many players it starts with."""
+    if players == 2:
+        return _("Final")
+    if players == 4:
+        return _("Semi-finals")
+    if players == 8:
+        return _("Quarter-finals")
+    return _("Round %(n)d") % {"n": stage}
+
+
+def _bracket_size(matches: Sequence[KnockoutMatch]) -> int:
+    first = [m for m in matches if m.stage == 1]
+    return 2 * max(len(first), max(m.slot for m in first) + 1 if first else 1)
+
+
+def _decided(
+    match: KnockoutMatch, hands: Sequence[tuple[int, list[Any], list[str]]], best_of: int
+) -> int | None:
+    """Who goes through from a match: the referee's decision, the only player of a bye, or
+    whoever first won a majority of its best-of games by their Outcomes; None while open."""
+    if match.winner_id:
+        return int(match.winner_id)
+    if match.second_id is None:
+        return int(match.first_id) if match.first_id else None
+    if match.first_id is None:
+        return int(match.second_id)
+    side = knockout.match_winner(match_games(match, hands), best_of)
+    if side is None:
+        return None
+    return int(match.first_id if side == 0 else match.second_id)
+
+
+def knockout_standings(competition: Competition) -> list[dict[str, Any]]:
+    """A knockout ranked by the round each player reached: the champion 1, the finalist 2,
+    the semi-finalists 3, the quarter-finalists 5 and so on, players knocked out in the same
+    round sharing the place; while the bracket is played, those still in rank above those
+    out in the same round. Every player of the bracket is listed, one who lost by forfeit
+    too. Empty before the first round is published."""
+    matches = list(
+        KnockoutMatch.objects.filter(competition=competition)
+        .select_related("first", "second")
+        .prefetch_related("tables__seats")
+    )
+    if not matches:
+        return []
+    stages = knockout.rounds_needed(_bracket_size(matches))
+    hands = accepted_hands([t.pk for m in matches for t in m.tables.all()])
+    best_of = settings_for(competition).best_of
+    reached: dict[int, int] = {}
+    out: set[int] = set()
+    names: dict[int, str] = {}
+    won: Counter[int] = Counter()
+    played: Counter[int] = Counter()
+    for m in sorted(matches, key=lambda m: (m.stage, m.slot)):
+        for p in (m.first, m.second):
+            if p is not None:
+                names[p.pk] = p.name
+                reached[p.pk] = max(reached.get(p.pk, 0), m.stage)
+        winner = _decided(m, hands, best_of)
+        if winner is None:
+            continue
+        reached[winner] = max(reached[winner], m.stage + 1)
+        loser = m.second_id if winner == m.first_id else m.first_id
+        if loser is not None:
+            out.add(int(loser))
+            played[winner] += 1
+            played[int(loser)] += 1
+            won[winner] += 1
+    keys = {p: (reached[p], p not in out) for p in reached}
+    rows = []
+    for p in sorted(reached, key=lambda p: (tuple(-int(v) for v in keys[p]), names[p])):
+        champion = reached[p] > stages
+        stage = min(reached[p], stages)
+        rows.append(
+            {
+                "place": 1 + sum(1 for other in keys.values() if other > keys[p]),
+                "player": p,
+                "name": names[p],
+                "reached": reached[p],
+                "round": _("Champion")
+                if champion
+                else stage_title(stage, 2 ** (stages - stage + 1)),
+                "champion": champion,
+                "out": p in out,
+                "played": played[p],
+                "won": won[p],
+            }
+        )
+    for row in rows:
+        row["rank"] = row["place"]
+    return rows
+
+
+def champion(competition: Competition) -> dict[str, Any] | None:
+    """The knockout's champion (their standings row), once the final has a winner."""
+    if competition.format != Format.KNOCKOUT:
+        return None
+    rows = knockout_standings(competition)
+    return rows[0] if rows and rows[0]["champion"] else None

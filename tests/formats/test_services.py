@@ -98,7 +98,12 @@ def test_swiss_standings_use_match_points_and_tiebreaks(
     play_round(people, comp)
     rows = services.swiss_standings(comp)
     assert rows[0]["score"] == 2 or rows[0]["score"] == 1.5 or rows[0]["score"] == 1
-    assert [r["rank"] for r in rows] == [1, 2, 3, 4]
+    # Ranked on the criteria in order; rows equal on every one share the place (1, 2, 2, 4).
+    criteria = [
+        (r["score"], r["buchholz"], r["median_buchholz"], r["sonneborn_berger"]) for r in rows
+    ]
+    assert criteria == sorted(criteria, reverse=True)
+    assert [r["rank"] for r in rows] == [1 + sum(c > mine for c in criteria) for mine in criteria]
 
 
 def test_trf_export_lists_every_round(club: Any, people: Any, points_game: str) -> None:

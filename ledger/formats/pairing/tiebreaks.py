@@ -115,7 +115,27 @@ def table(
 
 
 def ranked(lines: dict[int, Line]) -> list[Line]:
-    return sorted(
-        lines.values(),
-        key=lambda x: (-x.score, -x.buchholz, -x.median_buchholz, -x.sonneborn_berger, x.player),
+    """Best first; lines equal on every criterion keep the order of their ids (``places``
+    gives them one shared place)."""
+    return sorted(lines.values(), key=lambda x: (tuple(-v for v in _criteria(x)), x.player))
+
+
+def _criteria(line: Line) -> tuple[float, ...]:
+    # Rounded: sums of halves and thirds of floats compare equal when they are.
+    return tuple(
+        round(v, 9)
+        for v in (line.score, line.buchholz, line.median_buchholz, line.sonneborn_berger)
     )
+
+
+def places(lines: list[Line]) -> list[int]:
+    """The place of each line of ``ranked``'s order: lines equal on every criterion (points,
+    Buchholz, median Buchholz, Sonneborn-Berger) share it, and the next place counts them
+    all (1, 2, 2, 4)."""
+    out: list[int] = []
+    previous: tuple[float, ...] | None = None
+    for i, line in enumerate(lines):
+        criteria = _criteria(line)
+        out.append(out[-1] if out and criteria == previous else i + 1)
+        previous = criteria
+    return out
