@@ -20,6 +20,7 @@ then a move made through one process reaches the sockets held by every other.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -140,6 +141,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.table_id:
             await self.channel_layer.group_discard(group(self.table_id), self.channel_name)
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """A frame that is not a small JSON object (binary, not JSON, a list, megabytes)
+        is answered with an error frame and logged in one line, not raised: raising logged
+        a traceback and dropped the connection. A socket that keeps sending them is closed
+        (4400)."""
+        content, problem = _read_frame(text_data, bytes_data)
+        if problem is None:
+            await self.receive_json(content, **kwargs)
+            return
+        self.bad_frames = getattr(self, "bad_frames", 0) + 1
+        client = (self.scope.get("client") or ["?"])[0]
+        log.warning("table %s: socket frame from %s refused: %s", self.table_id, client, problem)
+        await self.send_json({"error": "bad_frame", "detail": problem})
+        if self.bad_frames >= BAD_FRAMES_BEFORE_CLOSING:
+            await self.close(code=4400)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Any message is a request to catch up: the table as it is now.
         snapshot = await database_sync_to_async(_snapshot)(self.table_id)
@@ -148,6 +167,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_json(_public(event))
+
+
+# What a browser sends on its socket is at most a request to catch up: a small JSON object.
+MAX_FRAME_CHARACTERS = 4096
+BAD_FRAMES_BEFORE_CLOSING = 5
+
+
+def _read_frame(text: str | None, data: bytes | None) -> tuple[Any, str | None]:
+    """The frame's JSON object, or what is wrong with the frame (for the client and the
+    log: short, and never the frame itself)."""
+    if text is None:
+        return None, f"a binary frame ({len(data or b'')} bytes); send a JSON object as text"
+    if len(text) > MAX_FRAME_CHARACTERS:
+        return None, f"a frame of {len(text)} characters; at most {MAX_FRAME_CHARACTERS}"
+    try:
+        content = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON ({exc.msg} at character {exc.pos})"
+    except RecursionError:
+        return None, "JSON nested too deep"
+    if not isinstance(content, dict):
+        return None, f"JSON of type {type(content).__name__}; send a JSON object"
+    return content, None
 
 
 def _public(event: dict[str, Any]) -> dict[str, Any]:
