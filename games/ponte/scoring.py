@@ -175,6 +175,22 @@ def check_sheet(
     return found
 
 
+def most_power(ruleset: PonteRuleset) -> dict[int, int]:
+    """The most power any sheet of the ruleset can give each magistratura (ponte.summary.left
+    without the sheets written): Base, the greatest fixed value; otherwise the sheet's total
+    less the minimum every other magistratura of the sheet must have."""
+    most: dict[int, int] = {}
+    for mags in pools(ruleset):
+        if ruleset.mode == "base":
+            fixed = ruleset.base_side_powers if len(mags) == 6 else ruleset.base_quarter_powers
+            top = max(fixed)
+        else:
+            total = ruleset.side_total if len(mags) == 6 else ruleset.quarter_total
+            top = total - (len(mags) - 1) * ruleset.min_power
+        most.update((m, top) for m in mags)
+    return most
+
+
 # --- summaries ---------------------------------------------------------------------------
 
 
@@ -202,6 +218,7 @@ def score_summary(
         for mags in pools(ruleset):
             if all(m in assigned for m in mags):
                 found += check_sheet(ruleset, mags, [assigned[m] for m in mags])
+    most = most_power(ruleset)
     raw = summary.get("challenges")
     if not isinstance(raw, list) or not raw:
         raise RecordError(
@@ -236,15 +253,18 @@ def score_summary(
                     )
                 )
             used.add(mag)
-            cap = assigned.get(mag)
-            if left[s] < 0 or left[s] % ruleset.chip or (cap is not None and left[s] > cap):
+            cap = assigned.get(mag, most[mag])
+            if left[s] < 0 or left[s] % ruleset.chip or left[s] > cap:
                 found.append(
                     rule_broken(
                         BOOK,
                         "ponte.summary.left",
-                        f"{MAGISTRATURE[mag]}: {left[s]} rimasti.",
-                        f"{MAGISTRATURE[mag]}: {left[s]} left.",
+                        f"{MAGISTRATURE[mag]}: {left[s]} rimasti, da 0 a {cap} a passi di "
+                        f"{ruleset.chip}.",
+                        f"{MAGISTRATURE[mag]}: {left[s]} left, from 0 to {cap} in steps of "
+                        f"{ruleset.chip}.",
                         challenge=k,
+                        field=("left_t", "left_m")[s],
                     )
                 )
             backup[mag] += left[s]

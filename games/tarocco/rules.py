@@ -282,6 +282,12 @@ BOOK = RuleBook(
             "Una coppia sono due posti diversi.",
             "A pair is two different seats.",
         ),
+        "tarocco.summary.monte": (
+            "Le tre carte scartate dal monte contano per chi l'ha preso (il solista, o la "
+            "coppia del mazziere): quella parte non chiude mai a zero punti carta.",
+            "The three cards discarded from the monte count for whoever took it (the "
+            "soloist, or the dealer's pair): that side never ends with no card points.",
+        ),
         "tarocco.set.dealer": (
             "Dopo una smazzata il mazzo passa a destra (V2 dopo un abbandono).",
             "After a hand the deal passes to the right (V2 after an abandoned hand).",

@@ -104,6 +104,29 @@ def _required(summary: Mapping[str, Any], key: str, outcome: str) -> Any:
     return read.required(summary, key, wording=f"a {outcome!r} summary needs {key!r}")
 
 
+#: The fewest card points the side that took the monte can count: its three discarded
+#: cards, the least that three cards of the pack can count (three cards of no value make
+#: one point: tarocco.count.threes), which no exchange of the Fool takes below that.
+MONTE_DISCARD = 3
+MONTE_LEAST = C.count(sorted(range(C.PACK_SIZE), key=lambda c: C.VALUE[c])[:MONTE_DISCARD])
+
+
+def _monte(points: int, takes_monte: bool, path: str, who: tuple[str, str]) -> list[Violation]:
+    """tarocco.summary.monte: the side that took the monte (the soloist; with pairs the
+    dealer's pair) counts its discard, so it has at least MONTE_LEAST card points and the
+    other side at most the rest."""
+    if takes_monte and points < MONTE_LEAST:
+        it = f"{who[0]} ha preso il monte: almeno {MONTE_LEAST} punti carta, non {points}."
+        en = f"{who[1]} took the monte: at least {MONTE_LEAST} card points, not {points}."
+    elif not takes_monte and points > C.TOTAL_POINTS - MONTE_LEAST:
+        most = C.TOTAL_POINTS - MONTE_LEAST
+        it = f"Il monte è dell'altra coppia: al più {most} punti carta, non {points}."
+        en = f"The monte is the other pair's: at most {most} card points, not {points}."
+    else:
+        return []
+    return [rule_broken(BOOK, "tarocco.summary.monte", it, en, field=path)]
+
+
 def _points(value: Any, path: str, found: list[Violation]) -> int:
     points = _int(value, path)
     if not 0 <= points <= C.TOTAL_POINTS:
@@ -135,6 +158,8 @@ def read_hand(
         points = _points(_required(summary, "card_points", outcome), f"{p}card_points", found)
         if declarer == dealer and not ruleset.dealer_may_solo:
             found.append(rule_broken(BOOK, "tarocco.solo.dealer", seat=declarer))
+        if 0 <= points <= C.TOTAL_POINTS:
+            found += _monte(points, True, f"{p}card_points", ("Il solista", "The soloist"))
         out.update(declarer=declarer, card_points=points)
     elif outcome == "pairs":
         raw = _required(summary, "pair", outcome)
@@ -152,6 +177,9 @@ def read_hand(
                 )
             )
         points = _points(_required(summary, "card_points", outcome), f"{p}card_points", found)
+        if 0 <= points <= C.TOTAL_POINTS and pair[0] != pair[1]:
+            who = ("La coppia del mazziere", "The dealer's pair")
+            found += _monte(points, dealer in pair, f"{p}card_points", who)
         out.update(pair=pair, card_points=points)
     elif outcome == "offer":
         raw_offers = summary.get("offers")

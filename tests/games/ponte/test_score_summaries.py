@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,6 +96,20 @@ def test_summary_left_in_chips_and_not_above_the_assignment() -> None:
     sheet |= dict(zip(M, (110000, 90000, 90000, 90000, 60000, 60000), strict=True))
     over = summary("2p-base", "tttmmt", left=[[0, 0]] * 4 + [[65000, 0], [0, 0]], assignments=sheet)
     assert rules(GAME.score(over)) == ["ponte.summary.left"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "most"),
+    [("2p-base", 110000), ("4p-base", 105000), ("2p-advanced", 450000), ("6p-expert", 230000)],
+)
+def test_summary_left_never_exceeds_what_a_sheet_can_give(ruleset: str, most: int) -> None:
+    left = [[0, 0]] * 6
+    fine = summary(ruleset, "tttmmt", left=[[0, most], *left[1:]])
+    assert GAME.score(fine).valid, GAME.score(fine).violations
+    over = summary(ruleset, "tttmmt", left=[[0, most + 5000], *left[1:]])
+    report = GAME.score(over)
+    assert rules(report) == ["ponte.summary.left"]
+    assert report.violations[0].where == {"challenge": 0, "field": "left_m"}
 
 
 def test_power_base_values_summary_sheet_is_checked() -> None:

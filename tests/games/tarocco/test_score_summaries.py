@@ -74,6 +74,34 @@ def test_count_total_refuses_more_than_109_card_points() -> None:
     assert not report.valid and rules(report) == ["tarocco.count.total"]
 
 
+@pytest.mark.parametrize(
+    "summary",
+    [
+        {"outcome": "solo", "dealer": 3, "declarer": 1, "card_points": 0},
+        {"outcome": "solo", "dealer": 1, "declarer": 1, "card_points": 0},
+        {"outcome": "pairs", "dealer": 3, "pair": [1, 3], "card_points": 0},
+        {"outcome": "pairs", "dealer": 3, "pair": [0, 2], "card_points": 109},
+        {"outcome": "pairs", "dealer": 0, "pair": [1, 3], "card_points": 109},
+    ],
+)
+def test_the_side_that_took_the_monte_never_counts_zero(summary: dict[str, object]) -> None:
+    report = GAME.score(summary)
+    assert rules(report) == ["tarocco.summary.monte"]
+    assert report.violations[0].where == {"field": "card_points"}
+
+
+@given(st.integers(1, 108), st.integers(0, 3), st.integers(0, 3), st.sampled_from([1, 2, 3]))
+def test_every_count_the_monte_allows_is_accepted(
+    points: int, dealer: int, first: int, step: int
+) -> None:
+    pair = [first, (first + step) % 4]
+    solo = {"outcome": "solo", "dealer": dealer, "declarer": first, "card_points": points}
+    assert GAME.score(solo).valid
+    assert GAME.score(
+        {"outcome": "pairs", "dealer": dealer, "pair": pair, "card_points": points}
+    ).valid
+
+
 def test_summary_pair_refuses_one_seat_twice() -> None:
     report = GAME.score({"outcome": "pairs", "dealer": 3, "pair": [1, 1], "card_points": 40})
     assert rules(report) == ["tarocco.summary.pair"]
@@ -128,7 +156,7 @@ def test_set_dealer_rotation_and_cumulative_scores() -> None:
 
 
 @given(
-    st.integers(0, 3), st.integers(0, 3), st.integers(0, 109), st.sampled_from(["solo", "pairs"])
+    st.integers(0, 3), st.integers(0, 3), st.integers(1, 108), st.sampled_from(["solo", "pairs"])
 )
 def test_scores_are_zero_sum(dealer: int, seat: int, points: int, outcome: str) -> None:
     summary: dict[str, object] = {"outcome": outcome, "dealer": dealer, "card_points": points}
