@@ -22,7 +22,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import groupcommit, tasks, webhooks
+from ledger.clubs import confirmers, groupcommit, tasks, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta
@@ -518,14 +518,11 @@ def credited(result: Result, seats: dict[int, int]) -> list[tuple[int, int, Deci
 
 
 def _may_confirm(user: Any, result: Result) -> None:
-    """Scorekeepers confirm; with sign-off at the table, the players seated there may too.
-    Never the person who entered the result."""
-    if result.entered_by_id == user.pk:
-        raise NotAllowed(_("Someone other than the person who entered a result must confirm it."))
-    seated = result.table.seats.filter(player__user=user).exists()
-    opponents = result.competition.confirmation == Competition.Confirmation.OPPONENTS
-    if not (opponents and seated):
-        require_role(user, result.club, Role.SCOREKEEPER)
+    """Two people check a result: never the one who entered it, never someone who played at
+    the table for it (ledger/clubs/confirmers.py says who may)."""
+    why = confirmers.refusal(user, result)
+    if why is not None:
+        raise NotAllowed(why)
 
 
 def _pending(result: Result) -> Result:
@@ -556,58 +553,19 @@ def confirm_result(*, user: Any, result: Result) -> Result:
 
 def who_confirms(result: Result) -> str:
     """Who must confirm a pending result and why, in words for the result page."""
-    mode = result.competition.confirmation
-    who = result.entered_by.get_username() if result.entered_by_id else ""
-    if mode == Competition.Confirmation.OPPONENTS:
-        return _(
-            "This competition has the players sign off at the table: any player seated here "
-            "other than %(who)s, who entered it, or a scorekeeper of the club confirms it. "
-            "Until then it does not count in the standings."
-        ) % {"who": who}
-    if mode == Competition.Confirmation.BLIND:
-        return _(
-            "This competition checks every result by blind re-entry: a scorekeeper other than "
-            "%(who)s, who entered it, types it again without seeing it. It counts once the "
-            "two entries agree."
-        ) % {"who": who}
-    return _(
-        "This competition asks a second person to check every result: a scorekeeper or a "
-        "referee other than %(who)s, who entered it, confirms it. Until then it does not "
-        "count in the standings."
-    ) % {"who": who}
+    return confirmers.who_confirms(result)
 
 
 def why_not_confirm(user: Any, result: Result) -> str | None:
     """None when ``user`` may confirm the pending ``result``; otherwise the reason, in words
-    (the same rules as ``_may_confirm``)."""
-    if not getattr(user, "is_authenticated", False):
-        return _("Log in to confirm this result.")
-    if result.entered_by_id == user.pk:
-        return _(
-            "You entered this result: someone else must confirm it, so that two people check it."
-        )
-    if result.club.allows(user, Role.SCOREKEEPER):
-        return None
-    seated = result.table.seats.filter(player__user=user).exists()
-    if result.competition.confirmation == Competition.Confirmation.OPPONENTS:
-        if seated:
-            return None
-        return _(
-            "Only the players seated at this table or a scorekeeper of the club confirm it; "
-            "you are neither."
-        )
-    if seated:
-        return _(
-            "You played at this table, and this competition does not let the players confirm "
-            "their own results: a scorekeeper of the club confirms it."
-        )
-    return _("Only a scorekeeper or a referee of the club confirms results here.")
-    return None
+    (the rules of ``_may_confirm``)."""
+    return confirmers.refusal(user, result)
 
 
 def confirmable(user: Any, competition: Competition) -> Any:
     """The pending results of ``competition`` that ``user`` may confirm with one tap (blind
-    re-entry is typed one by one, so none there), oldest first."""
+    re-entry is typed one by one, so none there), oldest first: never one they entered,
+    never one of a table they played at, except as the opponent who signs it off."""
     mode = competition.confirmation
     if not getattr(user, "is_authenticated", False) or mode in (
         Competition.Confirmation.NONE,
@@ -621,11 +579,17 @@ def confirmable(user: Any, competition: Competition) -> Any:
         .prefetch_related("table__seats__player")
         .order_by("entered_at", "pk")
     )
+    played = set(pending.filter(table__seats__player__user=user).values_list("pk", flat=True))
+    signs = set()
+    if played and mode == Competition.Confirmation.OPPONENTS:
+        signs = {
+            r.pk
+            for r in Result.objects.filter(pk__in=played).select_related("competition", "club")
+            if confirmers.refusal(user, r) is None
+        }
     if competition.club.allows(user, Role.SCOREKEEPER):
-        return pending
-    if mode == Competition.Confirmation.OPPONENTS:
-        return pending.filter(table__seats__player__user=user).distinct()
-    return Result.objects.none()
+        return pending.exclude(pk__in=played - signs) if played - signs else pending
+    return pending.filter(pk__in=signs)
 
 
 @transaction.atomic
@@ -691,17 +655,20 @@ def set_signoff_pin(*, user: Any, player: Player, pin: str) -> None:
 
 
 def pin_signers(result: Result) -> list[Player]:
-    """The players seated at a pending result's table who may sign it off with their PIN
-    (sign-off at the table, a login and a PIN of their own, not the one who entered it)."""
+    """The players seated at a pending result's table who may sign it off with their PIN:
+    sign-off at the table, a login and a PIN of their own, and a seat on the side the result
+    went against (never the one who entered it, their side, or a player it favours)."""
     if (
         result.status != Result.Status.PENDING
         or result.competition.confirmation != Competition.Confirmation.OPPONENTS
     ):
         return []
+    may = confirmers.signoff_seats(result)
     return [
         seat.player
         for seat in result.table.seats.select_related("player").order_by("index")
-        if seat.player.user_id
+        if seat.index in may
+        and seat.player.user_id
         and seat.player.signoff_pin
         and seat.player.user_id != result.entered_by_id
     ]

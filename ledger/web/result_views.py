@@ -290,7 +290,25 @@ def sign_with_pin(request: HttpRequest, club: str, slug: str, pk: int) -> HttpRe
         None,
     )
     if player is None:
-        messages.error(request, _("Choose who is signing the result off."))
+        typed = request.POST.get("player", "")
+        chosen = (
+            result.table.seats.select_related("player").filter(player_id=typed).first()
+            if typed.isdigit()
+            else None
+        )
+        if chosen is not None and result.status == Result.Status.PENDING:
+            # A player of the table who may not sign it off: say why, in words.
+            messages.error(
+                request,
+                _(
+                    "%(name)s cannot sign this result off: it is in their favour, or their "
+                    "side entered it, or they have no sign-off PIN. A player of the side it "
+                    "went against signs it off."
+                )
+                % {"name": chosen.player.name},
+            )
+        else:
+            messages.error(request, _("Choose who is signing the result off."))
         return _done(request, result)
     target = f"{result.pk}:{player.pk}"
     if _pin_failures(request, target, count=False) >= 5:
