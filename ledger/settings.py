@@ -347,3 +347,10 @@ LEDGER_WEBHOOK_ATTEMPTS = env_int("LEDGER_WEBHOOK_ATTEMPTS", 8)
 LEDGER_MAX_BODY_BYTES = env_int("LEDGER_MAX_BODY_BYTES", 1_000_000)
 LEDGER_IMPORT_MAX_BYTES = env_int("LEDGER_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
 LEDGER_MAX_JSON_DEPTH = env_int("LEDGER_MAX_JSON_DEPTH", 64)
+# An import's budget of work (ledger/clubs/imports.py, docs/imports.md): at most this many
+# rows (a longer file is refused before anything is written), this many seconds, and this
+# many refused rows; a job over its time or its refusals stops, rolling back the batch it
+# was in.
+LEDGER_IMPORT_MAX_ROWS = env_int("LEDGER_IMPORT_MAX_ROWS", 20_000)
+LEDGER_IMPORT_MAX_SECONDS = env_int("LEDGER_IMPORT_MAX_SECONDS", 120)
+LEDGER_IMPORT_MAX_REFUSED = env_int("LEDGER_IMPORT_MAX_REFUSED", 500)

@@ -14,6 +14,7 @@ import csv
 import hashlib
 import io
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -269,44 +270,120 @@ class _Importer:
         job = self.job
         rows = list(parse(job.content, job.format))
         job.total = len(rows)
+        if len(rows) > settings.LEDGER_IMPORT_MAX_ROWS:
+            self.stop(
+                _(
+                    "The file has %(n)s rows; an import takes at most %(max)s. Nothing was "
+                    "imported: split the file into files of at most %(max)s rows and import "
+                    "each."
+                )
+                % {"n": f"{len(rows):,}", "max": f"{settings.LEDGER_IMPORT_MAX_ROWS:,}"},
+                [],
+            )
+            return
         job.status = ImportJob.Status.RUNNING
         job.save(update_fields=["total", "status"])
+        deadline = time.monotonic() + settings.LEDGER_IMPORT_MAX_SECONDS
         errors: list[dict[str, Any]] = []
+        # The last line of the batches committed so far: a stop keeps them, whole.
+        kept: int | None = None
         for start in range(0, len(rows), BATCH):
             batch = rows[start : start + BATCH]
-            imported = replayed = 0
-            with transaction.atomic():
-                for item in batch:
-                    if isinstance(item, tuple):
-                        errors.append({"line": item[0], "message": item[1]})
-                        continue
-                    try:
-                        with transaction.atomic():
-                            if self.one(item):
-                                imported += 1
-                            else:
-                                replayed += 1
-                    except LedgerError as exc:
-                        entry: dict[str, Any] = {"line": item.line, "message": exc.message}
-                        if exc.violations:
-                            entry["rules"] = [v.get("rule") for v in exc.violations]
-                            # In words; the rule ids follow as a small reference.
-                            first = f"{entry['rules'][0]}: "
-                            entry["message"] = exc.message.removeprefix(first)
-                        errors.append(entry)
-                    except (TypeError, ValueError, KeyError) as exc:
-                        errors.append({"line": item.line, "message": str(exc)})
+            counts = [0, 0]  # imported, already there
+            first_line = _line(batch[0])
+            try:
+                with transaction.atomic():
+                    for item in batch:
+                        self.within_budget(item, deadline, errors)
+                        self.row(item, errors, counts)
+            except _OverBudget as over:
+                self.stop(over.reason + " " + self.what_was_kept(kept, first_line), errors)
+                return
+            kept = _line(batch[-1])
             self.tables.clear()  # tables created in a rolled-back savepoint may be gone
             ImportJob.objects.filter(pk=job.pk).update(
                 processed=start + len(batch),
-                imported=job.imported + imported,
-                replayed=job.replayed + replayed,
+                imported=job.imported + counts[0],
+                replayed=job.replayed + counts[1],
                 errors=errors[:1000],
             )
             job.refresh_from_db()
         job.status = ImportJob.Status.DONE
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "finished_at"])
+
+    def within_budget(
+        self, item: Row | tuple[int, str], deadline: float, errors: list[dict[str, Any]]
+    ) -> None:
+        """Raise _OverBudget when the job has run out of time or refused too many rows: a
+        file of junk costs a worker its budget at most, never an hour."""
+        line = _line(item)
+        if time.monotonic() > deadline:
+            raise _OverBudget(
+                _(
+                    "The import stopped at line %(line)d: it had taken %(s)d seconds, the "
+                    "time an import may take."
+                )
+                % {"line": line, "s": settings.LEDGER_IMPORT_MAX_SECONDS}
+            )
+        if len(errors) > settings.LEDGER_IMPORT_MAX_REFUSED:
+            raise _OverBudget(
+                _(
+                    "The import stopped at line %(line)d: more than %(max)d rows were "
+                    "refused, so this does not look like a file of results (check that it "
+                    "is the right file, and fix the rows listed)."
+                )
+                % {"line": line, "max": settings.LEDGER_IMPORT_MAX_REFUSED}
+            )
+
+    @staticmethod
+    def what_was_kept(kept: int | None, first_line: int) -> str:
+        if kept is None:
+            return _("Nothing was imported: import the file again once it is fixed or split.")
+        return _(
+            "The rows up to line %(kept)d were imported, each whole, and nothing after it: "
+            "import the rest, from line %(next)d, as a file of its own (split it if it is "
+            "long)."
+        ) % {"kept": kept, "next": first_line}
+
+    def stop(self, message: str, errors: list[dict[str, Any]]) -> None:
+        job = self.job
+        job.status = ImportJob.Status.FAILED
+        job.finished_at = timezone.now()
+        job.errors = [{"line": 0, "message": message, "stopped": True}, *errors[:1000]]
+        job.save(update_fields=["total", "status", "finished_at", "errors"])
+
+    def row(
+        self, item: Row | tuple[int, str], errors: list[dict[str, Any]], counts: list[int]
+    ) -> None:
+        """One row in its own savepoint: counts[0] += 1 when imported, counts[1] when it
+        was there already; a refused row goes to ``errors``."""
+        if isinstance(item, tuple):
+            errors.append({"line": item[0], "message": item[1]})
+            return
+        try:
+            with transaction.atomic():
+                counts[0 if self.one(item) else 1] += 1
+        except LedgerError as exc:
+            entry: dict[str, Any] = {"line": item.line, "message": exc.message}
+            if exc.violations:
+                entry["rules"] = [v.get("rule") for v in exc.violations]
+                # In words; the rule ids follow as a small reference.
+                first = f"{entry['rules'][0]}: "
+                entry["message"] = exc.message.removeprefix(first)
+            errors.append(entry)
+        except (TypeError, ValueError, KeyError) as exc:
+            errors.append({"line": item.line, "message": str(exc)})
+
+
+class _OverBudget(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _line(item: Row | tuple[int, str]) -> int:
+    return item[0] if isinstance(item, tuple) else item.line
 
 
 def examples(competition: Competition) -> tuple[dict[str, Any], ...]:

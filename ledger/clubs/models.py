@@ -798,6 +798,16 @@ class ImportJob(models.Model):
     def percent(self) -> int:
         return 100 if not self.total else int(100 * self.processed / self.total)
 
+    @property
+    def stopped(self) -> str:
+        """Why the job stopped before the end of its file (over a budget), or ""."""
+        return next((str(e["message"]) for e in self.errors if e.get("stopped")), "")
+
+    @property
+    def refused(self) -> list[dict[str, Any]]:
+        """The rows refused, each with its line and reason."""
+        return [e for e in self.errors if not e.get("stopped")]
+
 
 class Webhook(models.Model):
     """Another program that wants to hear about a club's results. Each delivery is a POST
