@@ -346,3 +346,20 @@ def test_the_notation_example_summary_is_accepted() -> None:
     assert report.valid, report.violations
     assert report.result is not None
     assert report.result["bella_nazionale"]["force"] == {"tramontana": 58, "mezzogiorno": 46}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 7),
+    st.integers(-3, 40),
+    st.sampled_from(["base", "advanced", "ragazzi", "4p"]),
+)
+def test_a_force_is_accepted_exactly_within_its_figures_bounds(
+    mask: int, force: int, ruleset: str
+) -> None:
+    from games.ergio import battle as B
+    from games.ergio.scoring import FORCE_BOUNDS
+
+    least, most = FORCE_BOUNDS[GAME.ruleset(ruleset).advanced][mask]
+    report = _one_scontro(force, B.mask_names(mask), ruleset)
+    assert report.valid is (least <= force <= most), (mask, force, report.violations)
