@@ -129,6 +129,26 @@ def test_a_correction_opens_with_the_hand_as_it_was_typed(phone: Any, server: st
     expect(page.locator("#apply-correction")).to_be_visible()
 
 
+def test_a_recorded_hands_page_says_in_words_what_was_typed_on_a_phone(
+    phone: Any, server: str
+) -> None:
+    page = phone
+    log_in(page, server)
+    _open_table(page, server, TAROCCO, "Tavolo 2")
+    _type_solo(page, "1", "64")
+    with page.expect_navigation():
+        page.click("#record")
+    with page.expect_navigation():
+        page.locator("a[href*='/r/']").first.click()
+    declared = page.locator("#result-detail li")
+    expect(declared.first).to_contain_text("Mazziere:")
+    expect(page.locator("#result-detail")).to_contain_text("64 punti carta su 109")
+    expect(page.locator("#result-detail")).to_contain_text("Prossimo mazziere:")
+    # The lines wrap on the phone's width: nothing to scroll sideways.
+    width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"], width
+
+
 def test_a_refused_hand_is_said_once_at_its_field_with_the_cursor_there(
     phone: Any, server: str
 ) -> None:
