@@ -120,6 +120,7 @@ def build_world(people: Any) -> World:
     world.ids["match"] = [1]
     for who in ("organiser", "member"):
         world.tokens[who] = api_key(people.users[who])
+    world.tokens["a made-up token"] = "made-up-" + "0" * 32
     return world
 
 
@@ -199,7 +200,35 @@ def hostile_bodies(body: Any) -> dict[str, bytes]:
         if changed == base:
             changed = {**base, "points": number, "scores": [number, -number]}
         out[name] = json.dumps(changed, allow_nan=True).encode()
+    out.update(wrong_types(base))
     return out
+
+
+# Every JSON type, and values no field takes: a list or an object for a source once answered
+# 500 before the token was even read (POST /api/v1/results/).
+WRONG_TYPES: list[Any] = [[], {}, "x", None, True, 1.5, 2**64, [[]]]
+NOT_OBJECTS = [b"[]", b'"x"', b"1", b"null", b"true"]
+
+
+def wrong_types(body: dict[str, Any]) -> dict[str, bytes]:
+    """``body`` with each of its fields (and a ``source``, a ``table`` and a ``record``,
+    which the results endpoint reads before the rest) set to each value of WRONG_TYPES in
+    turn, and bodies that are not objects at all."""
+    out = {f"a body of {raw.decode()}": raw for raw in NOT_OBJECTS}
+    shapes = {"": body}
+    if "table" in body:
+        # Only what a result's fast path takes (table, source, record): the same fields
+        # through that path too.
+        shapes["(fast path) "] = {k: v for k, v in body.items() if k in FAST_FIELDS}
+    for prefix, shape in shapes.items():
+        for name in sorted({*shape, *FAST_FIELDS}):
+            for value in WRONG_TYPES:
+                sent = json.dumps({**shape, name: value}).encode()
+                out[f"{prefix}{name}={json.dumps(value)[:10]}"] = sent
+    return out
+
+
+FAST_FIELDS = ("table", "source", "record")
 
 
 HOSTILE_QUERY = ["NaN", "Infinity", "1e30", "9" * 40, "-" + "9" * 40, "[" * 5000, "\x00"]

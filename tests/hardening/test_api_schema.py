@@ -50,10 +50,12 @@ def test_every_api_answer_matches_the_schema_and_none_is_a_server_error(people, 
 
 
 @pytest.mark.django_db(transaction=connection.vendor == "postgresql")
-@pytest.mark.parametrize("who", ["organiser", None])
+@pytest.mark.parametrize("who", ["organiser", None, "a made-up token"])
 def test_the_probes_hostile_inputs_reach_every_operation_and_none_is_a_server_error(people, who):
     """JSON nested 5,000 deep, a 3 MB body, numbers of 10^30, 1e30, NaN and Infinity in
-    every body; NaN, 10^40 and the like in every query and path parameter."""
+    every body; every field of every body set to a list, an object, a string, null, true,
+    1.5 and 2^64 in turn, and bodies that are not objects; NaN, 10^40 and the like in every
+    query and path parameter. As an organiser, anonymously, and with a made-up token."""
     world = build_world(people)
     failures = []
     for label in operations():
