@@ -55,6 +55,43 @@ class SettingsSerializer(serializers.Serializer):
         help_text="Swiss: the side of the first seed in round 1 (0 Tramontana, 1 Mezzogiorno).",
     )
     table_size = serializers.IntegerField(read_only=True)
+    planned_rounds = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="Rounds planned; null when open-ended."
+    )
+    published_rounds = serializers.IntegerField(read_only=True)
+    concluded = serializers.BooleanField(
+        read_only=True,
+        help_text="Every planned round is played (a knockout: its final is won). Drawing "
+        "further needs rounds added (rounds/extend/).",
+    )
+
+
+class ExtendIn(serializers.Serializer):
+    rounds = serializers.IntegerField(
+        min_value=1,
+        max_value=20,
+        required=False,
+        default=1,
+        help_text="Rounds to add (Swiss, team, league); a round robin adds its return cycle.",
+    )
+
+
+class StandingsRow(serializers.Serializer):
+    place = serializers.IntegerField(help_text="Shared by rows the format cannot separate.")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class StandingsOut(serializers.Serializer):
+    format = serializers.CharField()
+    concluded = serializers.BooleanField()
+    champion = StandingsRow(allow_null=True, help_text="A knockout's, once its final is won.")
+    rows = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Ranked rows with place, player and name, and the format's own columns: "
+        "the Swiss table's points and tiebreaks, a knockout's round reached, or the "
+        "journal's standings.",
+    )
 
 
 class EntrantSerializer(serializers.Serializer):
@@ -175,6 +212,12 @@ def _settings_body(competition: Competition) -> dict[str, Any]:
         **{name: getattr(fs, name) for name in services.SETTING_FIELDS},
         "table_size": services.table_size(competition, fs),
     }
+    progress = services.progress(competition)
+    body.update(
+        planned_rounds=progress.planned,
+        published_rounds=progress.published,
+        concluded=progress.concluded,
+    )
     # Through the serializer, so bye_points is the decimal string the schema documents.
     return dict(SettingsSerializer(body).data)
 
@@ -423,6 +466,42 @@ class PublishView(APIView):
         draw = get_object_or_404(Draw, round__competition=competition, round__number=number)
         services.publish_draw(user=request.user, draw=draw)
         return Response(_round_body(competition, number, request.user))
+
+
+class ExtendView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=ExtendIn,
+        responses=SettingsSerializer,
+        summary="Go on past the planned rounds: add rounds, or a round robin's return cycle "
+        "(organiser)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        data = _valid(ExtendIn, request.data)
+        services.extend_rounds(user=request.user, competition=competition, rounds=data["rounds"])
+        return Response(_settings_body(competition))
+
+
+class StandingsView(APIView):
+    @extend_schema(
+        tags=TAG,
+        responses=StandingsOut,
+        summary="The standings as the format ranks them (Swiss table, knockout by round "
+        "reached, or the journal's), with the champion and whether the competition is over",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        competition = _competition(pk)
+        rows = services.standings_for(competition)
+        champion = next((r for r in rows if r.get("champion")), None)
+        return Response(
+            {
+                "format": competition.format,
+                "concluded": services.progress(competition).concluded,
+                "champion": champion,
+                "rows": rows,
+            }
+        )
 
 
 class TiebreaksView(APIView):

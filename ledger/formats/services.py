@@ -472,8 +472,7 @@ def generate_round(*, user: Any, competition: Competition) -> Draw:
     Competition.objects.select_for_update().get(pk=competition.pk)  # one drafter at a time
     number = next_round_number(competition)
     fs = settings_for(competition)
-    if competition.format == Format.SWISS and fs.rounds and number > fs.rounds:
-        raise Conflict(_("All %(n)d planned rounds are drafted.") % {"n": fs.rounds})
+    _beyond_plan(competition, fs, number)
     entrants = present_players(competition, number)
     if competition.format == Format.TEAM:
         drafted = _draft_team(competition, fs, number, entrants)
@@ -1414,11 +1413,11 @@ def standings_for(competition: Competition, as_of: int | None = None) -> list[di
     points on the competition's scale, byes, Buchholz, median Buchholz, Sonneborn-Berger).
     A knockout: by the round reached (``knockout_standings``). Anything else (league nights,
     a round robin, tables set up by hand): the journal's standings (``clubs.standings``).
-    ``as_of``: after that round (not for a knockout, whose rounds are its bracket)."""
+    ``as_of``: after that round."""
     if has_swiss_table(competition):
         return [{**row, "place": row["rank"]} for row in swiss_standings(competition, as_of)]
-    if competition.format == Format.KNOCKOUT and as_of is None:
-        found = knockout_standings(competition)
+    if competition.format == Format.KNOCKOUT:
+        found = knockout_standings(competition, as_of)
         if found:
             return found
     from ledger.clubs.standings import standings
@@ -1459,17 +1458,16 @@ def _decided(
     return int(match.first_id if side == 0 else match.second_id)
 
 
-def knockout_standings(competition: Competition) -> list[dict[str, Any]]:
+def knockout_standings(competition: Competition, as_of: int | None = None) -> list[dict[str, Any]]:
     """A knockout ranked by the round each player reached: the champion 1, the finalist 2,
     the semi-finalists 3, the quarter-finalists 5 and so on, players knocked out in the same
     round sharing the place; while the bracket is played, those still in rank above those
     out in the same round. Every player of the bracket is listed, one who lost by forfeit
-    too. Empty before the first round is published."""
-    matches = list(
-        KnockoutMatch.objects.filter(competition=competition)
-        .select_related("first", "second")
-        .prefetch_related("tables__seats")
-    )
+    too. Empty before the first round is published. ``as_of``: after that round."""
+    chosen = KnockoutMatch.objects.filter(competition=competition)
+    if as_of is not None:
+        chosen = chosen.filter(stage__lte=as_of)
+    matches = list(chosen.select_related("first", "second").prefetch_related("tables__seats"))
     if not matches:
         return []
     stages = knockout.rounds_needed(_bracket_size(matches))
@@ -1526,3 +1524,118 @@ def champion(competition: Competition) -> dict[str, Any] | None:
         return None
     rows = knockout_standings(competition)
     return rows[0] if rows and rows[0]["champion"] else None
+
+
+# --- planned rounds: when a competition is over, and extending it -------------------------
+
+
+def planned_rounds(competition: Competition, fs: FormatSettings | None = None) -> int | None:
+    """How many rounds the competition plans: the Swiss's, team event's or league's
+    ``rounds`` setting (None when it is 0, open-ended), a round robin's Berger schedule
+    (every entrant of round 1 met once a cycle), a knockout's bracket (the rounds to a
+    final). None while nothing tells (a knockout or round robin without two entrants)."""
+    fs = fs or settings_for(competition)
+    if competition.format == Format.KNOCKOUT:
+        matches = list(KnockoutMatch.objects.filter(competition=competition, stage=1))
+        size = (
+            len(matches) * 2 if matches else Entrant.objects.filter(competition=competition).count()
+        )
+        return knockout.rounds_needed(size) if size >= 2 else None
+    if competition.format == Format.ROUND_ROBIN:
+        n = Entrant.objects.filter(competition=competition, joined_round=1).count()
+        return (n - 1 + n % 2) * int(fs.cycles) if n >= 2 else None
+    return int(fs.rounds) or None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a competition stands against its plan."""
+
+    planned: int | None  # None: open-ended
+    published: int  # rounds published so far
+    all_drawn: bool  # every planned round is published: no further round is offered
+    concluded: bool  # ...and every table has its results (a knockout: the final is won)
+    can_extend: bool  # the organiser may add rounds (not a knockout; a round robin once)
+
+
+def progress(competition: Competition) -> Progress:
+    fs = settings_for(competition)
+    planned = planned_rounds(competition, fs)
+    published = _published_rounds(competition)
+    all_drawn = planned is not None and published >= planned
+    if competition.format == Format.KNOCKOUT:
+        concluded = all_drawn and champion(competition) is not None
+    else:
+        concluded = all_drawn and not _tables_short(competition, int(fs.hands_per_table))
+    if competition.format == Format.KNOCKOUT:
+        can_extend = False
+    elif competition.format == Format.ROUND_ROBIN:
+        can_extend = int(fs.cycles) == 1
+    else:
+        can_extend = planned is not None
+    return Progress(planned, published, all_drawn, concluded, can_extend)
+
+
+def _tables_short(competition: Competition, hands: int) -> bool:
+    """Whether a table of a published round has fewer accepted results than its hands."""
+    from django.db.models import Count
+
+    return (
+        Table.objects.filter(competition=competition, round__draw__status=Draw.Status.PUBLISHED)
+        .annotate(n=Count("results", filter=Q(results__status=Result.Status.ACCEPTED)))
+        .filter(n__lt=hands)
+        .exists()
+    )
+
+
+def _beyond_plan(competition: Competition, fs: FormatSettings, number: int) -> None:
+    """Refuse to draw past the planned rounds: going on is the organiser's explicit
+    extension (``extend_rounds``), never one more press of "draw"."""
+    planned = planned_rounds(competition, fs)
+    if planned is None or number <= planned:
+        return
+    if competition.format == Format.KNOCKOUT:
+        raise Conflict(_("The knockout is over: its final is the last round."))
+    if competition.format == Format.ROUND_ROBIN and int(fs.cycles) == 1:
+        raise Conflict(
+            _(
+                "The round robin is complete after %(n)d rounds. To play the return games, "
+                "add the second cycle first."
+            )
+            % {"n": planned}
+        )
+    if competition.format == Format.ROUND_ROBIN:
+        raise Conflict(_("The round robin is complete after %(n)d rounds.") % {"n": planned})
+    raise Conflict(
+        _(
+            "All %(n)d planned rounds are drawn: the competition ends there. To go on, add "
+            "rounds first."
+        )
+        % {"n": planned}
+    )
+
+
+@transaction.atomic
+def extend_rounds(*, user: Any, competition: Competition, rounds: int = 1) -> Progress:
+    """The organiser goes on past the plan: ``rounds`` more Swiss, team or league rounds,
+    or a round robin's return cycle. A knockout ends with its final."""
+    core.require_role(user, competition.club, Role.ORGANISER)
+    fs = FormatSettings.objects.select_for_update().get(pk=settings_for(competition).pk)
+    if competition.format == Format.KNOCKOUT:
+        raise Conflict(_("A knockout ends with its final: it has no rounds to add."))
+    if competition.format == Format.ROUND_ROBIN:
+        if int(fs.cycles) != 1:
+            raise Conflict(_("This round robin already plays both cycles."))
+        fs.cycles = 2
+    else:
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 20:
+            raise Invalid(
+                _("Add from 1 to 20 rounds."), fields={"rounds": [_("Give a number from 1 to 20.")]}
+            )
+        if not fs.rounds:
+            raise Conflict(
+                _("This competition has no planned number of rounds: every round can be drawn.")
+            )
+        fs.rounds = int(fs.rounds) + rounds
+    fs.save(update_fields=["rounds", "cycles"])
+    return progress(competition)

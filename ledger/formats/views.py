@@ -175,6 +175,16 @@ def _act(request: HttpRequest, competition: Competition) -> str:
             user=user, competition=competition, name=post.get("name", ""), members=members
         )
         return _("Team created.")
+    if action == "extend":
+        rounds = _int(post.get("rounds") or 1, "rounds")
+        done = services.extend_rounds(user=user, competition=competition, rounds=rounds)
+        if competition.format == Competition.Format.ROUND_ROBIN:
+            return _("The return cycle is added: %(n)d rounds are planned.") % {"n": done.planned}
+        return ngettext(
+            "%(added)d round added: %(n)d rounds are planned.",
+            "%(added)d rounds added: %(n)d rounds are planned.",
+            rounds,
+        ) % {"added": rounds, "n": done.planned}
     if action == "generate":
         draw = services.generate_round(user=user, competition=competition)
         return _("Round %(n)d drafted: check it, adjust it, then publish.") % {
@@ -269,6 +279,7 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
         "is_team": competition.format == Competition.Format.TEAM,
         "two_sided": services.table_size(competition, fs) == 2,
         "scale": services.swiss_scale(competition, fs),
+        "progress": services.progress(competition),
         # Why the next round cannot start yet (results missing, disputes, check-in).
         "blockers": [] if draft else night_blockers(competition),
     }
@@ -348,16 +359,7 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         return redirect("formats-bracket", club, slug)
     stages = services.bracket_view(competition)
     for stage in stages:
-        n = stage["players"]
-        stage["title"] = (
-            _("Final")
-            if n == 2
-            else _("Semi-finals")
-            if n == 4
-            else _("Quarter-finals")
-            if n == 8
-            else _("Round %(n)d") % {"n": stage["stage"]}
-        )
+        stage["title"] = services.stage_title(stage["stage"], stage["players"])
         for cell in stage["matches"]:
             for side in cell["sides"]:
                 if "from" in side and not side["player"]:
@@ -368,7 +370,12 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     return render(
         request,
         "formats/bracket.html",
-        {"competition": competition, "stages": stages, "can_decide": can_decide},
+        {
+            "competition": competition,
+            "stages": stages,
+            "can_decide": can_decide,
+            "champion": services.champion(competition) if stages else None,
+        },
     )
 
 

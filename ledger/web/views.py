@@ -105,12 +105,23 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     # points the pairing uses.
     swiss = formats_services.has_swiss_table(comp)
     swiss_rows = formats_services.swiss_standings(comp, as_of) if swiss else []
+    # A knockout ranks by the round reached and names its champion; a competition that
+    # played its planned rounds says so (read only once it has rounds).
+    knockout_rows = (
+        formats_services.knockout_standings(comp, as_of)
+        if comp.format == Competition.Format.KNOCKOUT and latest
+        else []
+    )
+    progress = formats_services.progress(comp) if latest else None
     return render(
         request,
         "web/competition.html",
         {
             "swiss": swiss,
             "swiss_rows": swiss_rows,
+            "knockout_rows": knockout_rows,
+            "champion": next((r for r in knockout_rows if r["champion"]), None),
+            "concluded": progress is not None and progress.concluded and not as_of,
             "swiss_scale": formats_services.swiss_scale(comp) if swiss else None,
             "competition": comp,
             "game": meta(comp.game),
@@ -619,6 +630,27 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     as_of = _round_param(request, last_round(comp))
     suffix = f"-round-{as_of}" if as_of else ""
     response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-standings{suffix}.csv")
+    knockout_rows = (
+        formats_services.knockout_standings(comp, as_of)
+        if comp.format == Competition.Format.KNOCKOUT
+        else []
+    )
+    if knockout_rows:
+        # A knockout's table: the round each player reached, the champion first.
+        out.writerow(["rank", "player_id", "player", "round_reached", "played", "won", "out"])
+        for r in knockout_rows:
+            out.writerow(
+                [
+                    r["place"],
+                    r["player"],
+                    r["name"],
+                    r["round"],
+                    r["played"],
+                    r["won"],
+                    "yes" if r["out"] else "no",
+                ]
+            )
+        return response
     if formats_services.has_swiss_table(comp):
         out.writerow(
             [

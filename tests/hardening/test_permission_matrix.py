@@ -228,6 +228,14 @@ def _swiss(w: World) -> dict[str, Any]:
     return {"comp": w.formats("swiss")}
 
 
+def _swiss_of_three_rounds(w: World) -> dict[str, Any]:
+    from ledger.formats import services as formats
+
+    comp = w.formats("swiss")
+    formats.update_settings(user=w.users["organiser"], competition=comp, rounds=3)
+    return {"comp": comp}
+
+
 def _swiss_draft(w: World) -> dict[str, Any]:
     from ledger.formats import services as formats
 
@@ -434,6 +442,15 @@ API_WRITES = [
         at_least("organiser"),
         _swiss,
         _json("patch", _formats_url("settings/"), lambda w, c: {"rounds": 7}),
+        lambda c: (
+            __import__("ledger.formats.services", fromlist=["x"]).settings_for(c["comp"]).rounds
+        ),
+    ),
+    Write(
+        "POST /api/v1/formats/competitions/{id}/rounds/extend/",
+        at_least("organiser"),
+        _swiss_of_three_rounds,
+        _json("post", _formats_url("rounds/extend/"), lambda w, c: {"rounds": 2}),
         lambda c: (
             __import__("ledger.formats.services", fromlist=["x"]).settings_for(c["comp"]).rounds
         ),
