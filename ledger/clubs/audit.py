@@ -8,7 +8,7 @@ what its journal lines say, a standings row that is not the sum of its lines.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from decimal import Decimal
 from typing import Any
 
@@ -29,13 +29,19 @@ def result_problems(club: Club) -> list[str]:
     lines: dict[int, dict[str, dict[int, tuple[int, Decimal]]]] = defaultdict(
         lambda: {Entry.Kind.CREDIT: {}, Entry.Kind.REVERSAL: {}}
     )
+    # A multiset, not a map: a seat credited (or reversed) twice is a line too many, even
+    # when both lines say the same (a replayed line), and is reported, never overwritten.
+    repeats: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
     # A penalty's lines (and their cancellations) name no result: the standings' audit
     # counts them.
     journal = Entry.objects.filter(club=club).exclude(kind__in=Entry.POINTS_ONLY)
     for result_id, seat, player_id, points, kind in journal.values_list(
         "result_id", "seat", "player_id", "points", "kind"
     ):
-        lines[result_id][kind][seat] = (player_id, _cents(points))
+        by_seat = lines[result_id][kind]
+        if seat in by_seat:
+            repeats[result_id].append((kind, seat, player_id))
+        by_seat[seat] = (player_id, _cents(points))
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, index, player_id in Seat.objects.filter(
         table__competition__club=club
@@ -53,7 +59,15 @@ def result_problems(club: Club) -> list[str]:
         except (ArithmeticError, ValueError, TypeError):
             wanted = None
         say = None
-        if status in (Result.Status.PENDING, Result.Status.DISPUTED):
+        if repeats.get(pk):
+            counted = Counter((kind, seat) for kind, seat, _p in repeats[pk])
+            (kind, seat), extra = min(counted.items())
+            say = (
+                _("seat %(seat)d is credited %(times)d times")
+                if kind == Entry.Kind.CREDIT
+                else _("seat %(seat)d is reversed %(times)d times")
+            ) % {"seat": seat + 1, "times": extra + 1}
+        elif status in (Result.Status.PENDING, Result.Status.DISPUTED):
             if credits or reversals:
                 say = _("it is not counted, yet the journal credits it")
         elif status == Result.Status.ACCEPTED:

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,29 +42,58 @@ class _Sealed(Protocol):
     competition_id: int
     sequence: int
     result_id: int | None
+    penalty_id: int | None
     table_id: int | None
     seat: int
     player_id: int
     points: Decimal
     kind: str
     seal: str
+    origin: str
+
+
+class _Write:
+    """The write whose lines are being read: its number, where it started, its length and
+    how many of its lines were read."""
+
+    __slots__ = ("count", "found", "number", "start")
+
+    def __init__(self, number: str, start: int, count: int) -> None:
+        self.number, self.start, self.count, self.found = number, start, count, 1
 
 
 def line_problems(club: Club, entries: Iterable[_Sealed], sealed_before: bool = False) -> list[str]:
     """What is wrong with these journal lines (in journal order) on their own: a missing or
-    wrong seal. Lines from before seals existed (an unsealed beginning of a journal, when
-    ``sealed_before`` is false) pass; an unsealed line after a sealed one does not."""
+    wrong seal, and lines that are not where their identities say (a write's lines follow
+    each other, in order, all of them). Lines from before seals existed (an unsealed
+    beginning of a journal, when ``sealed_before`` is false) pass; an unsealed line after a
+    sealed one does not, nor a line without an identity after one with (a copy of an old
+    line). Repeats of an identity elsewhere in the journal: ``repeated_lines``."""
     problems = []
+    identified = False
+    open_write: _Write | None = None
+
+    def short(write: _Write) -> None:
+        problems.append(
+            _(
+                "%(club)s#%(n)d: the write that starts at this line had %(count)d lines; "
+                "%(found)d of them are here (lines were removed or moved)"
+            )
+            % {"club": club.slug, "n": write.start, "count": write.count, "found": write.found}
+        )
+
     for entry in entries:
         if not entry.seal and not sealed_before:
             continue
         sealed_before = True
+        n = entry.sequence
         if not entry.seal:
             problems.append(
                 _("%(club)s#%(n)d: this line was not written by the service (it has no seal)")
-                % {"club": club.slug, "n": entry.sequence}
+                % {"club": club.slug, "n": n}
             )
-        elif not signing.seal_is_valid(
+            continue
+        if not signing.seal_is_valid(
             entry.seal,
             club_id=entry.club_id,
             competition_id=entry.competition_id,
@@ -73,11 +103,73 @@ def line_problems(club: Club, entries: Iterable[_Sealed], sealed_before: bool = 
             player_id=entry.player_id,
             points=entry.points,
             kind=entry.kind,
+            origin=entry.origin,
+            penalty_id=entry.penalty_id if entry.origin else None,
         ):
             problems.append(
                 _("%(club)s#%(n)d: this line's seal is not the service's (forged or changed)")
-                % {"club": club.slug, "n": entry.sequence}
+                % {"club": club.slug, "n": n}
             )
+            continue
+        origin = signing.read_origin(entry.origin) if entry.origin else None
+        if origin is None:
+            if identified:
+                problems.append(
+                    _(
+                        "%(club)s#%(n)d: this line has no identity after lines that have one "
+                        "(a copy of an older line)"
+                    )
+                    % {"club": club.slug, "n": n}
+                )
+            continue
+        identified = True
+        write, place, count = origin
+        if open_write is not None and write == open_write.number and place == open_write.found:
+            open_write.found += 1
+        else:
+            if open_write is not None:
+                short(open_write)
+                open_write = None
+            if place != 0:
+                problems.append(
+                    _(
+                        "%(club)s#%(n)d: this line is out of its place (it is line %(place)d "
+                        "of a write that does not lead to it)"
+                    )
+                    % {"club": club.slug, "n": n, "place": place + 1}
+                )
+                continue
+            open_write = _Write(write, n, count)
+        if open_write.found >= open_write.count:
+            open_write = None
+    if open_write is not None:
+        short(open_write)
+    return problems
+
+
+def repeated_lines(club: Club, origins: Sequence[str] | None = None) -> list[str]:
+    """Lines whose identity an earlier line of the club already has: copies (a replay).
+    With ``origins``, only repeats of those (the lines a checkpoint is about to sign)."""
+    lines = Entry.objects.filter(club=club).exclude(origin="")
+    if origins is not None:
+        lines = lines.filter(origin__in=origins)
+    repeated = (
+        lines.values("origin").annotate(times=Count("id")).filter(times__gt=1).values("origin")
+    )
+    seen: dict[str, int] = {}
+    problems = []
+    for origin, n in (
+        Entry.objects.filter(club=club, origin__in=repeated)
+        .order_by("sequence")
+        .values_list("origin", "sequence")
+    ):
+        if origin in seen:
+            problems.append(
+                _("%(club)s#%(n)d: this line repeats line #%(first)d (the same line written twice)")
+                % {"club": club.slug, "n": n, "first": seen[origin]}
+            )
+        else:
+            seen[origin] = n
     return problems
 
 
@@ -89,6 +181,7 @@ class _Line(NamedTuple):
     competition_id: int
     sequence: int
     result_id: int | None
+    penalty_id: int | None
     table_id: int | None
     seat: int
     player_id: int
@@ -97,6 +190,7 @@ class _Line(NamedTuple):
     prev_hash: str
     hash: str
     seal: str
+    origin: str
 
     def compute_hash(self) -> str:
         return line_hash(self)
@@ -146,7 +240,25 @@ def _segment_problems(club: Club, since: Checkpoint | None, length: int, head: s
             )
     earlier = Entry.objects.filter(club=club, sequence__lte=start).exclude(seal="")
     problems.extend(line_problems(club, lines, earlier.exists()))
+    problems.extend(_copies(club, lines))
     return problems
+
+
+def _copies(club: Club, lines: Sequence[_Line]) -> list[str]:
+    """Lines among these that repeat a line of the club, here or before. A copy names the
+    result (or penalty), seat and kind of its original (the seal binds them), so the
+    search reads the journal through the result's and the penalty's indexes."""
+    origins = [line.origin for line in lines if line.origin]
+    if not origins:
+        return []
+    if len(set(origins)) < len(origins):
+        return repeated_lines(club, origins)
+    results = {line.result_id for line in lines if line.result_id is not None}
+    fines = {line.penalty_id for line in lines if line.penalty_id is not None}
+    elsewhere = Entry.objects.filter(
+        Q(result_id__in=results) | Q(penalty_id__in=fines), club=club, origin__in=origins
+    ).exclude(sequence__gt=lines[0].sequence - 1, sequence__lte=lines[-1].sequence)
+    return repeated_lines(club, origins) if elsewhere.exists() else []
 
 
 def sign(

@@ -58,6 +58,7 @@ class Line:
         "entered_by_id",
         "hash",
         "kind",
+        "origin",
         "pk",
         "player_id",
         "points",
@@ -96,6 +97,7 @@ _ENTRY_COLUMNS = (
     "prev_hash",
     "hash",
     "seal",
+    "origin",
 )
 
 
@@ -171,21 +173,30 @@ def _chain(
                     sequence=None,
                     prev_hash=None,
                     hash=None,
-                    seal=signing.seal(
-                        club_id=club_id,
-                        competition_id=result.competition_id,
-                        result_id=result.pk,
-                        table_id=result.table_id,
-                        seat=seat,
-                        player_id=player_id,
-                        points=points,
-                        kind=kind,
-                    ),
+                    seal="",
+                    origin="",
                 )
                 written[n].append(line)
                 mine.append(line)
         if not mine:
             continue
+        # Each line's seal binds its identity: this write (one random number for the
+        # club's lines of this write, in the database one statement under the head), its
+        # place in it and the write's length. The database numbers the lines later; a copy
+        # of a line, wherever it goes, repeats its identity (docs/security.md).
+        for line, origin in zip(mine, signing.new_origins(len(mine)), strict=True):
+            line.origin = origin
+            line.seal = signing.seal(
+                club_id=club_id,
+                competition_id=line.competition_id,
+                result_id=line.result_id,
+                table_id=line.table_id,
+                seat=line.seat,
+                player_id=line.player_id,
+                points=line.points,
+                kind=line.kind,
+                origin=origin,
+            )
         finish = chain(club_id, mine, now, first)
         first = ()
         if deferred is None:
@@ -220,6 +231,7 @@ def _chain_in_database(
                 "source": line.source,
                 "entered_by_id": line.entered_by_id,
                 "seal": line.seal,
+                "origin": line.origin,
             }
             for line in lines
         ]

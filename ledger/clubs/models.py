@@ -478,6 +478,10 @@ class Entry(models.Model):
     # HMAC of what the line says under a key only the service holds (clubs/signing.py):
     # a line slipped in through the database has none. Empty on lines written before seals.
     seal = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The line's identity, which its seal binds: ``<write>.<place>.<count>`` (the write's
+    # random number, this line's place in it, its number of lines). A copied line repeats
+    # one. Empty on lines written before identities (their seal is of the first version).
+    origin = models.CharField(max_length=40, blank=True, default="", db_default="")
 
     objects = EntryQuerySet.as_manager()
 

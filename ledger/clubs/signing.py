@@ -12,9 +12,11 @@ Two uses of one key:
 - A **checkpoint** (a club's journal length and head at a moment) is signed with Ed25519; the
   public key is published, so anyone holding a copy of a checkpoint can check it.
 - A **seal** on each journal line is an HMAC-SHA256 under a key derived from the private key,
-  over what the line says (club, competition, result, table, seat, player, points, kind). A
-  line written by anything other than this service (PostgreSQL's ``ledger_append`` called by
-  hand, say) has no valid seal. Only the service can check seals.
+  over what the line says (club, competition, result, penalty, table, seat, player, points,
+  kind) and, since version 2, over its identity (its write, its place in that write, the
+  write's number of lines). A line written by anything other than this service
+  (PostgreSQL's ``ledger_append`` called by hand, say) has no valid seal, and a copy of a
+  real line repeats an identity. Only the service can check seals.
 """
 
 from __future__ import annotations
@@ -144,20 +146,52 @@ def seal(
     *,
     club_id: int,
     competition_id: int,
-    result_id: int,
-    table_id: int,
+    result_id: int | None,
+    table_id: int | None,
     seat: int,
     player_id: int,
     points: Decimal,
     kind: str,
+    origin: str = "",
+    penalty_id: int | None = None,
 ) -> str:
-    """The seal of one journal line (HMAC-SHA256, hex)."""
-    message = (
-        f"{club_id}|{competition_id}|{result_id}|{table_id}|{seat}|{player_id}|"
-        f"{Decimal(points):.2f}|{kind}"
-    )
+    """The seal of one journal line (HMAC-SHA256, hex).
+
+    Version 2 (a line with an ``origin``) also binds the line's identity: the write it
+    belongs to (a random number drawn for that write), its place in that write and the
+    write's number of lines (``new_origins``), and the penalty it names. A copy of a line
+    keeps its identity, so the copy shows as a repeat; a line moved out of its write shows
+    out of its place. Version 1 (no origin) is what lines written before said; they keep
+    verifying as they were sealed.
+    """
+    shown = f"{Decimal(points):.2f}"
+    if origin:
+        message = (
+            f"v2|{club_id}|{origin}|{competition_id}|{result_id}|{penalty_id}|{table_id}|"
+            f"{seat}|{player_id}|{shown}|{kind}"
+        )
+    else:
+        message = (
+            f"{club_id}|{competition_id}|{result_id}|{table_id}|{seat}|{player_id}|{shown}|{kind}"
+        )
     return hmac.new(_keys(_seed())[2], message.encode(), hashlib.sha256).hexdigest()
 
 
 def seal_is_valid(value: str, **line: object) -> bool:
     return hmac.compare_digest(value, seal(**line))  # type: ignore[arg-type]
+
+
+def new_origins(count: int) -> list[str]:
+    """The identities of the ``count`` lines of one write: ``<write>.<place>.<count>``, where
+    ``<write>`` is 80 random bits drawn for this write alone."""
+    write = os.urandom(10).hex()
+    return [f"{write}.{i}.{count}" for i in range(count)]
+
+
+def read_origin(origin: str) -> tuple[str, int, int] | None:
+    """(write, place, count) of a line's identity; None when it is not one."""
+    write, _dot, rest = origin.partition(".")
+    place, _dot, count = rest.partition(".")
+    if not (write and place.isdigit() and count.isdigit()):
+        return None
+    return write, int(place), int(count)

@@ -397,6 +397,8 @@ class _Table:
                     player_id=row["player_id"],
                     points=Decimal(str(row["points"])),
                     kind=row["kind"],
+                    origin=row.get("origin", ""),
+                    penalty_id=row.get("penalty_id"),
                 )
             )
         self.rows.append(values)

@@ -1,7 +1,8 @@
 """Prove that no journal entry was altered, removed or slipped in behind the service.
 
 Checks, for every club: the hash chain; each line's seal (lines made by anything but the
-service have none that holds); that the journal extends every signed checkpoint, the
+service have none that holds) and identity (a copied line repeats one, a moved or removed
+line leaves its write out of order or short); that the journal extends every signed checkpoint, the
 database's own and those of ``--checkpoints`` (a published feed, as a file or an address);
 and that the result rows and standings rows agree with the journal.
 """
@@ -65,6 +66,7 @@ class Command(BaseCommand):
             problems.extend(verify_chain(club))
             lines = Entry.objects.filter(club=club).order_by("sequence")
             problems.extend(checkpoints.line_problems(club, lines.iterator()))
+            problems.extend(checkpoints.repeated_lines(club))
             problems.extend(audit.result_problems(club))
             problems.extend(audit.standing_problems(club))
             checked += club.journal_length
