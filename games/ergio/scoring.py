@@ -31,9 +31,11 @@ UNDER_CAPOSCHIERA = 1
 ON_THE_SPOT = 2
 
 
-def force_bounds(mask: int, thinned: bool) -> tuple[int, int]:
+def force_bounds(mask: int, thinned: bool, laid_only: bool = False) -> tuple[int, int]:
     """The least and the most force one side can bring to a scontro whose laid figures are
-    exactly ``mask`` (ergio.summary.force_range), from the cards of the deck.
+    exactly ``mask`` (ergio.summary.force_range), from the cards of the deck; with
+    ``laid_only``, of its laid cards alone (a summary's ``laid_force``: no reinforcement,
+    and nothing laid for one made on the spot).
 
     The most: the strongest combattenti of the magistratura fill its laid cards, the
     Capitano adds its bonus, a Caposchiera takes the strongest combattente left of its own
@@ -54,6 +56,8 @@ def force_bounds(mask: int, thinned: bool) -> tuple[int, int]:
     strongest = own[::-1]
     laid = MOST_LAID - max(figures, 1)  # four combattenti are never laid
     most = sum(strongest[:laid]) + bonus
+    if laid_only:
+        return (bonus if thinned or not figures else sum(own[: TRIS - figures]) + bonus), most
     if mask & 4:
         most += sum(strongest[laid : laid + UNDER_CAPOSCHIERA])
     if mask & 1:
@@ -72,6 +76,10 @@ def force_bounds(mask: int, thinned: bool) -> tuple[int, int]:
 #: (least, most) force per laid-figure mask, for packs without and with the specials
 FORCE_BOUNDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple(force_bounds(mask, thinned) for mask in range(8)) for thinned in (False, True)
+)
+#: the same for the laid cards' force alone (``laid_force``)
+LAID_BOUNDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(force_bounds(mask, thinned, True) for mask in range(8)) for thinned in (False, True)
 )
 
 
@@ -448,6 +456,9 @@ def score_summary(
                 least, most = FORCE_BOUNDS[with_specials][mask]
                 if not least <= force <= most:
                     found.append(_force_out_of_reach(side, force, mask, least, most, n))
+                least, most = LAID_BOUNDS[with_specials][mask]
+                if laid is not None and not least <= laid <= most:
+                    found.append(_force_out_of_reach(side, laid, mask, least, most, n, True))
             sides.append(SideFacts(r.mag, force, mask, laid))
         winner, reason = B.decide(
             [sides[0].force, sides[1].force], [sides[0].mask, sides[1].mask], challenger, tie_order
@@ -463,21 +474,22 @@ def score_summary(
 
 
 def _force_out_of_reach(
-    side: int, force: int, mask: int, least: int, most: int, n: int
+    side: int, force: int, mask: int, least: int, most: int, n: int, laid: bool = False
 ) -> Violation:
-    """A force no team with these laid figures can bring (ergio.summary.force_range), placed
-    at the side's force field of the scontro's row."""
+    """A force no team with these laid figures can bring (ergio.summary.force_range), or its
+    laid cards (``laid``), placed at that field of the scontro's row."""
     names = ", ".join(n.capitalize() for n in B.mask_names(mask))
     with_it = f"con {names}" if names else "senza figure"
     with_en = f"with {names}" if names else "with no figure"
     name = C.SIDES[side].capitalize()
+    what = ("forza delle carte calate", "force of the laid cards") if laid else ("forza", "force")
     return rule_broken(
         BOOK,
         "ergio.summary.force_range",
-        f"{name}: forza {force} {with_it}; possibile da {least} a {most}.",
-        f"{name}: force {force} {with_en}; possible from {least} to {most}.",
+        f"{name}: {what[0]} {force} {with_it}; possibile da {least} a {most}.",
+        f"{name}: {what[1]} {force} {with_en}; possible from {least} to {most}.",
         scontro=n + 1,
-        field=f"{'tm'[side]}_force",
+        field=f"{'tm'[side]}_{'laid_force' if laid else 'force'}",
     )
 
 

@@ -298,7 +298,7 @@ def test_the_force_bounds_are_those_the_cards_reach() -> None:
 def test_every_scontro_a_real_game_plays_is_within_the_bounds(name: str) -> None:
     from games.core import RandomBot
     from games.ergio.game import HeuristicBot
-    from games.ergio.scoring import FORCE_BOUNDS
+    from games.ergio.scoring import FORCE_BOUNDS, LAID_BOUNDS
 
     ruleset: Any = GAME.ruleset(name)
     scontri = 0
@@ -312,6 +312,8 @@ def test_every_scontro_a_real_game_plays_is_within_the_bounds(name: str) -> None
             for side in f.sides:
                 least, most = FORCE_BOUNDS[ruleset.advanced][side.mask]
                 assert least <= side.force <= most, (name, seed, side)
+                least, most = LAID_BOUNDS[ruleset.advanced][side.mask]
+                assert least <= side.laid_force <= most, (name, seed, side)
                 scontri += 1
         assert GAME.score(state.summary(), name).valid
     assert scontri > 40
@@ -363,3 +365,26 @@ def test_a_force_is_accepted_exactly_within_its_figures_bounds(
     least, most = FORCE_BOUNDS[GAME.ruleset(ruleset).advanced][mask]
     report = _one_scontro(force, B.mask_names(mask), ruleset)
     assert report.valid is (least <= force <= most), (mask, force, report.violations)
+
+
+@pytest.mark.parametrize(
+    ("laid", "force", "figures", "ruleset"),
+    [
+        (19, 18, [], "base"),  # three combattenti at most are laid beside no figure
+        (19, 25, ["magistrato"], "base"),
+        (13, 20, ["magistrato", "capitano", "caposchiera"], "advanced"),
+        (4, 12, ["capitano"], "advanced"),  # a laid Capitano is 5 at least
+    ],
+)
+def test_a_laid_force_the_figures_cannot_reach_is_refused(
+    laid: int, force: int, figures: list[str], ruleset: str
+) -> None:
+    s = summary([(18, 10)] * 6)
+    s["ruleset"] = {"name": ruleset, "bella_sums": "laid"}
+    for sc in s["scontri"]:
+        for name in ("tramontana", "mezzogiorno"):
+            sc[name]["laid_force"] = 10
+    s["scontri"][0]["tramontana"].update(force=force, figures=figures, laid_force=laid)
+    report = GAME.score(s)
+    assert [v.rule for v in report.violations] == ["ergio.summary.force_range"]
+    assert report.violations[0].where == {"scontro": 1, "field": "t_laid_force"}
