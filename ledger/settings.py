@@ -317,6 +317,12 @@ LOGGING = {
 # LEDGER_SIGNING_KEY_FILE a development key is made in var/ledger-signing.key.
 LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
 LEDGER_SIGNING_KEY_FILE = env_str("LEDGER_SIGNING_KEY_FILE")
+# The key that seals a running digital game's seed, deal and moves (ledger/play/sealing.py,
+# docs/security.md): comma-separated 32-byte keys, the first sealing, all opening (rotation).
+# Without LEDGER_SEALING_KEYS or LEDGER_SEALING_KEY_FILE a development key is made in
+# var/ledger-sealing.key.
+LEDGER_SEALING_KEYS = env_str("LEDGER_SEALING_KEYS")
+LEDGER_SEALING_KEY_FILE = env_str("LEDGER_SEALING_KEY_FILE")
 # A checkpoint is signed once a club's journal has grown by this many lines since the last
 # one, at every round's end, and by the periodic job (`manage.py sign_checkpoints`, or the
 # worker's beat every LEDGER_CHECKPOINT_SECONDS).

@@ -3,6 +3,11 @@
 The log (``Move``) is the truth. The state of a game is never stored: it is derived by
 replaying the deal written when the table was made and every move since (see
 ledger/play/replay.py). Moves are never updated or deleted, like the ledger's journal.
+
+While a game runs its seed, deal and moves are stored sealed (ledger/play/sealing.py): the
+clear columns are empty and ``sealed`` holds them encrypted. When the game is over they are
+written back in clear (``services.reveal``). Besides that, a move's only write after its
+append is a key's rotation (``services.reseal_running``): both keep the same action.
 """
 
 from __future__ import annotations
@@ -35,14 +40,17 @@ class GameTable(models.Model):
     # Chosen by the server from ``secrets`` (a practice table may replay a named deal) and
     # kept secret until the game is over; ``commitment`` (games.core.fair) is shown from
     # the start, so anyone can check afterwards that the deal was fixed before play.
-    seed = models.BigIntegerField(editable=False)
+    # Empty while the game runs: the seed and the deal are then in ``sealed``.
+    seed = models.BigIntegerField(null=True, blank=True, editable=False)
     commitment = models.CharField(max_length=64, blank=True, editable=False)
     # A practice game counts nowhere: a table with bots (unless its competition lets such
     # games count) or one replaying a named deal. Kept and replayable like any other.
     practice = models.BooleanField(_("practice"), default=False)
     named_deal = models.BooleanField(_("named deal"), default=False)
     # The record before the first move (ruleset and deal), as the engine wrote it.
-    deal = models.JSONField(editable=False)
+    deal = models.JSONField(null=True, blank=True, editable=False)
+    # While the game runs: {"seed", "deal"} sealed under the environment's key; "" after.
+    sealed = models.TextField(blank=True, editable=False)
     competition = models.ForeignKey(
         "clubs.Competition",
         null=True,
@@ -125,6 +133,21 @@ class MoveQuerySet(models.QuerySet["Move"]):
     def update(self, **kwargs: Any) -> int:
         raise PermissionError("the move log is append-only")
 
+    def reveal(self, actions: dict[int, Any]) -> int:
+        """Write sealed moves' actions in clear, by move id, once their game is over: the
+        same actions, never others (the caller opened them from ``sealed``)."""
+        rows = [Move(pk=pk, action=action, sealed="") for pk, action in actions.items()]
+        # A plain queryset: this is the one update the log allows.
+        plain = models.QuerySet(model=Move, using=self.db)
+        return plain.filter(sealed__gt="").bulk_update(rows, ["action", "sealed"], batch_size=500)
+
+    def reseal(self, sealed: dict[int, str]) -> int:
+        """Replace sealed moves' sealed values, by move id, with the same actions sealed under
+        the current key (a key's rotation): the actions stay what they were."""
+        rows = [Move(pk=pk, sealed=value) for pk, value in sealed.items()]
+        plain = models.QuerySet(model=Move, using=self.db)
+        return plain.filter(sealed__gt="").bulk_update(rows, ["sealed"], batch_size=500)
+
     def delete(self) -> tuple[int, dict[str, int]]:
         raise PermissionError("the move log is append-only")
 
@@ -135,7 +158,9 @@ class Move(models.Model):
     table = models.ForeignKey(GameTable, on_delete=models.PROTECT, related_name="moves")
     step = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
+    # Empty while the game runs: the action is then in ``sealed`` (ledger/play/sealing.py).
+    action = models.JSONField(null=True, blank=True)
+    sealed = models.TextField(blank=True, editable=False)
     # The client's own id for the move: a retry or a double click carries the same one.
     client_move_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     by = models.ForeignKey(

@@ -29,7 +29,7 @@ from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
-from ledger.play import live
+from ledger.play import live, sealing
 from ledger.play.models import GameTable, Move, PlaySeat
 from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
 
@@ -63,8 +63,83 @@ def state_of(table: GameTable) -> State:
 def replayed(table: GameTable) -> tuple[State, int]:
     """The table's state and the number of moves it holds, read together: the table row's
     own count may be older, when a bot moved after the row was read."""
-    moves = list(table.moves.order_by("step").values_list("seat", "action"))
-    return replay(table.game, table.deal, moves), len(moves)
+    moves = [(seat, action) for _step, seat, action in moves_of(table)]
+    return replay(table.game, secrets_of(table)[1], moves), len(moves)
+
+
+# --- the sealed secrets of a running game (ledger/play/sealing.py) -------------------------
+def secrets_of(table: GameTable) -> tuple[int, dict[str, Any]]:
+    """The table's seed and deal: opened from ``sealed`` while the game runs."""
+    if table.sealed:
+        opened = sealing.unseal(table.sealed, sealing.table_place(table.pk))
+        return int(opened["seed"]), opened["deal"]
+    assert table.seed is not None and table.deal is not None
+    return table.seed, table.deal
+
+
+def moves_of(table: GameTable, last: int | None = None) -> list[tuple[int, int, Any]]:
+    """(step, seat, action) of every move in order (the ``last`` ones only, if given),
+    sealed ones opened."""
+    rows = table.moves.order_by("-step" if last else "step").values_list(
+        "step", "seat", "action", "sealed"
+    )
+    found = list(rows[:last] if last else rows)
+    if last:
+        found.reverse()
+    return [
+        (step, seat, sealing.unseal(sealed, sealing.move_place(table.pk, step)) if sealed else a)
+        for step, seat, a, sealed in found
+    ]
+
+
+def seal_table(table: GameTable, seed: int, deal: dict[str, Any]) -> None:
+    """Keep a running table's seed and deal only sealed (the row must have its id)."""
+    table.sealed = sealing.seal({"seed": seed, "deal": deal}, sealing.table_place(table.pk))
+    table.seed, table.deal = None, None
+
+
+def reveal(table: GameTable) -> None:
+    """The game is over: its seed, deal and moves are written in clear, as evidence that
+    anyone may replay (call it inside the transaction that ends the game)."""
+    if table.sealed:
+        table.seed, table.deal = secrets_of(table)
+        table.sealed = ""
+        table.save(update_fields=["seed", "deal", "sealed"])
+    sealed = table.moves.exclude(sealed="").values_list("pk", "step", "sealed")
+    opened = {
+        pk: sealing.unseal(value, sealing.move_place(table.pk, step)) for pk, step, value in sealed
+    }
+    if opened:
+        Move.objects.reveal(opened)
+
+
+def reseal_running() -> int:
+    """Seal the secrets of every running table again under the first sealing key, once a
+    new key is listed first (docs/operations.md, key rotation). One transaction per table,
+    which is locked as a move locks it. Returns the number of tables sealed again."""
+    first = sealing.keys()[0][0]
+    done = 0
+    for pk in GameTable.objects.exclude(sealed="").values_list("pk", flat=True):
+        with transaction.atomic():
+            table = GameTable.objects.select_for_update().get(pk=pk)
+            if not table.sealed:
+                continue  # the game ended meanwhile
+            if sealing.key_id(table.sealed) != first:
+                seal_table(table, *secrets_of(table))
+                table.save(update_fields=["sealed", "seed", "deal"])
+            moves = table.moves.exclude(sealed="").values_list("pk", "step", "sealed")
+            again = {
+                pk: sealing.seal(
+                    sealing.unseal(value, sealing.move_place(table.pk, step)),
+                    sealing.move_place(table.pk, step),
+                )
+                for pk, step, value in moves
+                if sealing.key_id(value) != first
+            }
+            if again:
+                Move.objects.reseal(again)
+            done += 1
+    return done
 
 
 def seat_of(table: GameTable, user: Any) -> PlaySeat | None:
@@ -169,6 +244,7 @@ def _expire_if_stale(table: GameTable) -> bool:
     table.status = GameTable.Status.ABANDONED
     table.ended_at = timezone.now()
     table.save(update_fields=["status", "ended_at"])
+    reveal(table)
     live.announce_after_commit(table, "status")
     return True
 
@@ -282,15 +358,16 @@ def create_table(
         club=club,
         game=game,
         ruleset=deal.get("ruleset", {}),
-        seed=seed,
-        deal=deal,
+        seed=None,
+        deal=None,
         competition=competition,
         ledger_table=ledger_table,
         label=(label or (ledger_table.label if ledger_table else ""))[:40],
         created_by=user,
     )
     table.commitment = commitment(seed, table.pk)
-    table.save(update_fields=["commitment"])
+    seal_table(table, seed, deal)
+    table.save(update_fields=["commitment", "sealed"])
     scheduled = dict(ledger_table.seats.values_list("index", "player_id")) if ledger_table else {}
     rows = []
     for i, kind in enumerate(seats):
@@ -564,11 +641,15 @@ def _append(
 ) -> Move:
     game = engine(table.game)
     state.apply_unchecked(seat, decoded)
+    encoded = game.encode_action(decoded)
+    step = table.moves_count
+    # Sealed like the deal while the game runs; reveal() opens it when the game is over.
     move = Move.objects.create(
         table=table,
-        step=table.moves_count,
+        step=step,
         seat=seat,
-        action=game.encode_action(decoded),
+        action=None if table.sealed else encoded,
+        sealed=sealing.seal(encoded, sealing.move_place(table.pk, step)) if table.sealed else "",
         client_move_id=move_id or None,
         by=by,
         bot=bot,
@@ -597,6 +678,7 @@ def _finish(table: GameTable, state: State) -> None:
     table.status = GameTable.Status.FINISHED
     table.ended_at = timezone.now()
     table.save(update_fields=["result", "status", "ended_at"])
+    reveal(table)
 
 
 def play_bots(table_id: int, limit: int | None = None) -> int:
@@ -608,12 +690,13 @@ def play_bots(table_id: int, limit: int | None = None) -> int:
             return 0
         bots = {s.index: s.kind for s in table.seats.all() if s.is_bot}
         state = state_of(table)
+        seed = secrets_of(table)[0]
         cap = limit if limit is not None else engine(table.game).info.max_actions
         while made < cap and not table.over:
             seat = state.to_act()
             if seat is None or seat not in bots:
                 break
-            bot = make_bot(table.game, bots[seat], bot_seed(table.seed, seat, table.moves_count))
+            bot = make_bot(table.game, bots[seat], bot_seed(seed, seat, table.moves_count))
             _append(table, state, seat, bot.choose(state, seat), bot=bots[seat])
             made += 1
     return made

@@ -93,16 +93,21 @@ def _by_seat(names: dict[int, str]) -> list[str]:
     return [names.get(i, "") for i in range(max(names, default=-1) + 1)]
 
 
-def _move_log(table: GameTable, names: dict[int, str], last: int = 12) -> list[dict[str, Any]]:
-    """The last moves as a score sheet: who, and what they did in words."""
-    moves = list(table.moves.order_by("-step").values_list("step", "seat", "action")[:last])
+def _move_log(
+    table: GameTable, names: dict[int, str], viewer: int, last: int = 12
+) -> list[dict[str, Any]]:
+    """The last moves as a score sheet: who, and what they did in words. While the game
+    runs, another seat's move is not said (it may be a face-down play, a discard, written
+    points): what of it is public is on the board already."""
     return [
         {
             "step": step + 1,
             "name": names.get(s, ""),
-            "label": action_label(a, table.game, _by_seat(names)),
+            "label": action_label(a, table.game, _by_seat(names))
+            if table.over or s == viewer
+            else _("a move (shown when the game is over)"),
         }
-        for step, s, a in reversed(moves)
+        for step, s, a in services.moves_of(table, last=last)
     ]
 
 
@@ -195,7 +200,7 @@ def _board_context(
             if payload["your_turn"]
             else None,
             others=choice["others"] if choice is not None else actions,
-            moves_log=_move_log(table, names),
+            moves_log=_move_log(table, names, seat.index),
             payload=payload,
             hand=card_names(table.game, boards.hand_of(table.game, view))
             if boards.hand_of(table.game, view) is not None

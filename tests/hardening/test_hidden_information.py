@@ -1,18 +1,27 @@
 """The red team's findings on hidden information, each reproduced as the attacker did it:
-8 (anyone, anonymous included, subscribed to a table's socket). docs/security.md, "Hidden
-information stays hidden"."""
+2 (an organiser read every hand and the seed of a running digital game in the club export
+and the admin), 8 (anyone, anonymous included, subscribed to a table's socket).
+docs/security.md, "Hidden information stays hidden until the game ends"."""
 
 from __future__ import annotations
 
+import html
+import json
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from django.conf import settings
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
 
 from ledger.play import services
-from ledger.play.models import GameTable
+from ledger.play.models import GameTable, Move
+from tests.play.conftest import dealt, play_out
+
+DEAL = 2718281828459045235
 
 
 @pytest.fixture
@@ -27,6 +36,109 @@ def running(people: Any, django_capture_on_commit_callbacks: Any) -> GameTable:
     table.refresh_from_db()
     assert table.status == GameTable.Status.PLAYING
     return table
+
+
+# --- 2. a running game's deal and seed ------------------------------------------------------
+
+
+@pytest.fixture
+def four_at_tarocco(people: Any, django_capture_on_commit_callbacks: Any) -> GameTable:
+    """The red team's table: Tarocco Siciliano, four seats, being played (the bots have
+    moved, so the move log holds secret choices too)."""
+    # A known deal whose bidding goes on past the first moves (with every pass a hand ends).
+    with dealt(DEAL), django_capture_on_commit_callbacks(execute=True):
+        table = services.create_table(
+            user=people.users["member"],
+            club=people.club,
+            game="tarocco",
+            seats=["me", "heuristic", "heuristic", "heuristic"],
+        )
+        table.refresh_from_db()
+        state = services.state_of(table)
+        if state.to_act() == 0:  # the human leads: one move of theirs, and the bots answer
+            action = services.engine("tarocco").encode_action(state.legal_actions(0)[0])
+            services.act(user=people.users["member"], table=table, action=action)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.PLAYING and table.moves_count > 0
+    return table
+
+
+def _secrets(table: GameTable) -> tuple[str, list[str], list[Any]]:
+    """The seed as text, the deck in the order it was dealt (every hand, and the cards
+    nobody holds yet) and every move, opened as the play service does."""
+    seed, deal = services.secrets_of(table)
+    return str(seed), deal["deal"]["deck"], [a for _step, _seat, a in services.moves_of(table)]
+
+
+def _shows(text: str, seed: str, deck: list[str]) -> list[str]:
+    """What of the secrets a page or a file shows: the seed, or any four cards of the deal
+    in a row, in any JSON spelling."""
+    text = html.unescape(text)
+    found = [f"seed {seed}"] if seed in text else []
+    for at in range(len(deck) - 3):
+        for sep in (", ", ","):
+            if sep.join(json.dumps(c) for c in deck[at : at + 4]) in text:
+                found.append(f"cards {at + 1} to {at + 4} of the deal")
+    return found
+
+
+def _organiser(people: Any) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["organiser"])
+    return client
+
+
+def test_2_a_running_games_hands_and_seed_are_not_in_the_club_export(people, four_at_tarocco):
+    seed, deck, _moves = _secrets(four_at_tarocco)
+    export = _organiser(people).get("/c/prova/export/club.jsonl")
+    assert export.status_code == 200
+    text = b"".join(export.streaming_content).decode()
+    assert _shows(text, seed, deck) == []
+    rows = [json.loads(line) for line in text.splitlines()]
+    table = next(r for r in rows if r["t"] == "game_table")
+    assert table["seed"] is None and table["deal"] is None and table["sealed"].startswith("s1.")
+    moves = [r for r in rows if r["t"] == "move"]
+    assert moves and all(m["action"] is None and m["sealed"] for m in moves)
+
+
+def test_2_a_running_games_hands_seed_and_moves_are_not_on_the_admins_pages(
+    people, four_at_tarocco
+):
+    organiser = people.users["organiser"]
+    organiser.is_staff = True
+    organiser.save()
+    organiser.user_permissions.set(Permission.objects.filter(content_type__app_label="play"))
+    seed, deck, moves = _secrets(four_at_tarocco)
+    client = _organiser(people)
+    page = client.get(reverse("admin:play_gametable_change", args=[four_at_tarocco.pk]))
+    assert page.status_code == 200 and "tarocco" in page.content.decode()
+    assert _shows(page.content.decode(), seed, deck) == []
+    for move in Move.objects.filter(table=four_at_tarocco):
+        shown = client.get(reverse("admin:play_move_change", args=[move.pk])).content.decode()
+        assert json.dumps(moves[move.step]) not in html.unescape(shown)
+
+
+def test_2_once_the_game_is_over_the_export_holds_its_deal_seed_and_moves_as_evidence(
+    people, four_at_tarocco, django_capture_on_commit_callbacks
+):
+    seed, _deck, _moves = _secrets(four_at_tarocco)
+
+    def commit(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    play_out(commit, people.users["member"], four_at_tarocco)
+    four_at_tarocco.refresh_from_db()
+    assert four_at_tarocco.over and four_at_tarocco.sealed == ""
+    text = b"".join(_organiser(people).get("/c/prova/export/club.jsonl").streaming_content)
+    rows = [json.loads(line) for line in text.decode().splitlines()]
+    table = next(r for r in rows if r["t"] == "game_table")
+    assert str(table["seed"]) == seed and table["deal"] == services.secrets_of(four_at_tarocco)[1]
+    record = services.state_of(four_at_tarocco).to_record()
+    moves = sorted((r for r in rows if r["t"] == "move"), key=lambda r: r["step"])
+    assert [m["action"] for m in moves] == [
+        {k: v for k, v in a.items() if k != "seat"} for a in record["actions"]
+    ]
 
 
 # --- 8. the table's socket ------------------------------------------------------------------

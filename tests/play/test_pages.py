@@ -364,7 +364,7 @@ def test_a_finished_game_is_played_again_with_the_same_seats_and_a_new_deal(peop
         table.label,
         True,
     )
-    assert new.seed != table.seed and new.commitment and new.status == "playing"
+    assert services.secrets_of(new)[0] != table.seed and new.commitment and new.status == "playing"
 
 
 def test_a_game_between_people_played_again_leaves_the_others_seats_open(people, commit):
