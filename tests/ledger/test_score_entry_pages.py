@@ -397,6 +397,20 @@ def test_an_ergio_force_the_figures_cannot_reach_is_refused_at_that_force(
     assert Result.objects.count() == 0
 
 
+def test_an_ergio_scontro_after_the_fourth_win_is_refused_at_its_row(logged_in, club, people):
+    table = _table(club, people, "ergio", 2)
+    pairs = [("santa_maria", "dragoni"), ("calci", "leoni"), ("satiri", "delfini")]
+    pairs += [("san_michele", "san_marco"), ("mattaccini", "san_martino")]
+    five_nil = [_scontro("tramontana", t, 18, m, 10) for t, m in pairs]
+    body = {"corteo_winner": "tramontana", **_rows("scontro", five_nil, 6)}
+    response = _record(logged_in, table, body)
+    text = response.content.decode()
+    assert response.status_code == 200
+    field = _field_html(text, "scontro-4-challenger")
+    assert "invalid" in field and "ergio.summary.match_end" in field and "autofocus" in field
+    assert Result.objects.count() == 0
+
+
 def test_a_cardchess_game_of_three_records_the_gold_cards(logged_in, club, people):
     table = _table(club, people, "cardchess", 3, ruleset="3p")
     sfide = [[20, 10, 5], [12, 30, 1], [25, 3, 2], [18, 4, 9]]
