@@ -22,7 +22,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import confirmers, groupcommit, tasks, webhooks
+from ledger.clubs import confirmers, groupcommit, previews, tasks, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta
@@ -968,66 +968,33 @@ def preview_correction(
     source: str,
     record: Any = None,
     scores: Sequence[Any] | None = None,
+    reason: str = "",
 ) -> dict[str, Any]:
-    """What a correction would change downstream, without changing anything: it is applied
-    inside a transaction that is always rolled back, and the standings and ratings are
-    read before and after; what is read inside is kept in no cache."""
-    from ledger.clubs import ratings as rating_module
-    from ledger.clubs.models import Rating
-    from ledger.clubs.standings import kept_nowhere, standings
-
-    competition = result.competition
-
-    def snapshot() -> tuple[dict[int, Any], dict[int, tuple[float, float]]]:
-        rows = {r.player_id: r for r in standings(competition)}
-        rated = {
-            r.player_id: (r.mu, r.sigma)
-            for r in Rating.objects.filter(club_id=result.club_id, game=competition.game)
-        }
-        return rows, rated
-
-    class _Rollback(Exception):
-        pass
-
-    before_rows, before_ratings = snapshot()
-    changes: dict[str, Any] = {}
-    try:
-        with kept_nowhere(), transaction.atomic():
-            new = supersede_result(
-                user=user, result=result, source=source, record=record, scores=scores
-            )
-            rating_module.recompute(result.club_id, competition.game)
-            after_rows, after_ratings = snapshot()
-            changes["scores"] = list(new.scores)
-            raise _Rollback
-    except _Rollback:
-        pass
-    names = dict(
-        Player.objects.filter(pk__in=set(before_rows) | set(after_rows)).values_list("pk", "name")
+    """What a correction would change, without changing anything: ``supersede_result``
+    itself runs in a savepoint that is rolled back, and the standings people read for the
+    competition's format and the ratings are read before and after it
+    (ledger/clubs/previews.py)."""
+    found = previews.preview(
+        result.competition,
+        lambda: supersede_result(
+            user=user, result=result, source=source, record=record, scores=scores, reason=reason
+        ),
+        since=result.entered_at,
     )
-    table = []
-    for player_id in set(before_rows) | set(after_rows):
-        b, a = before_rows.get(player_id), after_rows.get(player_id)
-        rb, ra = before_ratings.get(player_id), after_ratings.get(player_id)
-        row = {
-            "player": player_id,
-            "name": names.get(player_id, ""),
-            "rank_before": b.rank if b else None,
-            "rank_after": a.rank if a else None,
-            "points_before": b.points if b else Decimal(0),
-            "points_after": a.points if a else Decimal(0),
-            "rating_before": rb[0] if rb else None,
-            "rating_after": ra[0] if ra else None,
-        }
-        if (
-            row["rank_before"] != row["rank_after"]
-            or row["points_before"] != row["points_after"]
-            or (rb and ra and abs(rb[0] - ra[0]) > 1e-9)
-        ):
-            table.append(row)
-    table.sort(key=lambda r: (r["rank_after"] or 10**9, r["name"]))
-    later = Result.objects.filter(competition=competition, entered_at__gt=result.entered_at).count()
-    return {"scores": changes.get("scores", []), "rows": table, "later_results": later}
+    found["scores"] = list(found.pop("made").scores)
+    return found
+
+
+def preview_void(*, user: Any, result: Result, reason: str) -> dict[str, Any]:
+    """What voiding ``result`` would change: ``void_result`` itself, rolled back."""
+    found = previews.preview(
+        result.competition,
+        # A copy: void_result marks the object it is given, and this one is rolled back.
+        lambda: void_result(user=user, result=Result.objects.get(pk=result.pk), reason=reason),
+        since=result.entered_at,
+    )
+    found.pop("made")
+    return found
 
 
 @transaction.atomic

@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class FormatsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ledger.formats"
+
+    def ready(self) -> None:
+        # A correction's, a ruling's and a void's preview read the standings as this
+        # competition's format ranks them (the Swiss table, a knockout's rounds reached).
+        from ledger.clubs import previews
+        from ledger.formats.services import standings_for
+
+        previews.read_standings_with(standings_for)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import RecordError
-from ledger.clubs import services, tasks
+from ledger.clubs import previews, services, tasks
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.journal import journal_entries
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
@@ -441,6 +441,54 @@ def _void(user: Any, case: Case, old: Result, params: dict[str, Any], note: str)
     case.ruled_at = voided.voided_at
     case.save(update_fields=["status", "kind", "ruling", "note", "ruled_by", "ruled_at"])
     return voided
+
+
+def preview_rule(
+    *,
+    user: Any,
+    case: Case,
+    kind: str,
+    params: dict[str, Any] | None = None,
+    note: str = "",
+) -> dict[str, Any]:
+    """What the ruling would write, without writing it: ``rule`` itself runs in a savepoint
+    that is rolled back (ledger/clubs/previews.py). ``lines``: per seat, the player, the
+    points reversed and credited as the journal got them, and the change; ``rows`` and the
+    rest: the standings people read for the competition's format, before and after."""
+    if case.result_id is None:
+        raise Invalid(
+            _("Link the case to a result of the ledger before ruling."),
+            fields={"result": [_("Required to rule.")]},
+        )
+    old_id = case.result_id
+    competition = Result.objects.select_related("competition").get(pk=old_id).competition
+
+    def apply() -> list[dict[str, Any]]:
+        new = rule(user=user, case=case, kind=kind, params=params, note=note)
+        written = Entry.objects.filter(result_id__in=[old_id, new.pk])
+        reversed_: dict[int, Decimal] = {}
+        credited: dict[int, Decimal] = {}
+        for entry in written.filter(result_id=old_id, kind=Entry.Kind.REVERSAL):
+            reversed_[entry.seat] = entry.points
+        if new.pk != old_id:  # a void ruling writes no new version
+            for entry in written.filter(result_id=new.pk, kind=Entry.Kind.CREDIT):
+                credited[entry.seat] = entry.points
+        names = dict(
+            Seat.objects.filter(table_id=new.table_id).values_list("index", "player__name")
+        )
+        return [
+            {
+                "name": names.get(i, _("Seat %(n)d") % {"n": i + 1}),
+                "reversal": reversed_.get(i),
+                "credit": credited.get(i),
+                "change": reversed_.get(i, Decimal(0)) + credited.get(i, Decimal(0)),
+            }
+            for i in range(len(new.scores))
+        ]
+
+    found = previews.preview(competition, apply)
+    found["lines"] = found.pop("made")
+    return found
 
 
 def _announce(result: Result) -> None:

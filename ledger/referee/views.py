@@ -268,6 +268,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             },
             "weights": weights,
             "preview": kept.get("preview"),
+            "preview_standings": kept.get("standings"),
             "split_choices": [
                 ("table", _("as recorded at the table")),
                 ("rules", _("by the rules")),
@@ -729,27 +730,6 @@ def ruling_params(post: Any, kind: str, seats: int) -> dict[str, Any]:
     return {}
 
 
-def _journal_preview(case: Case, kind: str, scores: list[Decimal]) -> list[dict[str, Any]]:
-    """Per seat: what counts now, what the ruling writes, and the change in the standings."""
-    result = case.result
-    assert result is not None
-    names = _seat_names(case, len(result.scores))
-    counted = result.status == Result.Status.ACCEPTED
-    rows = []
-    for i, new in enumerate(scores):
-        old = Decimal(str(result.scores[i])) if counted else Decimal(0)
-        written = Decimal(0) if kind == Case.Kind.VOID else new
-        rows.append(
-            {
-                "name": names[i],
-                "reversal": -old if counted else None,
-                "credit": None if kind == Case.Kind.VOID else new,
-                "change": written - old,
-            }
-        )
-    return rows
-
-
 @login_required
 @require_POST
 def rule(request: HttpRequest, pk: int) -> HttpResponse:
@@ -768,10 +748,18 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
                 )
             params = ruling_params(request.POST, kind, seats)
             services.check_numbers(params)
-            scores = services.ruling_scores(case, case.result, kind, params)
+            # The ruling itself, written and rolled back: what it shows is what it writes.
+            shown = services.preview_rule(
+                user=request.user,
+                case=case,
+                kind=kind,
+                params=params,
+                note=request.POST.get("note", "").strip(),
+            )
             request.ruling_kept = {  # type: ignore[attr-defined]
                 "post": request.POST,
-                "preview": _journal_preview(case, kind, scores),
+                "preview": shown["lines"],
+                "standings": shown,
             }
             return case_page(request, pk)
         new = services.rule(

@@ -151,6 +151,7 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             and competition.club.allows(user, Role.REFEREE),
             "void_kept": getattr(request, "void_error", ("", ""))[0],
             "void_error": getattr(request, "void_error", ("", ""))[1],
+            "void_preview": getattr(request, "void_preview", None),
             "dispute": dispute,
             "dispute_scores": _by_seat(seats, dispute.other_scores or [])
             if dispute and viewer.sees_every_result(result.club_id)
@@ -395,6 +396,12 @@ def void(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
     result = _result(club, slug, pk)
     reason = request.POST.get("reason", "")
     try:
+        if request.POST.get("preview") == "1":
+            # void_result itself, rolled back: the page shows what voiding would change.
+            shown = services.preview_void(user=request.user, result=result, reason=reason)
+            request.void_preview = shown  # type: ignore[attr-defined]
+            request.void_error = (reason, "")  # type: ignore[attr-defined]
+            return result_page(request, club, slug, pk)
         services.void_result(user=request.user, result=result, reason=reason)
     except NotAllowed as exc:
         messages.error(request, exc.message)
@@ -475,7 +482,7 @@ def correct(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
                     new = services.supersede_result(**kwargs, reason=reason)
                     messages.success(request, _("Correction applied; the old version is kept."))
                     return _done(request, new)
-                preview = services.preview_correction(**kwargs)
+                preview = services.preview_correction(**kwargs, reason=reason)
             except LedgerError as exc:
                 outcome = {"problem": exc.message, "violations": exc.violations}
     return render(
