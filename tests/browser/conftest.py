@@ -110,14 +110,19 @@ def server(server_env: dict[str, str], migrated_sqlite: Path) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
+        # A busy machine (a second test run beside this one) was seen to need 14 s to start
+        # the server: wait up to a minute, and say so if it exits instead.
+        deadline = time.monotonic() + 60
+        while True:
             try:
                 urllib.request.urlopen(url + "/healthz", timeout=1)
                 break
             except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError(f"the server exited with {process.returncode}") from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start within 60 s") from None
                 time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not start")
         yield url
     finally:
         process.terminate()
