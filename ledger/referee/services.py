@@ -351,6 +351,11 @@ def rule(
         return _void(user, case, old, params, note)
     scores = ruling_scores(case, old, kind, params)
     verdict = dict(case.verdict or {})
+    if not case.record and [Decimal(x) for x in old.scores] == scores:
+        # A summary's case has no record to replay: a ruling that leaves its points keeps
+        # the result's own verdict, whose Outcome says who won by the rules (a level Er Giò
+        # match won on the Bella Nazionale stays a win, not a draw).
+        verdict = dict(old.verdict or {})
     verdict["ruling"] = {
         "kind": kind,
         "params": params,
