@@ -72,6 +72,7 @@ ACCEPTED = Result.Status.ACCEPTED
 PENDING = Result.Status.PENDING
 DISPUTED = Result.Status.DISPUTED
 SUPERSEDED = Result.Status.SUPERSEDED
+VOIDED = Result.Status.VOIDED
 
 #: Members of the club who can be entered in competitions (besides the staff's own players).
 MEMBERS = 10
@@ -221,7 +222,9 @@ class ClubModel(RuleBasedStateMachine):
                 ClubModel.unplayable.add((self.examples_run, table.pk))
                 continue
             hands = self._hands_per_table(table.competition)
-            live = Result.objects.filter(table=table).exclude(status=SUPERSEDED).count()
+            live = (
+                Result.objects.filter(table=table).exclude(status__in=[SUPERSEDED, VOIDED]).count()
+            )
             if table.round_id is None or live < hands:
                 out.append(table)
         return sorted(out, key=lambda t: t.pk)
@@ -728,6 +731,58 @@ class ClubModel(RuleBasedStateMachine):
                 special=dict(hand.special),
             )
 
+    @precondition(lambda self: self._waiting(ACCEPTED, PENDING, DISPUTED))
+    @rule(which=st.integers(0, 10_000))
+    def void_a_result(self, which: int) -> None:
+        """Entered twice, at the wrong table: the result is taken back, nothing replaces it."""
+        voidable = sorted(
+            pk for pk, h in self.hands.items() if h.status in (ACCEPTED, PENDING, DISPUTED)
+        )
+        result = Result.objects.get(pk=voidable[which % len(voidable)])
+        self._run(
+            lambda: services.void_result(
+                user=self.staff["referee"], result=result, reason="Registrato due volte"
+            )
+        )
+        self.hands[result.pk].status = VOIDED
+
+    @precondition(lambda self: self._waiting(ACCEPTED, PENDING))
+    @rule(
+        which=st.integers(0, 10_000),
+        kind=st.sampled_from(["upheld", "void"]),
+    )
+    def contest_and_rule_at_the_referee_desk(self, which: int, kind: str) -> None:
+        """A scorekeeper calls the referee on a result; the referee's ruling closes the case."""
+        from ledger.referee import services as desk
+
+        standing = sorted(pk for pk, h in self.hands.items() if h.status in (ACCEPTED, PENDING))
+        result = Result.objects.get(pk=standing[which % len(standing)])
+        if self.hands[result.pk].players != self.tables[result.table_id]:
+            return  # the known defect of replacements: see correct_a_result
+        case = self._run(
+            lambda: desk.contest(
+                user=self.staff["scorekeeper2"], result=result, reason="Chiamata all'arbitro"
+            )
+        )
+        hand = self.hands[result.pk]
+        if hand.status == PENDING:
+            hand.status = DISPUTED
+        new = self._run(
+            lambda: desk.rule(user=self.staff["referee"], case=case, kind=kind, note="Deciso")
+        )
+        if kind == "void":
+            assert new.pk == result.pk
+            hand.status = VOIDED
+            return
+        hand.status = SUPERSEDED
+        self.hands[new.pk] = Hand(
+            competition=hand.competition,
+            table=hand.table,
+            players=list(hand.players),
+            status=ACCEPTED,
+            special=dict(hand.special),
+        )
+
     # --- checks ----------------------------------------------------------------------------
 
     def recomputed(self, competition: Competition) -> tuple[dict[int, Totals], dict[Any, Totals]]:
@@ -741,7 +796,8 @@ class ClubModel(RuleBasedStateMachine):
             hand = self.hands[result.pk]
             if hand.void:
                 continue
-            outcome = result.verdict["outcome"]
+            outcome = (result.verdict or {}).get("outcome")
+            assert outcome is not None, f"result {result.pk} counts with no Outcome"
             scores, winners = outcome["scores"], set(outcome["winners"])
             seats = len(hand.players)
             for seat, player in enumerate(hand.players):
@@ -859,7 +915,7 @@ class ClubModel(RuleBasedStateMachine):
                 assert reversals == Counter()
             elif credits:
                 # A result that counted once and no more: each credit reversed once.
-                assert result.status == SUPERSEDED
+                assert result.status in (SUPERSEDED, VOIDED)
                 assert reversals == credits
             else:
                 assert reversals == Counter()
