@@ -1398,8 +1398,11 @@ def seats_this_round(club_id: int, player: Player) -> list[dict[str, Any]]:
 def has_swiss_table(competition: Competition) -> bool:
     """Whether the competition's standings are the Swiss table: a Swiss or team event run
     through its rounds here (with entrants). One that only records results at tables set up
-    by hand keeps the journal's standings."""
+    by hand keeps the journal's standings, and so does a Swiss at tables of three or more
+    (Tarocco's): it is seated by the game's points, and its table ranks by them."""
     if competition.format not in (Format.SWISS, Format.TEAM):
+        return False
+    if competition.format == Format.SWISS and table_size(competition) != 2:
         return False
     return Entrant.objects.filter(competition=competition).exists()
 

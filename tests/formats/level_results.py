@@ -24,6 +24,7 @@ class Typed:
     scores: tuple[Any, ...]
     winners: tuple[int, ...]
     level: bool  # a winner's points equal a loser's: only the Outcome knows who won
+    sides: tuple[int, ...] = ()  # each seat's side, in a game of two sides
 
 
 def _level(scores: tuple[Any, ...], winners: tuple[int, ...]) -> bool:

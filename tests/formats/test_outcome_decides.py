@@ -149,3 +149,30 @@ def test_swiss_players_equal_on_every_criterion_share_the_place(
     assert [r["rank"] for r in api] == [1, 1, 1, 1]
     body = Client().get(f"/c/{club.slug}/{comp.slug}/standings.csv").content.decode()
     assert [r["rank"] for r in csv.DictReader(io.StringIO(body))] == ["1", "1", "1", "1"]
+
+
+def test_a_table_of_several_hands_is_won_by_the_side_that_won_more_hands(
+    club: Any, people: Any, points_game: str
+) -> None:
+    comp = Competition.objects.create(
+        club=club, name="Tre mani", slug="tre-mani", game=points_game, format="swiss"
+    )
+    services.update_settings(user=people.users["organiser"], competition=comp, hands_per_table=3)
+    enter(people, comp, 2)
+    draw = services.generate_round(user=people.users["organiser"], competition=comp)
+    services.publish_draw(user=people.users["organiser"], draw=draw)
+    (table,) = Table.objects.filter(round=draw.round)
+    # The first seat wins two hands by a point, the second one hand by ten: fewer points,
+    # more hands won.
+    for scores in ([1, 0], [1, 0], [0, 10]):
+        core.record_result(
+            user=people.users["scorekeeper"], table=table, source="manual", scores=scores
+        )
+    first, second = seated(table)
+    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    assert (rows[first]["wins"], rows[second]["losses"]) == (1, 1)
+    view = services.round_view(comp, 1)
+    assert view is not None
+    (shown,) = view["tables"]
+    assert [s["won"] for s in shown["seats"]] == [2, 1]
+    assert shown["winners"] == [shown["seats"][0]["name"]]
