@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ledger.clubs import previews
 from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
@@ -630,38 +631,40 @@ def _check_order(table: Table, order: Sequence[int]) -> dict[int, int]:
     return current
 
 
-def reseat_preview(table: Table, order: Sequence[int]) -> dict[str, Any]:
-    """What re-seating would change: for each recorded hand, each player's points before
-    and after, and each player's total at the table."""
+def _table_totals(table: Table) -> dict[int, Decimal]:
+    """Each player's points at the table, as the journal credited its counting hands."""
+    totals: dict[int, Decimal] = {}
+    for player, points in Entry.objects.filter(
+        result__in=hands_of(table), kind=Entry.Kind.CREDIT
+    ).values_list("player_id", "points"):
+        totals[player] = totals.get(player, Decimal(0)) + points
+    return totals
+
+
+def reseat_preview(table: Table, order: Sequence[int], user: Any = None) -> dict[str, Any]:
+    """What re-seating would change: each player's points at the table now and after, the
+    after found by ``reseat`` itself, run in a savepoint that is rolled back
+    (ledger/clubs/previews.py), so a substitute's special credit moves as it will."""
     current = _check_order(table, order)
     names = dict(Player.objects.filter(pk__in=order).values_list("pk", "name"))
-    before: dict[int, Decimal] = {p: Decimal(0) for p in order}
-    after: dict[int, Decimal] = {p: Decimal(0) for p in order}
-    hands = []
-    for n, r in enumerate(hands_of(table), start=1):
-        row = []
-        for i, s in enumerate(r.scores):
-            was, now = current.get(i), order[i] if i < len(order) else None
-            if was is not None:
-                before[was] += Decimal(s)
-            if now is not None:
-                after[now] += Decimal(s)
-            row.append(
-                {"seat": i + 1, "was": names.get(was, ""), "now": names.get(now, ""), "points": s}
-            )
-        hands.append({"hand": n, "seats": row})
+    before = _table_totals(table)
+    changed = [current[i] for i in sorted(current)] != list(order)
+    after = before
+    if changed:
+        _made, after = previews.dry_run(
+            lambda: reseat(user=user, table=table, order=order), lambda: _table_totals(table)
+        )
     return {
-        "hands": hands,
         "players": [
             {
                 "name": names[p],
-                "before": before[p],
-                "after": after[p],
-                "changed": before[p] != after[p],
+                "before": before.get(p, Decimal(0)),
+                "after": after.get(p, Decimal(0)),
+                "changed": before.get(p, Decimal(0)) != after.get(p, Decimal(0)),
             }
             for p in order
         ],
-        "changed": [current[i] for i in sorted(current)] != list(order),
+        "changed": changed,
     }
 
 

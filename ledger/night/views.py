@@ -531,7 +531,7 @@ def table_page(request: HttpRequest, club: str, slug: str, table: int) -> HttpRe
                 return redirect(_here(request, "night-table", competition, found.pk))
             order = [int(v) for v in post.getlist("order") if v.isdigit()]
             if post.get("action") == "preview":
-                preview = services.reseat_preview(found, order)
+                preview = services.reseat_preview(found, order, user=request.user)
             elif post.get("action") == "reseat":
                 services.reseat(user=request.user, table=found, order=order)
                 messages.success(request, _("The table is re-seated and its hands moved with it."))

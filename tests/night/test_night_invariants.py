@@ -45,6 +45,16 @@ def _outsider(club: Any) -> Player:
     return player
 
 
+def _credited_at(table: Any) -> dict[int, Decimal]:
+    """Each player's points at the table, from the journal: credits less reversals."""
+    out: dict[int, Decimal] = {}
+    for player, points in Entry.objects.filter(table=table, penalty=None).values_list(
+        "player_id", "points"
+    ):
+        out[player] = out.get(player, Decimal(0)) + points
+    return out
+
+
 def _written(competition: Any) -> tuple[int, int, int]:
     return (
         Entry.objects.filter(competition=competition).count(),
@@ -227,3 +237,35 @@ def test_a_re_seat_keeps_the_tables_players_and_its_seat_count(
             services.reseat(user=people.users["organiser"], table=first, order=order)
     assert list(first.seats.order_by("index").values_list("player_id", flat=True)) == [a, b, c, d]
     assert _written(competition) == before
+
+
+def test_a_re_seat_preview_is_what_the_re_seat_then_credits_a_substitute_included(
+    club: Any, people: Any, points_game: str
+) -> None:
+    competition = night_competition(club)
+    first, _second = _round_of_two_tables(people, competition)
+    rules = services.settings_for(competition)
+    rules.substitute_points = "nobody"  # the substitute's hands credit 0 points
+    rules.save()
+    services.replace_player(
+        user=people.users["organiser"], table=first, seat=0, substitute=_outsider(club)
+    )
+    for scores in ([4, 0, 0, -4], [1, 2, -1, -2]):
+        record_result(user=people.users["scorekeeper"], table=first, source="manual", scores=scores)
+    a, b, c, d = first.seats.order_by("index").values_list("player_id", flat=True)
+    organiser = people.users["organiser"]
+    lines = Entry.objects.count()
+    shown = services.reseat_preview(first, [b, a, c, d], user=organiser)
+    assert Entry.objects.count() == lines and first.seats.get(index=0).player_id == a
+    said = {row["name"]: (row["before"], row["after"]) for row in shown["players"]}
+    totals = _credited_at(first)
+    names = dict(Player.objects.filter(pk__in=[a, b, c, d]).values_list("pk", "name"))
+    assert {names[p]: said[names[p]][0] for p in (a, b, c, d)} == {
+        names[p]: totals.get(p, Decimal(0)) for p in (a, b, c, d)
+    }
+    services.reseat(user=organiser, table=first, order=[b, a, c, d])
+    after = _credited_at(first)
+    assert {names[p]: said[names[p]][1] for p in (a, b, c, d)} == {
+        names[p]: after.get(p, Decimal(0)) for p in (a, b, c, d)
+    }
+    assert after.get(a, Decimal(0)) == 0  # the substitute still credits nobody's points
