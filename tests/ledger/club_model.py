@@ -785,7 +785,9 @@ class ClubModel(RuleBasedStateMachine):
 
     # --- checks ----------------------------------------------------------------------------
 
-    def recomputed(self, competition: Competition) -> tuple[dict[int, Totals], dict[Any, Totals]]:
+    def recomputed(
+        self, competition: Competition, penalties: bool = True
+    ) -> tuple[dict[int, Totals], dict[Any, Totals]]:
         """Each player's totals, and each (round key, player)'s, from the results that
         count as the model knows them (their Outcome's scores and winners) and the
         penalties that stand: the standings' rules written once more, independently."""
@@ -817,7 +819,7 @@ class ClubModel(RuleBasedStateMachine):
                     t.played += 1
                     setattr(t, kind, getattr(t, kind) + 1)
         for pk, (comp, player, points, round_key) in self.penalties.items():
-            if comp != competition.pk or pk in self.cancelled:
+            if not penalties or comp != competition.pk or pk in self.cancelled:
                 continue
             overall[player].points += points
             by_round[(round_key, player)].points += points
@@ -960,6 +962,53 @@ class ClubModel(RuleBasedStateMachine):
                     credited[result.table.round_id][p].add(result.table_id)
         for round_id, where in credited.items():
             assert all(len(t) == 1 for t in where.values()), f"round {round_id}: {dict(where)}"
+
+    @invariant()
+    def the_swiss_table_and_the_bracket_read_the_outcomes(self) -> None:
+        """A Swiss of two-player tables counts each player's wins, draws and losses at the
+        tables of its rounds as the Outcomes say (a bye apart); a knockout match is won by
+        the Outcome's winner."""
+        from ledger.formats.models import Bye, KnockoutMatch
+
+        for competition in self.competitions:
+            seats = registry.get(competition.game).ruleset(self.presets[competition.pk]).seats
+            if seats != 2:
+                continue
+            if competition.format == Competition.Format.SWISS:
+                _overall, by_round = self.recomputed(competition, penalties=False)
+                expected: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+                for (round_key, player), t in by_round.items():
+                    if round_key:
+                        for i, n in enumerate((t.wins, t.draws, t.losses)):
+                            expected[player][i] += n
+                byes = Counter(
+                    Bye.objects.filter(competition=competition).values_list("player_id", flat=True)
+                )
+                for row in formats.swiss_standings(competition):
+                    got = [row["wins"], row["draws"], row["losses"]]
+                    want = expected[row["player"]]
+                    # A bye is counted as a win or a draw by the table, never as a loss.
+                    assert got[2] == want[2], (competition.name, row)
+                    assert (
+                        want[0] + want[1]
+                        <= got[0] + got[1]
+                        <= want[0] + want[1] + byes[row["player"]]
+                    ), (competition.name, row, want)
+            elif competition.format == Competition.Format.KNOCKOUT:
+                for match in KnockoutMatch.objects.filter(competition=competition):
+                    tables = list(match.tables.values_list("pk", flat=True))
+                    counting = [
+                        r
+                        for r in Result.objects.filter(table_id__in=tables, status=ACCEPTED)
+                        if not self.hands[r.pk].void
+                    ]
+                    if len(counting) != 1 or match.winner_id:
+                        continue
+                    result = counting[0]
+                    winners = result.verdict["outcome"]["winners"]
+                    players = self.hands[result.pk].players
+                    want = players[winners[0]] if len(winners) == 1 else None
+                    assert formats._match_winner(competition, match) == want, match.pk
 
     @invariant()
     def the_journal_chain_verifies(self) -> None:
