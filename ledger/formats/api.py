@@ -511,7 +511,12 @@ class TiebreaksView(APIView):
         summary="Match points with Buchholz, median Buchholz and Sonneborn-Berger",
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(services.swiss_standings(_competition(pk)))
+        competition = _competition(pk)
+        # Only a table of pairs has tiebreaks; a Swiss seated at tables of three or more
+        # ranks by points (standings/).
+        if not services.has_swiss_table(competition):
+            return Response([])
+        return Response(services.swiss_standings(competition))
 
 
 class TrfView(APIView):

@@ -320,7 +320,13 @@ def tiebreaks_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         "formats/tiebreaks.html",
         {
             "competition": competition,
-            "rows": services.swiss_standings(competition),
+            # A Swiss at tables of three or more ranks by the game's points (its table is
+            # the competition page's), not by pairs' tiebreaks.
+            "rows": services.swiss_standings(competition)
+            if services.has_swiss_table(competition)
+            else [],
+            "by_points": competition.format == Competition.Format.SWISS
+            and services.table_size(competition) != 2,
             "scale": services.swiss_scale(competition),
         },
     )

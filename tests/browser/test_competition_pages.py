@@ -229,12 +229,29 @@ def test_an_organiser_runs_a_swiss_and_a_knockout_from_the_competition_pages(
     assert tree[2][0][0].startswith(finalists[0]) and tree[2][0][1].startswith(finalists[1])
     (champion,) = winners(page, 2)
     assert champion in finalists
+    # The champion is named above the bracket; the knockout is over: the draw page offers
+    # no further round, and the competition's table ranks by the round reached.
+    assert champion in page.locator("#champion").inner_text()
+    nav(page, "draw")
+    assert page.locator("#generate").count() == 0
+    assert "Concluded" in page.locator("#concluded").inner_text()
+    nav(page, "standings")
+    assert champion in page.locator("#champion").inner_text()
+    assert "Final standings" in page.locator("#standings h2").inner_text()
+    ranked = page.locator("#knockout-standings tbody tr")
+    places = [ranked.nth(i).locator("td").first.inner_text() for i in range(ranked.count())]
+    assert places == ["1", "2", "3", "3", "5", "5"]
+    assert ranked.nth(0).locator("td").nth(1).inner_text() == champion
 
     # On a phone the tree scrolls inside its frame and the page does not.
     page.set_viewport_size({"width": 390, "height": 844})
     page.reload()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+    page.goto(server + CLUB + "knockout-6/")  # the knockout's table fits a phone too
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator("#champion").is_visible()
+    page.goto(server + CLUB + "knockout-6/bracket/")
     # There the organiser's fourteen pages fold under one line naming the page open now,
     # so that the page's own content starts on the first screen; a tap opens them.
     menu = page.locator("nav.competition-nav details.staff-menu")

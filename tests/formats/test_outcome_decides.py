@@ -176,3 +176,28 @@ def test_a_table_of_several_hands_is_won_by_the_side_that_won_more_hands(
     (shown,) = view["tables"]
     assert [s["won"] for s in shown["seats"]] == [2, 1]
     assert shown["winners"] == [shown["seats"][0]["name"]]
+
+
+def test_a_tarocco_swiss_ranks_by_the_games_points_on_every_page(club: Any, people: Any) -> None:
+    typed = decided("tarocco", 4)
+    assert typed is not None
+    comp = Competition.objects.create(
+        club=club,
+        name="Svizzero di Tarocco",
+        slug="svizzero-tarocco",
+        game="tarocco",
+        format="swiss",
+        ruleset={"name": typed.ruleset},
+    )
+    enter(people, comp, 4)
+    (table,) = play_round(people, comp, typed)
+    winners = {seated(table)[w] for w in typed.winners}
+    rows = services.standings_for(comp)
+    assert {r["player"] for r in rows if r["wins"] == 1} == winners
+    body = Client().get(f"/c/{club.slug}/{comp.slug}/standings.csv").content.decode()
+    lines = list(csv.DictReader(io.StringIO(body)))
+    assert {int(r["player_id"]) for r in lines if r["wins"] == "1"} == winners
+    assert APIClient().get(f"/api/v1/formats/competitions/{comp.pk}/tiebreaks/").json() == []
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert 'id="by-points"' in client.get(f"/c/{club.slug}/{comp.slug}/tiebreaks/").content.decode()
+    assert 'id="swiss-standings"' not in client.get(f"/c/{club.slug}/{comp.slug}/").content.decode()
