@@ -556,6 +556,20 @@ def replace_player(
     seats = {s.index: s for s in Seat.objects.filter(table=table).select_related("player")}
     if seat not in seats:
         raise Invalid(_("This table has no such seat."), fields={"seat": [_("Choose a seat.")]})
+    waiting = Result.objects.filter(
+        table=table, status__in=[Result.Status.PENDING, Result.Status.DISPUTED]
+    ).exists()
+    if waiting:
+        # A waiting hand is credited to whoever sits in its seat when it comes to count:
+        # after a replacement, that would be the substitute for a hand they did not play.
+        raise Conflict(
+            _(
+                "A hand of table %(table)s is waiting for confirmation or a referee's ruling: "
+                "settle it before replacing a player, so that it is credited to whoever "
+                "played it."
+            )
+            % {"table": table.label}
+        )
     hands = hands_of(table)
     start = from_hand if from_hand is not None else len(hands) + 1
     if not 1 <= start <= len(hands) + 1:

@@ -12,10 +12,20 @@ from django.test import Client
 from django.urls import reverse
 
 from ledger.clubs import penalties
-from ledger.clubs.errors import Invalid
+from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.journal import verify_chain
-from ledger.clubs.models import Entry, Membership, Penalty, Player, Seat, Standing, Table
-from ledger.clubs.services import record_result
+from ledger.clubs.models import (
+    Competition,
+    Entry,
+    Membership,
+    Penalty,
+    Player,
+    Result,
+    Seat,
+    Standing,
+    Table,
+)
+from ledger.clubs.services import confirm_result, record_result
 from ledger.clubs.standings import standings
 from ledger.formats import services as formats
 from ledger.night import services
@@ -269,3 +279,30 @@ def test_a_re_seat_preview_is_what_the_re_seat_then_credits_a_substitute_include
         names[p]: after.get(p, Decimal(0)) for p in (a, b, c, d)
     }
     assert after.get(a, Decimal(0)) == 0  # the substitute still credits nobody's points
+
+
+def test_no_replacement_while_a_hand_of_the_table_waits_to_count(
+    club: Any, people: Any, points_game: str
+) -> None:
+    competition = night_competition(club)
+    first, _second = _round_of_two_tables(people, competition)
+    Competition.objects.filter(pk=competition.pk).update(confirmation="second_person")
+    first.competition.refresh_from_db()
+    waiting, _ = record_result(
+        user=people.users["scorekeeper"], table=first, source="manual", scores=[4, 0, 0, -4]
+    )
+    played_it = first.seats.get(index=0).player_id
+    substitute = _outsider(club)
+    before = _written(competition)
+    with pytest.raises(Conflict):
+        services.replace_player(
+            user=people.users["organiser"], table=first, seat=0, substitute=substitute
+        )
+    assert _written(competition) == before and first.seats.get(index=0).player_id == played_it
+    confirm_result(user=people.users["scorekeeper2"], result=waiting)
+    services.replace_player(
+        user=people.users["organiser"], table=first, seat=0, substitute=substitute
+    )
+    assert Standing.objects.get(competition=competition, player_id=played_it).points == 4
+    assert not Standing.objects.filter(competition=competition, player=substitute).exists()
+    assert Result.objects.get(pk=waiting.pk).status == Result.Status.ACCEPTED
