@@ -143,7 +143,7 @@ class CompetitionViewSet(
         rows = standings(
             competition,
             as_of_round=as_of,
-            with_pending=viewer_of(request).sees_every_result(competition.club_id),
+            with_pending=viewer_of(request).sees_pending_of(competition),
         )
         return Response(
             {

@@ -766,6 +766,27 @@ class Dispute(models.Model):
         return f"dispute on #{self.result_id} ({self.get_ruling_display()})"
 
 
+class SealOpening(models.Model):
+    """A referee opened a pending blind result before its second entry (ledger/clubs/
+    visibility.py): who, when and why. Only the one who opened it reads it early, and they
+    may no longer be its blind second entry. Rows are never changed or deleted."""
+
+    result = models.ForeignKey(Result, on_delete=models.PROTECT, related_name="openings")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        ordering = ["opened_at"]
+        verbose_name = _("opening of a sealed result")
+        verbose_name_plural = _("openings of sealed results")
+
+    def __str__(self) -> str:
+        return f"#{self.result_id} opened by {self.opened_by_id}"
+
+
 class ImportJob(models.Model):
     """A bulk import of results from a CSV or JSONL file, with its progress and bad rows."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -36,12 +37,15 @@ from ledger.clubs.models import (
     Result,
     Role,
     Round,
+    SealOpening,
     Seat,
     Table,
     Webhook,
 )
 from ledger.clubs.outcomes import SettingsError, clean_settings
 from ledger.clubs.scoring import score_result
+
+log = logging.getLogger(__name__)
 
 # How a correction, a ruling or a confirmation locks the rows it changes: only those rows
 # (never the competition or club a select_related joins), and FOR NO KEY UPDATE, which the
@@ -695,6 +699,13 @@ def reenter_result(
     accept it; different ones open a dispute holding both versions."""
     result = _pending(result)
     _may_confirm(user, result)
+    if SealOpening.objects.filter(result=result, opened_by_id=getattr(user, "pk", None)).exists():
+        raise NotAllowed(
+            _(
+                "You opened this result before its second entry: someone who has not seen it "
+                "must type it again."
+            )
+        )
     competition = result.competition
     scored = score_result(
         game=competition.game,
@@ -715,6 +726,40 @@ def reenter_result(
         {"record": record, "scores": again, "source": source},
     )
     return result, dispute
+
+
+def sealed_blind(result: Result) -> bool:
+    """A pending result of a competition with blind re-entry: its first entry is sealed to
+    everyone but who entered it, referees and organisers included (ledger/clubs/visibility.py),
+    until the second entry is made or a referee opens it (``open_sealed_result``)."""
+    return (
+        result.status == Result.Status.PENDING
+        and result.competition.confirmation == Competition.Confirmation.BLIND
+    )
+
+
+@transaction.atomic
+def open_sealed_result(*, user: Any, result: Result, reason: str) -> SealOpening | None:
+    """A referee opens a pending blind result before its second entry: it is written down
+    (who, when, why) and only then may they read it; they can no longer be its blind second
+    entry. None when the result is not sealed that way (there is nothing to open)."""
+    require_role(user, result.club, Role.REFEREE)
+    locked = (
+        Result.objects.select_for_update(**_ROW).select_related("competition").get(pk=result.pk)
+    )
+    if not sealed_blind(locked):
+        return None
+    if not reason.strip():
+        raise Invalid(
+            _("Say why you open this result before its blind second entry."),
+            fields={"reason": [_("Required.")]},
+        )
+    log.warning(
+        "sealed result %s opened before its blind second entry by user %s",
+        locked.pk,
+        getattr(user, "pk", None),
+    )
+    return SealOpening.objects.create(result=locked, opened_by=user, reason=reason.strip())
 
 
 @transaction.atomic

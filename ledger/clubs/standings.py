@@ -542,7 +542,11 @@ def _rounds_apart_sql() -> str:
 
 def pending_points(competition: Competition) -> Pending:
     """Each player's points from results still awaiting confirmation, and their names.
-    Plain rows: one query when nothing is pending (the usual case), three otherwise."""
+    Plain rows: one query when nothing is pending (the usual case), three otherwise. With
+    blind re-entry none: a pending result is sealed to the referees too until its second
+    entry (ledger/clubs/visibility.py)."""
+    if competition.confirmation == Competition.Confirmation.BLIND:
+        return {}, {}
     pending = list(
         Result.objects.filter(competition=competition, status=Result.Status.PENDING)
         .order_by()

@@ -112,6 +112,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("rating", "clubs.Rating", "club"),
     Kind("rating_change", "clubs.RatingChange", "club"),
     Kind("dispute", "clubs.Dispute", "result__club", free_json=True),
+    Kind("seal_opening", "clubs.SealOpening", "result__club"),
     Kind("case", "referee.Case", "club", free_json=True),
     Kind("game_table", "play.GameTable", "club", free_json=True),
     Kind("play_seat", "play.PlaySeat", "table__club"),

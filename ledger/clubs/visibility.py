@@ -8,13 +8,19 @@ the people asked to confirm it: the club's scorekeepers, and with sign-off at th
 the players seated there. Everyone else sees that a result is waiting, never what it says:
 the API gives ``"sealed": true`` with an empty record and scores, pages show "?", the
 standings leave its points out, and webhooks are only sent for results that count.
+
+With blind re-entry a pending result is sealed to the referees and organisers too: the
+point is that nobody reads the first entry before the second one is typed. Only who entered
+it reads it, and a referee who opened it explicitly (``services.open_sealed_result``, written
+down as a SealOpening; that referee may then no longer be its second entry). Once the second
+entry is made the result counts, or a dispute holds both versions for the referees.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ledger.clubs.models import ROLE_RANK, Club, Competition, Result, Role, Seat
+from ledger.clubs.models import ROLE_RANK, Club, Competition, Result, Role, SealOpening, Seat
 
 SEALED = frozenset({Result.Status.PENDING, Result.Status.DISPUTED})
 
@@ -27,6 +33,17 @@ class Viewer:
         self.known = bool(getattr(user, "is_authenticated", False))
         self._roles: dict[int, str | None] = {}
         self._modes: dict[int, str] = {}
+        self._opened: set[int] | None = None
+
+    def opened(self, result_id: int) -> bool:
+        """Whether this login opened that sealed blind result (read once per request)."""
+        if self._opened is None:
+            self._opened = set(
+                SealOpening.objects.filter(opened_by_id=self.user.pk).values_list(
+                    "result_id", flat=True
+                )
+            )
+        return result_id in self._opened
 
     def role(self, club_id: int) -> str | None:
         if not self.known:
@@ -42,6 +59,14 @@ class Viewer:
     def sees_every_result(self, club_id: int) -> bool:
         """A referee or organiser of the club sees every result, sealed or not."""
         return self.at_least(club_id, Role.REFEREE)
+
+    def sees_pending_of(self, competition: Competition) -> bool:
+        """Whether lists of a competition's results and its standings show this visitor the
+        pending ones: a referee or organiser, unless re-entry is blind (then nobody)."""
+        return (
+            competition.confirmation != Competition.Confirmation.BLIND
+            and self.sees_every_result(competition.club_id)
+        )
 
     def _mode(self, competition_id: int) -> str:
         if competition_id not in self._modes:
@@ -64,9 +89,12 @@ class Viewer:
         if get("entered_by_id") == self.user.pk:
             return True
         club_id = get("club_id")
+        mode = self._mode(get("competition_id"))
+        if mode == Competition.Confirmation.BLIND and get("status") == Result.Status.PENDING:
+            # Blind to everyone, referees and organisers too, until the second entry.
+            return self.opened(get("id") if isinstance(result, dict) else result.pk)
         if self.sees_every_result(club_id):
             return True
-        mode = self._mode(get("competition_id"))
         if mode == Competition.Confirmation.BLIND:
             return False
         if self.at_least(club_id, Role.SCOREKEEPER):

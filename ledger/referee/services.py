@@ -200,6 +200,12 @@ def open_case(
                 earlier.record = record
                 _recheck(earlier)
             return earlier
+    if result is not None and services.sealed_blind(result):
+        # The case shows the record: opening it is opening the sealed first entry, written
+        # down, and its referee can no longer be the blind second entry.
+        services.open_sealed_result(
+            user=user, result=result, reason=_("Case opened on the referee desk.")
+        )
     if record is None:
         record = replayable(result.record if result is not None else None)
     dispute = None

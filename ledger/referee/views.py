@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from ledger.clubs import services as clubs_services
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Result, Role
 from ledger.referee import checking, services
@@ -198,6 +199,16 @@ def _seats_of(case: Case) -> int:
 @login_required
 def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
+    # The case shows a sealed blind first entry: each referee who reads it is written down
+    # and can no longer be its blind second entry (ledger/clubs/visibility.py).
+    if (
+        case.result is not None
+        and clubs_services.sealed_blind(case.result)
+        and not case.result.openings.filter(opened_by_id=request.user.pk).exists()
+    ):
+        clubs_services.open_sealed_result(
+            user=request.user, result=case.result, reason=_("Case page read.")
+        )
     verdict: dict[str, Any] | None = None
     error = ""
     seats = _seats_of(case)

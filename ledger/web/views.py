@@ -98,7 +98,7 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     show_match_points = "match_points" in settings.order
     # Results awaiting confirmation are sealed to all but the club's referees and
     # organisers here (ledger/clubs/visibility.py).
-    reveal = viewer_of(request).sees_every_result(comp.club_id)
+    reveal = viewer_of(request).sees_pending_of(comp)
     table, count, results = _tables(comp, settings, as_of, latest, show_match_points, reveal)
     can_score = comp.club.allows(request.user, "scorekeeper")
     # A Swiss has one table: every entrant, byes counted, the tiebreaks in it, on the same
@@ -701,7 +701,7 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "pending",
         ]
     )
-    reveal = viewer_of(request).sees_every_result(comp.club_id)
+    reveal = viewer_of(request).sees_pending_of(comp)
     for row in standings(comp, as_of_round=as_of, with_pending=reveal):
         out.writerow(
             [

@@ -209,3 +209,89 @@ def test_8_the_seats_and_the_clubs_members_subscribe_to_a_tables_socket(
 ):
     for name in ("member", "referee", "organiser"):  # two seats and a spectator of the club
         assert _socket(running.pk, _session_of(client, people.users[name])) == ("open", None)
+
+
+# --- 6. a pending blind re-entry is blind to referees and organisers too ----------------------
+
+SCORES = ["41.50", "-41.50"]
+
+
+@pytest.fixture
+def blind_result(people: Any, manual_table: Any, manual_competition: Any) -> Any:
+    """A result entered by a scorekeeper in a competition with blind re-entry, pending."""
+    from ledger.clubs.models import Competition, Result
+
+    manual_competition.confirmation = Competition.Confirmation.BLIND
+    manual_competition.save()
+    answer = people.client("scorekeeper").post(
+        "/api/v1/results/",
+        {"table": manual_table.pk, "source": "manual", "scores": SCORES},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    result = Result.objects.get(pk=answer.json()["id"])
+    assert result.status == Result.Status.PENDING
+    return result
+
+
+def test_6_referees_and_organisers_do_not_read_a_pending_blind_result_through_the_api(
+    people, blind_result
+):
+    for who in ("referee", "organiser"):
+        api = people.client(who)
+        body = api.get(f"/api/v1/results/{blind_result.pk}/").json()
+        assert body["sealed"] is True and body["scores"] == [] and "41.5" not in str(body), who
+        listed = api.get(f"/api/v1/results/?competition={blind_result.competition_id}")
+        assert "41.5" not in listed.content.decode(), who
+        standings = api.get(f"/api/v1/competitions/{blind_result.competition_id}/standings/")
+        assert "41.5" not in standings.content.decode(), who
+
+
+def test_6_a_referee_who_opened_a_pending_blind_result_reads_it_and_cannot_re_enter_it(
+    people, blind_result
+):
+    from ledger.clubs.errors import NotAllowed
+    from ledger.clubs.models import Result, SealOpening
+    from ledger.clubs.services import reenter_result
+
+    referee = people.users["referee"]
+    desk = Client(HTTP_ACCEPT_LANGUAGE="en")
+    desk.force_login(referee)
+    opened = desk.post(
+        "/referee/open/",
+        {"competition": blind_result.competition_id, "result": str(blind_result.pk)},
+    )
+    assert opened.status_code == 302
+    # Written down: who opened it, and when.
+    assert list(SealOpening.objects.values_list("result_id", "opened_by_id")) == [
+        (blind_result.pk, referee.pk)
+    ]
+    assert (
+        people.client("referee").get(f"/api/v1/results/{blind_result.pk}/").json()["scores"]
+        == SCORES
+    )
+    # Only the one who opened it: the organiser still reads nothing.
+    assert people.client("organiser").get(f"/api/v1/results/{blind_result.pk}/").json()["sealed"]
+    with pytest.raises(NotAllowed):
+        reenter_result(user=referee, result=blind_result, source="manual", scores=SCORES)
+    blind_result.refresh_from_db()
+    assert blind_result.status == Result.Status.PENDING
+    # Someone who has not seen it is the blind second entry.
+    reenter_result(
+        user=people.users["scorekeeper2"], result=blind_result, source="manual", scores=SCORES
+    )
+    blind_result.refresh_from_db()
+    assert blind_result.status == Result.Status.ACCEPTED
+
+
+def test_6_a_referee_who_has_not_seen_a_pending_blind_result_may_be_its_second_entry(
+    people, blind_result
+):
+    from ledger.clubs.models import Result
+    from ledger.clubs.services import reenter_result
+
+    reenter_result(
+        user=people.users["referee"], result=blind_result, source="manual", scores=SCORES
+    )
+    blind_result.refresh_from_db()
+    assert blind_result.status == Result.Status.ACCEPTED
