@@ -1154,8 +1154,10 @@ def trf_export(competition: Competition) -> str:
 
 
 def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
-    """A round as the public and organiser pages show it. Three queries for a published
-    round whatever its size: the draw, its tables with seats, their results."""
+    """A round as the public and organiser pages show it, each table with its points and
+    who won it (from the Outcomes). A fixed number of queries for a published round whatever
+    its size: the draw, the names, its tables with seats, the waiting and the accepted
+    results."""
     draw = (
         Draw.objects.select_related("round")
         .filter(round__competition=competition, round__number=number)
