@@ -1,7 +1,8 @@
 """Two people, each in a browser of their own (one on a laptop in Italian, one on a phone in
 English), play a whole game at a digital table with bots in the other seats, while a third
-browser watches: every move appears in the other pages without a reload (the pages keep a
-marker set on them after the game began, never navigate, and stay on their WebSocket), no
+browser (a member of the club) watches: every move appears in the other pages without a
+reload (the pages keep a marker set on them after the game began, never navigate, and stay
+on their WebSocket), no
 page ever holds another seat's hand, and the finished game is practice: in the player's own
 history, in no competition's standings.
 
@@ -23,7 +24,13 @@ from tests.browser.conftest import manage, refusals
 
 PASSWORD = "tavolo-dal-vivo-2026"
 CLUB = "circolo-pisano"
-PEOPLE = (("live.anna", "Anna Lanfranchi"), ("live.bruno", "Bruno Upezzinghi"))
+# The third is a member of the club who watches: a table's socket is its seats' and its
+# club's members' (ledger/play/live.py).
+PEOPLE = (
+    ("live.anna", "Anna Lanfranchi"),
+    ("live.bruno", "Bruno Upezzinghi"),
+    ("live.carla", "Carla Ventimiglia"),
+)
 SETUP = f"""
 from django.contrib.auth import get_user_model
 from ledger.clubs.models import Club, Membership, Player
@@ -178,6 +185,7 @@ def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_pract
     refused = [refusals(p) for p in (anna, bruno, watcher)]
     _log_in(anna, server, PEOPLE[0][0])
     _log_in(bruno, server, PEOPLE[1][0])
+    _log_in(watcher, server, PEOPLE[2][0])
 
     # Anna makes a table with open seats and sends Bruno the invitation.
     label = f"Dal vivo {game}"
