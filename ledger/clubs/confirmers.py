@@ -108,10 +108,19 @@ def refusal(user: Any, result: Result) -> str | None:
     return _("Only a scorekeeper or a referee of the club confirms results here.")
 
 
-def who_confirms(result: Result) -> str:
-    """Who must confirm a pending result and why, in words for the result page."""
+def who_confirms(result: Result, *, reveal: bool = True) -> str:
+    """Who must confirm a pending result and why, in words for the result page. With
+    sign-off at the table, the names of those who may sign it off say who lost: they are
+    given only with ``reveal`` (to whoever may see the sealed result)."""
     mode = result.competition.confirmation
     who = result.entered_by.get_username() if result.entered_by_id else ""
+    if mode == Competition.Confirmation.OPPONENTS and not reveal:
+        return _(
+            "This competition has the players sign off at the table: a player of the side "
+            "it went against, or a scorekeeper who did not play here, confirms it; never "
+            "%(who)s, who entered it, nor a player it favours. Until then it does not count "
+            "in the standings."
+        ) % {"who": who}
     if mode == Competition.Confirmation.OPPONENTS:
         may = signoff_seats(result)
         names = [

@@ -555,9 +555,10 @@ def confirm_result(*, user: Any, result: Result) -> Result:
     return result
 
 
-def who_confirms(result: Result) -> str:
-    """Who must confirm a pending result and why, in words for the result page."""
-    return confirmers.who_confirms(result)
+def who_confirms(result: Result, *, reveal: bool = True) -> str:
+    """Who must confirm a pending result and why, in words for the result page (naming the
+    players who may sign it off only with ``reveal``: the names say who lost)."""
+    return confirmers.who_confirms(result, reveal=reveal)
 
 
 def why_not_confirm(user: Any, result: Result) -> str | None:

@@ -125,10 +125,13 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             ),
             "names": [(s.index, s.player.name) for s in seats],
             "waits": WAITS.get(mode) if pending else None,
-            "who_confirms": services.who_confirms(result) if pending else "",
+            # Naming who may sign off tells who lost: only to those who may see the result.
+            "who_confirms": services.who_confirms(result, reveal=not hide) if pending else "",
             "cannot_confirm": cannot_confirm,
             # Sign-off on this phone: each seated player types a PIN of their own.
-            "pin_signers": services.pin_signers(result) if user.is_authenticated else [],
+            "pin_signers": services.pin_signers(result)
+            if user.is_authenticated and not hide
+            else [],
             "more_to_confirm": may_confirm
             and services.confirmable(user, competition).exclude(pk=result.pk).exists(),
             "versions": versions,

@@ -147,3 +147,27 @@ def test_the_side_that_entered_a_result_does_not_sign_it_off(
     lost = record(people, table, [-2, -2, 2, 2])
     services.confirm_result(user=second_opponent.user, result=lost)
     assert Result.objects.filter(status=Result.Status.ACCEPTED).count() == 2
+
+
+def test_who_may_sign_off_is_named_only_to_those_who_may_see_the_sealed_result(
+    client, people, manual_table, django_user_model
+):
+    """The players who may sign off are the side a result went against: naming them says
+    who lost, so a member who may not read the waiting result is not told."""
+    use(manual_table.competition, "opponents")
+    _winner, loser = (s.player for s in manual_table.seats.order_by("index"))
+    services.set_signoff_pin(
+        user=_login_for(loser, django_user_model, "loser"), player=loser, pin="4821"
+    )
+    result = record(people, manual_table, [5, 1])
+    url = f"/c/prova/coppa/r/{result.pk}/"
+
+    def confirm_card(who):
+        client.force_login(who)
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        return page.split('id="who-confirms"', 1)[1].split("</section>", 1)[0]
+
+    hidden = confirm_card(people.users["member"])
+    assert loser.name not in hidden and 'id="pin-form"' not in hidden
+    shown = confirm_card(people.users["scorekeeper2"])
+    assert f"({loser.name})" in shown and 'id="pin-form"' in shown
