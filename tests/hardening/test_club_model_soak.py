@@ -20,6 +20,7 @@ def test_the_club_model_holds_for_the_soak_budget() -> None:
     steps = env_int("LEDGER_MODEL_STEPS", 40)
     ClubModel.examples_run = ClubModel.steps_run = 0
     ClubModel.calls.clear()
+    ClubModel.compared.clear()
     started = time.monotonic()
     rounds = 0
     # Batches of examples until the budget is spent: hypothesis has no time limit of its
@@ -40,5 +41,5 @@ def test_the_club_model_holds_for_the_soak_budget() -> None:
     print(
         f"club model soak: {ClubModel.examples_run} examples of up to {steps} steps, "
         f"{ClubModel.steps_run} service calls in {time.monotonic() - started:.0f} s: "
-        f"{dict(ClubModel.calls.most_common())}"
+        f"{dict(ClubModel.calls.most_common())}; compared: {dict(ClubModel.compared)}"
     )

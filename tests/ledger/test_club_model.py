@@ -18,6 +18,7 @@ def test_random_club_histories_keep_the_ledger_whole() -> None:
     steps = env_int("LEDGER_MODEL_STEPS", 25)
     ClubModel.examples_run = ClubModel.steps_run = 0
     ClubModel.calls.clear()
+    ClubModel.compared.clear()
     ClubModel.unplayable.clear()
     started = time.monotonic()
     run_state_machine_as_test(
@@ -37,5 +38,6 @@ def test_random_club_histories_keep_the_ledger_whole() -> None:
         f"club model: {ClubModel.examples_run} examples of up to {steps} steps, "
         f"{ClubModel.steps_run} service calls, "
         f"{len(ClubModel.unplayable)} tables drawn of a size the ruleset cannot play, "
-        f"{time.monotonic() - started:.1f} s: {dict(ClubModel.calls.most_common())}"
+        f"{time.monotonic() - started:.1f} s: {dict(ClubModel.calls.most_common())}; "
+        f"compared: {dict(ClubModel.compared)}"
     )
