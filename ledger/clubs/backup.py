@@ -189,9 +189,12 @@ def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = Tr
             "database": vendor,
             # The journal's seals in the copy were made with this key (never in the backup).
             "signing_key": signing.key_id(),
+            "public_key": signing.public_key(),
             "files": files,
             "clubs": clubs,
         }
+        # Signed: whoever changes a file and writes its digest again here cannot sign.
+        manifest["signature"] = signing.sign(manifest_message(manifest))
         (partial / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         for path in partial.rglob("*"):
             path.chmod(0o700 if path.is_dir() else 0o600)
@@ -231,8 +234,43 @@ def choose(where: Path) -> Path:
     return found[-1]
 
 
-def _check_manifest(backup: Path) -> dict[str, Any]:
-    manifest: dict[str, Any] = json.loads((backup / MANIFEST).read_text())
+def manifest_message(manifest: dict[str, Any]) -> bytes:
+    """The exact bytes a backup's signature covers: its manifest without the signature, as
+    sorted, compact JSON."""
+    rest = {k: v for k, v in manifest.items() if k != "signature"}
+    body = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return b"club-ledger backup v1\n" + body.encode()
+
+
+def _check_manifest(
+    backup: Path, trusted_key: str | None = None, allow_unsigned: bool = False
+) -> dict[str, Any]:
+    try:
+        manifest: dict[str, Any] = json.loads((backup / MANIFEST).read_text())
+    except (OSError, ValueError) as exc:
+        raise BackupError(f"{MANIFEST} of the backup {backup.name} cannot be read: {exc}") from None
+    key = (trusted_key or signing.public_key()).strip().lower()
+    if "signature" not in manifest:
+        if not allow_unsigned:
+            raise BackupError(
+                f"the manifest of the backup {backup.name} is not signed (made before backups "
+                "were signed, or its signature was taken off): restore it with "
+                "--allow-unsigned only if you trust every hand it went through"
+            )
+    elif manifest.get("public_key") != key:
+        found = str(manifest.get("public_key") or "")
+        raise BackupError(
+            f"the backup {backup.name} is signed with the key "
+            f"{signing.key_id(found) if len(found) == 64 else '?'}, and this installation "
+            f"trusts {signing.key_id(key)}: give the public key of the installation that made "
+            "it with --public-key (its checkpoints feed publishes it), or set "
+            "LEDGER_SIGNING_KEY (or LEDGER_SIGNING_KEY_FILE) to that installation's key"
+        )
+    elif not signing.verify(manifest_message(manifest), str(manifest["signature"]), key):
+        raise BackupError(
+            f"the manifest of the backup {backup.name} was changed after the backup was made "
+            "(its signature does not hold)"
+        )
     for name, facts in manifest["files"].items():
         path = backup / name
         if not path.is_file():
@@ -255,12 +293,15 @@ def restore(
     from_exports: bool = False,
     replace: bool = False,
     notes: list[str] | None = None,
+    trusted_key: str | None = None,
+    allow_unsigned: bool = False,
 ) -> list[str]:
     """Bring a backup back into this installation's database; the clubs restored. Their
     journals are proven (verify_ledger: chains, seals, checkpoints) and must end at the heads
-    the backup recorded. ``notes`` receives what the operator should know."""
+    the backup recorded. ``notes`` receives what the operator should know. The manifest
+    and every export must be signed with ``trusted_key`` (default: this installation's)."""
     notes = [] if notes is None else notes
-    manifest = _check_manifest(backup)
+    manifest = _check_manifest(backup, trusted_key, allow_unsigned)
     vendor = connection.vendor
     files = manifest["files"]
     exports = sorted(n for n in files if n.startswith("clubs/"))
@@ -295,7 +336,7 @@ def restore(
             raise BackupError("this database already holds clubs: restore into an empty one")
         for name in exports:
             with (backup / name).open("rb", buffering=1 << 20) as stream:
-                transfer.import_club(stream)
+                transfer.import_club(stream, trusted_key=trusted_key, allow_unsigned=allow_unsigned)
     out, err = io.StringIO(), io.StringIO()
     try:
         call_command("verify_ledger", stdout=out, stderr=err)

@@ -37,11 +37,13 @@ from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
 from ledger.clubs import signing
-from ledger.clubs.models import Club, Competition, Entry, Player, entry_hash
+from ledger.clubs.models import Checkpoint, Club, Competition, Entry, Player, entry_hash
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, standing_order
 
 FORMAT = "club-ledger-export"
-VERSION = 1
+# 2: every journal line carries its seal, the header names the signing key and the
+# checkpoints the journal extends, and the end line is signed (docs/export.md).
+VERSION = 2
 CHUNK = 5000
 # The check that ends every line: ,"x":"<64 hex digits>"}
 _CHECK_OPEN, _CHECK_LEN = b',"x":"', 72
@@ -260,6 +262,9 @@ def _rows(kind: Kind, club: Club, players: list[int]) -> Iterator[dict[str, Any]
     model = kind.model
     fields = _fields(model)
     names = [f.attname for f in fields]
+    if model is Entry:
+        # Evidence: the seal travels too; this installation checks it on the way back in.
+        names.append("seal")
     places = [
         (i, f.decimal_places) for i, f in enumerate(fields) if isinstance(f, models.DecimalField)
     ]
@@ -282,7 +287,7 @@ def _rows(kind: Kind, club: Club, players: list[int]) -> Iterator[dict[str, Any]
             for i, dp in places:
                 if values[i] is not None:
                     values[i] = f"{values[i]:.{dp}f}"
-        row = dict(zip(names, values, strict=True))
+        row = dict(zip(names, values, strict=False))
         row["t"] = kind.name
         yield row
 
@@ -303,6 +308,16 @@ def export_lines(club: Club, *, secrets: bool = False) -> Iterator[bytes]:
                 "database": connection.vendor,
                 "secrets": secrets,
                 "kinds": ["user", *(k.name for k in kinds(secrets))],
+                # Who vouches for the file (the end line's signature), and the signed
+                # checkpoints its journal extends.
+                "public_key": signing.public_key(),
+                "key_id": signing.key_id(),
+                "checkpoints": [
+                    [length, head]
+                    for length, head in Checkpoint.objects.filter(club=club)
+                    .order_by("length")
+                    .values_list("length", "head")
+                ],
             }
         )
         players = _player_ids(club)
@@ -315,15 +330,38 @@ def export_lines(club: Club, *, secrets: bool = False) -> Iterator[bytes]:
             for row in _rows(kind, club, players):
                 counts[kind.name] = counts.get(kind.name, 0) + 1
                 yield lines.line(row)
+        total = lines.n + 1
         yield lines.line(
             {
                 "t": "end",
-                "lines": lines.n + 1,
+                "lines": total,
                 "rows": counts,
                 "journal_length": club.journal_length,
                 "journal_head": club.journal_head,
+                "signature": signing.sign(
+                    export_message(
+                        club.pk,
+                        club.slug,
+                        total,
+                        lines.check.decode(),
+                        club.journal_length,
+                        club.journal_head,
+                    )
+                ),
             }
         )
+
+
+def export_message(
+    club_id: int, slug: str, lines: int, checks: str, length: int, head: str
+) -> bytes:
+    """The exact bytes an export's signature covers: the check of the line before the end
+    line (which chains every line of the file, header and seals included) and the journal's
+    end."""
+    return (
+        f"club-ledger export v2\nclub {club_id} {slug}\nlines {lines}\nchecks {checks}\n"
+        f"journal {length} {head}\n"
+    ).encode()
 
 
 def write_export(club: Club, out: IO[bytes], *, secrets: bool = False) -> int:
@@ -501,6 +539,7 @@ class _Reader:
         self.stream = stream
         self.n = 0
         self.check = b""
+        self.before = b""  # the check of the line before the last one read
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any], bytes]]:
         for raw in self.stream:
@@ -535,18 +574,45 @@ class _Reader:
             expected = hashlib.sha256(self.check + head).hexdigest().encode()
             if check != expected:
                 raise Refused(_("the line was changed after the export (its check differs)"), n)
-            self.check = check
+            self.before, self.check = self.check, check
             yield n, obj, head
 
 
-def import_club(stream: Iterable[bytes]) -> Imported:
+def import_club(
+    stream: Iterable[bytes], *, trusted_key: str | None = None, allow_unsigned: bool = False
+) -> Imported:
     """Bring a club's export in, all of it or nothing; ``Refused`` names the line that
-    stopped it."""
+    stopped it. ``trusted_key``: the public key the file must be signed with (default: this
+    installation's; give the other installation's when moving a club). ``allow_unsigned``:
+    also take a file of version 1, which has no signature."""
     with transaction.atomic():
-        return _import(stream)
+        imported = _import(stream, trusted_key, allow_unsigned, write=True)
+        assert isinstance(imported, Imported)
+        return imported
 
 
-def _import(stream: Iterable[bytes]) -> Imported:
+@dataclass
+class Checked:
+    slug: str
+    lines: int
+    journal_length: int
+    checkpoints: int
+    signed_by: str
+
+
+def check_export(
+    stream: Iterable[bytes], *, trusted_key: str | None = None, allow_unsigned: bool = False
+) -> Checked:
+    """Every check ``import_club`` makes of a file before it writes (lines, chain, seals,
+    named checkpoints, signature), without writing anything: ``verify_ledger --export``."""
+    checked = _import(stream, trusted_key, allow_unsigned, write=False)
+    assert isinstance(checked, Checked)
+    return checked
+
+
+def _import(
+    stream: Iterable[bytes], trusted_key: str | None, allow_unsigned: bool, write: bool
+) -> Imported | Checked:
     reader = _Reader(stream)
     lines = iter(reader)
     first = next(lines, None)
@@ -555,7 +621,7 @@ def _import(stream: Iterable[bytes]) -> Imported:
     _n, header, _head = first
     if header.get("t") != "header" or header.get("format") != FORMAT:
         raise Refused(_("this is not a club export of this service"), 1)
-    if header.get("version") != VERSION:
+    if header.get("version") not in (1, VERSION):
         raise Refused(
             _(
                 "the file is in version %(found)s of the export format; this installation "
@@ -564,6 +630,7 @@ def _import(stream: Iterable[bytes]) -> Imported:
             % {"found": header.get("version"), "ours": VERSION},
             1,
         )
+    evidence = _Evidence(header, trusted_key, allow_unsigned)
     users: dict[int, int] = {}
     tables: dict[str, _Table] = {}
     current: _Table | None = None
@@ -595,7 +662,8 @@ def _import(stream: Iterable[bytes]) -> Imported:
         place = ORDER[name]
         counts[name] = counts.get(name, 0) + 1
         if name == "user":
-            _bring_user(obj, users, n)
+            if write:
+                _bring_user(obj, users, n)
             continue
         kind = KIND[name]
         if kind.free_json:
@@ -603,11 +671,14 @@ def _import(stream: Iterable[bytes]) -> Imported:
             obj.pop("t"), obj.pop("n")
         if name == "club":
             club_line = n
-            club = _check_club(obj, header, n)
+            club = _check_club(obj, header, n, write)
         elif club is None:
             raise Refused(_("a %(kind)s row before the club's line") % {"kind": name}, n)
         elif name == "entry":
             chain.follow(obj, club.pk, n)
+            evidence.entry(obj, n, chain)
+        elif name == "checkpoint":
+            evidence.checkpoint(obj, n)
         elif name == "standing":
             standings[(obj["competition_id"], obj["player_id"])] = (
                 obj["points"],
@@ -618,6 +689,8 @@ def _import(stream: Iterable[bytes]) -> Imported:
             )
         elif name == "rating":
             ratings[(obj["game"], obj["player_id"])] = (obj["mu"], obj["sigma"], obj["results"])
+        if not write:
+            continue
         if current is None or current.kind is not kind:
             if current is not None:
                 current.flush()
@@ -651,6 +724,15 @@ def _import(stream: Iterable[bytes]) -> Imported:
                 "found": chain.length,
             },
             club_line,
+        )
+    evidence.finish(end, reader.before.decode(), club, chain)
+    if not write:
+        return Checked(
+            slug=club.slug,
+            lines=end["line"],
+            journal_length=chain.length,
+            checkpoints=len(evidence.named),
+            signed_by=evidence.key_id if evidence.signed else "",
         )
     _finish([t.model for t in tables.values()])
     prove_arrival(club, standings, ratings)
@@ -695,16 +777,18 @@ def _bring_user(row: dict[str, Any], users: dict[int, int], line: int) -> None:
     users[old] = user.pk
 
 
-def _check_club(row: dict[str, Any], header: dict[str, Any], line: int) -> Club:
+def _check_club(row: dict[str, Any], header: dict[str, Any], line: int, write: bool) -> Club:
     if row.get("slug") != header.get("club"):
         raise Refused(_("the club's line names another club than the header"), line)
-    if Club.objects.filter(slug=row["slug"]).exists():
+    if not write:
+        pass
+    elif Club.objects.filter(slug=row["slug"]).exists():
         raise Refused(
             _("a club called '%(slug)s' is already here: nothing was imported")
             % {"slug": row["slug"]},
             line,
         )
-    if Club.objects.filter(pk=row["id"]).exists():
+    elif Club.objects.filter(pk=row["id"]).exists():
         raise Refused(
             _(
                 "club number %(id)d is already used here by another club; the journal's hashes "
@@ -721,6 +805,164 @@ def _check_club(row: dict[str, Any], header: dict[str, Any], line: int) -> Club:
         journal_head=row.get("journal_head", ""),
     )
     return club
+
+
+class _Evidence:
+    """What makes the file evidence and not only a copy: it is signed with a key this
+    installation trusts (its own, or the one the operator names), every journal line
+    carries its seal (checked when the key is this installation's, whose seals they are),
+    the journal extends every checkpoint the header names, each checkpoint row holds its
+    signature, and the end line's signature covers the whole file."""
+
+    def __init__(self, header: dict[str, Any], trusted_key: str | None, unsigned: bool) -> None:
+        self.signed = header.get("version") == VERSION
+        if not self.signed and not unsigned:
+            raise Refused(
+                _(
+                    "the file is in version 1 of the export format, which is not signed: "
+                    "export the club again, or bring it in with --allow-unsigned if you "
+                    "trust every hand it went through"
+                ),
+                1,
+            )
+        own = signing.public_key()
+        self.key = (trusted_key or own).strip().lower()
+        self.key_id = signing.key_id(self.key) if self.signed else ""
+        self.own = self.key == own
+        self.named: dict[int, str] = {}
+        self.held: set[int] = set()
+        self.sealed_before = False
+        if not self.signed:
+            return
+        found = str(header.get("public_key") or "")
+        if found != self.key:
+            raise Refused(
+                _(
+                    "the file is signed with the key %(found)s, and this installation trusts "
+                    "%(ours)s: give the public key of the installation that made it with "
+                    "--public-key"
+                )
+                % {
+                    "found": signing.key_id(found) if _is_key(found) else "?",
+                    "ours": signing.key_id(self.key),
+                },
+                1,
+            )
+        try:
+            self.named = {int(length): str(head) for length, head in header["checkpoints"]}
+        except (KeyError, TypeError, ValueError):
+            raise Refused(_("the header's list of checkpoints is not readable"), 1) from None
+
+    def entry(self, row: dict[str, Any], line: int, chain: _Chain) -> None:
+        seal = str(row.pop("seal", "") or "")
+        n = chain.length
+        if n in self.named and self.named[n] != chain.head:
+            raise Refused(
+                _(
+                    "journal line #%(n)d is not the line the checkpoint at #%(n)d signed: "
+                    "history was rewritten"
+                )
+                % {"n": n},
+                line,
+            )
+        if not (self.signed and self.own):
+            return  # another installation's seals: its signature on the file covers them
+        if not seal:
+            if self.sealed_before:
+                raise Refused(
+                    _("journal line #%(n)d has no seal: it was not written by the service")
+                    % {"n": n},
+                    line,
+                )
+            return
+        self.sealed_before = True
+        try:
+            holds = signing.seal_is_valid(
+                seal,
+                club_id=row["club_id"],
+                competition_id=row["competition_id"],
+                result_id=row["result_id"],
+                table_id=row["table_id"],
+                seat=row["seat"],
+                player_id=row["player_id"],
+                points=Decimal(str(row["points"])),
+                kind=row["kind"],
+                origin=row.get("origin", ""),
+                penalty_id=row.get("penalty_id"),
+            )
+        except (KeyError, ArithmeticError, TypeError, ValueError):
+            holds = False
+        if not holds:
+            raise Refused(
+                _(
+                    "journal line #%(n)d: its seal is not this installation's (the line was "
+                    "forged or changed)"
+                )
+                % {"n": n},
+                line,
+            )
+
+    def checkpoint(self, row: dict[str, Any], line: int) -> None:
+        if not self.signed:
+            return
+        try:
+            length, head = int(row["length"]), str(row["head"])
+            at = datetime.datetime.fromisoformat(str(row["signed_at"]))
+            message = signing.checkpoint_message(
+                int(row["club_id"]),
+                length,
+                head,
+                at.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise Refused(
+                _("a checkpoint that cannot be read: the file was changed"), line
+            ) from None
+        if self.named.get(length) != head:
+            raise Refused(
+                _("a checkpoint the file's header does not name: the file was changed"), line
+            )
+        self.held.add(length)
+        # Checkpoints signed by an earlier installation of the club are checked with its
+        # key (verify_ledger --public-key); those of the key that signed the file, here.
+        if row.get("key_id") == self.key_id and not signing.verify(
+            message, str(row.get("signature", "")), self.key
+        ):
+            raise Refused(
+                _("the checkpoint at journal line #%(n)d has a signature that does not hold")
+                % {"n": length},
+                line,
+            )
+
+    def finish(self, end: dict[str, Any], before: str, club: Club, chain: _Chain) -> None:
+        if not self.signed:
+            return
+        line = end["line"]
+        if set(self.named) - self.held:
+            raise Refused(
+                _("the header names checkpoints the file does not hold: the file was changed"),
+                line,
+            )
+        if (end.get("journal_length"), end.get("journal_head")) != (chain.length, chain.head):
+            raise Refused(
+                _("the end line's journal head is not the journal's: the file was changed"), line
+            )
+        message = export_message(club.pk, club.slug, line, before, chain.length, chain.head)
+        if not signing.verify(message, str(end.get("signature") or ""), self.key):
+            raise Refused(
+                _(
+                    "the file's signature does not hold: it was changed after it was signed "
+                    "(its lines, checks or journal made again by someone without the key)"
+                ),
+                line,
+            )
+
+
+def _is_key(text: str) -> bool:
+    try:
+        return len(bytes.fromhex(text)) == 32
+    except ValueError:
+        return False
 
 
 class _Chain:

@@ -91,8 +91,14 @@ def test_a_development_install_that_lost_var_and_its_key_restores_from_the_expor
     installed = tmp_path / "installed"
     shutil.copytree(var, installed)
     manage(url, var, "backup", "--dir", str(backups), key=None)
+    # The old installation's public key, as its checkpoints feed published it.
+    (made,) = backups.iterdir()
+    public = json.loads((made / "manifest.json").read_text())["public_key"]
     shutil.rmtree(var)
-    out = manage(url, var, "restore", str(backups), key=None).stdout
+    # The backup is signed with the lost key: it is taken only when the operator names it.
+    refused = manage(url, var, "restore", str(backups), ok=False, key=None).stderr
+    assert "give the public key of the installation that made it with --public-key" in refused
+    out = manage(url, var, "restore", str(backups), "--public-key", public, key=None).stdout
     assert "sealed again with this key" in out and "circolo-pisano" in out
     assert "72 entries" in manage(url, var, "verify_ledger", key=None).stdout
     # Without exports, the copy is refused rather than restored with every seal broken.

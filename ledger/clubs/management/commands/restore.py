@@ -32,6 +32,17 @@ class Command(BaseCommand):
             action="store_true",
             help="restore over a database that holds clubs (an SQLite file is kept beside)",
         )
+        parser.add_argument(
+            "--public-key",
+            default=None,
+            help="the public key (hex) of the installation that made the backup, which its "
+            "manifest and exports must be signed with; default: this installation's own",
+        )
+        parser.add_argument(
+            "--allow-unsigned",
+            action="store_true",
+            help="also restore a backup made before backups and exports were signed",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         where = Path(options["backup"] or settings.LEDGER_BACKUP_DIR)
@@ -43,6 +54,8 @@ class Command(BaseCommand):
                 from_exports=options["from_exports"],
                 replace=options["replace"],
                 notes=notes,
+                trusted_key=options["public_key"],
+                allow_unsigned=options["allow_unsigned"],
             )
         except (backup.BackupError, backup.transfer.Refused) as exc:
             raise CommandError(f"Not restored: {exc}") from None

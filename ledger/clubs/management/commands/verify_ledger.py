@@ -55,8 +55,26 @@ class Command(BaseCommand):
             "service's own",
         )
         parser.add_argument("--club", default=None, help="only this club (its short name)")
+        parser.add_argument(
+            "--export",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="check a club's export file instead of the database: its lines, journal, "
+            "seals, named checkpoints and signature (with --public-key: the key of the "
+            "installation that made it); may be given several times",
+        )
+        parser.add_argument(
+            "--allow-unsigned",
+            action="store_true",
+            help="with --export: take a file of version 1 of the format (not signed) and "
+            "check what it has",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["export"]:
+            self._check_exports(options)
+            return
         problems: list[str] = []
         clubs = Club.objects.order_by("pk")
         if options["club"]:
@@ -97,3 +115,37 @@ class Command(BaseCommand):
                 f"extends {len(published)} signed checkpoint(s)."
             )
         )
+
+    def _check_exports(self, options: dict[str, Any]) -> None:
+        from ledger.clubs import transfer
+
+        refused = 0
+        for name in options["export"]:
+            path = Path(name)
+            if not path.is_file():
+                raise CommandError(f"No such file: {path}")
+            try:
+                with path.open("rb", buffering=1 << 20) as stream:
+                    checked = transfer.check_export(
+                        stream,
+                        trusted_key=options["public_key"],
+                        allow_unsigned=options["allow_unsigned"],
+                    )
+            except transfer.Refused as why:
+                refused += 1
+                self.stderr.write(f"{path}: {why}")
+                continue
+            signed = (
+                f"signed with the key {checked.signed_by}"
+                if checked.signed_by
+                else "not signed (version 1)"
+            )
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"{path}: export of {checked.slug} intact: {checked.lines} lines, "
+                    f"{checked.journal_length} journal entries, extends "
+                    f"{checked.checkpoints} signed checkpoint(s), {signed}."
+                )
+            )
+        if refused:
+            raise CommandError(f"{refused} export(s) do not verify")
