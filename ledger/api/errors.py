@@ -119,12 +119,12 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def _database_away(exc: BaseException | None) -> bool:
     """Whether ``exc``, or an exception it was raised from or while handling, is the
-    database being away."""
-    from ledger.web.middleware import DATABASE_AWAY
+    database (or the rate limits' cache) being away."""
+    from ledger.web.middleware import STORE_AWAY
 
     seen = 0
     while exc is not None and seen < 10:
-        if isinstance(exc, DATABASE_AWAY):
+        if isinstance(exc, STORE_AWAY):
             return True
         exc = exc.__cause__ or exc.__context__
         seen += 1

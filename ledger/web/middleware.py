@@ -9,12 +9,17 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
 # Errors that mean the database is away (a restart, a failover, a dropped connection,
 # SQLite's lock timeout), not that the request was wrong.
 DATABASE_AWAY = (OperationalError, InterfaceError)
+# ... or the cache the rate limits count in (Redis with CACHE_URL): a login or a referee
+# check that cannot reach it is a 503 too.
+STORE_AWAY = (*DATABASE_AWAY, RedisConnectionError, RedisTimeoutError)
 
 
 def unavailable_page(request: HttpRequest) -> HttpResponse:
@@ -46,7 +51,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if request.path.startswith("/api/"):
             return None
-        if not isinstance(exception, DATABASE_AWAY):
+        if not isinstance(exception, STORE_AWAY):
             return None
-        log.warning("database unavailable for %s: %s", request.path, exception)
+        log.warning("database unavailable for %s: %r", request.path, exception)
         return unavailable_page(request)

@@ -244,3 +244,24 @@ def test_a_session_deleted_meanwhile_is_still_django_s_400_not_a_503(people):
         patch.setattr(SessionMiddleware, "process_response", deleted_first)
         page = browser.get("/")
     assert page.status_code == 400
+
+
+def test_the_rate_limits_cache_away_is_a_503_for_a_login_and_a_referee_check(people, monkeypatch):
+    """The failed-login and referee-check counts live in Redis with CACHE_URL: Redis away is
+    ours to say, as a 503, not Django's 500."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    def away(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr("ledger.web.login.get_usage", away)
+    monkeypatch.setattr("ledger.referee.api.is_ratelimited", away)
+    browser = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="it")
+    page = browser.post("/login/", {"username": "member", "password": "pw-member"})
+    assert page.status_code == 503 and int(page["Retry-After"]) > 0
+    assert "Riprova tra un momento" in page.content.decode()
+    api = Client(raise_request_exception=False)
+    answer = api.post(
+        "/api/v1/referee/check", {"game": "tarocco", "record": {}}, content_type="application/json"
+    )
+    _assert_api_unavailable(answer)
