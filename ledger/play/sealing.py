@@ -104,9 +104,15 @@ def keys() -> tuple[tuple[str, bytes], ...]:
     return tuple((hashlib.sha256(k).hexdigest()[:8], k) for k in found)
 
 
+@functools.cache
+def _cipher(key: bytes) -> AESGCM:
+    return AESGCM(key)
+
+
 def reset() -> None:
     """Forget the keys read (a test, or a process told that the keys changed)."""
     keys.cache_clear()
+    _cipher.cache_clear()
 
 
 def is_sealed(value: Any) -> bool:
@@ -122,7 +128,7 @@ def seal(data: Any, place: str) -> str:
     kid, key = keys()[0]
     nonce = os.urandom(12)
     plain = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
-    body = nonce + AESGCM(key).encrypt(nonce, plain, place.encode())
+    body = nonce + _cipher(key).encrypt(nonce, plain, place.encode())
     return f"{PREFIX}.{kid}.{base64.urlsafe_b64encode(body).decode().rstrip('=')}"
 
 
@@ -139,7 +145,7 @@ def unseal(value: str, place: str) -> Any:
         if found != kid:
             continue
         try:
-            plain = AESGCM(key).decrypt(body[:12], body[12:], place.encode())
+            plain = _cipher(key).decrypt(body[:12], body[12:], place.encode())
         except (InvalidTag, ValueError):
             raise Unreadable(f"the sealed value does not open for {place}") from None
         return json.loads(plain)
