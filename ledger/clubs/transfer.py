@@ -406,7 +406,9 @@ class _Table:
             elif isinstance(f, models.BooleanField) and not pg:
                 self.prepare.append((i, bool))
 
-    def add(self, row: dict[str, Any], line: int) -> None:
+    def add(self, row: dict[str, Any], line: int, seal: str | None = None) -> None:
+        """``seal``: a journal line's seal already proven to be this installation's (the
+        same as sealing it again, without the second HMAC)."""
         extra = set(row) - self.fields.keys()
         if extra:
             raise Refused(
@@ -425,7 +427,9 @@ class _Table:
         for i, prepare in self.prepare:
             if values[i] is not None:
                 values[i] = prepare(values[i])
-        if self.sealed:
+        if self.sealed and seal:
+            values.append(seal)
+        elif self.sealed:
             values.append(
                 signing.seal(
                     club_id=row["club_id"],
@@ -643,6 +647,7 @@ def _import(
     end: dict[str, Any] | None = None
     counts: dict[str, int] = {}
     for n, obj, head in lines:
+        proven = None
         if end is not None:
             raise Refused(_("a line after the end line: the file was changed"), n)
         name = obj.pop("t", None)
@@ -676,7 +681,7 @@ def _import(
             raise Refused(_("a %(kind)s row before the club's line") % {"kind": name}, n)
         elif name == "entry":
             chain.follow(obj, club.pk, n)
-            evidence.entry(obj, n, chain)
+            proven = evidence.entry(obj, n, chain)
         elif name == "checkpoint":
             evidence.checkpoint(obj, n)
         elif name == "standing":
@@ -695,7 +700,7 @@ def _import(
             if current is not None:
                 current.flush()
             current = tables[name] = _Table(kind, users)
-        current.add(obj, n)
+        current.add(obj, n, proven)
         if len(current.rows) >= CHUNK:
             current.flush()
     if current is not None:
@@ -853,7 +858,8 @@ class _Evidence:
         except (KeyError, TypeError, ValueError):
             raise Refused(_("the header's list of checkpoints is not readable"), 1) from None
 
-    def entry(self, row: dict[str, Any], line: int, chain: _Chain) -> None:
+    def entry(self, row: dict[str, Any], line: int, chain: _Chain) -> str | None:
+        """Check one journal line; its seal when proven to be this installation's."""
         seal = str(row.pop("seal", "") or "")
         n = chain.length
         if n in self.named and self.named[n] != chain.head:
@@ -866,7 +872,7 @@ class _Evidence:
                 line,
             )
         if not (self.signed and self.own):
-            return  # another installation's seals: its signature on the file covers them
+            return None  # another installation's seals: its signature on the file covers them
         if not seal:
             if self.sealed_before:
                 raise Refused(
@@ -874,7 +880,7 @@ class _Evidence:
                     % {"n": n},
                     line,
                 )
-            return
+            return None
         self.sealed_before = True
         try:
             holds = signing.seal_is_valid(
@@ -901,6 +907,7 @@ class _Evidence:
                 % {"n": n},
                 line,
             )
+        return seal
 
     def checkpoint(self, row: dict[str, Any], line: int) -> None:
         if not self.signed:
