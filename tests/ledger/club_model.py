@@ -295,9 +295,10 @@ class ClubModel(RuleBasedStateMachine):
     ) -> None:
         slug = self.games[game % len(self.games)]
         engine = registry.get(slug)
-        names = [
-            n for n in engine.rulesets if fmt not in TWO_SEATED or engine.ruleset(n).seats == 2
-        ]
+        # A Swiss of two-player tables (paired by the Dutch rules) one time in two, of
+        # larger tables (grouped) otherwise.
+        two_only = fmt in TWO_SEATED or (fmt == Competition.Format.SWISS and preset % 2 == 0)
+        names = [n for n in engine.rulesets if not two_only or engine.ruleset(n).seats == 2]
         if not names:
             return
         name = names[preset % len(names)]
