@@ -272,11 +272,25 @@ class Table(models.Model):
     # Seats whose hands credit other points than the hand gave (a substitute's, as the
     # competition says): {"seat index": "fixed points" or null for none}. Empty: none.
     seat_points = models.JSONField(null=True, blank=True, editable=False)
+    # How many games (hands) the table may take, as its competition's settings said when
+    # the table was made or they last changed (null: no limit), and how many of its results
+    # hold a place now (pending, accepted or disputed: a correction takes its old version's
+    # place, a voided result frees its own). The database refuses a table over its capacity
+    # (the check below), whatever the path and however many writes race for the last place.
+    capacity = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    games = models.PositiveIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(capacity__isnull=True)
+                | models.Q(games__lte=models.F("capacity")),
+                name="table_games_within_capacity",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.competition} – {self.label}"

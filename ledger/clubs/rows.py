@@ -300,11 +300,16 @@ def insertion(
 
 
 def insert_later(
-    model: type[Model], names: Sequence[str], rows: Sequence[Sequence[Any]], *, suffix: str = ""
+    model: type[Model],
+    names: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    suffix: str = "",
+    first: Sequence[Statement] = (),
 ) -> Callable[[], list[tuple[Any, ...]]]:
     """``insert``, sent as ``later`` sends a statement: the returned function gives the
-    rows of its RETURNING."""
-    return later(*_insert(model, tuple(names), rows, suffix))
+    rows of its RETURNING. ``first`` as for ``run``."""
+    return later(*_insert(model, tuple(names), rows, suffix), first=first)
 
 
 def _insert(

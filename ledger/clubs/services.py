@@ -19,9 +19,11 @@ from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, F, Value, When
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ledger.clubs import confirmers, groupcommit, previews, tasks, webhooks
 from ledger.clubs import rows as rows_module
@@ -54,6 +56,32 @@ log = logging.getLogger(__name__)
 # write held while that write waited for the club's journal head: a deadlock.
 ROW_LOCK: dict[str, Any] = {"no_key": True, "of": ("self",)}
 _ROW = ROW_LOCK
+
+
+# How many games a new table of a competition may take (None: no limit). The competition's
+# format settings decide (ledger/formats registers its reading when it loads:
+# ``set_capacity_source``); the clubs know no format, so without one a table has no limit.
+def _no_limit(competition: Competition) -> int | None:
+    return None
+
+
+_capacity_source: Callable[[Competition], int | None] = _no_limit
+
+
+def set_capacity_source(source: Callable[[Competition], int | None]) -> None:
+    global _capacity_source
+    _capacity_source = source
+
+
+def set_table_capacity(*, competition: Competition, capacity: int | None) -> None:
+    """Give every table of the competition room for ``capacity`` games (None: no limit),
+    when its settings change. A table that already holds more keeps what it holds and
+    takes no more."""
+    tables = Table.objects.filter(competition=competition)
+    if capacity is None:
+        tables.update(capacity=None)
+        return
+    tables.update(capacity=Case(When(games__gt=capacity, then=F("games")), default=Value(capacity)))
 
 
 def require_role(user: Any, club: Any, role: str) -> None:
@@ -106,6 +134,7 @@ def create_table(
         totals_round=round.pk if round is not None else 0,
         label=label,
         created_by=user,
+        capacity=_capacity_source(competition),
     )
     Seat.objects.bulk_create([Seat(table=table, index=i, player=p) for i, p in enumerate(players)])
     return table
@@ -128,6 +157,72 @@ def _check_players(table: Table, seated: dict[int, int], players: Sequence[Any] 
                 % {"p": player_id, "i": i, "t": table.label},
                 fields={"players": {str(i): [_("Not the player in this seat.")]}},
             )
+
+
+def _check_table(table: Table, seated: dict[int, int], *, counts: bool) -> None:
+    """The ledger's invariants of the table a result is written at, checked before the
+    engine's work with what the write read already (docs/ledger.md, "Invariants"): the
+    table's round is of its competition; its seats are numbered from the first with no
+    gap, as many as the game is played by; and, for a result that takes a new place
+    (``counts``: not a correction, which takes its old version's), the table has room
+    for another game. The database holds the last one too, for writes that race."""
+    round_competition = getattr(table, "round_competition", None)
+    if round_competition is None and table.round_id is not None:
+        round_competition = Round.objects.values_list("competition_id", flat=True).get(
+            pk=table.round_id
+        )
+    if round_competition is not None and round_competition != table.competition_id:
+        raise Invalid(
+            _("Table %(t)s is in a round of another competition: no result can be written at it.")
+            % {"t": table.label},
+            fields={"table": [_("Its round is of another competition.")]},
+        )
+    game = meta(table.competition.game)
+    if sorted(seated) != list(range(len(seated))) or len(seated) not in game.seat_counts:
+        raise Invalid(
+            _(
+                "Table %(t)s has %(n)d seats taken, and %(game)s is played by %(allowed)s: "
+                "seat the table's players again before recording."
+            )
+            % {
+                "t": table.label,
+                "n": len(seated),
+                "game": game.label,
+                "allowed": ", ".join(str(n) for n in game.seat_counts),
+            },
+            fields={"table": [_("Its seats do not make a table of this game.")]},
+        )
+    if counts:
+        _check_room(table)
+
+
+class TableFull(Invalid):
+    """The table has no room for another game."""
+
+
+def _check_room(table: Table, *, fresh: bool = False) -> None:
+    """Refuse a new result at a table with no room. The table's count may be older than
+    the last write (a caller that kept it): a table that looks full is read again first."""
+    capacity = getattr(table, "capacity", None)
+    if capacity is None or table.games < capacity:
+        return
+    if not fresh:
+        table.capacity, table.games = Table.objects.values_list("capacity", "games").get(
+            pk=table.pk
+        )
+        _check_room(table, fresh=True)
+        return
+    raise TableFull(
+        ngettext(
+            "Table %(t)s has played its %(n)d game, as the competition's settings say: "
+            "no other result can be added. Void the one entered by mistake, or correct it.",
+            "Table %(t)s has played its %(n)d games, as the competition's settings say: "
+            "no other result can be added. Void the one entered by mistake, or correct it.",
+            capacity,
+        )
+        % {"t": table.label, "n": capacity},
+        fields={"table": [_("No room for another game at this table.")]},
+    )
 
 
 # Sent before a table's new result is checked and scored; a receiver refuses the result by
@@ -166,9 +261,26 @@ def record_result(
     require_role(user, club, Role.SCOREKEEPER)
     result_requested.send(sender=Table, table=table, user=user)
     # Checked and scored before any transaction: the engine's work holds no lock.
-    write = _prepare(
-        user, table, source, record, scores, players, idempotency_key, fingerprint, origin=origin
-    )
+    try:
+        write = _prepare(
+            user,
+            table,
+            source,
+            record,
+            scores,
+            players,
+            idempotency_key,
+            fingerprint,
+            origin=origin,
+        )
+    except TableFull:
+        # The form or request sent again once its result filled the table: the first answer.
+        if idempotency_key:
+            scoped = sender_key(user.pk, origin or source, idempotency_key)
+            earlier = _replay(club.pk, scoped, fingerprint)
+            if earlier is not None:
+                return earlier, False
+        raise
     # Several requests of this process that arrive together share one transaction.
     if (
         not connection.in_atomic_block
@@ -193,6 +305,12 @@ def _write_alone(write: _Write, club_id: int) -> tuple[Result, bool]:
             earlier = _replay(club_id, key, write.result.fingerprint)
             if earlier is not None:
                 return earlier, False
+        # Or another write took the table's last place meanwhile.
+        table = write.result.table
+        table.capacity, table.games = Table.objects.values_list("capacity", "games").get(
+            pk=table.pk
+        )
+        _check_room(table, fresh=True)
         raise
 
 
@@ -254,6 +372,7 @@ def _prepare(
     seated = getattr(table, "seated", None)
     if seated is None:
         seated = _seats(table.pk)
+    _check_table(table, seated, counts=not force)
     _check_players(table, seated, players)
     scored = score_result(
         game=competition.game,
@@ -312,7 +431,7 @@ def _write(writes: Sequence[_Write]) -> None:
     answer, the lines' once the commit is back."""
     deferred: list[Callable[[], None]] = []
     with rows_module.atomic():
-        numbered = _insert_later([w.result for w in writes])
+        numbered = _insert_later([w.result for w in writes], first=[_games_taken(writes)])
         accepted = [w for w in writes if w.accept]
         if accepted:
             _credit_many(
@@ -349,15 +468,37 @@ def _insert(results: Sequence[Result]) -> None:
     _insert_later(results)()
 
 
-def _insert_later(results: Sequence[Result]) -> Callable[[], None]:
+def _games_taken(writes: Sequence[_Write]) -> rows_module.Statement:
+    """The statement that counts the new results' places at their tables, to travel with
+    their insert: one statement whatever the batch. A table with no room left makes it
+    break the tables' check constraint (an IntegrityError), so a write that raced another
+    for a table's last place is refused by the database, not written."""
+    taken: dict[int, int] = {}
+    for w in writes:
+        taken[w.result.table_id] = taken.get(w.result.table_id, 0) + 1
+    ops = connection.ops
+    whens = " ".join(["WHEN %s THEN %s"] * len(taken))
+    marks = ", ".join(["%s"] * len(taken))
+    sql = (
+        f"UPDATE {ops.quote_name(Table._meta.db_table)} SET games = games + CASE id {whens} "
+        f"END WHERE id IN ({marks})"
+    )
+    params: list[Any] = [v for pair in taken.items() for v in pair] + list(taken)
+    return sql, params
+
+
+def _insert_later(
+    results: Sequence[Result], first: Sequence[rows_module.Statement] = ()
+) -> Callable[[], None]:
     """``_insert``, sent now; the returned function gives the results their ids (at once
     outside a pipeline, else with the next answer waited for). Calling it again does
-    nothing."""
+    nothing. ``first``: writes that travel in the same statement (``rows.run``'s)."""
     ids = rows_module.insert_later(
         Result,
         _RESULT_COLUMNS,
         [[getattr(result, name) for name in _RESULT_COLUMNS] for result in results],
         suffix="RETURNING id",
+        first=first,
     )
     done: list[bool] = []
 
@@ -394,7 +535,16 @@ def _table_sql(member: bool) -> str:
 
 
 _TABLE_WANTED: dict[Any, tuple[str, ...]] = {
-    Table: ("id", "competition_id", "round_id", "totals_round", "label", "seat_points"),
+    Table: (
+        "id",
+        "competition_id",
+        "round_id",
+        "totals_round",
+        "label",
+        "seat_points",
+        "capacity",
+        "games",
+    ),
     Competition: ("id", "club_id", "game", "ruleset", "confirmation"),
     Club: ("id", "name"),
 }
@@ -426,6 +576,9 @@ def table_query(user: str | None, outer: bool = False) -> tuple[list[str], str]:
     if user is not None:
         columns.append(f"({Club.ROLE_QUERY.format(club='c.club_id', user=user)})")
     columns += [
+        # The competition of the table's round, which must be the table's own.
+        f"(SELECT r.competition_id FROM {ops.quote_name(Round._meta.db_table)} r "
+        "WHERE r.id = t.round_id)",
         f"EXISTS (SELECT 1 FROM {ops.quote_name(Webhook._meta.db_table)} w "
         "WHERE w.club_id = c.club_id AND w.active)",
         f"s.{ops.quote_name('index')}",
@@ -456,8 +609,9 @@ def table_from_rows(found: Sequence[Sequence[Any]], user: Any = None, at: int = 
     Table.competition.field.set_cached_value(table, competition)
     table.seated = {r[-2]: r[-1] for r in found if r[-2] is not None}  # type: ignore[attr-defined]
     table.hooked = bool(row[-3])  # type: ignore[attr-defined]
+    table.round_competition = row[-4]  # type: ignore[attr-defined]
     if user is not None:
-        club.known_roles = {user.pk: row[-4]}  # type: ignore[attr-defined]
+        club.known_roles = {user.pk: row[-5]}  # type: ignore[attr-defined]
     return table
 
 
@@ -974,6 +1128,8 @@ def void_result(*, user: Any, result: Result, reason: str) -> Result:
         )
     counted = locked.status == Result.Status.ACCEPTED
     now = timezone.now()
+    # Its place at the table is free again.
+    Table.objects.filter(pk=locked.table_id).update(games=F("games") - 1)
     locked.status = Result.Status.VOIDED
     locked.voided_by = user
     locked.voided_at = now

@@ -9,6 +9,8 @@ class FormatsConfig(AppConfig):
         # A correction's, a ruling's and a void's preview read the standings as this
         # competition's format ranks them (the Swiss table, a knockout's rounds reached).
         from ledger.clubs import previews
+        from ledger.formats import capacity
         from ledger.formats.services import standings_for
 
         previews.read_standings_with(standings_for)
+        capacity.connect()  # tables take as many games as the settings say

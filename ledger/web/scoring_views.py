@@ -433,7 +433,10 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                 elif created:
                     messages.success(request, _("Result recorded."))
                 else:
+                    # The same form sent again (a second tap, Back and Record): the first
+                    # result, as it was recorded.
                     messages.info(request, _("This result was already recorded."))
+                    return redirect("result", club=club, slug=slug, pk=_result.pk)
                 target = reverse("score-entry", args=[club, slug, table_obj.pk])
                 return redirect(target + (f"?mode={mode}" if mode != "form" else ""))
     recent = list(table_obj.results.order_by("-entered_at", "-pk")[:10])

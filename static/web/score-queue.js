@@ -20,6 +20,26 @@
     return String(Date.now()) + Math.random().toString(16).slice(2);
   }
 
+  // The keys this phone has sent or kept. A page keeps the key the server made when it
+  // rendered it, so that a second tap, a resend or a page brought back with the browser's
+  // Back button (its fields still typed) sends that key again and the server answers the
+  // first result. Only a page whose key was used already and that was not brought back (the
+  // offline copy the service worker keeps, loaded for the next hand) takes a fresh key.
+  var USED = "ledger-score-used-keys";
+  function used() {
+    try { return JSON.parse(localStorage.getItem(USED) || "[]"); } catch (e) { return []; }
+  }
+  function markUsed(key) {
+    var keys = used().filter(function (k) { return k !== key; });
+    keys.push(key);
+    try { localStorage.setItem(USED, JSON.stringify(keys.slice(-200))); } catch (e) { /* full */ }
+  }
+  function broughtBack() {
+    var entries = window.performance && performance.getEntriesByType
+      ? performance.getEntriesByType("navigation") : [];
+    return entries.length > 0 && entries[0].type === "back_forward";
+  }
+
   function words(box, name) { return box.getAttribute("data-" + name) || ""; }
 
   function render() {
@@ -117,6 +137,7 @@
     });
     var token = form.querySelector('input[name="form_token"]');
     var key = token.value;
+    markUsed(key);
     var items = load();
     if (!items.some(function (i) { return i.key === key; })) {
       items.push({
@@ -142,10 +163,13 @@
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("form.score-form[data-offline]");
     if (form) {
-      // Each page load types a new hand: its own key, even when the page came from the
-      // phone's copy (the copy's key may already belong to a hand kept earlier).
+      // A new hand gets its own key when the page's key was used already (the phone's
+      // copy of the page), never when the page was brought back to send the same hand.
       var token = form.querySelector('input[name="form_token"]');
-      if (token && !form.querySelector(".invalid, #form-errors")) token.value = freshKey();
+      if (
+        token && !form.querySelector(".invalid, #form-errors") && !broughtBack() &&
+        used().indexOf(token.value) >= 0
+      ) token.value = freshKey();
       var typed = function (event) {
         if (event.isTrusted && form.getAttribute("data-kept")) {
           form.removeAttribute("data-kept");
@@ -155,7 +179,10 @@
       form.addEventListener("input", typed);
       form.addEventListener("change", typed);
       form.addEventListener("submit", function (event) {
-        if (navigator.onLine || form.enctype === "multipart/form-data") return;
+        if (navigator.onLine || form.enctype === "multipart/form-data") {
+          markUsed(token.value);
+          return;
+        }
         event.preventDefault();
         if (form.getAttribute("data-kept")) return;  // that hand is kept already
         if (!form.checkValidity()) { form.reportValidity(); return; }

@@ -223,11 +223,12 @@ class ClubModel(RuleBasedStateMachine):
                 # seats a table no result can be recorded at. Counted, not played.
                 ClubModel.unplayable.add((self.examples_run, table.pk))
                 continue
-            hands = self._hands_per_table(table.competition)
-            live = (
-                Result.objects.filter(table=table).exclude(status__in=[SUPERSEDED, VOIDED]).count()
-            )
-            if table.round_id is None or live < hands:
+            # Every table takes as many games as its competition's settings give it, a
+            # table of no round (an import's) as well.
+            live = Result.objects.filter(
+                table=table, status__in=("pending", "accepted", "disputed")
+            ).count()
+            if table.capacity is None or live < table.capacity:
                 out.append(table)
         return sorted(out, key=lambda t: t.pk)
 
@@ -618,7 +619,9 @@ class ClubModel(RuleBasedStateMachine):
             start = pick % len(entrants)
             players = [entrants[(start + k) % len(entrants)] for k in range(seats)]
             record, summary = playout(competition.game, self.presets[competition.pk], pick + salt)
-            label = f"Import {pick % 3}"
+            # A table of its own for each row: a table takes no more games than its
+            # competition's settings give it.
+            label = f"Import {pick % 3}-{self._next_seed(salt)}-{n}"
             lines.append(
                 json.dumps(
                     {
@@ -936,8 +939,7 @@ class ClubModel(RuleBasedStateMachine):
         # No table holds more counted games than its competition allows.
         for table_id, n in counted.items():
             table = next(r.table for r in results if r.table_id == table_id)
-            if table.round_id is not None:
-                assert n <= self._hands_per_table(table.competition), table.label
+            assert table.capacity is None or n <= table.capacity, table.label
         # Each player at one table per round.
         per_round: dict[int, Counter[int]] = defaultdict(Counter)
         for table in Table.objects.filter(competition__club=self.club, round__isnull=False):

@@ -23,7 +23,11 @@ def enter(people: Any, competition: Competition, n: int) -> list[Player]:
     players = players[:n]
     for p in players:
         services.enter_player(user=people.users["organiser"], competition=competition, player=p)
+    # A night's tables play several hands each (the table refuses one more than this).
     services.update_settings(
-        user=people.users["organiser"], competition=competition, seats_per_table=4
+        user=people.users["organiser"],
+        competition=competition,
+        seats_per_table=4,
+        hands_per_table=8,
     )
     return players

@@ -85,6 +85,9 @@ def test_the_draw_page_says_which_tables_miss_results_and_which_disputes_are_ope
 ) -> None:
     competition = night_competition(club)
     enter(people, competition, 8)
+    formats.update_settings(
+        user=people.users["organiser"], competition=competition, hands_per_table=1
+    )
     one, two = _published(people, competition)
     record_result(
         user=people.users["scorekeeper"], table=one, source="manual", scores=[1, 0, 0, -1]
