@@ -665,9 +665,12 @@ def credited(result: Result, seats: dict[int, int]) -> list[tuple[int, int, Deci
     special = result.table.seat_points
     if not special:
         return [(i, seats[i], Decimal(points)) for i, points in enumerate(result.scores)]
+    # The table's special credit is its substitute's: a hand credited to the player who sat
+    # there before the replacement (a correction of an earlier hand) is credited as played.
+    sitting = dict(Seat.objects.filter(table_id=result.table_id).values_list("index", "player_id"))
     out = []
     for i, points in enumerate(result.scores):
-        if str(i) in special:
+        if str(i) in special and sitting.get(i) == seats[i]:
             fixed = special[str(i)]
             out.append((i, seats[i], Decimal(fixed) if fixed is not None else Decimal(0)))
         else:
@@ -1010,12 +1013,16 @@ def supersede_result(
     if old.status == Result.Status.SUPERSEDED:
         raise Conflict(_("This result was already corrected; correct the newest version."))
     reversal = []
+    table = old.table
     if old.status == Result.Status.ACCEPTED:
-        credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
+        credits = list(old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat"))
         reversal = [(old, [(e.seat, e.player_id, -e.points) for e in credits])]
+        # The corrected hand is credited to the people who played it, as the old version
+        # was, even when a substitute has taken a seat since.
+        table.seated = {e.seat: e.player_id for e in credits}  # type: ignore[attr-defined]
     old.status = Result.Status.SUPERSEDED
     old.save(update_fields=["status"])
-    new = _record(user, old.table, source, record, scores, reversals=reversal)
+    new = _record(user, table, source, record, scores, reversals=reversal)
     new.supersedes = old
     new.reason = reason
     new.save(update_fields=["supersedes", "reason"])

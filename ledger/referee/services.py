@@ -371,10 +371,16 @@ def rule(
     }
     # The reversal and the new credits are journaled together, below, in one write.
     journal: list[Any] = []
+    played_by: list[tuple[int, int, Decimal]] = []
     if old.status == Result.Status.ACCEPTED:
         credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
+        played_by = [(e.seat, e.player_id, e.points) for e in credits]
         journal.append(
-            (old, [(e.seat, e.player_id, -e.points) for e in credits], Entry.Kind.REVERSAL)
+            (
+                old,
+                [(seat, player, -points) for seat, player, points in played_by],
+                Entry.Kind.REVERSAL,
+            )
         )
     # Only a disputed result has an open dispute to close.
     was_disputed = old.status == Result.Status.DISPUTED
@@ -399,8 +405,13 @@ def rule(
         reason=f"{label}: {note}" if note else label,
     )
     if kind != Case.Kind.VOID:
-        seats = dict(Seat.objects.filter(table_id=old.table_id).values_list("index", "player_id"))
-        journal.append((new, [(i, seats[i], s) for i, s in enumerate(scores)], Entry.Kind.CREDIT))
+        # The hand is credited to the people who played it: those its counted version
+        # credited (a substitute seated since takes nothing of it), else the table's seats,
+        # with the table's credit for a substitute's seat as a correction gives it.
+        seats = {seat: player for seat, player, _points in played_by} or dict(
+            Seat.objects.filter(table_id=old.table_id).values_list("index", "player_id")
+        )
+        journal.append((new, services.credited(new, seats), Entry.Kind.CREDIT))
     if journal:
         journal_entries(journal)
     dispute = (
