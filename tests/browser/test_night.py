@@ -81,9 +81,11 @@ def test_a_tournament_night_at_the_club(browser: Any, server: str) -> None:
     _post(page, "#night-link")
     assert page.locator("h1").inner_text() == "Serata di torneo"
 
-    # The organiser sets tables of four and enters nine members.
+    # The organiser sets tables of four, playing several games a round, and enters nine
+    # members.
     page.goto(server + COMP + "rounds/manage/")
     page.fill("#s-seats", "4")
+    page.fill("#s-hands", "8")
     _post(page, "#settings button[type=submit]")
     # The first nine of the demo club's own members that the list offers (other tests may
     # have added members of their own to the club).

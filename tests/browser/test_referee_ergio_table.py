@@ -140,7 +140,8 @@ def test_a_referee_rebuilds_an_ergio_match_by_tapping_cards_and_the_rules_score_
     page.fill("#note", "Terzo rinforzo sotto il Magistrato: lo scontro va all'altra parte")
     with page.expect_navigation():
         page.click("#rule")
-    assert page.locator("#ruling-preview tbody tr").count() == 2
+    # The journal lines the ruling adds: one per seat (the standings follow below them).
+    assert page.locator("#ruling-preview .scroll").first.locator("tbody tr").count() == 2
     with page.expect_navigation():
         page.click("#confirm-ruling")
     assert page.locator("#ruled").count() == 1
