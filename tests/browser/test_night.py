@@ -47,7 +47,10 @@ def _decode_qr(png: bytes) -> str:
 def _standing(page: Any, server: str, name: str) -> str:
     """The points of a player on the competition's standings, as a plain number."""
     page.goto(server + COMP)
-    row = page.locator("#standings tbody tr", has_text=name).first
+    rows = page.locator("#standings tbody tr", has_text=name)
+    if rows.count() == 0:
+        return "0"  # nothing credited yet: no row in the table
+    row = rows.first
     value = row.locator("td.num[data-value]:not(.movement)").last.get_attribute("data-value")
     return f"{Decimal(value or 'NaN').normalize():f}"
 
