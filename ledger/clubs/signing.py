@@ -42,19 +42,25 @@ log = logging.getLogger(__name__)
 ALGORITHM = "Ed25519"
 
 
-def _decode_seed(raw: str, where: str) -> bytes:
+def decode_key(raw: str, where: str, what: str = "key") -> bytes:
+    """A 32-byte key written as hex or base64 (a setting or a key file); ``where`` and
+    ``what`` name it in the error that says how to make one."""
     text = raw.strip()
     for decode in (bytes.fromhex, base64.b64decode, base64.urlsafe_b64decode):
         try:
-            seed = decode(text)
+            key = decode(text)
         except (ValueError, binascii.Error):
             continue
-        if len(seed) == 32:
-            return seed
+        if len(key) == 32:
+            return key
     raise ImproperlyConfigured(
-        f"{where}: expected a 32-byte Ed25519 private key as 64 hex digits or base64 "
+        f"{where}: expected a 32-byte {what} as 64 hex digits or base64 "
         "(make one with: python -c 'import secrets; print(secrets.token_hex(32))')"
     )
+
+
+def _decode_seed(raw: str, where: str) -> bytes:
+    return decode_key(raw, where, "Ed25519 private key")
 
 
 def _load_seed() -> bytes:

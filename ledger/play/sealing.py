@@ -37,6 +37,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from ledger.clubs.signing import decode_key
+
 log = logging.getLogger(__name__)
 
 PREFIX = "s1"
@@ -45,21 +47,6 @@ PREFIX = "s1"
 class Unreadable(Exception):
     """A sealed value that no configured key opens (another installation's key, a key
     dropped too early, or an edited value)."""
-
-
-def _decode_key(raw: str, where: str) -> bytes:
-    text = raw.strip()
-    for decode in (bytes.fromhex, base64.b64decode, base64.urlsafe_b64decode):
-        try:
-            key = decode(text)
-        except (ValueError, binascii.Error):
-            continue
-        if len(key) == 32:
-            return key
-    raise ImproperlyConfigured(
-        f"{where}: expected a 32-byte key as 64 hex digits or base64 "
-        "(make one with: python -c 'import secrets; print(secrets.token_hex(32))')"
-    )
 
 
 def _development_key() -> str:
@@ -97,7 +84,7 @@ def keys() -> tuple[tuple[str, bytes], ...]:
         else:
             raw, where = _development_key(), "var/ledger-sealing.key"
     found = [
-        _decode_key(item, where) for item in raw.replace(",", "\n").splitlines() if item.strip()
+        decode_key(item, where) for item in raw.replace(",", "\n").splitlines() if item.strip()
     ]
     if not found:
         raise ImproperlyConfigured(f"{where}: no key")
