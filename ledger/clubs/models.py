@@ -300,6 +300,12 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # A substitute's seat names the player it was drawn for: the draw, the Swiss table and
+    # the bracket count a match for that entrant, whoever played it (docs/ledger.md,
+    # "Substitutes"); the journal credits each hand's points to whoever played it.
+    stands_for = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["table", "index"]
@@ -312,6 +318,12 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.index}: {self.player}"
+
+    @property
+    def entrant_id(self) -> int:
+        """The player the seat was drawn for: the one sitting, or the one a substitute
+        replaced."""
+        return int(self.stands_for_id or self.player_id)
 
 
 class Result(models.Model):

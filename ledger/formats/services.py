@@ -370,10 +370,12 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
         seats = seats.filter(table__round__number__lt=before_round)
     tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
     table_round: dict[int, int] = {}
-    for table_id, rnd, index, player in seats.values_list(
-        "table_id", "table__round__number", "index", "player_id"
+    # A substitute's seat counts for the entrant it was drawn for (``Seat.stands_for``):
+    # the pairings, the Swiss table and the bracket are of entrants.
+    for table_id, rnd, index, player, drawn_for in seats.values_list(
+        "table_id", "table__round__number", "index", "player_id", "stands_for_id"
     ).order_by("table__round__number", "table_id", "index"):
-        tables[table_id].append((index, player))
+        tables[table_id].append((index, drawn_for or player))
         table_round[table_id] = rnd
     sums: dict[int, list[Decimal]] = {}
     hands: dict[int, list[list[str]]] = defaultdict(list)
@@ -759,7 +761,7 @@ def match_games(
     0 a loss, from each accepted result's Outcome at the match's tables (``hands``: what
     ``accepted_hands`` read, of these tables or more)."""
     seat_of = {
-        table.pk: {seat.player_id: seat.index for seat in table.seats.all()}
+        table.pk: {seat.entrant_id: seat.index for seat in table.seats.all()}
         for table in match.tables.all()
     }
     games: list[tuple[float, float]] = []

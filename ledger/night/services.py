@@ -598,7 +598,11 @@ def replace_player(
         )
     replaced = seats[seat].player
     rules = settings_for(competition)
-    Seat.objects.filter(pk=seats[seat].pk).update(player=substitute)
+    # The seat keeps whom it was drawn for: a match counts for that entrant (docs/ledger.md).
+    drawn_for = seats[seat].entrant_id
+    Seat.objects.filter(pk=seats[seat].pk).update(
+        player=substitute, stands_for_id=None if drawn_for == substitute.pk else drawn_for
+    )
     special = dict(table.seat_points or {})
     special.pop(str(seat), None)
     if rules.substitute_points == NightSettings.SubstitutePoints.NOBODY:
@@ -692,8 +696,14 @@ def reseat(*, user: Any, table: Table, order: Sequence[int]) -> list[Result]:
     current = _check_order(table, order)
     if [current[i] for i in sorted(current)] == list(order):
         raise Conflict(_("The table already sits in these seats."))
+    drawn_for = dict(Seat.objects.filter(table=table).values_list("player_id", "stands_for_id"))
     Seat.objects.filter(table=table).delete()
-    Seat.objects.bulk_create([Seat(table=table, index=i, player_id=p) for i, p in enumerate(order)])
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, index=i, player_id=p, stands_for_id=drawn_for.get(p))
+            for i, p in enumerate(order)
+        ]
+    )
     if table.seat_points:
         # A substitute's special credit follows the substitute to their new seat.
         moved = {}

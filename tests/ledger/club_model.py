@@ -48,7 +48,7 @@ from hypothesis.stateful import (
 
 from games.core import RandomBot, play, registry
 from ledger.clubs import imports, journal, office, penalties, projections, ratings, services
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import Conflict, LedgerError
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -183,6 +183,8 @@ class ClubModel(RuleBasedStateMachine):
         self.presets: dict[int, str] = {}
         self.tables: dict[int, list[int]] = {}  # table -> players by seat, as the model knows
         self.hands: dict[int, Hand] = {}
+        # table -> {substitute: the entrant whose seat they took}, as the model knows it
+        self.drawn_for: dict[int, dict[int, int]] = defaultdict(dict)
         self.penalties: dict[int, tuple[int, int, Decimal, int]] = {}  # comp, player, pts, round
         self.cancelled: set[int] = set()
         self.seed = 0
@@ -494,10 +496,6 @@ class ClubModel(RuleBasedStateMachine):
         if not counting:
             return
         old = counting[which % len(counting)]
-        if self.hands[old.pk].players != self.tables[old.table_id]:
-            # A known defect, left to the writes' owners: a correction of a hand played
-            # before a substitute came in credits whoever sits in the seat now.
-            return
         source, record = self._entry(old.table, source, self._next_seed(salt))
         new = self._run(
             lambda: services.supersede_result(
@@ -685,17 +683,8 @@ class ClubModel(RuleBasedStateMachine):
         if not tables:
             return
         table = tables[which % len(tables)]
-        if table.competition.format == Competition.Format.KNOCKOUT:
-            # A known defect, left to the formats: a knockout match reads who played from
-            # the table's seats now, so a substitute at a played match's table makes its
-            # game vanish from the bracket (no winner, the next round cannot be drawn).
-            return
-        if Result.objects.filter(table=table, status__in=[PENDING, DISPUTED]).exists():
-            # A known defect, left to the night's owners: a hand waiting for confirmation
-            # when a substitute comes in is credited, once confirmed (or upheld), to whoever
-            # sits in the seat then, not to the player who played it.
-            return
         seat %= len(self.tables[table.pk])
+        waiting = Result.objects.filter(table=table, status__in=[PENDING, DISPUTED]).exists()
         busy = {
             p
             for other in Table.objects.filter(round_id=table.round_id).values_list("pk", flat=True)
@@ -721,6 +710,20 @@ class ClubModel(RuleBasedStateMachine):
 
         hands = night.hands_of(table)
         start = min(from_hand, len(hands)) + 1 if from_hand else len(hands) + 1
+        if waiting:
+            # A hand waiting for confirmation or a ruling would be credited to whoever sits
+            # in its seat when it comes to count: the replacement waits for it.
+            try:
+                night.replace_player(
+                    user=self.staff["organiser"],
+                    table=table,
+                    seat=seat,
+                    substitute=substitute,
+                    from_hand=start,
+                )
+            except Conflict:
+                return
+            raise AssertionError("a replacement went through while a hand of the table waited")
         self._run(
             lambda: night.replace_player(
                 user=self.staff["organiser"],
@@ -730,6 +733,9 @@ class ClubModel(RuleBasedStateMachine):
                 from_hand=start,
             )
         )
+        replaced = self.tables[table.pk][seat]
+        drawn = self.drawn_for[table.pk]
+        drawn[substitute.pk] = drawn.get(replaced, replaced)
         self.tables[table.pk][seat] = substitute.pk
         for old in hands[start - 1 :]:
             hand = self.hands[old.pk]
@@ -771,8 +777,6 @@ class ClubModel(RuleBasedStateMachine):
 
         standing = sorted(pk for pk, h in self.hands.items() if h.status in (ACCEPTED, PENDING))
         result = Result.objects.get(pk=standing[which % len(standing)])
-        if self.hands[result.pk].players != self.tables[result.table_id]:
-            return  # the known defect of replacements: see correct_a_result
         case = self._run(
             lambda: desk.contest(
                 user=self.staff["scorekeeper2"], result=result, reason="Chiamata all'arbitro"
@@ -989,12 +993,26 @@ class ClubModel(RuleBasedStateMachine):
             if seats != 2:
                 continue
             if competition.format == Competition.Format.SWISS:
-                _overall, by_round = self.recomputed(competition, penalties=False)
+                # Each hand of a round counts for the entrants its seats were drawn for:
+                # a substitute plays for the player they replaced.
                 expected: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
-                for (round_key, player), t in by_round.items():
-                    if round_key:
-                        for i, n in enumerate((t.wins, t.draws, t.losses)):
-                            expected[player][i] += n
+                for result in Result.objects.filter(
+                    competition=competition, status=ACCEPTED, table__round__isnull=False
+                ):
+                    hand = self.hands[result.pk]
+                    if hand.void:
+                        continue
+                    winners = set(result.verdict["outcome"]["winners"])
+                    drawn = self.drawn_for[result.table_id]
+                    for seat, player in enumerate(hand.players):
+                        kind = (
+                            1
+                            if not winners or len(winners) == len(hand.players)
+                            else 0
+                            if seat in winners
+                            else 2
+                        )
+                        expected[drawn.get(player, player)][kind] += 1
                 byes = Counter(
                     Bye.objects.filter(competition=competition).values_list("player_id", flat=True)
                 )
@@ -1023,7 +1041,12 @@ class ClubModel(RuleBasedStateMachine):
                     ClubModel.compared["knockout matches"] += 1
                     winners = result.verdict["outcome"]["winners"]
                     players = self.hands[result.pk].players
-                    want = players[winners[0]] if len(winners) == 1 else None
+                    drawn = self.drawn_for[result.table_id]
+                    want = (
+                        drawn.get(players[winners[0]], players[winners[0]])
+                        if len(winners) == 1
+                        else None
+                    )
                     assert formats._match_winner(competition, match) == want, match.pk
 
     @invariant()
