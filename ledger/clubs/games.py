@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.core import registry
+from games.core.errors import RecordError
 
 
 @dataclass(frozen=True)
@@ -131,3 +132,16 @@ def declared_facts(slug: str, verdict: Any, names: Sequence[str]) -> list[str]:
         return []
     language = "en" if (get_language() or "it").startswith("en") else "it"
     return registry.get(slug).describe(outcome, language, list(names))
+
+
+def table_sizes(competition: Any) -> tuple[int, ...]:
+    """The table sizes a result of ``competition`` (its ``game`` and ``ruleset``) can be
+    recorded at: the seats of the ruleset it names, as a ruleset fixes them (Er Giò for six
+    is played at tables of six); the game's sizes when it names none (each table is then
+    scored for its own size) or no engine scores it."""
+    if competition.ruleset and engine_available(competition.game):
+        try:
+            return (int(registry.get(competition.game).ruleset(competition.ruleset or None).seats),)
+        except RecordError:
+            pass
+    return tuple(meta(competition.game).seat_counts)

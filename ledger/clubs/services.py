@@ -28,7 +28,7 @@ from django.utils.translation import ngettext
 from ledger.clubs import confirmers, groupcommit, previews, tasks, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
-from ledger.clubs.games import meta
+from ledger.clubs.games import meta, table_sizes
 from ledger.clubs.journal import write as write_journal
 from ledger.clubs.models import (
     Club,
@@ -103,7 +103,7 @@ def create_table(
 ) -> Table:
     """A table of the competition with its players in seat order (seat 0 first)."""
     require_role(user, competition.club, Role.SCOREKEEPER)
-    seat_counts = meta(competition.game).seat_counts
+    seat_counts = table_sizes(competition)
     if len(players) not in seat_counts:
         allowed = ", ".join(str(n) for n in seat_counts)
         raise Invalid(
@@ -178,7 +178,8 @@ def _check_table(table: Table, seated: dict[int, int], *, counts: bool) -> None:
             fields={"table": [_("Its round is of another competition.")]},
         )
     game = meta(table.competition.game)
-    if sorted(seated) != list(range(len(seated))) or len(seated) not in game.seat_counts:
+    sizes = table_sizes(table.competition)
+    if sorted(seated) != list(range(len(seated))) or len(seated) not in sizes:
         raise Invalid(
             _(
                 "Table %(t)s has %(n)d seats taken, and %(game)s is played by %(allowed)s: "
@@ -188,7 +189,7 @@ def _check_table(table: Table, seated: dict[int, int], *, counts: bool) -> None:
                 "t": table.label,
                 "n": len(seated),
                 "game": game.label,
-                "allowed": ", ".join(str(n) for n in game.seat_counts),
+                "allowed": ", ".join(str(n) for n in sizes),
             },
             fields={"table": [_("Its seats do not make a table of this game.")]},
         )

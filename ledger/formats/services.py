@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs import checkpoints
 from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
-from ledger.clubs.games import meta
+from ledger.clubs.games import meta, table_sizes
 from ledger.clubs.models import Competition, Penalty, Player, Result, Role, Round, Seat, Table
 from ledger.clubs.outcomes import WIN, outcomes
 from ledger.clubs.penalties import active_total as active_penalties
@@ -73,6 +73,11 @@ def scaled_games(
     ]
 
 
+def seat_choices(competition: Competition) -> tuple[int, ...]:
+    """The table sizes the competition's draws seat: those its ruleset can be scored at."""
+    return table_sizes(competition)
+
+
 def table_size(competition: Competition, fs: FormatSettings | None = None) -> int:
     fs = fs or settings_for(competition)
     if fs.seats_per_table:
@@ -80,8 +85,7 @@ def table_size(competition: Competition, fs: FormatSettings | None = None) -> in
     if competition.format == Format.TEAM:
         sizes = [t.members.count() for t in competition.teams.all()[:1]]
         return 2 * (sizes[0] if sizes else 1)
-    counts = meta(competition.game).seat_counts
-    return 4 if 4 in counts and competition.game == "tarocco" else min(counts)
+    return min(seat_choices(competition))
 
 
 def two_sided(competition: Competition) -> bool:
@@ -115,12 +119,8 @@ def update_settings(*, user: Any, competition: Competition, **values: Any) -> Fo
     for name, value in values.items():
         setattr(fs, name, value)
     seats = int(fs.seats_per_table)
-    if (
-        seats
-        and seats not in meta(competition.game).seat_counts
-        and competition.format != (Format.TEAM)
-    ):
-        allowed = ", ".join(str(n) for n in meta(competition.game).seat_counts)
+    if seats and seats not in seat_choices(competition) and competition.format != (Format.TEAM):
+        allowed = ", ".join(str(n) for n in seat_choices(competition))
         raise Invalid(
             _("%(game)s is played by %(allowed)s players.")
             % {"game": meta(competition.game).label, "allowed": allowed},
@@ -268,7 +268,7 @@ def create_team(
             _("Every team in this event has %(n)d players.") % {"n": sizes.pop()},
             fields={"members": [_("Wrong number of players.")]},
         )
-    if len(members) * 2 not in meta(competition.game).seat_counts:
+    if len(members) * 2 not in seat_choices(competition):
         raise Invalid(
             _("%(game)s has no table for two sides of %(n)d.")
             % {"game": meta(competition.game).label, "n": len(members)},
@@ -481,7 +481,7 @@ def generate_round(*, user: Any, competition: Competition) -> Draw:
     elif competition.format == Format.KNOCKOUT:
         drafted = _draft_knockout(competition, number, entrants)
     else:
-        if len(entrants) < min(meta(competition.game).seat_counts):
+        if len(entrants) < min(seat_choices(competition)):
             raise Invalid(
                 _("Only %(n)d players are entered and present: not enough for a table.")
                 % {"n": len(entrants)}
@@ -537,7 +537,7 @@ def _draft_league(
     seating = rotation.league_night(
         [e.player_id for e in entrants],
         size=table_size(competition, fs),
-        allowed=meta(competition.game).seat_counts,
+        allowed=seat_choices(competition),
         met=met,
         seat_counts=h.seat_counts,
         sat_out=h.sat_out,
@@ -643,7 +643,7 @@ def _draft_swiss(
         grouping = groups.group_swiss(
             [(e.player_id, points.get(e.player_id, 0.0)) for e in entrants],
             size=size,
-            allowed=meta(competition.game).seat_counts,
+            allowed=seat_choices(competition),
             met=met,
             seat_counts=h.seat_counts,
             sat_out=h.sat_out,
@@ -937,7 +937,7 @@ def adjust_draw(
             % {"ids": ", ".join(str(s) for s in strangers)},
             fields={"tables": [_("Enter them first.")]},
         )
-    allowed = meta(competition.game).seat_counts
+    allowed = seat_choices(competition)
     for i, t in enumerate(tables, start=1):
         if len(t) not in allowed:
             raise Invalid(

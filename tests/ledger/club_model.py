@@ -149,7 +149,6 @@ class ClubModel(RuleBasedStateMachine):
     examples_run = 0
     steps_run = 0
     calls: Counter[str] = Counter()
-    unplayable: set[tuple[int, int]] = set()
     #: What the checks found to compare (rows, matches), so that a run says what it proved.
     compared: Counter[str] = Counter()
 
@@ -219,12 +218,8 @@ class ClubModel(RuleBasedStateMachine):
                 .ruleset(self.presets[table.competition_id])
                 .seats
             )
-            if len(self.tables[table.pk]) != seats:
-                # A known defect, left to the formats: a league or Swiss drawn by the game's
-                # table sizes, not the ruleset's (Er Giò 6p with 8 entrants: two tables of 4),
-                # seats a table no result can be recorded at. Counted, not played.
-                ClubModel.unplayable.add((self.examples_run, table.pk))
-                continue
+            # Every table a draw seats is of the size its competition's ruleset plays.
+            assert len(self.tables[table.pk]) == seats, (table.label, seats)
             # Every table takes as many games as its competition's settings give it, a
             # table of no round (an import's) as well.
             live = Result.objects.filter(

@@ -19,7 +19,6 @@ def test_random_club_histories_keep_the_ledger_whole() -> None:
     ClubModel.examples_run = ClubModel.steps_run = 0
     ClubModel.calls.clear()
     ClubModel.compared.clear()
-    ClubModel.unplayable.clear()
     started = time.monotonic()
     run_state_machine_as_test(
         ClubModel,
@@ -37,7 +36,6 @@ def test_random_club_histories_keep_the_ledger_whole() -> None:
     print(
         f"club model: {ClubModel.examples_run} examples of up to {steps} steps, "
         f"{ClubModel.steps_run} service calls, "
-        f"{len(ClubModel.unplayable)} tables drawn of a size the ruleset cannot play, "
         f"{time.monotonic() - started:.1f} s: {dict(ClubModel.calls.most_common())}; "
         f"compared: {dict(ClubModel.compared)}"
     )
