@@ -5,12 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, manage
 
-COMP = "/c/circolo-pisano/sanmarco-2026/"
+COMP = "/c/circolo-pisano/swiss-draw/"
+
+# A Swiss of its own: the demo's San Marco Swiss has its first rounds played already.
+SETUP = """
+from ledger.clubs.models import Club, Competition
+club = Club.objects.get(slug="circolo-pisano")
+Competition.objects.get_or_create(
+    club=club, slug="swiss-draw", defaults={"name": "Swiss", "game": "sanmarco", "format": "swiss"}
+)
+"""
 
 
-def test_an_organiser_draws_adjusts_and_publishes_a_swiss_round(page: Any, server: str) -> None:
+def test_an_organiser_draws_adjusts_and_publishes_a_swiss_round(
+    page: Any, server: str, server_env: dict[str, str]
+) -> None:
+    manage(server_env, "shell", "-c", SETUP)
     log_in(page, server)
     page.goto(server + COMP + "rounds/manage/")
     with page.expect_navigation():

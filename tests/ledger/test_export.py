@@ -33,7 +33,7 @@ from django.contrib.auth import get_user_model
 from ledger.clubs import services
 from ledger.clubs.models import Competition, Result
 user = get_user_model().objects.get(username="demo")
-comp = Competition.objects.get(slug="sanmarco-2026")
+comp = Competition.objects.get(slug="cardchess-2026")
 first, second = Result.objects.filter(competition=comp, status="accepted").order_by("pk")[:2]
 services.supersede_result(
     user=user, result=first, source=second.source, record=second.record, reason="typo"
@@ -301,7 +301,9 @@ def test_signed_checkpoints_travel_with_the_club_and_still_verify_with_their_key
     assert signed is not None and signed.length == club.journal_length
     ours = signing.public_key()
     data = export_here()
-    assert sum(1 for row in rows_of(data) if row["t"] == "checkpoint") == 1
+    # The demo's round publications signed checkpoints of their own; this one is the last.
+    n = sum(1 for row in rows_of(data) if row["t"] == "checkpoint")
+    assert n >= 1
 
     other_key = "22" * 32
 
@@ -314,10 +316,10 @@ def test_signed_checkpoints_travel_with_the_club_and_still_verify_with_their_key
         return there
 
     moved = elsewhere("moved", data)
-    assert "1 checkpoint(s) in the database are signed with another key" in manage(
+    assert f"{n} checkpoint(s) in the database are signed with another key" in manage(
         moved, "verify_ledger", key=other_key
     )
-    assert "extends 1 signed checkpoint(s)" in manage(
+    assert f"extends {n} signed checkpoint(s)" in manage(
         moved, "verify_ledger", "--public-key", ours, key=other_key
     )
 

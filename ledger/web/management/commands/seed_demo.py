@@ -1,5 +1,8 @@
 """Load a demo club once: a Pisan club with players, a season, one competition per game
-and some recorded results. Running it again changes nothing."""
+and some recorded results. The leagues' results are at tables of their own; the round
+robin, the knockout and the Swiss are drawn, published and played round by round through
+the formats, as a club would, so their tables, bracket and tie-breaks show. Running it
+again changes nothing."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from games.core import RandomBot, play, registry
 from ledger.clubs import services
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Club, Competition, Membership, Player, Result, Role, Season, Table
+from ledger.formats import services as formats
 
 DEMO_USER = "demo"
 
@@ -44,6 +48,14 @@ COMPETITIONS = [
 
 TABLES_PER_COMPETITION = 3
 RESULTS_PER_TABLE = 2
+# Drawn formats: how many entrants, and how many rounds the demo plays (the rest are left
+# for the visitor to draw): the round robin's first two of five, the knockout's quarter and
+# semi-finals (the final is drawn, not played), the Swiss's first two of four.
+DRAWN = {
+    Competition.Format.ROUND_ROBIN: (6, 2),
+    Competition.Format.KNOCKOUT: (8, 2),
+    Competition.Format.SWISS: (7, 2),
+}
 
 
 class Command(BaseCommand):
@@ -115,6 +127,9 @@ class Command(BaseCommand):
                 defaults={"name": name, "game": game, "format": fmt, "season": season},
             )
             seats = self._seats(game)
+            if fmt in DRAWN:
+                new_results += self._drawn(competition, players, user, c_index)
+                continue
             for t in range(TABLES_PER_COMPETITION):
                 label = f"Tavolo {t + 1}"
                 table = Table.objects.filter(competition=competition, label=label).first()
@@ -141,6 +156,44 @@ class Command(BaseCommand):
                     )
                     new_results += 1
         return new_results, made
+
+    def _drawn(self, competition: Competition, players: list[Player], user: Any, base: int) -> int:
+        """Enter players, then draw, publish and play rounds through the formats: every
+        table of a played round gets one decided game of the engine's bots. Nothing when the
+        competition has rounds already."""
+        if competition.rounds.exists():
+            return 0
+        entrants, played = DRAWN[Competition.Format(competition.format)]
+        if competition.format == Competition.Format.SWISS:
+            formats.update_settings(user=user, competition=competition, rounds=4)
+        for i, player in enumerate(players[:entrants]):
+            formats.enter_player(
+                user=user, competition=competition, player=player, rating=1500 - 25 * i
+            )
+        recorded = 0
+        for number in range(1, played + 2):
+            draw = formats.generate_round(user=user, competition=competition)
+            formats.publish_draw(user=user, draw=draw)
+            if number > played:
+                break  # drawn and published, left to be played
+            for t, table in enumerate(competition.tables.filter(round=draw.round).order_by("pk")):
+                seats = table.seats.count()
+                seed = base * 100 + number * 10 + t
+                source, record = self._decided(competition.game, seats, seed)
+                services.record_result(user=user, table=table, source=source, record=record)
+                recorded += 1
+        return recorded
+
+    def _decided(self, game: str, seats: int, seed: int) -> tuple[str, Any]:
+        """A bots' game with one winner (a knockout match needs one), from the first seed on
+        that gives one."""
+        engine = registry.get(game)
+        for attempt in range(seed, seed + 50):
+            source, record, _scores = self._result(game, seats, attempt)
+            report = engine.validate(record)
+            if report.outcome is not None and len(report.outcome.winners) == 1:
+                return source, record
+        return source, record
 
     def _seats(self, game: str) -> int:
         if engine_available(game):
