@@ -114,8 +114,8 @@ urlpatterns = [
 
 admin.site.site_header = "Club ledger"
 # Unknown addresses under /api/ answer JSON in the API's error shape.
-handler404 = "ledger.api.errors.not_found"
+handler404 = "ledger.handlers.not_found"
 # A database lost outside a view (the session, the login) is a 503, not Django's 500 (or
 # the 400 Django answers when a session cannot be saved).
-handler400 = "ledger.api.errors.bad_request"
-handler500 = "ledger.api.errors.server_error"
+handler400 = "ledger.handlers.bad_request"
+handler500 = "ledger.handlers.server_error"

@@ -1,4 +1,5 @@
-"""Errors the ledger's services raise; the API and the pages turn them into clear answers."""
+"""Errors the ledger's services raise, and the one JSON shape every API answers them in
+(``error_body``); the API and the pages turn them into clear answers."""
 
 from __future__ import annotations
 
@@ -41,3 +42,17 @@ class NotAllowed(LedgerError):
 class Conflict(LedgerError):
     status = 409
     code = "conflict"
+
+
+def error_body(
+    code: str,
+    message: str,
+    fields: Any = None,
+    violations: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        body["fields"] = fields
+    if violations:
+        body["violations"] = violations
+    return {"error": body}

@@ -40,7 +40,7 @@ from ledger.clubs.models import (
     Table,
 )
 from ledger.clubs.projections import project
-from ledger.clubs.services import require_role
+from ledger.clubs.roles import require_role
 
 
 def parse_points(value: Any) -> Decimal:

@@ -45,6 +45,7 @@ from ledger.clubs.models import (
     Webhook,
 )
 from ledger.clubs.outcomes import SettingsError, clean_settings
+from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import score_result
 
 log = logging.getLogger(__name__)
@@ -82,14 +83,6 @@ def set_table_capacity(*, competition: Competition, capacity: int | None) -> Non
         tables.update(capacity=None)
         return
     tables.update(capacity=Case(When(games__gt=capacity, then=F("games")), default=Value(capacity)))
-
-
-def require_role(user: Any, club: Any, role: str) -> None:
-    if not club.allows(user, role):
-        raise NotAllowed(
-            _("You need the role '%(role)s' in %(club)s to do this.")
-            % {"role": Role(role).label, "club": club.name}
-        )
 
 
 @transaction.atomic

@@ -21,8 +21,8 @@ from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import hand_words
 from ledger.clubs.models import Competition, Player, Role
 from ledger.formats import services
+from ledger.formats.blockers import blockers
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
-from ledger.night.services import blockers as night_blockers
 
 
 def _competition(club: str, slug: str) -> Competition:
@@ -281,7 +281,7 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
         "scale": services.swiss_scale(competition, fs),
         "progress": services.progress(competition),
         # Why the next round cannot start yet (results missing, disputes, check-in).
-        "blockers": [] if draft else night_blockers(competition),
+        "blockers": [] if draft else blockers(competition),
     }
 
 

@@ -8,6 +8,9 @@ class NightConfig(AppConfig):
 
     def ready(self) -> None:
         from ledger.clubs.services import result_requested
-        from ledger.night.services import refuse_hands_after_time
+        from ledger.formats import blockers
+        from ledger.night.services import checkin_blockers, refuse_hands_after_time
 
         result_requested.connect(refuse_hands_after_time, dispatch_uid="night-time-up")
+        # The formats' pages list the players not checked in among what holds a round back.
+        blockers.add(checkin_blockers)

@@ -14,9 +14,13 @@ from typing import Any
 import segno
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from fpdf import FPDF
 
+from games.core import RecordError, registry
+from games.core.declare import Field
+from ledger.clubs.games import engine_available
 from ledger.clubs.models import Competition
 
 # fpdf2's built-in fonts cover Latin-1: the few other characters the pages use are
@@ -39,11 +43,9 @@ def qr_png_uri(url: str) -> str:
 
 
 def summary_fields(competition: Competition) -> list[str]:
-    """The labels of the game's summary form (what a score sheet asks per hand)."""
-    from games.core import RecordError, registry
-    from ledger.clubs.games import engine_available
-    from ledger.web.forms import DeclaredSummaryForm, summary_form_class
-
+    """The labels of the game's summary form (what a score sheet asks per hand), read from
+    the game's declaration (games/core/declare.py) in the reader's language, as the score
+    page labels its fields: each seat's field names the seat by its number."""
     if not engine_available(competition.game):
         return []
     engine = registry.get(competition.game)
@@ -51,26 +53,23 @@ def summary_fields(competition: Competition) -> list[str]:
         ruleset = engine.ruleset(competition.ruleset or None)
     except RecordError:
         ruleset = engine.ruleset(None)
-    if engine.summary_form(ruleset) is None:
+    declaration = engine.summary_form(ruleset)
+    if declaration is None:
         return []
-    seats = [(i, str(i + 1)) for i in range(ruleset.seats)]
-    form = summary_form_class(competition.game)(None, seats=seats, ruleset=ruleset)
-    assert isinstance(form, DeclaredSummaryForm)
+    language = "en" if (get_language() or "it").startswith("en") else "it"
+
+    def label(field: Field) -> str:
+        words = field.label.get(language)
+        return words if field.seat is None else words.replace("{name}", str(field.seat + 1))
+
     # A field the engine fills in from the last hand (the next dealer) is not asked.
-    follows = {f.name for f in form.declaration.fields() if f.follows}
-    labels = [
-        str(f.label)
-        for name, f in form.fields.items()
-        if not f.widget.is_hidden and f.label and name not in follows
-    ]
-    for formset in form.formsets():
-        for f in formset.empty_form.fields.values():
-            if not f.widget.is_hidden and f.label:
-                labels.append(str(f.label))
+    labels = [label(f) for f in declaration.fields() if not f.follows]
+    for rows in declaration.rows():
+        labels.extend(label(f) for f in rows.fields())
     out: list[str] = []
-    for label in labels:
-        if label not in out:
-            out.append(label)
+    for words in labels:
+        if words and words not in out:
+            out.append(words)
     return out
 
 

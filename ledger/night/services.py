@@ -20,7 +20,6 @@ from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Competition,
-    Dispute,
     Entry,
     Membership,
     Player,
@@ -99,14 +98,6 @@ def update_settings(
 def checkin_round(competition: Competition) -> int:
     """The round players check in for: the one being drafted, else the next to draw."""
     return formats.next_round_number(competition)
-
-
-def playing_round(competition: Competition) -> Round | None:
-    """The round being played: the latest published one."""
-    number = formats.current_round(competition)
-    if number is None:
-        return None
-    return Round.objects.filter(competition=competition, number=number).first()
 
 
 # --- check-in ----------------------------------------------------------------------------
@@ -221,62 +212,10 @@ def draw_checked_in(*, user: Any, competition: Competition) -> Draw:
     return formats.generate_round(user=user, competition=competition)
 
 
-def blockers(competition: Competition) -> list[dict[str, Any]]:
-    """Why the next round cannot start yet, in plain words: tables of the round in play
-    missing results, results awaiting confirmation, disputes open, players not checked in
-    (once check-in has begun)."""
+def checkin_blockers(competition: Competition) -> list[dict[str, Any]]:
+    """What check-in holds back: the players not checked in for the next round, once
+    check-in for it has begun (the formats' blockers ask this through ``blockers.add``)."""
     out: list[dict[str, Any]] = []
-    current = playing_round(competition)
-    if current is not None:
-        hands = formats.settings_for(competition).hands_per_table
-        tables = list(Table.objects.filter(round=current).order_by("id"))
-        counted: dict[int, int] = {}
-        pending: dict[int, int] = {}
-        for table_id, status in Result.objects.filter(table__round=current).values_list(
-            "table_id", "status"
-        ):
-            if status == Result.Status.ACCEPTED:
-                counted[table_id] = counted.get(table_id, 0) + 1
-            elif status == Result.Status.PENDING:
-                pending[table_id] = pending.get(table_id, 0) + 1
-        short = [t for t in tables if counted.get(t.pk, 0) < hands]
-        if short:
-            out.append(
-                {
-                    "code": "results",
-                    "message": _("Results missing at: %(tables)s.")
-                    % {
-                        "tables": ", ".join(
-                            f"{t.label} ({counted.get(t.pk, 0)}/{hands})" for t in short
-                        )
-                    },
-                    "tables": short,
-                }
-            )
-        waiting = [t for t in tables if pending.get(t.pk)]
-        if waiting:
-            out.append(
-                {
-                    "code": "pending",
-                    "message": _("Results awaiting confirmation at: %(tables)s.")
-                    % {"tables": ", ".join(t.label for t in waiting)},
-                    "tables": waiting,
-                }
-            )
-    disputes = list(
-        Dispute.objects.filter(
-            result__competition=competition, ruling=Dispute.Ruling.OPEN
-        ).select_related("result__table")
-    )
-    if disputes:
-        out.append(
-            {
-                "code": "dispute",
-                "message": _("A dispute is open at: %(tables)s.")
-                % {"tables": ", ".join(sorted({d.result.table.label for d in disputes}))},
-                "disputes": disputes,
-            }
-        )
     number = checkin_round(competition)
     seen = attendance(competition, number)
     if seen.here and seen.missing:

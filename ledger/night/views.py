@@ -24,6 +24,7 @@ from ledger.clubs.games import meta
 from ledger.clubs.models import Competition, Penalty, Player, Role, Round, Table
 from ledger.clubs.standings import standings
 from ledger.formats import services as formats
+from ledger.formats.blockers import blockers, playing_round
 from ledger.night import printing, services
 from ledger.night.models import CheckIn, ExtraTime, NightSettings, Replacement
 
@@ -51,7 +52,7 @@ def _here(request: HttpRequest, name: str, competition: Competition, *args: Any)
 def hub(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(club, slug)
     organiser = competition.club.allows(request.user, Role.ORGANISER)
-    current = services.playing_round(competition)
+    current = playing_round(competition)
     number = services.checkin_round(competition)
     seen = services.attendance(competition, number) if organiser else None
     return render(
@@ -63,7 +64,7 @@ def hub(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "referee": competition.club.allows(request.user, Role.REFEREE),
             "current": current,
             "clock": services.clock_state(current),
-            "blockers": services.blockers(competition) if organiser else [],
+            "blockers": blockers(competition) if organiser else [],
             "checkin_round": number,
             "seen": seen,
         },
@@ -162,7 +163,7 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 raise LedgerError(
                     _("Choose the player."), fields={"player": [_("Choose the player.")]}
                 )
-            current = services.playing_round(competition)
+            current = playing_round(competition)
             penalty = penalties.give_penalty(
                 user=request.user,
                 competition=competition,
@@ -181,7 +182,7 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         except LedgerError as error:
             messages.error(request, error.message)
             errors = error.fields or {}
-    current = services.playing_round(competition)
+    current = playing_round(competition)
     return render(
         request,
         "night/penalties.html",
@@ -256,7 +257,7 @@ def checkin_list(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "seen": services.attendance(competition, number),
             "venue_url": venue,
             "venue_qr": printing.qr_png_uri(venue),
-            "blockers": services.blockers(competition),
+            "blockers": blockers(competition),
         },
     )
 
@@ -377,7 +378,7 @@ def tablet_confirm(request: HttpRequest, club: str, slug: str, player_id: int) -
 
 def _round(competition: Competition, number: int | None) -> Round:
     if number is None:
-        found = services.playing_round(competition)
+        found = playing_round(competition)
         if found is None:
             raise Http404(_("No round is published yet."))
         return found
@@ -392,7 +393,7 @@ def clock_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     refused = _gate(request, competition, Role.ORGANISER)
     if refused:
         return refused
-    rnd = services.playing_round(competition)
+    rnd = playing_round(competition)
     if request.method == "POST" and rnd is not None:
         post = request.POST
         try:
@@ -572,7 +573,7 @@ def tables_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     refused = _gate(request, competition, Role.ORGANISER)
     if refused:
         return refused
-    rnd = services.playing_round(competition)
+    rnd = playing_round(competition)
     tables = (
         Table.objects.filter(round=rnd).prefetch_related("seats__player").order_by("id")
         if rnd

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.core import faces as game_faces
 from games.core import words as game_words
-from ledger.play import cards
+from ledger.clubs import cards
 
 # Around a table of four, from the viewer's seat: the next seat to act sits on the right.
 AROUND = ("bottom", "right", "top", "left")

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger.api.errors import error_body
+from ledger.clubs.errors import error_body
 from ledger.clubs.games import GAME_CHOICES
 from ledger.clubs.models import Competition, Result
 from ledger.referee import checking, services

@@ -15,6 +15,7 @@ from games.core import RecordError, registry
 from games.core import faces as game_faces
 from games.core import tabledeal as game_tabledeal
 from games.core import words as game_words
+from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
 from ledger.clubs.games import engine_available
 
@@ -383,8 +384,6 @@ def card_name(game: str, code: str, lang: str) -> str:
 
 def face(game: str, code: str, lang: str) -> str:
     """A card as the digital tables draw it (SVG), or "" for a game without faces."""
-    from ledger.play import cards as drawn
-
     if game_faces.for_game(game) is None:
         return ""
     return str(drawn.svg(game, code, lang))

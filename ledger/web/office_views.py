@@ -1,6 +1,7 @@
 """The club's back office pages (organisers only): the club's hub, a competition's form,
 enrolment, members and roles, and the invitation a person accepts. The writes are in
-ledger/clubs/office.py; these pages read the form, call one service, and show its errors
+ledger/clubs/office.py (members, roles, invitations) and ledger/formats/office.py
+(competitions, enrolment); these pages read the form, call one service, and show its errors
 at the field with what was typed kept."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import GAME_CHOICES, meta, presets
 from ledger.clubs.models import Club, Competition, Invitation, Membership, Player, Role
 from ledger.clubs.outcomes import settings_for
+from ledger.formats import office as competitions
 from ledger.formats.models import Entrant, FormatSettings
 
 
@@ -132,12 +134,12 @@ class CompetitionForm(forms.Form):
             self.fields[name].widget.attrs.update({"inputmode": "decimal", "size": 5})
         self.fields["preset"].widget.attrs["data-presets"] = "1"
 
-    def data_for_service(self) -> office.CompetitionData:
+    def data_for_service(self) -> competitions.CompetitionData:
         d = self.cleaned_data
         game, _sep, preset = (d.get("preset") or "").partition(":")
         if game and game != d["game"]:
             preset = "-"  # a ruleset of another game: the service says which to choose
-        return office.CompetitionData(
+        return competitions.CompetitionData(
             name=d["name"],
             game=d["game"],
             preset=preset,
@@ -180,13 +182,15 @@ def _competition_page(
         data = form.data_for_service()
         try:
             if competition is None:
-                made = office.create_competition(user=request.user, club=club, data=data)
+                made = competitions.create_competition(user=request.user, club=club, data=data)
                 messages.success(
                     request,
                     _("%(name)s is created: now enrol its players.") % {"name": made.name},
                 )
                 return redirect("office-enrol", club.slug, made.slug)
-            made = office.update_competition(user=request.user, competition=competition, data=data)
+            made = competitions.update_competition(
+                user=request.user, competition=competition, data=data
+            )
             messages.success(request, _("%(name)s is saved.") % {"name": made.name})
             return redirect("competition", club.slug, made.slug)
         except LedgerError as error:
@@ -243,7 +247,7 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
     pasted = request.POST.get("names", "")
     problem = ""
-    confirm: office.Matched | None = None
+    confirm: competitions.Matched | None = None
     picked: set[int] = set()
     if request.method == "POST":
         try:
@@ -252,17 +256,17 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 chosen = [m for m in members if m.pk in picked]
                 if not chosen:
                     raise LedgerError(_("Tick at least one member."))
-                office.enrol(user=request.user, competition=competition, players=chosen)
+                competitions.enrol(user=request.user, competition=competition, players=chosen)
                 count = len(chosen)
             else:
-                names = office.pasted_names(pasted)
+                names = competitions.pasted_names(pasted)
                 if not names:
                     raise LedgerError(_("Paste one name a line."))
-                matched = office.match_names(the_club, names)
+                matched = competitions.match_names(the_club, names)
                 if matched.new and request.POST.get("confirm") != "1":
                     confirm = matched
                     raise LedgerError("")
-                office.enrol(
+                competitions.enrol(
                     user=request.user,
                     competition=competition,
                     players=matched.known,

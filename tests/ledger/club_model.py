@@ -47,7 +47,7 @@ from hypothesis.stateful import (
 )
 
 from games.core import RandomBot, play, registry
-from ledger.clubs import imports, journal, office, penalties, projections, ratings, services
+from ledger.clubs import imports, journal, penalties, projections, ratings, services
 from ledger.clubs.errors import Conflict, LedgerError
 from ledger.clubs.models import (
     Club,
@@ -65,6 +65,7 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
+from ledger.formats import office as competition_office
 from ledger.formats import services as formats
 from ledger.formats.models import Entrant, FormatSettings
 
@@ -301,10 +302,10 @@ class ClubModel(RuleBasedStateMachine):
             return
         name = names[preset % len(names)]
         competition = self._run(
-            lambda: office.create_competition(
+            lambda: competition_office.create_competition(
                 user=self.staff["organiser"],
                 club=self.club,
-                data=office.CompetitionData(
+                data=competition_office.CompetitionData(
                     name=f"{slug} {fmt} {len(self.competitions)}",
                     game=slug,
                     preset=name,

@@ -2,7 +2,8 @@
 """Every card of every game drawn as SVG, from the face its game declares
 (games/<slug>/faces.py, see games/core/faces.py): colour, corner index, a drawn sign
 repeated as pips or a word written large, a band with the card's name. Nothing is fetched:
-the markup is built here, once per card and language, and cached.
+the markup is built here, once per card and language, and cached. The digital tables
+(ledger/play) and the referee's desk (ledger/referee) both draw their cards with it.
 """
 
 from __future__ import annotations
