@@ -13,7 +13,8 @@ from django.test import Client
 
 from games.core import faces as game_faces
 from games.core import registry
-from ledger.play import boards, cards, services
+from ledger.clubs import cards
+from ledger.play import boards, services
 from tests.play.conftest import dealt
 
 FACED = [
