@@ -43,6 +43,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 # `make test` runs its pytest processes at the same time, as much of each waits on its
 # database, subprocesses or browser: the SQLite pass in two (the browser tests, then

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from ledger.api import auth, errors
 from ledger.api import serializers as s
-from ledger.clubs import imports, services, tasks
+from ledger.clubs import imports, jobs, services
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import (
     Club,
@@ -443,7 +443,7 @@ class ImportViewSet(
             raw=upload.read(),
             fmt=data.validated_data.get("format"),
         )
-        transaction.on_commit(lambda: tasks.run_import.delay(job.pk))
+        transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, job.pk))
         return Response(
             s.ImportJobSerializer(job).data,
             status=status.HTTP_202_ACCEPTED,

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ledger.clubs.models import Club, Competition, Entry, Result, RoundTotal, Seat, Standing
-from ledger.clubs.standings import journal_totals
+from ledger.clubs.totals import journal_totals
 
 CENT = Decimal("0.01")
 

@@ -27,7 +27,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import signing
+from ledger.clubs import jobs, signing
 from ledger.clubs.models import Checkpoint, Club, Entry, Round, line_hash
 
 log = logging.getLogger(__name__)
@@ -339,24 +339,21 @@ def written(club_id: int, length: int) -> None:
         if length - last < every or now - when < gap:
             return
         _asked[club_id] = (length, now)
-    from ledger.clubs import tasks
-
     try:
-        tasks.enqueue(tasks.sign_checkpoint, club_id)
+        jobs.enqueue(jobs.SIGN_CHECKPOINT, club_id)
     except Exception:  # a lost broker must not fail a write that committed
         log.exception("could not ask for a checkpoint of club %s", club_id)
 
 
 def round_ended(round_id: int) -> None:
     """After the commit: a checkpoint for the end of a round (the next one was published)."""
-    from ledger.clubs import tasks
 
     def ask() -> None:
         club_id = (
             Round.objects.filter(pk=round_id).values_list("competition__club_id", flat=True).first()
         )
         if club_id is not None:
-            tasks.enqueue(tasks.sign_checkpoint, club_id, Checkpoint.Reason.ROUND, round_id)
+            jobs.enqueue(jobs.SIGN_CHECKPOINT, club_id, Checkpoint.Reason.ROUND, round_id)
 
     transaction.on_commit(ask)
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ledger.clubs import rows
+from ledger.clubs.addresses import Refused, check_url
 from ledger.clubs.games import GAME_CHOICES
 
 
@@ -884,8 +885,6 @@ class Webhook(models.Model):
         return self.active and (not self.events or event in self.events)
 
     def clean(self) -> None:
-        from ledger.clubs.webhooks import Refused, check_url
-
         try:
             check_url(self.url)
         except Refused as exc:

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import signing, tasks
+from ledger.clubs import jobs, signing
 from ledger.clubs.entrants import takes_part
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
@@ -207,7 +207,7 @@ def _ratings_follow(penalty: Penalty) -> None:
     if not (penalty.table_id and penalty.club.penalties_in_ratings):
         return
     club_id, game = penalty.club_id, penalty.competition.game
-    transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+    transaction.on_commit(lambda: jobs.delay(jobs.RECOMPUTE_RATINGS, club_id, game))
 
 
 # --- reads ----------------------------------------------------------------------------
@@ -223,39 +223,6 @@ def active_total(competition: Competition, up_to_round: int | None = None) -> di
     for player_id, points in standing.values_list("player_id", "points"):
         out[player_id] += points
     return dict(out)
-
-
-def rating_adjustments(club_id: int, game: str) -> dict[int, dict[int, Decimal]]:
-    """For a club that counts penalties in the ratings: result id -> {player id: points},
-    each standing penalty given at a table applied to the last hand that table recorded
-    before it (or its first hand, if it was given before any)."""
-    penalties = list(
-        Penalty.objects.filter(
-            club_id=club_id,
-            competition__game=game,
-            cancelled_at__isnull=True,
-            table__isnull=False,
-            club__penalties_in_ratings=True,
-        ).values_list("table_id", "player_id", "points", "given_at")
-    )
-    if not penalties:
-        return {}
-    hands: dict[int, list[tuple[Any, int]]] = defaultdict(list)
-    for table_id, pk, at in (
-        Result.objects.filter(table_id__in={p[0] for p in penalties}, status=Result.Status.ACCEPTED)
-        .order_by("entered_at", "pk")
-        .values_list("table_id", "pk", "entered_at")
-    ):
-        hands[table_id].append((at, pk))
-    out: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    for table_id, player_id, points, given_at in penalties:
-        recorded = hands.get(table_id)
-        if not recorded:
-            continue
-        before = [pk for at, pk in recorded if at <= given_at]
-        target = before[-1] if before else recorded[0][1]
-        out[target][player_id] += points
-    return {k: dict(v) for k, v in out.items()}
 
 
 def zero_sum_check(competition: Competition) -> list[dict[str, Any]]:

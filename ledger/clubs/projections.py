@@ -23,8 +23,13 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
-from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes
-from ledger.clubs.standings import journal_totals
+from ledger.clubs.outcomes import COUNTERS, DRAW, LOSS, WIN, outcomes
+from ledger.clubs.totals import (
+    Totals,
+    journal_totals,
+    journal_totals_of_penalty,
+    journal_totals_of_table,
+)
 
 
 def round_keys(results: Sequence[Result]) -> list[int]:
@@ -202,8 +207,6 @@ def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int],
     """Each (round key, player)'s totals summed from the competition's journal in one pass,
     as the per-round totals should hold them (rows all zero left out): a result's lines
     count in its table's round, a penalty's in the round it was given in (0: none)."""
-    from ledger.clubs.outcomes import COUNTERS
-    from ledger.clubs.standings import Totals
 
     decided = {
         pk: outcomes(scores, verdict)
@@ -270,8 +273,6 @@ def move_table_totals(table_id: int, old_key: int, new_key: int) -> None:
     """A table moved from one round to another (keys: round ids, 0 for none): its journal
     lines' totals leave the old round's rows and join the new one's. Called as the table's
     round changes, in the same transaction."""
-    from ledger.clubs.standings import journal_totals_of_table
-
     competition_id = (
         Table.objects.filter(pk=table_id).values_list("competition_id", flat=True).first()
     )
@@ -281,8 +282,6 @@ def move_table_totals(table_id: int, old_key: int, new_key: int) -> None:
 
 def move_penalty_totals(penalty_id: int, old_key: int, new_key: int) -> None:
     """As ``move_table_totals``, for a penalty's lines (its round deleted)."""
-    from ledger.clubs.standings import journal_totals_of_penalty
-
     competition_id = (
         Penalty.objects.filter(pk=penalty_id).values_list("competition_id", flat=True).first()
     )

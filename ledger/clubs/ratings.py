@@ -14,6 +14,7 @@ docs/ratings.md.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -24,7 +25,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from ledger.clubs import rows
-from ledger.clubs.models import Club, Entry, Rating, RatingChange, Result
+from ledger.clubs.models import Club, Entry, Penalty, Rating, RatingChange, Result
 from ledger.clubs.outcomes import standing_order
 
 MODEL = PlackettLuce()
@@ -153,8 +154,6 @@ def _replay(
     )
     if not order:
         return [], 0
-    from ledger.clubs.penalties import rating_adjustments
-
     wanted = Result.objects.filter(
         pk__in=firsts.values("result_id"), status=Result.Status.ACCEPTED
     ).values_list("pk", "scores", "verdict")
@@ -251,3 +250,36 @@ def recompute(club_id: int, game: str) -> int:
             batch_size=2000,
         )
     return count + more
+
+
+def rating_adjustments(club_id: int, game: str) -> dict[int, dict[int, Decimal]]:
+    """For a club that counts penalties in the ratings: result id -> {player id: points},
+    each standing penalty given at a table applied to the last hand that table recorded
+    before it (or its first hand, if it was given before any)."""
+    penalties = list(
+        Penalty.objects.filter(
+            club_id=club_id,
+            competition__game=game,
+            cancelled_at__isnull=True,
+            table__isnull=False,
+            club__penalties_in_ratings=True,
+        ).values_list("table_id", "player_id", "points", "given_at")
+    )
+    if not penalties:
+        return {}
+    hands: dict[int, list[tuple[Any, int]]] = defaultdict(list)
+    for table_id, pk, at in (
+        Result.objects.filter(table_id__in={p[0] for p in penalties}, status=Result.Status.ACCEPTED)
+        .order_by("entered_at", "pk")
+        .values_list("table_id", "pk", "entered_at")
+    ):
+        hands[table_id].append((at, pk))
+    out: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for table_id, player_id, points, given_at in penalties:
+        recorded = hands.get(table_id)
+        if not recorded:
+            continue
+        before = [pk for at, pk in recorded if at <= given_at]
+        target = before[-1] if before else recorded[0][1]
+        out[target][player_id] += points
+    return {k: dict(v) for k, v in out.items()}

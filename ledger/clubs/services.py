@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ledger.clubs import confirmers, groupcommit, previews, tasks, webhooks
+from ledger.clubs import confirmers, groupcommit, jobs, previews, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta, table_sizes
@@ -1023,7 +1023,7 @@ def supersede_result(
     webhooks.announce("result.corrected", new)
     # Ratings depend on the order of every later result: replay the game's history.
     club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
+    transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
     return new
 
 
@@ -1086,7 +1086,7 @@ def rewrite_result(
     # Ratings depend on the order of every later result: replay the game's history, as
     # for any other correction.
     club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
+    transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
     return new
 
 
@@ -1154,7 +1154,7 @@ def void_result(*, user: Any, result: Result, reason: str) -> Result:
         webhooks.announce("result.voided", locked)
         # Ratings depend on the order of every later result: replay the game's history.
         club_id, game = locked.club_id, locked.competition.game
-        transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
+        transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
     result.status, result.voided_by, result.voided_at, result.void_reason = (
         locked.status,
         user,

@@ -1159,7 +1159,7 @@ class _Fines(dict[str, dict[int, dict[int, Decimal]]]):
         self.club_id = club_id
 
     def __missing__(self, game: str) -> dict[int, dict[int, Decimal]]:
-        from ledger.clubs.penalties import rating_adjustments
+        from ledger.clubs.ratings import rating_adjustments
 
         found = self[game] = rating_adjustments(self.club_id, game)
         return found

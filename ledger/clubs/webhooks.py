@@ -23,12 +23,10 @@ import datetime
 import hashlib
 import hmac
 import http.client
-import ipaddress
 import json
 import socket
 import ssl
 import time
-import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,8 +35,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import checkpoints
+from ledger.clubs import checkpoints, jobs
+from ledger.clubs.addresses import Refused, check_url, resolve
 from ledger.clubs.models import Result, Webhook, WebhookDelivery
+from ledger.clubs.roles import require_role
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
@@ -122,78 +122,6 @@ def announce_many(event: str, results: Sequence[Result]) -> None:
             _enqueue(delivery_id)
 
     transaction.on_commit(send_all)
-
-
-class Refused(Exception):
-    """An address a delivery may not go to, with the reason in the reader's language."""
-
-
-def _allowed_address(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if getattr(settings, "LEDGER_WEBHOOKS_ALLOW_PRIVATE", False):
-        return not ip.is_unspecified and not ip.is_multicast
-    return ip.is_global and not (
-        ip.is_loopback
-        or ip.is_private
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-    )
-
-
-def check_url(url: str) -> tuple[str, str, int, str]:
-    """The scheme, host, port and path of an address a delivery may go to, or Refused.
-    An address given as a number is checked here; a name is checked once resolved."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-        port = parts.port
-    except ValueError as exc:
-        raise Refused(_("This is not a web address.")) from exc
-    scheme = parts.scheme.lower()
-    allowed = (
-        ("https", "http") if getattr(settings, "LEDGER_WEBHOOKS_ALLOW_HTTP", False) else ("https",)
-    )
-    if scheme not in allowed:
-        raise Refused(_("A webhook's address must start with https://."))
-    host = (parts.hostname or "").rstrip(".")
-    if not host:
-        raise Refused(_("This address names no host."))
-    if parts.username or parts.password:
-        raise Refused(_("An address with a user name or password is not accepted."))
-    try:
-        literal = ipaddress.ip_address(host)
-    except ValueError:
-        literal = None
-        local = host.lower() == "localhost" or host.lower().endswith(".localhost")
-        if local and not getattr(settings, "LEDGER_WEBHOOKS_ALLOW_PRIVATE", False):
-            raise Refused(_("This address points at this machine.")) from None
-    if literal is not None and not _allowed_address(literal):
-        raise Refused(_("This address is not on the public internet."))
-    path = parts.path or "/"
-    if parts.query:
-        path += "?" + parts.query
-    return scheme, host, port or (443 if scheme == "https" else 80), path
-
-
-def resolve(host: str, port: int) -> str:
-    """The address to connect to: the host's first, once every address it resolves to
-    has been checked (a name that also resolves to a private address is refused)."""
-    try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        raise Refused(_("The host's name does not resolve: %(e)s") % {"e": exc}) from exc
-    addresses = [str(info[4][0]) for info in found]
-    for address in addresses:
-        if not _allowed_address(ipaddress.ip_address(address.split("%")[0])):
-            raise Refused(
-                _("%(host)s resolves to %(ip)s, which is not on the public internet.")
-                % {"host": host, "ip": address}
-            )
-    if not addresses:
-        raise Refused(_("The host's name does not resolve."))
-    return addresses[0]
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
@@ -291,9 +219,7 @@ def deliver(delivery_id: int, timeout: float | None = None) -> bool:
 def send_test(*, user: Any, webhook: Webhook) -> WebhookDelivery:
     """An organiser's test delivery (event ``ping``), made by the background job after the
     commit like any other."""
-    from ledger.clubs import services
-
-    services.require_role(user, webhook.club, "organiser")
+    require_role(user, webhook.club, "organiser")
     with transaction.atomic():
         delivery = WebhookDelivery.objects.create(
             webhook=webhook,
@@ -309,9 +235,7 @@ def send_test(*, user: Any, webhook: Webhook) -> WebhookDelivery:
 
 
 def _enqueue(delivery_id: int) -> None:
-    from ledger.clubs import tasks
-
-    tasks.enqueue(tasks.deliver_webhook, delivery_id)
+    jobs.enqueue(jobs.DELIVER_WEBHOOK, delivery_id)
 
 
 def due() -> list[int]:
@@ -331,9 +255,7 @@ def add_webhook(*, user: Any, club: Any, url: str, events: Sequence[str]) -> tup
     delivery may go to, or an event the club does not send."""
     import secrets
 
-    from ledger.clubs import services
-
-    services.require_role(user, club, "organiser")
+    require_role(user, club, "organiser")
     check_url(url)
     unknown = [e for e in events if e not in Webhook.EVENTS]
     if unknown:
@@ -345,9 +267,7 @@ def add_webhook(*, user: Any, club: Any, url: str, events: Sequence[str]) -> tup
 
 def switch_webhook(*, user: Any, webhook: Webhook, active: bool) -> Webhook:
     """An organiser switches a webhook off (no new deliveries; its log stays) or on again."""
-    from ledger.clubs import services
-
-    services.require_role(user, webhook.club, "organiser")
+    require_role(user, webhook.club, "organiser")
     Webhook.objects.filter(pk=webhook.pk).update(active=active)
     webhook.active = active
     return webhook

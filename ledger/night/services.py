@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import previews
+from ledger.clubs import jobs, previews
 from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
@@ -86,9 +86,7 @@ def update_settings(
             club.penalties_in_ratings = penalties_in_ratings
             club.save(update_fields=["penalties_in_ratings"])
             club_id, game = club.pk, competition.game
-            from ledger.clubs import tasks
-
-            transaction.on_commit(lambda: tasks.recompute_ratings.delay(club_id, game))
+            transaction.on_commit(lambda: jobs.delay(jobs.RECOMPUTE_RATINGS, club_id, game))
     return found
 
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import RecordError
-from ledger.clubs import previews, services, tasks
+from ledger.clubs import jobs, previews, services
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.journal import journal_entries
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
@@ -436,7 +436,7 @@ def rule(
         update_fields=["status", "kind", "ruling", "note", "ruled_by", "ruled_at", "correction"]
     )
     club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: tasks.enqueue(tasks.recompute_ratings, club_id, game))
+    transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
     _announce(new)
     return new
 

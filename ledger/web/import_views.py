@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from ledger.clubs import tasks
+from ledger.clubs import jobs
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.imports import create_job, template_rows
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
@@ -47,14 +47,14 @@ def upload(request: HttpRequest, club: str) -> HttpResponse:
             except LedgerError as exc:
                 error = exc.message
             else:
-                transaction.on_commit(lambda: tasks.run_import.delay(job.pk))
+                transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, job.pk))
                 messages.info(request, _("Import started."))
                 return redirect("import-job", club=club, pk=job.pk)
-    jobs = ImportJob.objects.filter(club=the_club).defer("content")[:20]
+    recent = ImportJob.objects.filter(club=the_club).defer("content")[:20]
     return render(
         request,
         "web/imports.html",
-        {"club": the_club, "jobs": jobs, "error": error, "guides": _guides(the_club)},
+        {"club": the_club, "jobs": recent, "error": error, "guides": _guides(the_club)},
     )
 
 

@@ -17,7 +17,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
-from ledger.clubs import tasks, webhooks
+from ledger.clubs import jobs, tasks, webhooks
 from ledger.clubs.models import Webhook, WebhookDelivery
 from tests.ledger.helpers import record
 
@@ -187,7 +187,7 @@ def test_the_request_never_waits_for_a_delivery(
         def start(self):
             pass
 
-    monkeypatch.setattr(tasks.threading, "Thread", Held)
+    monkeypatch.setattr(jobs.threading, "Thread", Held)
     with django_capture_on_commit_callbacks(execute=True):
         record(people, manual_table, [3, -3])
     # The request is over: nothing was sent from it, the delivery waits for its job.
@@ -196,7 +196,7 @@ def test_the_request_never_waits_for_a_delivery(
     delivery = WebhookDelivery.objects.get()
     assert delivery.attempts == 0
     # The job, run here: its thread would close its own connection at the end, not ours.
-    monkeypatch.setattr(tasks, "connections", type("C", (), {"close_all": lambda self: None})())
+    monkeypatch.setattr(jobs, "connections", type("C", (), {"close_all": lambda self: None})())
     started[0].target()
     delivery.refresh_from_db()
     assert len(sent) == 1 and delivery.delivered_at is not None

@@ -367,7 +367,7 @@ def test_standings_as_of_a_round_read_the_per_round_totals_never_the_journal(
 ):
     from django.core.cache import cache
 
-    from ledger.clubs import standings as module
+    from ledger.clubs import totals as module
 
     competition, tables, (a, b, c, d) = league
     play_both_rounds(people, tables, (a, b, c, d))

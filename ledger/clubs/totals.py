@@ -1,0 +1,107 @@
+"""Each player's totals summed from the journal itself: the credits less the reversals,
+with every result's winners decided as when it was written. Below the projections, which
+fold the same lines into the Standing rows and the per-round totals and rebuild them from
+here, and the standings' reads, which a test holds equal to these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q
+
+from ledger.clubs.models import Competition, Entry, Result
+from ledger.clubs.outcomes import COUNTERS, outcomes
+
+
+@dataclass
+class Totals:
+    points: Decimal = Decimal(0)
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+
+def journal_totals(
+    competition: Competition,
+    up_to_round: int | None = None,
+    *,
+    after: bool = False,
+    since: int | None = None,
+    through: int | None = None,
+    exact: bool = False,
+    outside: bool = False,
+) -> dict[int, Totals]:
+    """Each player's totals summed from the journal itself (credits less reversals), with
+    every result's winners decided as when it was written: the whole journal, the rounds
+    up to ``up_to_round`` (with ``exact``, that round alone), or with ``after`` the rest
+    (later rounds and tables in no round); with ``outside``, the lines in no round only;
+    only the club's journal lines after ``since`` and up to ``through`` if given."""
+    entries = Entry.objects.filter(competition=competition)
+    if since is not None:
+        entries = entries.filter(sequence__gt=since)
+    if through is not None:
+        entries = entries.filter(sequence__lte=through)
+    # A result's line is in its table's round; a penalty's in the round it was given in.
+    if outside:
+        entries = entries.filter(
+            Q(penalty__isnull=True, table__round__isnull=True)
+            | Q(penalty__isnull=False, penalty__round__isnull=True)
+        )
+    elif up_to_round is not None:
+        if after:
+            entries = entries.filter(
+                Q(penalty__isnull=True, table__round__isnull=True)
+                | Q(penalty__isnull=True, table__round__number__gt=up_to_round)
+                | Q(penalty__isnull=False, penalty__round__isnull=True)
+                | Q(penalty__round__number__gt=up_to_round)
+            )
+        elif exact:
+            entries = entries.filter(
+                Q(penalty__isnull=True, table__round__number=up_to_round)
+                | Q(penalty__round__number=up_to_round)
+            )
+        else:
+            entries = entries.filter(
+                Q(penalty__isnull=True, table__round__number__lte=up_to_round)
+                | Q(penalty__round__number__lte=up_to_round)
+            )
+    return _summed(entries)
+
+
+def journal_totals_of_table(table_id: int) -> dict[int, Totals]:
+    """Each player's totals from the result lines of one table (a penalty's line counts in
+    its own round, so it stays where it is when the table moves)."""
+    return _summed(Entry.objects.filter(table_id=table_id, penalty__isnull=True))
+
+
+def journal_totals_of_penalty(penalty_id: int) -> dict[int, Totals]:
+    """Each player's totals from one penalty's lines (the penalty and its cancellation)."""
+    return _summed(Entry.objects.filter(penalty_id=penalty_id))
+
+
+def _summed(entries: Any) -> dict[int, Totals]:
+    lines = list(entries.values_list("player_id", "seat", "points", "kind", "result_id"))
+    # The results as a subquery, not a list of ids: a league's journal names hundreds of
+    # thousands, more than one statement may carry as parameters.
+    decided = {
+        pk: outcomes(scores, verdict)
+        for pk, scores, verdict in Result.objects.filter(
+            pk__in=entries.values("result_id")
+        ).values_list("pk", "scores", "verdict")
+    }
+    totals: dict[int, Totals] = {}
+    for player_id, seat, points, kind, result_id in lines:
+        t = totals.setdefault(player_id, Totals())
+        t.points += points
+        if kind in Entry.POINTS_ONLY:
+            continue  # a penalty or its cancellation: points, no game
+        step = 1 if kind == Entry.Kind.CREDIT else -1
+        t.played += step
+        seat_outcomes = decided[result_id]
+        if seat < len(seat_outcomes):
+            name = COUNTERS[seat_outcomes[seat]]
+            setattr(t, name, getattr(t, name) + step)
+    return totals
