@@ -22,6 +22,7 @@ from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import declared_facts, engine_available, hand_words, meta, plain_scores
 from ledger.clubs.models import Competition, Player, Result, Role, Table
+from ledger.clubs.outcomes import WIN, outcomes
 from ledger.clubs.scoring import score_result
 from ledger.clubs.visibility import viewer_of
 from ledger.web.forms import (
@@ -114,6 +115,9 @@ def _at_a_glance(
         )
     )
     totals = [Decimal(0)] * len(seats)
+    # Games each seat won, by the Outcome's winners: points level can still be a win (an
+    # Er Giò match at 3-3 decided by the Bella Nazionale).
+    won = [0] * len(seats)
     sealed = waiting = 0
     for result in played:
         if not viewer.may_see(result):
@@ -125,13 +129,17 @@ def _at_a_glance(
                 totals[i] += Decimal(str(points))
             except ArithmeticError:
                 continue
+        for i, said in enumerate(outcomes(result.scores, result.verdict)[: len(won)]):
+            won[i] += said == WIN
     fixed = FormatSettings.objects.filter(competition=competition).first()
     hands = fixed.hands_per_table if fixed is not None else 1
     names = dict(seats)
     following = _next_dealer(played)
     one, several = hand_words(competition.game)
     return {
-        "totals": [(names[i], f"{t.normalize():f}") for i, t in enumerate(totals) if i in names]
+        "totals": [
+            (names[i], f"{t.normalize():f}", won[i]) for i, t in enumerate(totals) if i in names
+        ]
         if played
         else [],
         "played": len(played),
@@ -384,6 +392,10 @@ def _detail(game: str, source: str, verdict: dict[str, Any] | None) -> dict[str,
     return detail if isinstance(detail, dict) else None
 
 
+# The results that take a place at a table (ledger/clubs/services.py ``_check_room``).
+COUNTING = (Result.Status.PENDING, Result.Status.ACCEPTED, Result.Status.DISPUTED)
+
+
 @login_required
 def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpResponse:
     competition = _competition(request, club, slug)
@@ -474,6 +486,9 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
             "to_confirm": services.confirmable(request.user, competition).count(),
             "glance": _at_a_glance(competition, table_obj, seats, viewer),
+            # A table with its games played offers no form: its results are to be opened.
+            "full": table_obj.capacity is not None and table_obj.games >= table_obj.capacity,
+            "counted": [r for r in recent if r.status in COUNTING],
         },
     )
 

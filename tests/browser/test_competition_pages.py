@@ -95,7 +95,7 @@ def standings(page: Any) -> dict[str, float]:
     out = {}
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td")
-        out[cells.nth(1).inner_text()] = float(cells.nth(7).inner_text().replace(",", "."))
+        out[cells.nth(1).inner_text()] = float(cells.nth(2).inner_text().replace(",", "."))
     return out
 
 

@@ -44,7 +44,7 @@ def page_rows(html: str) -> list[tuple[str, str]]:
     out = []
     for row in rows:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-        out.append((cells[1], re.sub(r"<.*?>", "", cells[7])))
+        out.append((cells[1], re.sub(r"<.*?>", "", cells[2])))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -942,3 +943,34 @@ def test_a_pair_of_one_seat_twice_is_shown_at_the_pairs_field(logged_in, tarocco
     field = field[: field.index("</div>")]
     assert 'class="rule-ref">tarocco.summary.pair' in field
     assert Result.objects.count() == 0
+
+
+def test_the_running_totals_count_the_win_the_bella_nazionale_gives_at_three_all(
+    logged_in, club, people
+):
+    table = _table(club, people, "ergio", 2)
+    body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI, 6)}
+    assert _record(logged_in, table, body).status_code == 302
+    page = logged_in.get(f"/c/prova/{table.competition.slug}/t/{table.pk}/score/")
+    totals = re.search(r'<ol class="totals">(.*?)</ol>', page.content.decode(), re.S)
+    assert totals is not None
+    rows = re.findall(r"<li>(.*?)</li>", totals.group(1), re.S)
+    winners = [row for row in rows if 'class="won"' in row]
+    assert len(rows) == 2 and len(winners) == 1, rows
+    winner = Result.objects.get(table=table).verdict["outcome"]["winners"][0]
+    assert table.seats.get(index=winner).player.name in winners[0]
+
+
+def test_a_table_with_its_games_played_offers_its_results_not_another_form(
+    logged_in, club, people
+):
+    table = _table(club, people, "ergio", 2)
+    table.capacity = 1
+    table.save(update_fields=["capacity"])
+    body = {"corteo_winner": "tramontana", **_rows("scontro", ERGIO_SCONTRI, 6)}
+    assert _record(logged_in, table, body).status_code == 302
+    html = logged_in.get(f"/c/prova/{table.competition.slug}/t/{table.pk}/score/").content.decode()
+    result = Result.objects.get(table=table)
+    assert 'id="table-full"' in html
+    assert f"/r/{result.pk}/" in html
+    assert 'id="record"' not in html and 'name="corteo_winner"' not in html
