@@ -961,9 +961,7 @@ def test_the_running_totals_count_the_win_the_bella_nazionale_gives_at_three_all
     assert table.seats.get(index=winner).player.name in winners[0]
 
 
-def test_a_table_with_its_games_played_offers_its_results_not_another_form(
-    logged_in, club, people
-):
+def test_a_table_with_its_games_played_offers_its_results_not_another_form(logged_in, club, people):
     table = _table(club, people, "ergio", 2)
     table.capacity = 1
     table.save(update_fields=["capacity"])
