@@ -14,6 +14,7 @@ import functools
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -46,7 +47,7 @@ from ledger.clubs.models import (
 )
 from ledger.clubs.outcomes import SettingsError, clean_settings
 from ledger.clubs.roles import require_role
-from ledger.clubs.scoring import score_result
+from ledger.clubs.scoring import Scored, score_result
 
 log = logging.getLogger(__name__)
 
@@ -245,11 +246,14 @@ def record_result(
     idempotency_key: str | None = None,
     fingerprint: str = "",
     origin: str | None = None,
+    scored: Scored | None = None,
 ) -> tuple[Result, bool]:
     """Record what a table reports. Returns (result, created).
 
     A retry with the same idempotency key and the same body returns the first result;
-    the same key with another body is a conflict. The engine decides the points.
+    the same key with another body is a conflict. The engine decides the points:
+    ``scored`` is its answer for this very input when the caller has it already (the
+    score-entry page scored the form it shows), so that the engine runs once a write.
     """
     club = table.competition.club
     require_role(user, club, Role.SCOREKEEPER)
@@ -266,6 +270,7 @@ def record_result(
             idempotency_key,
             fingerprint,
             origin=origin,
+            scored=scored,
         )
     except TableFull:
         # The form or request sent again once its result filled the table: the first answer.
@@ -361,6 +366,7 @@ def _prepare(
     fingerprint: str,
     force: bool = False,
     origin: str | None = None,
+    scored: Scored | None = None,
 ) -> _Write:
     competition = table.competition
     seated = getattr(table, "seated", None)
@@ -368,14 +374,15 @@ def _prepare(
         seated = _seats(table.pk)
     _check_table(table, seated, counts=not force)
     _check_players(table, seated, players)
-    scored = score_result(
-        game=competition.game,
-        ruleset=competition.ruleset,
-        seats=len(seated),
-        source=source,
-        record=record,
-        explicit=scores,
-    )
+    if scored is None or len(scored.scores) != len(seated) or not scored.finished:
+        scored = score_result(
+            game=competition.game,
+            ruleset=competition.ruleset,
+            seats=len(seated),
+            source=source,
+            record=record,
+            explicit=scores,
+        )
     accept = force or competition.confirmation == Competition.Confirmation.NONE
     now = timezone.now()
     result = Result(
@@ -398,23 +405,6 @@ def _prepare(
         confirmed_at=now if force else None,
     )
     return _Write(result, seated, accept)
-
-
-def _record(
-    user: Any,
-    table: Table,
-    source: str,
-    record: Any,
-    scores: Any,
-    reversals: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]]]] = (),
-) -> Result:
-    """Check, score and write a referee's or organiser's result inside the caller's
-    transaction: it counts at once, with no confirmation; ``reversals`` (of the result it
-    corrects) are journaled in the same write."""
-    write = _prepare(user, table, source, record, scores, None, None, "", force=True)
-    _insert([write.result])
-    _credit_many([(write.result, write.seated)], reversals)
-    return write.result
 
 
 def _write(writes: Sequence[_Write]) -> None:
@@ -634,21 +624,17 @@ def _credit(result: Result, seats: dict[int, int]) -> None:
 
 def _credit_many(
     items: Sequence[tuple[Result, dict[int, int]]],
-    reversals: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]]]] = (),
     deferred: list[Callable[[], None]] | None = None,
     numbered: Callable[[], None] | None = None,
 ) -> None:
-    """Write accepted results' journal lines and fold them into standings and ratings;
-    ``reversals`` (a correction's) are journaled first, in the same write. ``deferred``
-    as for the journal's ``_chain``; ``numbered``, when the results' ids are still on
-    their way, gives them their ids (as ``_insert_later``'s function does)."""
-    journal = [(result, rows, Entry.Kind.REVERSAL) for result, rows in reversals] + [
-        (result, credited(result, seats), Entry.Kind.CREDIT) for result, seats in items
-    ]
+    """Write accepted results' journal lines and fold them into standings and ratings.
+    ``deferred`` as for the journal's ``_chain``; ``numbered``, when the results' ids are
+    still on their way, gives them their ids (as ``_insert_later``'s function does)."""
+    journal = [(result, credited(result, seats), Entry.Kind.CREDIT) for result, seats in items]
     now = timezone.now()
     written = write_journal(journal, now, rate=items, deferred=deferred, numbered=numbered)
     webhooks.announce_many("result.accepted", [result for result, _seated in items])
-    for (result, _seated), entries in zip(items, written[len(reversals) :], strict=True):
+    for (result, _seated), entries in zip(items, written, strict=True):
         result.written_entries = entries  # type: ignore[attr-defined]
 
 
@@ -845,10 +831,17 @@ def confirm_with_pin(*, result: Result, player: Player, pin: str) -> Result:
 
 @transaction.atomic
 def reenter_result(
-    *, user: Any, result: Result, source: str, record: Any = None, scores: Any = None
+    *,
+    user: Any,
+    result: Result,
+    source: str,
+    record: Any = None,
+    scores: Any = None,
+    scored: Scored | None = None,
 ) -> tuple[Result, Dispute | None]:
     """Blind re-entry: the confirmer types the result again without seeing it. Equal scores
-    accept it; different ones open a dispute holding both versions."""
+    accept it; different ones open a dispute holding both versions. ``scored``: the
+    engine's answer for this input, when the page has it already."""
     result = _pending(result)
     _may_confirm(user, result)
     if SealOpening.objects.filter(result=result, opened_by_id=getattr(user, "pk", None)).exists():
@@ -859,14 +852,16 @@ def reenter_result(
             )
         )
     competition = result.competition
-    scored = score_result(
-        game=competition.game,
-        ruleset=competition.ruleset,
-        seats=result.table.seats.count(),
-        source=source,
-        record=record,
-        explicit=scores,
-    )
+    seats = len(result.scores)
+    if scored is None or len(scored.scores) != seats or not scored.finished:
+        scored = score_result(
+            game=competition.game,
+            ruleset=competition.ruleset,
+            seats=seats,
+            source=source,
+            record=record,
+            explicit=scores,
+        )
     again = [f"{x:f}" for x in scored.scores]
     if [Decimal(x) for x in again] == [Decimal(x) for x in result.scores]:
         _accept(result, confirmed_by=user)
@@ -959,35 +954,30 @@ def rule_dispute(
     require_role(user, dispute.result.club, Role.REFEREE)
     if dispute.ruling != Dispute.Ruling.OPEN:
         raise Conflict(_("This dispute was already ruled on."))
-    result = Result.objects.select_for_update(**_ROW).get(pk=dispute.result_id)
     if ruling == Dispute.Ruling.FIRST:
+        result = Result.objects.select_for_update(**_ROW).get(pk=dispute.result_id)
         _accept(result, confirmed_by=user)
-        counting = result
-    elif ruling in (Dispute.Ruling.SECOND, Dispute.Ruling.NEW):
-        if ruling == Dispute.Ruling.SECOND:
-            if dispute.other_scores is None:
-                raise Invalid(_("This dispute has no second version; give the referee's own."))
-            source, record, scores = (
-                dispute.other_source,
-                dispute.other_record,
-                None if dispute.other_record else dispute.other_scores,
-            )
-        result.status = Result.Status.SUPERSEDED
-        result.save(update_fields=["status"])
-        counting = _record(user, result.table, source, record, scores)
-        counting.supersedes = result
-        counting.reason = note or dispute.reason
-        counting.confirmed_by = user
-        counting.save(update_fields=["supersedes", "reason", "confirmed_by"])
-    else:
+        _close_dispute(dispute, ruling, user, note, timezone.now())
+        webhooks.announce("result.ruled", result)
+        return result
+    if ruling not in (Dispute.Ruling.SECOND, Dispute.Ruling.NEW):
         raise Invalid(_("Unknown ruling %(r)r.") % {"r": ruling}, fields={"ruling": ["?"]})
-    dispute.ruling = ruling
-    dispute.ruled_by = user
-    dispute.ruled_at = timezone.now()
-    dispute.note = note
-    dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
-    webhooks.announce("result.ruled", counting)
-    return counting
+    if ruling == Dispute.Ruling.SECOND:
+        if dispute.other_scores is None:
+            raise Invalid(_("This dispute has no second version; give the referee's own."))
+        source, record, scores = (
+            dispute.other_source,
+            dispute.other_record,
+            None if dispute.other_record else dispute.other_scores,
+        )
+    return correct(
+        user=user,
+        result=dispute.result,
+        version=engine_version(user, dispute.result.table, source, record, scores),
+        reason=note or dispute.reason,
+        event="result.ruled",
+        ruling=(ruling, note),
+    )
 
 
 @transaction.atomic
@@ -999,32 +989,17 @@ def supersede_result(
     record: Any = None,
     scores: Sequence[Any] | None = None,
     reason: str = "",
+    scored: Scored | None = None,
 ) -> Result:
     """A correction: the old result stays, reversed in the journal; the new one counts
-    at once (a referee's or organiser's correction needs no further confirmation)."""
-    old = Result.objects.select_for_update(**_ROW).get(pk=result.pk)
-    require_role(user, old.club, Role.REFEREE)
-    if old.status == Result.Status.SUPERSEDED:
-        raise Conflict(_("This result was already corrected; correct the newest version."))
-    reversal = []
-    table = old.table
-    if old.status == Result.Status.ACCEPTED:
-        credits = list(old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat"))
-        reversal = [(old, [(e.seat, e.player_id, -e.points) for e in credits])]
-        # The corrected hand is credited to the people who played it, as the old version
-        # was, even when a substitute has taken a seat since.
-        table.seated = {e.seat: e.player_id for e in credits}  # type: ignore[attr-defined]
-    old.status = Result.Status.SUPERSEDED
-    old.save(update_fields=["status"])
-    new = _record(user, table, source, record, scores, reversals=reversal)
-    new.supersedes = old
-    new.reason = reason
-    new.save(update_fields=["supersedes", "reason"])
-    webhooks.announce("result.corrected", new)
-    # Ratings depend on the order of every later result: replay the game's history.
-    club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
-    return new
+    at once (a referee's or organiser's correction needs no further confirmation).
+    ``scored``: the engine's answer for this very input, when the caller has it already
+    (the correction page scored the form it shows), so that the engine is not run again."""
+    require_role(user, result.club, Role.REFEREE)
+    version = engine_version(user, result.table, source, record, scores, scored)
+    return correct(
+        user=user, result=result, version=version, reason=reason, event="result.corrected"
+    )
 
 
 @transaction.atomic
@@ -1038,64 +1013,27 @@ def rewrite_result(
 ) -> Result:
     """The same hand (record, scores, verdict) written again with other players in its
     seats, as (seat, player id, points credited): a re-seated table, a substitute from a
-    given hand. The version that counted is reversed and the new one credited in one
-    write; the result keeps its place among the table's hands through ``supersedes``."""
-    old = (
-        Result.objects.select_for_update()
-        .select_related("club", "competition", "table")
-        .get(pk=result.pk)
-    )
-    require_role(user, old.club, role)
-    if old.status != Result.Status.ACCEPTED:
-        raise Conflict(_("Only a hand that counts can be written again."))
-    if sorted(seat for seat, _p, _x in lines) != list(range(len(old.scores))):
-        raise Invalid(_("Give every seat of the hand once."), fields={"lines": ["?"]})
-    credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
-    reversal = [(old, [(e.seat, e.player_id, -e.points) for e in credits])]
-    old.status = Result.Status.SUPERSEDED
-    old.save(update_fields=["status"])
-    now = timezone.now()
-    new = Result(
-        club_id=old.club_id,
-        competition=old.competition,
-        table=old.table,
-        record=old.record,
-        source=old.source,
-        status=Result.Status.ACCEPTED,
-        scores=list(old.scores),
-        verdict=old.verdict,
-        entered_by=user,
-        entered_at=now,
-        confirmed_by=user,
-        confirmed_at=now,
+    given hand. A correction (``correct``) whose new version is the old one's, credited
+    as ``lines`` say."""
+    return correct(
+        user=user,
+        result=result,
+        version=None,
+        lines=lines,
         reason=reason,
-        supersedes=old,
+        event="result.corrected",
+        role=role,
     )
-    _insert([new])
-    ordered = sorted(lines)
-    journal = [
-        (old, reversal[0][1], Entry.Kind.REVERSAL),
-        (
-            new,
-            [(seat, player, Decimal(points)) for seat, player, points in ordered],
-            Entry.Kind.CREDIT,
-        ),
-    ]
-    write_journal(journal, now)
-    webhooks.announce("result.corrected", new)
-    # Ratings depend on the order of every later result: replay the game's history, as
-    # for any other correction.
-    club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
-    return new
 
 
-def reversal_of(result: Result) -> list[tuple[int, int, Decimal]]:
-    """The journal lines that take back what a counted result credited, as (seat, player,
-    points): each of its credit lines negated (the players the journal credited, whoever
-    sits at the table now)."""
-    credits = result.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
-    return [(e.seat, e.player_id, -e.points) for e in credits]
+def _credits_of(result: Result) -> list[tuple[int, int, Decimal]]:
+    """What a counted result's journal credited, as (seat, player, points): the players
+    the journal credited, whoever sits at the table now. A correction reverses each line."""
+    return list(
+        result.entries.filter(kind=Entry.Kind.CREDIT)
+        .order_by("seat")
+        .values_list("seat", "player_id", "points")
+    )
 
 
 VOIDABLE = (Result.Status.PENDING, Result.Status.ACCEPTED, Result.Status.DISPUTED)
@@ -1108,60 +1046,172 @@ def void_result(*, user: Any, result: Result, reason: str) -> Result:
     result's credits are reversed in the journal (standings, per-round totals and ratings
     follow), the result is marked voided with who, when and why, and an open dispute on it
     is closed. A result still waiting (pending or disputed) credited nothing, so it is only
-    marked."""
-    reason = (reason or "").strip()
-    locked = (
+    marked. A correction (``correct``) with no new version."""
+    voided = correct(
+        user=user, result=result, version=None, reason=(reason or "").strip(), event="result.voided"
+    )
+    result.status, result.voided_by, result.voided_at, result.void_reason = (
+        voided.status,
+        voided.voided_by,
+        voided.voided_at,
+        voided.void_reason,
+    )
+    return voided
+
+
+@dataclass(frozen=True)
+class Version:
+    """A correction's new version of a hand: how it was given, its record, each seat's
+    points and the engine's verdict (``engine_version`` asks the engine; a referee's
+    ruling gives its own scores)."""
+
+    source: str
+    record: Any
+    scores: Sequence[Decimal]
+    verdict: dict[str, Any] | None
+
+
+def engine_version(
+    user: Any,
+    table: Table,
+    source: str,
+    record: Any,
+    scores: Sequence[Any] | None,
+    scored: Scored | None = None,
+) -> Version:
+    """The version a correction writes for this input, checked and scored by the engine
+    as a new result at ``table`` would be (``scored``: its answer already at hand)."""
+    write = _prepare(user, table, source, record, scores, None, None, "", force=True, scored=scored)
+    made = write.result
+    return Version(made.source, made.record, [Decimal(s) for s in made.scores], made.verdict)
+
+
+def _close_dispute(dispute: Dispute, ruling: str, user: Any, note: str, now: Any) -> None:
+    dispute.ruling = ruling
+    dispute.ruled_by = user
+    dispute.ruled_at = now
+    dispute.note = note
+    dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
+
+
+def correct(
+    *,
+    user: Any,
+    result: Result,
+    version: Version | None,
+    reason: str,
+    event: str,
+    lines: Sequence[tuple[int, int, Decimal]] | None = None,
+    ruling: tuple[str, str] | None = None,
+    role: str = Role.REFEREE,
+) -> Result:
+    """The one way a written result is changed: a correction, a ruling on a dispute, the
+    referee desk's ruling, a void, and a hand written again for other seats all come here,
+    inside the caller's transaction. Returns the version that counts now (the voided
+    result, for a void).
+
+    ``result`` is locked; a result already corrected or voided is refused. The version
+    that counted is reversed line by line, and the new one credited to the people who
+    played the hand (those the counted version credited, even when a substitute has taken
+    a seat since; the table's seats for a hand that had not counted yet) or as ``lines``
+    say (a hand written again: ``version`` None, and the new version is the old one's),
+    both in one journal write. With ``version`` and ``lines`` both None the result is
+    voided: marked so with who, when and ``reason``, nothing replacing it, its place at
+    the table freed. A correction takes the old version's place, so the table's room is
+    neither checked nor counted. An open dispute on the result is closed (``ruling``: its
+    ruling and note; else "referee's own version", or "result voided"). Then the club's
+    webhooks hear ``event`` and the game's ratings are replayed after the commit (a
+    correction changes the order of every later result)."""
+    old = (
         Result.objects.select_for_update(**_ROW)
-        .select_related("club", "competition")
+        .select_related("club", "competition", "table")
         .get(pk=result.pk)
     )
-    require_role(user, locked.club, Role.REFEREE)
-    if not reason:
+    require_role(user, old.club, role)
+    voiding = version is None and lines is None
+    if voiding and not reason:
         raise Invalid(
             _("Say why the result is voided: the reason is kept with it."),
             fields={"reason": [_("Required.")]},
         )
-    if locked.status not in VOIDABLE:
-        if locked.status == Result.Status.VOIDED:
-            raise Conflict(_("This result was already voided."))
+    if old.status == Result.Status.SUPERSEDED:
         raise Conflict(
             _("This result was replaced by a correction: void its newest version instead.")
+            if voiding
+            else _("This result was already corrected; correct the newest version.")
         )
-    counted = locked.status == Result.Status.ACCEPTED
+    if old.status == Result.Status.VOIDED:
+        raise Conflict(_("This result was already voided."))
+    counted = old.status == Result.Status.ACCEPTED
+    # Only a disputed result has an open dispute to close.
+    disputed = old.status == Result.Status.DISPUTED
+    if lines is not None:
+        if not counted:
+            raise Conflict(_("Only a hand that counts can be written again."))
+        if sorted(seat for seat, _p, _x in lines) != list(range(len(old.scores))):
+            raise Invalid(_("Give every seat of the hand once."), fields={"lines": ["?"]})
     now = timezone.now()
-    # Its place at the table is free again.
-    Table.objects.filter(pk=locked.table_id).update(games=F("games") - 1)
-    locked.status = Result.Status.VOIDED
-    locked.voided_by = user
-    locked.voided_at = now
-    locked.void_reason = reason
-    locked.save(update_fields=["status", "voided_by", "voided_at", "void_reason"])
-    if counted:
-        write_journal([(locked, reversal_of(locked), Entry.Kind.REVERSAL)], now)
+    played = _credits_of(old) if counted else []
+    journal: list[tuple[Result, Sequence[tuple[int, int, Decimal]], str]] = []
+    if played:
+        journal.append(
+            (old, [(seat, player, -points) for seat, player, points in played], Entry.Kind.REVERSAL)
+        )
+    counting = old
+    if voiding:
+        # Its place at the table is free again.
+        Table.objects.filter(pk=old.table_id).update(games=F("games") - 1)
+        old.status = Result.Status.VOIDED
+        old.voided_by, old.voided_at, old.void_reason = user, now, reason
+        old.save(update_fields=["status", "voided_by", "voided_at", "void_reason"])
+    else:
+        old.status = Result.Status.SUPERSEDED
+        old.save(update_fields=["status"])
+        if version is None:
+            version = Version(old.source, old.record, [Decimal(s) for s in old.scores], old.verdict)
+        counting = Result(
+            club_id=old.club_id,
+            competition=old.competition,
+            table=old.table,
+            record=version.record if version.record is not None else {},
+            source=version.source,
+            status=Result.Status.ACCEPTED,
+            scores=[f"{Decimal(s):f}" for s in version.scores],
+            verdict=version.verdict,
+            entered_by=user,
+            entered_at=now,
+            confirmed_by=user,
+            confirmed_at=now,
+            reason=reason,
+            supersedes=old,
+        )
+        _insert([counting])
+        if lines is None:
+            # The hand is credited to the people who played it.
+            seats = {seat: player for seat, player, _points in played} or _seats(old.table_id)
+            lines = credited(counting, seats)
+        journal.append((counting, sorted(lines), Entry.Kind.CREDIT))
+    if journal:
+        write_journal(journal, now)
     dispute = (
         Dispute.objects.select_for_update(**_ROW)
-        .filter(result=locked, ruling=Dispute.Ruling.OPEN)
+        .filter(result=old, ruling=Dispute.Ruling.OPEN)
         .first()
+        if disputed
+        else None
     )
     if dispute is not None:
-        dispute.ruling = Dispute.Ruling.VOID
-        dispute.ruled_by = user
-        dispute.ruled_at = now
-        dispute.note = reason
-        dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
-    if counted:
-        # Other software heard only of the results that count: it hears this one leave.
-        webhooks.announce("result.voided", locked)
-        # Ratings depend on the order of every later result: replay the game's history.
-        club_id, game = locked.club_id, locked.competition.game
+        ruled, note = ruling or (
+            Dispute.Ruling.VOID if voiding else Dispute.Ruling.NEW,
+            reason,
+        )
+        _close_dispute(dispute, ruled, user, note, now)
+    if counted or not voiding:
+        # Other software hears of the results that count: a new version, or one leaving.
+        webhooks.announce(event, counting)
+        club_id, game = old.club_id, old.competition.game
         transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
-    result.status, result.voided_by, result.voided_at, result.void_reason = (
-        locked.status,
-        user,
-        now,
-        reason,
-    )
-    return locked
+    return counting
 
 
 def preview_correction(
@@ -1172,6 +1222,7 @@ def preview_correction(
     record: Any = None,
     scores: Sequence[Any] | None = None,
     reason: str = "",
+    scored: Scored | None = None,
 ) -> dict[str, Any]:
     """What a correction would change, without changing anything: ``supersede_result``
     itself runs in a savepoint that is rolled back, and the standings people read for the
@@ -1180,7 +1231,13 @@ def preview_correction(
     found = previews.preview(
         result.competition,
         lambda: supersede_result(
-            user=user, result=result, source=source, record=record, scores=scores, reason=reason
+            user=user,
+            result=result,
+            source=source,
+            record=record,
+            scores=scores,
+            reason=reason,
+            scored=scored,
         ),
         since=result.entered_at,
     )

@@ -1,11 +1,10 @@
 """The referee desk's writes. Each public function is one transaction.
 
-A ruling is written to the ledger as a correction: the examined result is superseded (its
-journal credits reversed through clubs.journal.append_entries, never edited), and a new
-version carrying the ruling's scores, the record and the engine's verdict counts at once.
-clubs.services.supersede_result re-scores through the engine and so cannot write an
-artificial, weighted or split score; this does the same steps with the scores the ruling
-gives (the report to the lead proposes folding it into clubs.services).
+A ruling is written to the ledger as a correction, through the ledger's one way of
+changing a written result (clubs.services.correct): the examined result is superseded (its
+journal credits reversed, never edited), and a new version carrying the ruling's scores
+(an artificial, weighted or split score as much as the rules'), the record and the
+engine's verdict counts at once; a void ruling voids it through the same function.
 """
 
 from __future__ import annotations
@@ -20,9 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import RecordError
-from ledger.clubs import jobs, previews, services
+from ledger.clubs import previews, services
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
-from ledger.clubs.journal import journal_entries
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.scoring import MAX_POINTS
 from ledger.clubs.services import ROW_LOCK as _ROW
@@ -343,18 +341,13 @@ def rule(
             _("Link the case to a result of the ledger before ruling."),
             fields={"result": [_("Required to rule.")]},
         )
-    old = (
-        Result.objects.select_for_update(**_ROW)
-        .select_related("competition")
-        .get(pk=case.result_id)
-    )
-    if old.status == Result.Status.SUPERSEDED:
-        raise Conflict(_("This result was already corrected; open a case on its newest version."))
-    if old.status == Result.Status.VOIDED:
-        raise Conflict(_("This result was voided: there is nothing left to rule on."))
+    old = Result.objects.select_related("competition").get(pk=case.result_id)
     params = params or {}
     if kind == Case.Kind.VOID:
         return _void(user, case, old, params, note)
+    # A result's scores and verdict never change once written: read unlocked, they are
+    # what ``services.correct`` finds under its lock (which refuses a result corrected or
+    # voided meanwhile).
     scores = ruling_scores(case, old, kind, params)
     verdict = dict(case.verdict or {})
     if not case.record and [Decimal(x) for x in old.scores] == scores:
@@ -369,75 +362,34 @@ def rule(
         "case": case.pk,
         "note": note,
     }
-    # The reversal and the new credits are journaled together, below, in one write.
-    journal: list[Any] = []
-    played_by: list[tuple[int, int, Decimal]] = []
-    if old.status == Result.Status.ACCEPTED:
-        credits = old.entries.filter(kind=Entry.Kind.CREDIT).order_by("seat")
-        played_by = [(e.seat, e.player_id, e.points) for e in credits]
-        journal.append(
-            (
-                old,
-                [(seat, player, -points) for seat, player, points in played_by],
-                Entry.Kind.REVERSAL,
-            )
-        )
-    # Only a disputed result has an open dispute to close.
-    was_disputed = old.status == Result.Status.DISPUTED
-    old.status = Result.Status.SUPERSEDED
-    old.save(update_fields=["status"])
     record = case.record or old.record
     label = str(Case.Kind(kind).label)
-    now = timezone.now()
-    new = Result.objects.create(
-        club_id=old.club_id,
-        competition=old.competition,
-        table_id=old.table_id,
-        record=record,
-        source=Result.Source.FULL_RECORD if record.get("actions") else Result.Source.MANUAL,
-        status=Result.Status.ACCEPTED,
-        scores=[f"{s:f}" for s in scores],
-        verdict=verdict,
-        entered_by=user,
-        confirmed_by=user,
-        confirmed_at=now,
-        supersedes=old,
+    new = services.correct(
+        user=user,
+        result=old,
+        version=services.Version(
+            source=Result.Source.FULL_RECORD if record.get("actions") else Result.Source.MANUAL,
+            record=record,
+            scores=scores,
+            verdict=verdict,
+        ),
         reason=f"{label}: {note}" if note else label,
+        event="result.ruled",
+        ruling=(
+            Dispute.Ruling.FIRST if kind == Case.Kind.UPHELD else Dispute.Ruling.NEW,
+            note or label,
+        ),
     )
-    if kind != Case.Kind.VOID:
-        # The hand is credited to the people who played it: those its counted version
-        # credited (a substitute seated since takes nothing of it), else the table's seats,
-        # with the table's credit for a substitute's seat as a correction gives it.
-        seats = {seat: player for seat, player, _points in played_by} or dict(
-            Seat.objects.filter(table_id=old.table_id).values_list("index", "player_id")
-        )
-        journal.append((new, services.credited(new, seats), Entry.Kind.CREDIT))
-    if journal:
-        journal_entries(journal)
-    dispute = (
-        Dispute.objects.select_for_update(**_ROW).filter(result=old).first()
-        if was_disputed
-        else None
-    )
-    if dispute is not None and dispute.ruling == Dispute.Ruling.OPEN:
-        dispute.ruling = Dispute.Ruling.FIRST if kind == Case.Kind.UPHELD else Dispute.Ruling.NEW
-        dispute.ruled_by = user
-        dispute.ruled_at = now
-        dispute.note = note or label
-        dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "note"])
     case.status = Case.Status.RULED
     case.kind = kind
     case.ruling = verdict["ruling"]
     case.note = note
     case.ruled_by = user
-    case.ruled_at = now
+    case.ruled_at = new.confirmed_at
     case.correction = new
     case.save(
         update_fields=["status", "kind", "ruling", "note", "ruled_by", "ruled_at", "correction"]
     )
-    club_id, game = old.club_id, old.competition.game
-    transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
-    _announce(new)
     return new
 
 
@@ -511,16 +463,6 @@ def preview_rule(
     found = previews.preview(competition, apply)
     found["lines"] = found.pop("made")
     return found
-
-
-def _announce(result: Result) -> None:
-    try:
-        from ledger.clubs import webhooks
-    except ImportError:  # pragma: no cover - older ledger core
-        return
-    announce = getattr(webhooks, "announce", None)
-    if announce is not None:
-        announce("result.ruled", result)
 
 
 def set_artificial(

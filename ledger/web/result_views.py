@@ -359,6 +359,7 @@ def reenter(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
             source=outcome["source"],
             record=outcome["record"],
             scores=outcome["explicit"],
+            scored=outcome["scored"],
         )
     except LedgerError as exc:
         messages.error(request, exc.message)
@@ -479,6 +480,7 @@ def correct(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
                 "source": outcome["source"],
                 "record": outcome["record"],
                 "scores": outcome["explicit"],
+                "scored": outcome["scored"],
             }
             try:
                 if request.POST.get("apply") == "1":

@@ -319,6 +319,8 @@ def _evaluate(
         return {"problem": exc.message, "violations": violations}
     return {
         "scores": scored.scores,
+        # the engine's answer, handed to the write so that the engine runs once a submit
+        "scored": scored,
         "source": form.source,
         "record": record,
         "explicit": explicit,
@@ -426,6 +428,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
                     scores=outcome["explicit"],
                     idempotency_key=f"form-{token}",
                     fingerprint=f"form-{token}",
+                    scored=outcome["scored"],
                 )
             except LedgerError as exc:
                 outcome = {
