@@ -21,7 +21,6 @@ Pure data and functions, no Django.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,11 +95,10 @@ class Board:
 
 
 def for_game(slug: str) -> Any:
-    """The faces module a game declares (games/<slug>/faces.py), or None."""
-    try:
-        return importlib.import_module(f"games.{slug}.faces")
-    except ModuleNotFoundError:
-        return None
+    """The faces module a game declares (beside its ``GAME``: games/<slug>/faces.py), or None."""
+    from games.core import registry
+
+    return registry.module(slug, "faces")
 
 
 # --- a board drawn as a map (San Marco's districts) ---------------------------------------

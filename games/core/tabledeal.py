@@ -38,10 +38,7 @@ from typing import Any
 
 
 def for_game(slug: str) -> Any:
-    """The tabledeal module a game declares, or None."""
-    import importlib
+    """The tabledeal module a game declares (beside its ``GAME``), or None."""
+    from games.core import registry
 
-    try:
-        return importlib.import_module(f"games.{slug}.tabledeal")
-    except ModuleNotFoundError:
-        return None
+    return registry.module(slug, "tabledeal")

@@ -53,13 +53,10 @@ def plain(value: Any, lang: str, card: Callable[[str, str], str] | None = None) 
 
 
 def for_game(slug: str) -> Any:
-    """The words module a game declares (games/<slug>/words.py), or None."""
-    import importlib
+    """The words module a game declares (beside its ``GAME``: games/<slug>/words.py), or None."""
+    from games.core import registry
 
-    try:
-        return importlib.import_module(f"games.{slug}.words")
-    except ModuleNotFoundError:
-        return None
+    return registry.module(slug, "words")
 
 
 def seat_name(seat: Any, lang: str, names: Sequence[str] | None = None) -> str:

@@ -15,7 +15,7 @@ def test_a_registered_game_joins_the_five_and_hides_none() -> None:
     try:
         assert registry.available() == (*before, "punti")
         assert registry.get("punti") is GAME
-        assert set(registry.SLUGS) <= set(registry.available())
+        assert set(registry.installed()) <= set(registry.available())
     finally:
         registry.unregister("punti")
     assert registry.available() == before
@@ -45,3 +45,17 @@ def test_punti_scores_a_summary_as_its_record_gives() -> None:
     assert verdict.outcome == report.outcome
     assert report.outcome is not None and report.outcome.winners == (1, 2)
     assert report.outcome.places == (3, 1, 1)
+
+
+def test_every_package_under_games_that_exposes_a_game_is_found_sorted() -> None:
+    import pkgutil
+
+    import games
+
+    packages = sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
+    assert registry.installed() == tuple(p for p in packages if p != "core")
+    assert list(registry.installed()) == sorted(registry.installed())
+    for slug in registry.installed():
+        assert registry.package(slug) == f"games.{slug}"
+        assert registry.module(slug, "words") is not None
+    assert registry.module("tarocco", "no_such_part") is None

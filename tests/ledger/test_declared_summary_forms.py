@@ -15,7 +15,7 @@ from games.core import registry
 from games.core.declare import Field, Rows
 from ledger.web.forms import DeclaredSummaryForm, summary_form_class
 
-GAMES = registry.SLUGS
+GAMES = registry.installed()
 
 
 def _seats(ruleset: Any) -> list[tuple[int, str]]:
