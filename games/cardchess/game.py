@@ -29,6 +29,7 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("3D cardChess", "3D cardChess"),
+        points=Text("Carte d'oro", "Gold cards"),
         seat_counts=(2, 3, 4),
         max_actions=20_000,
         hidden_information=True,
@@ -39,6 +40,14 @@ class CardChess(Game[CardChessRuleset, CardChessState]):
         ),
     )
     rules = BOOK
+    # Gold cards rank first, games won next.
+    standings_defaults: ClassVar[Mapping[str, Any] | None] = {
+        "win": "1",
+        "draw": "0.5",
+        "loss": "0",
+        "order": ["points", "wins"],
+    }
+    turn_rule: ClassVar[str | None] = "cardchess.turn.order"
     rulesets: ClassVar[Mapping[str, CardChessRuleset]] = {
         "2p": CardChessRuleset("2p", 2),
         "3p": CardChessRuleset("3p", 3),

@@ -128,6 +128,10 @@ class GameInfo:
     hands: Text = Text("partite", "games")  # noqa: RUF009 - Text is frozen
     #: Each result's points sum to zero across the table (what one wins the others pay).
     zero_sum: bool = False
+    #: The name a list of games says (a competition's game), when shorter than ``name``.
+    short_name: Text | None = None
+    #: What a seat's points are at this game (the standings' column: "Scontri vinti").
+    points: Text = Text("Punti", "Points")  # noqa: RUF009 - Text is frozen
 
 
 class ReplayFault(Exception):
@@ -225,9 +229,18 @@ class Game(ABC, Generic[R, S]):
     #: (``{"scores": [...]}``): the ledger then takes a result as plain per-seat scores and
     #: still scores it through ``score``, so the standings read the game's Outcome.
     plain_scores: ClassVar[bool] = False
-    #: The standings' defaults for a game the ledger has no table of its own for
-    #: (``{"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]}``).
+    #: The standings' defaults a competition of this game starts from, before its organiser
+    #: changes them (``{"win": "1", "draw": "0.5", "loss": "0", "order": ["points",
+    #: "wins"]}``: what a win, a draw and a loss are worth and what ranks first); None for
+    #: the ledger's own (a win 2, a draw 1, ranked by match points, then points, then wins).
     standings_defaults: ClassVar[Mapping[str, Any] | None] = None
+    #: What average-plus, average and average-minus are worth by default at this game, in
+    #: a seat's points, as decimal strings (a referee's artificial scores, Law 12); None
+    #: for 1, 0 and -1.
+    artificial_scores: ClassVar[tuple[str, str, str] | None] = None
+    #: The rule a seat breaks by acting out of its turn (a digital table refuses such a
+    #: move with it); None for the rule book's first rule.
+    turn_rule: ClassVar[str | None] = None
     #: Each preset's name as players say it, in Italian and English (the lobby's choice of
     #: rules): every preset of ``rulesets`` has one (tests/games/test_ruleset_labels.py).
     ruleset_labels: ClassVar[Mapping[str, Text]] = {}
@@ -308,6 +321,17 @@ class Game(ABC, Generic[R, S]):
         each seat said by its player's name from ``names`` (by seat). A game whose summary
         is the points themselves declares nothing beyond those points."""
         return []
+
+    def step_groups(self, actions: Sequence[Mapping[str, JSON]], lang: str) -> list[str]:
+        """The heading of the part of the game each action belongs to, one per action, in
+        ``lang`` ("it" or "en"): the referee's desk shows a record's steps under them
+        (tricks, scontri...). Consecutive actions with the same heading form one group.
+        The default groups ten moves at a time."""
+        out = []
+        for index, _action in enumerate(actions):
+            first = index // 10 * 10 + 1
+            out.append(f"{'Mosse' if lang == 'it' else 'Moves'} {first}–{first + 9}")
+        return out
 
     def check_ruleset(self, ruleset: R) -> None:
         """Refuse inconsistent option combinations (RecordError). Override as needed."""

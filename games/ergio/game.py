@@ -29,6 +29,7 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("Er Giò", "Er Giò"),
+        points=Text("Scontri vinti", "Scontri won"),
         seat_counts=(2, 4, 6),
         max_actions=20_000,
         hidden_information=True,
@@ -42,6 +43,15 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
         ),
     )
     rules = BOOK
+    # Match points rank first, scontri won next; a level match is three scontri each.
+    standings_defaults: ClassVar[Mapping[str, Any] | None] = {
+        "win": "2",
+        "draw": "1",
+        "loss": "0",
+        "order": ["match_points", "points", "wins"],
+    }
+    artificial_scores: ClassVar[tuple[str, str, str] | None] = ("3.60", "3", "2.40")
+    turn_rule: ClassVar[str | None] = "ergio.turn.order"
     rulesets: ClassVar[Mapping[str, ErGioRuleset]] = {
         "base": ErGioRuleset("base", 2),
         "advanced": ErGioRuleset("advanced", 2, advanced=True),
@@ -200,6 +210,15 @@ class ErGio(Game[ErGioRuleset, ErGioState]):
         from games.ergio.form import magistrature
 
         return magistrature(0) + magistrature(1)
+
+    def step_groups(self, actions: Sequence[Mapping[str, Any]], lang: str) -> list[str]:
+        """The corteo, then each scontro (two sends each)."""
+        out, sends = [], 0
+        for raw in actions:
+            if "send" in raw:
+                sends += 1
+            out.append("Corteo" if sends == 0 else f"Scontro {(sends - 1) // 2 + 1}")
+        return out
 
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None

@@ -80,6 +80,8 @@ class Ponte(Game[PonteRuleset, PonteState]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("Il Gioco del Ponte (gioco da tavolo)", "The Bridge's Game (board game)"),
+        short_name=Text("Il Gioco del Ponte", "The Bridge's Game"),
+        points=Text("Sfide vinte", "Challenges won"),
         seat_counts=(2, 3, 4, 6),
         max_actions=5000,
         hidden_information=True,
@@ -91,6 +93,14 @@ class Ponte(Game[PonteRuleset, PonteState]):
         ),
     )
     rules = BOOK
+    # Match points rank first, challenges won next.
+    standings_defaults: ClassVar[Mapping[str, Any] | None] = {
+        "win": "2",
+        "draw": "1",
+        "loss": "0",
+        "order": ["match_points", "points", "wins"],
+    }
+    turn_rule: ClassVar[str | None] = "ponte.turn.order"
     rulesets: ClassVar[Mapping[str, PonteRuleset]] = _presets()
     default_ruleset = "2p-base"
     ruleset_labels: ClassVar[Mapping[str, Text]] = _labels()

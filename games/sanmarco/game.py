@@ -58,6 +58,7 @@ class SanMarco(Game[Any, Any]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("San Marco", "San Marco"),
+        points=Text("Punteggio", "Score"),
         seat_counts=(2, 3, 4),
         max_actions=6000,
         hidden_information=True,
@@ -70,6 +71,14 @@ class SanMarco(Game[Any, Any]):
         ),
     )
     rules = BOOK
+    # The final scores rank first, games won next.
+    standings_defaults: ClassVar[Mapping[str, Any] | None] = {
+        "win": "1",
+        "draw": "0.5",
+        "loss": "0",
+        "order": ["points", "wins"],
+    }
+    turn_rule: ClassVar[str | None] = "sanmarco.entry.turn"
     rulesets: ClassVar[Mapping[str, Any]] = {
         "variant3": SanMarcoRuleset("variant3", 2, variant=3),
         "variant1": SanMarcoRuleset("variant1", 2, variant=1),

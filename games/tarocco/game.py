@@ -72,6 +72,8 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("Tarocco Siciliano (Calatafimi)", "Sicilian Tarocco (Calatafimi)"),
+        short_name=Text("Tarocco Siciliano", "Tarocco Siciliano"),
+        points=Text("Punti", "Points"),
         seat_counts=(SEATS,),
         max_actions=100,
         hidden_information=True,
@@ -86,6 +88,15 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         ),
     )
     rules = BOOK
+    # A smazzata is worth a few points either way; the points themselves rank first.
+    standings_defaults: ClassVar[Mapping[str, Any] | None] = {
+        "win": "1",
+        "draw": "0",
+        "loss": "0",
+        "order": ["points", "wins"],
+    }
+    artificial_scores: ClassVar[tuple[str, str, str] | None] = ("6", "0", "-6")
+    turn_rule: ClassVar[str | None] = "tarocco.turn.order"
     rulesets: ClassVar[Mapping[str, TaroccoRuleset]] = {
         DUMMETT.name: DUMMETT,
         DOSSENA.name: DOSSENA,
@@ -204,6 +215,20 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState]):
         return read.whole(value, path)
 
     # --- summaries ----------------------------------------------------------------------
+    def step_groups(self, actions: Sequence[Mapping[str, JSON]], lang: str) -> list[str]:
+        """The bidding, the calls and the monte, then each trick of four cards played."""
+        out, plays = [], 0
+        for raw in actions:
+            if "play" in raw:
+                plays += 1
+                n = (plays - 1) // 4 + 1
+                out.append(f"Presa {n}" if lang == "it" else f"Trick {n}")
+            elif lang == "it":
+                out.append("Dichiarazioni, chiamata e monte")
+            else:
+                out.append("Bidding, calls and the monte")
+        return out
+
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
     ) -> list[str]:
