@@ -5,6 +5,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from ledger.clubs.game_fields import GameSerializerField
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -44,6 +45,8 @@ class PlayerCreateSerializer(serializers.Serializer):
 
 
 class CompetitionSerializer(serializers.ModelSerializer):
+    game = GameSerializerField(help_text="An installed game's slug.")
+
     class Meta:
         model = Competition
         fields = [

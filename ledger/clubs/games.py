@@ -1,60 +1,116 @@
-"""What the ledger knows of the games: their names and seats come from the engines'
-declarations where an engine exists, and from this table until then."""
+"""What the ledger knows of the games: all of it read from the games the registry finds
+(games/core/registry.py), never written here. A field that stores a game stores its slug,
+checked by ``validate_game``; a form or a serializer offers ``game_choices()``, read when it
+is built, so an installed game needs no migration and no edit here."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.functional import lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.core import registry
 from games.core.errors import RecordError
+from games.core.text import Text
 
 
 @dataclass(frozen=True)
 class GameMeta:
     slug: str
-    label: object  # a lazy translated string
+    label: object  # a lazy string, in the reader's language when it is read
     seat_counts: tuple[int, ...]
     # Whether each hand's points sum to zero across the table (what one player wins the
     # others pay): the penalties page checks tables against it.
     zero_sum: bool = False
 
 
-# Seats per table by game; the engines declare the same and take precedence once present.
-_KNOWN = {
-    "tarocco": GameMeta("tarocco", _("Tarocco Siciliano"), (4,)),
-    "ergio": GameMeta("ergio", _("Er Giò"), (2, 4, 6)),
-    "ponte": GameMeta("ponte", _("The Bridge's Game"), (2, 3, 4, 6)),
-    "sanmarco": GameMeta("sanmarco", _("San Marco"), (2,)),
-    "cardchess": GameMeta("cardchess", _("3D cardChess"), (2, 3, 4)),
-}
-
-GAME_CHOICES = [(slug, meta.label) for slug, meta in _KNOWN.items()]
-
-
 def meta(slug: str) -> GameMeta:
-    known = _KNOWN.get(slug)
-    if engine_available(slug):
-        game = registry.get(slug)
-        if known is None:
-            return GameMeta(
-                slug, _declared_name(game.info.name), game.info.seat_counts, game.info.zero_sum
-            )
-        return GameMeta(slug, known.label, game.info.seat_counts, game.info.zero_sum)
-    if known is None:
+    """A game's name and table sizes as its engine declares them (KeyError: no such game)."""
+    if not engine_available(slug):
         raise KeyError(slug)
-    return known
+    info = registry.get(slug).info
+    name = _declared_name(info.short_name or info.name)
+    return GameMeta(slug, name, info.seat_counts, info.zero_sum)
+
+
+def label(slug: str) -> str:
+    """A game's name in the reader's language; the slug itself for a game not installed
+    (a competition kept from a game since removed)."""
+    return str(meta(slug).label) if engine_available(slug) else slug
+
+
+def game_choices() -> list[tuple[str, object]]:
+    """Every installed game as (slug, name), for a form's or a serializer's choices: read
+    each time it is called, so a game found after start-up is offered too."""
+    return [(slug, meta(slug).label) for slug in registry.available()]
+
+
+def validate_game(value: str) -> None:
+    """A model field's check that it stores an installed game's slug."""
+    if not engine_available(value):
+        raise ValidationError(
+            _("%(value)r is not a game this club ledger knows."),
+            code="invalid_choice",
+            params={"value": value},
+        )
+
+
+def _reader_language() -> str:
+    return "en" if (get_language() or "it").startswith("en") else "it"
+
+
+def say(text: Text) -> str:
+    """A game's declared words in the reader's language."""
+    return str(text.get(_reader_language()))
+
+
+def points_label(slug: str) -> str:
+    """What a seat's points are at this game (the standings' column: "Scontri won")."""
+    if not engine_available(slug):
+        return str(_("Points"))
+    return say(registry.get(slug).info.points)
+
+
+def standings_defaults(slug: str) -> Mapping[str, Any] | None:
+    """The standings' defaults the game declares, or None."""
+    return registry.get(slug).standings_defaults if engine_available(slug) else None
+
+
+def artificial_scores(slug: str) -> tuple[Decimal, Decimal, Decimal] | None:
+    """Average-plus, average and average-minus as the game declares them, or None."""
+    declared = registry.get(slug).artificial_scores if engine_available(slug) else None
+    if declared is None:
+        return None
+    plus, average, minus = (Decimal(v) for v in declared)
+    return plus, average, minus
+
+
+def step_groups(slug: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The heading of each step of a record on the referee's desk, as the game groups them."""
+    return registry.get(slug).step_groups(actions, _reader_language())
+
+
+def turn_rule(slug: str) -> str:
+    """The rule a seat breaks by moving out of its turn: the game's, or its book's first."""
+    game = registry.get(slug)
+    declared = game.turn_rule
+    return declared if declared is not None and declared in game.rules else next(iter(game.rules))
+
+
+def has_strong_bot(slug: str) -> bool:
+    return engine_available(slug) and "strong" in registry.get(slug).bots
 
 
 def hand_words(slug: str) -> tuple[str, str]:
     """What one result of a table of this game is called, one and several, in the reader's
     language ("smazzata", "smazzate" at Tarocco; "game", "games" at most games)."""
-    language = "en" if (get_language() or "it").startswith("en") else "it"
+    language = _reader_language()
     if engine_available(slug):
         info = registry.get(slug).info
         return info.hand.get(language), info.hands.get(language)
@@ -65,7 +121,7 @@ def _declared_name(name: Any) -> object:
     """A registered game's own name, in the reader's language when it is read."""
 
     def read() -> str:
-        return str(name.get("en" if (get_language() or "it").startswith("en") else "it"))
+        return say(name)
 
     return lazy(read, str)()
 
@@ -130,7 +186,7 @@ def declared_facts(slug: str, verdict: Any, names: Sequence[str]) -> list[str]:
     outcome = verdict.get("outcome") if isinstance(verdict, Mapping) else None
     if not isinstance(outcome, Mapping) or not engine_available(slug):
         return []
-    language = "en" if (get_language() or "it").startswith("en") else "it"
+    language = _reader_language()
     return registry.get(slug).describe(outcome, language, list(names))
 
 
@@ -144,4 +200,4 @@ def table_sizes(competition: Any) -> tuple[int, ...]:
             return (int(registry.get(competition.game).ruleset(competition.ruleset or None).seats),)
         except RecordError:
             pass
-    return tuple(meta(competition.game).seat_counts)
+    return tuple(meta(competition.game).seat_counts) if engine_available(competition.game) else ()

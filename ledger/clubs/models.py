@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger.clubs import rows
 from ledger.clubs.addresses import Refused, check_url
-from ledger.clubs.games import GAME_CHOICES
+from ledger.clubs.games import label as game_label
+from ledger.clubs.games import validate_game
 
 
 class Role(models.TextChoices):
@@ -186,7 +187,9 @@ class Competition(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("short name"))
-    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    # An installed game's slug, checked against the games found (no choices: a game
+    # installed later needs no migration).
+    game = models.CharField(_("game"), max_length=16, validators=[validate_game])
     ruleset = models.JSONField(
         _("ruleset"), default=dict, blank=True, help_text=_("A ruleset name and its options.")
     )
@@ -225,6 +228,10 @@ class Competition(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_game_display(self) -> str:
+        """The game's name as it declares it, in the reader's language."""
+        return game_label(self.game)
 
     def clean(self) -> None:
         from ledger.clubs.scoring import check_ruleset

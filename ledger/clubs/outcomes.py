@@ -15,7 +15,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+
+from ledger.clubs.games import points_label, standings_defaults
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 #: The standings counter each outcome adds to.
@@ -98,28 +99,13 @@ class Settings:
         }
 
 
-#: Per game: Tarocco and San Marco rank by the points themselves (the smazzate's or the final
-#: scores), hands won next; the two-sided games by match points, then scontri or challenges
-#: won; 3D cardChess by gold cards, then games won.
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "tarocco": {"win": "1", "draw": "0", "loss": "0", "order": ["points", "wins"]},
-    "sanmarco": {"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]},
-    "ergio": {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]},
-    "ponte": {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]},
-    "cardchess": {"win": "1", "draw": "0.5", "loss": "0", "order": ["points", "wins"]},
-}
+#: The standings' defaults of a game that declares none (``Game.standings_defaults``).
 FALLBACK = {"win": "2", "draw": "1", "loss": "0", "order": ["match_points", "points", "wins"]}
 
 
 def defaults_of(game: str) -> Mapping[str, Any]:
-    """The standings' defaults of a game: the table above, else what its engine declares
-    (``standings_defaults``, as a game registered beside the five does), else FALLBACK."""
-    if game in DEFAULTS:
-        return DEFAULTS[game]
-    from games.core import registry
-
-    declared = registry.get(game).standings_defaults if game in registry.available() else None
-    return declared or FALLBACK
+    """The standings' defaults of a game: what its engine declares, else FALLBACK."""
+    return standings_defaults(game) or FALLBACK
 
 
 class SettingsError(ValueError):
@@ -183,18 +169,8 @@ def clean_settings(data: Any) -> dict[str, Any]:
     return out
 
 
-#: What a seat's points are in each game, for the standings' column heading.
-POINTS_LABEL = {
-    "tarocco": gettext_lazy("Points"),
-    "sanmarco": gettext_lazy("Score"),
-    "ergio": gettext_lazy("Scontri won"),
-    "ponte": gettext_lazy("Challenges won"),
-    "cardchess": gettext_lazy("Gold cards"),
-}
-
-
 def key_label(key: str, game: str) -> str:
     """A standings key as the page names it."""
     if key == "points":
-        return str(POINTS_LABEL.get(game, _("Points"))).lower()
+        return points_label(game).lower()
     return {"match_points": _("match points"), "wins": _("wins")}[key]

@@ -66,7 +66,7 @@ def _check(club: Club, data: CompetitionData) -> dict[str, Any]:
     name = data.name.strip()
     if not name:
         raise Invalid(_("Give the competition a name."), fields={"name": [_("Required.")]})
-    if data.game not in dict(Competition._meta.get_field("game").choices or []):
+    if not engine_available(data.game):
         raise Invalid(_("Choose a game."), fields={"game": [_("Choose a game.")]})
     if data.format not in Competition.Format.values:
         raise Invalid(_("Choose a format."), fields={"format": [_("Choose a format.")]})

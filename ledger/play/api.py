@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger.clubs.errors import Conflict, NotAllowed
-from ledger.clubs.games import GAME_CHOICES
+from ledger.clubs.game_fields import GameSerializerField
 from ledger.clubs.models import Club, Competition, Table
 from ledger.play import selectors, services
 from ledger.play.models import GameTable, PlaySeat
@@ -33,7 +33,7 @@ class PlaySeatSerializer(serializers.Serializer):
 class PlayTableSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     club = serializers.IntegerField()
-    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    game = GameSerializerField()
     ruleset = serializers.JSONField()
     competition = serializers.IntegerField(allow_null=True)
     ledger_table = serializers.IntegerField(
@@ -89,7 +89,7 @@ class PlayCreateSerializer(serializers.Serializer):
         '"heuristic" or "strong" (a bot; "strong" for the games with hidden cards). Not '
         "needed with ledger_table.",
     )
-    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
+    game = GameSerializerField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("ledger_table") is None:

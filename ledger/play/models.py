@@ -20,7 +20,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.clubs.games import GAME_CHOICES
+from ledger.clubs.games import label as game_label
+from ledger.clubs.games import validate_game
 
 
 def _token() -> str:
@@ -35,7 +36,9 @@ class GameTable(models.Model):
         ABANDONED = "abandoned", _("Abandoned (timed out)")
 
     club = models.ForeignKey("clubs.Club", on_delete=models.PROTECT, related_name="game_tables")
-    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    # An installed game's slug, checked against the games found (no choices: a game
+    # installed later needs no migration).
+    game = models.CharField(_("game"), max_length=16, validators=[validate_game])
     ruleset = models.JSONField(_("ruleset"), default=dict)
     # Chosen by the server from ``secrets`` (a practice table may replay a named deal) and
     # kept secret until the game is over; ``commitment`` (games.core.fair) is shown from
@@ -86,6 +89,10 @@ class GameTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"
+
+    def get_game_display(self) -> str:
+        """The game's name as it declares it, in the reader's language."""
+        return game_label(self.game)
 
     @property
     def over(self) -> bool:

@@ -27,7 +27,7 @@ from games.core.fair import commitment
 from games.core.verdict import violation
 from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
-from ledger.clubs.games import engine_available, meta
+from ledger.clubs.games import engine_available, meta, turn_rule
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
 from ledger.play import live, sealing
 from ledger.play.models import GameTable, Move, PlaySeat
@@ -553,12 +553,7 @@ def _bots_after_commit(table: GameTable) -> None:
 
 
 def turn_violation(table: GameTable, state: State, seat: int) -> dict[str, Any]:
-    book = engine(table.game).rules
-    rule = next(
-        (r for r in (f"{table.game}.turn.order", "sanmarco.entry.turn") if r in book),
-        next(iter(book)),
-    )
-    return violation(book, rule, seat=seat).to_json()
+    return violation(engine(table.game).rules, turn_rule(table.game), seat=seat).to_json()
 
 
 def act(

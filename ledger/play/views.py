@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from games.core import registry
 from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import meta, presets
+from ledger.clubs.games import has_strong_bot, meta, presets
 from ledger.clubs.models import Club, Competition, Role, Table
 from ledger.play import boards, drawings, live, selectors, services
 from ledger.play.models import GameTable, PlaySeat
@@ -273,6 +273,7 @@ def _choices() -> list[dict[str, Any]]:
             {
                 "slug": slug,
                 "label": meta(slug).label,
+                "strong": has_strong_bot(slug),
                 "rulesets": [
                     {"value": f"{slug}:{p.name}", "name": p.label, "seats": p.seats}
                     for p in presets(slug, language)
@@ -304,13 +305,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .order_by("-created_at")[:20]
     ]
     to_watch = list(in_clubs.filter(status=GameTable.Status.PLAYING).order_by("-last_move_at")[:20])
+    games = _choices()
     return render(
         request,
         "play/lobby.html",
         {
             "clubs": clubs,
             "competitions": competitions,
-            "games": _choices(),
+            "games": games,
+            "strong_games": [g["label"] for g in games if g["strong"]],
             "tables": tables,
             "open_tables": open_tables,
             "to_watch": to_watch,

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger.clubs.errors import error_body
-from ledger.clubs.games import GAME_CHOICES
+from ledger.clubs.game_fields import GameSerializerField
 from ledger.clubs.models import Competition, Result
 from ledger.referee import checking, services
 from ledger.referee.models import Case
@@ -26,7 +26,7 @@ CHECK_RATE = getattr(settings, "REFEREE_CHECK_RATE", "30/m")
 
 
 class CheckRequest(serializers.Serializer):
-    game = serializers.ChoiceField(choices=GAME_CHOICES, required=False)
+    game = GameSerializerField(required=False)
     competition = serializers.IntegerField(
         required=False, help_text="Use this competition's game and ruleset."
     )

@@ -17,7 +17,7 @@ from games.core import tabledeal as game_tabledeal
 from games.core import words as game_words
 from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
-from ledger.clubs.games import engine_available
+from ledger.clubs.games import engine_available, step_groups
 
 MAX_OFFERED = 300
 
@@ -168,25 +168,6 @@ def _label(raw: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _group(game: str, raw: Mapping[str, Any], counters: dict[str, int]) -> str:
-    if game == "tarocco":
-        if "play" in raw:
-            counters["plays"] += 1
-            return _("Trick %(n)d") % {"n": (counters["plays"] - 1) // 4 + 1}
-        return _("Bidding, calls and the monte")
-    if game == "ergio":
-        if "send" in raw:
-            counters["sends"] += 1
-        if counters["sends"] == 0:
-            return _("Corteo")
-        return _("Scontro %(n)d") % {"n": (counters["sends"] - 1) // 2 + 1}
-    counters["moves"] += 1
-    return _("Moves %(a)d–%(b)d") % {
-        "a": (counters["moves"] - 1) // 10 * 10 + 1,
-        "b": (counters["moves"] - 1) // 10 * 10 + 10,
-    }
-
-
 def _after_each(game: str, record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The public view after each step (replayed as played), for the trick winners."""
     engine = engine_for(game)
@@ -222,11 +203,9 @@ def timeline(
             by_step.setdefault(v["step"], []).append(v)
     first = verdict["violations"][0].get("step") if verdict["violations"] else None
     groups: list[dict[str, Any]] = []
-    counters = {"plays": 0, "sends": 0, "moves": 0}
-    for i, raw in enumerate(actions):
-        if not isinstance(raw, Mapping):
-            continue
-        name = _group(game, raw, counters)
+    steps = [(i, raw) for i, raw in enumerate(actions) if isinstance(raw, Mapping)]
+    headings = step_groups(game, [raw for _i, raw in steps])
+    for (i, raw), name in zip(steps, headings, strict=True):
         if not groups or groups[-1]["name"] != name:
             groups.append({"name": name, "steps": [], "offending": False})
         found = by_step.get(i, [])

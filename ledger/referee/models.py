@@ -11,14 +11,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from ledger.clubs.games import artificial_scores, validate_game
 from ledger.clubs.models import Club, Competition, Dispute, Result
 
-# Sensible defaults by game, in the ledger's per-seat points. Tarocco hands are worth a few
-# points either way; an Er Giò match gives each side the scontri it won (3 is a level match).
-DEFAULT_ARTIFICIAL: dict[str, tuple[Decimal, Decimal, Decimal]] = {
-    "tarocco": (Decimal("6"), Decimal("0"), Decimal("-6")),
-    "ergio": (Decimal("3.60"), Decimal("3"), Decimal("2.40")),
-}
+# What a game that declares none gets (``Game.artificial_scores``), in per-seat points.
 FALLBACK_ARTIFICIAL = (Decimal("1"), Decimal("0"), Decimal("-1"))
 
 
@@ -46,7 +42,8 @@ class ArtificialScores(models.Model):
         found = cls.objects.filter(competition=competition).first()
         if found is not None:
             return found
-        plus, average, minus = DEFAULT_ARTIFICIAL.get(competition.game, FALLBACK_ARTIFICIAL)
+        declared = artificial_scores(competition.game)
+        plus, average, minus = declared or FALLBACK_ARTIFICIAL
         return cls(competition=competition, average_plus=plus, average=average, average_minus=minus)
 
     def value(self, level: str) -> Decimal:
@@ -83,7 +80,7 @@ class Case(models.Model):
     dispute = models.ForeignKey(
         Dispute, null=True, blank=True, on_delete=models.PROTECT, related_name="referee_cases"
     )
-    game = models.CharField(_("game"), max_length=16)
+    game = models.CharField(_("game"), max_length=16, validators=[validate_game])
     reason = models.TextField(_("what is contested"), blank=True)
     record = models.JSONField(_("record"), default=dict, blank=True)
     verdict = models.JSONField(_("verdict"), null=True, blank=True)

@@ -666,7 +666,7 @@ def set_sheets(
     strategy: dict[str, Any],
 ) -> Case:
     """A game entered from its paper (the Bridge's Game's power sheets and strategy cards,
-    games/ponte/tabledeal.py): the sheets as written become the record's first steps; the
+    as its tabledeal module reads them): the sheets as written become the record's first steps; the
     steps entered after them stay. A sheet that breaks a rule is kept as written: the
     verdict names the fault."""
     case = _editable(user, case)

@@ -23,7 +23,8 @@ from django.views.decorators.cache import never_cache
 
 from ledger.clubs import office
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import GAME_CHOICES, meta, presets
+from ledger.clubs.game_fields import GameFormField
+from ledger.clubs.games import game_choices, meta, presets
 from ledger.clubs.models import Club, Competition, Invitation, Membership, Player, Role
 from ledger.clubs.outcomes import settings_for
 from ledger.formats import office as competitions
@@ -79,7 +80,7 @@ def hub(request: HttpRequest, club: str) -> HttpResponse:
 
 class CompetitionForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
-    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GAME_CHOICES)
+    game = GameFormField(label=gettext_lazy("Game"))
     preset = forms.ChoiceField(
         label=gettext_lazy("Rules"),
         required=False,
@@ -120,12 +121,13 @@ class CompetitionForm(forms.Form):
         super().__init__(*args, **kwargs)
         language = _language()
         groups: list[tuple[Any, list[tuple[str, str]]]] = []
-        for slug, label in GAME_CHOICES:
+        installed = game_choices()
+        for slug, label in installed:
             found = presets(slug, language)
             if found:
                 groups.append((label, [(f"{slug}:{p.name}", p.label) for p in found]))
         self.fields["preset"].choices = [("", "—"), *groups]
-        sizes = sorted({n for slug, _label in GAME_CHOICES for n in meta(slug).seat_counts})
+        sizes = sorted({n for slug, _label in installed for n in meta(slug).seat_counts})
         self.fields["seats_per_table"].choices = [
             ("0", _("the game's usual table")),
             *[(str(n), str(n)) for n in sizes],
@@ -196,7 +198,7 @@ def _competition_page(
         except LedgerError as error:
             _attach(form, error, "name")
     defaults = {
-        slug: settings_for(slug, None) for slug, _label in GAME_CHOICES
+        slug: settings_for(slug, None) for slug, _label in game_choices()
     }  # the points each game counts when left empty
     return render(
         request,

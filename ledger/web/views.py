@@ -33,7 +33,7 @@ from django.views.decorators.cache import never_cache
 from ledger.clubs import checkpoints, services
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import engine_available, meta
+from ledger.clubs.games import engine_available, meta, points_label
 from ledger.clubs.models import (
     ROLE_RANK,
     Checkpoint,
@@ -52,7 +52,7 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
-from ledger.clubs.outcomes import KEYS, POINTS_LABEL, Settings, key_label, settings_for
+from ledger.clubs.outcomes import KEYS, Settings, key_label, settings_for
 from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
 from ledger.clubs.visibility import SEALED, viewer_of
 from ledger.formats import services as formats_services
@@ -129,7 +129,7 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "standings": bool(count),
             "standings_rows": table,
             "show_match_points": show_match_points,
-            "points_label": POINTS_LABEL.get(comp.game, _("Points")),
+            "points_label": points_label(comp.game),
             "settings": settings,
             "ranking_keys": [key_label(k, comp.game) for k in settings.order],
             "can_organise": comp.club.allows(request.user, "organiser"),

@@ -8,6 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
+from games.core import registry
 from ledger.clubs.imports import create_job, run_job
 from ledger.clubs.models import Entry, ImportJob, Result, Standing, Table
 
@@ -148,7 +149,7 @@ def test_the_imports_api_accepts_a_file_and_reports_progress(
     assert people.client("stranger").get("/api/v1/imports/").json()["count"] == 0
 
 
-@pytest.mark.parametrize("game", ["tarocco", "ergio", "ponte", "sanmarco", "cardchess"])
+@pytest.mark.parametrize("game", registry.installed())
 def test_a_file_made_from_a_games_template_records_its_rows(client, people, club, game):
     import csv
     import io

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management import call_command
 
-from ledger.clubs.games import GAME_CHOICES
+from ledger.clubs.games import game_choices
 from ledger.clubs.models import Club, Competition, Entry, Membership, Result
 
 
@@ -13,7 +13,7 @@ def test_seed_demo_loads_a_pisan_club_once(db, capsys):
     assert Membership.objects.filter(club=club).count() >= 12
     assert club.seasons.count() == 1
     assert sorted(Competition.objects.values_list("game", flat=True)) == sorted(
-        slug for slug, _ in GAME_CHOICES
+        slug for slug, _ in game_choices()
     )
     assert all(c.results.filter(status="accepted").exists() for c in Competition.objects.all())
     counts = (Result.objects.count(), Entry.objects.count(), Membership.objects.count())

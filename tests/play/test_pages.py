@@ -391,7 +391,8 @@ def test_the_bridges_game_offers_random_heuristic_and_strong_bots(people, commit
     a table's page offers all three kinds for its open seats, in English and in Italian."""
     client = _client(people)
     lobby = client.get("/play/").content.decode()
-    assert "the Bridge&#x27;s Game: they think" in lobby or "the Bridge's Game: they think" in lobby
+    strong = lobby.split('id="strong-games">', 1)[1].split("</small>", 1)[0]
+    assert "The Bridge&#x27;s Game" in strong and "San Marco" not in strong
     commit(
         client.post,
         "/play/new/",
@@ -408,7 +409,9 @@ def test_the_bridges_game_offers_random_heuristic_and_strong_bots(people, commit
     italian.force_login(people.users["member"])
     italian_page = italian.get(f"/play/{open_table.pk}/").content.decode()
     assert '<option value="strong">Bot forti' in italian_page
-    assert "Gioco del Ponte: pensano" in italian.get("/play/").content.decode()
+    italian_lobby = italian.get("/play/").content.decode()
+    assert "Bot forti (pensano fino a mezzo secondo a mossa)" in italian_lobby
+    assert "Il Gioco del Ponte" in italian_lobby.split('id="strong-games">', 1)[1]
     # Tramontana's strong bot writes its power sheet, then it is the person's turn
     first = _table(people, commit, "ponte", ["strong", "me"])
     moves = list(first.moves.order_by("pk"))
