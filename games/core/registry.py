@@ -64,8 +64,8 @@ def _as_game(obj: Any, where: str) -> Found | None:
 
 @functools.cache
 def _found() -> dict[str, Found]:
-    import games
-
+    # The package games/ itself (imported before any of its modules, this one included).
+    games = sys.modules[__name__.partition(".")[0]]
     found: dict[str, Found] = {}
 
     def add(item: Found | None, where: str) -> None:
