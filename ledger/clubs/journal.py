@@ -30,20 +30,13 @@ from ledger.clubs.outcomes import outcomes
 from ledger.clubs.projections import project, round_keys
 
 
-def append_entries(
-    result: Result, rows: Sequence[tuple[int, int, Decimal]], kind: str
-) -> list[Entry]:
-    """Append journal lines for a result, extending its club's hash chain."""
-    return journal_entries([(result, rows, kind)])[0]
-
-
 def journal_entries(
     items: Sequence[tuple[Result, Sequence[tuple[int, int, Decimal]], str]],
 ) -> list[list[Entry]]:
-    """Append the journal lines of several results (a correction's reversals and new
-    credits, say) in one write: the order the write path takes its locks in, whatever
-    the caller's order, so corrections and new results never wait for each other in a
-    circle."""
+    """Append the journal lines of several results in one write, as ``write`` does, and
+    return them as entries (a data migration's reversals, say): in the order the write
+    path takes its locks in, whatever the caller's order, so that no two writes wait for
+    each other in a circle."""
     return [[line.as_entry() for line in lines] for lines in write(items, timezone.now())]
 
 
