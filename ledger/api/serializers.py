@@ -280,8 +280,11 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
 class ImportCreateSerializer(serializers.Serializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    file = serializers.FileField(help_text="CSV or JSONL, UTF-8 (docs/imports.md).")
-    format = serializers.ChoiceField(choices=["csv", "jsonl"], required=False)
+    file = serializers.FileField(
+        help_text="CSV (comma, semicolon or tab; UTF-8 or Windows-1252), .xlsx, .ods or JSONL "
+        "(docs/imports.md)."
+    )
+    format = serializers.ChoiceField(choices=["csv", "jsonl", "xlsx", "ods"], required=False)
 
 
 class StandingsSettingsSerializer(serializers.Serializer):

@@ -86,7 +86,9 @@ def _value(text: str) -> Any:
     if _INT.match(text):
         return int(text)
     if _DECIMAL.match(text):
-        return float(text.replace(",", "."))
+        # A spreadsheet writes a whole number as 61,0 or 61.0: it is the whole number 61.
+        number = float(text.replace(",", "."))
+        return int(number) if number.is_integer() else number
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     return text

@@ -9,11 +9,11 @@ replay, not a duplicate, so re-running an import file is safe.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import hashlib
 import io
 import json
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,11 +22,11 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.core import UNFINISHED, RecordError, registry
-from ledger.clubs import services
+from ledger.clubs import services, sheets
 from ledger.clubs.columns import columns, flatten, summary_of
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import engine_available
@@ -73,14 +73,15 @@ def parse(content: str, fmt: str) -> Iterator[Row | tuple[int, str]]:
                 continue
             yield Row(number, data)
         return
-    reader = csv.DictReader(io.StringIO(content))
+    reader = csv.DictReader(io.StringIO(content), delimiter=sheets.separator(content))
     try:
-        missing = {"competition"} - set(reader.fieldnames or [])
+        header = [(name or "").strip() for name in (reader.fieldnames or [])]
     except csv.Error:
-        missing = {"competition"}
-    if missing:
-        yield 1, _("The header must name the columns: %(c)s.") % {"c": ", ".join(CSV_COLUMNS)}
+        header = []
+    if "competition" not in header:
+        yield 1, wrong_header(header)
         return
+    reader.fieldnames = header
     while True:
         first_line = reader.line_num + 1  # where the next row starts
         try:
@@ -111,7 +112,7 @@ def parse(content: str, fmt: str) -> Iterator[Row | tuple[int, str]]:
             if "record" in row:
                 row["record"] = json.loads(row["record"])
             if "scores" in row:
-                row["scores"] = [s.strip() for s in row["scores"].split("|")]
+                row["scores"] = [_points(s) for s in row["scores"].split("|")]
             if "players" in row:
                 row["players"] = [p.strip() for p in row["players"].split("|")]
         except json.JSONDecodeError as exc:
@@ -120,31 +121,75 @@ def parse(content: str, fmt: str) -> Iterator[Row | tuple[int, str]]:
         yield Row(line, row)
 
 
-def decode(raw: bytes) -> str:
-    """The file's text, refusing what is not UTF-8 (with or without a BOM) with a clear reason."""
+def wrong_header(header: list[str]) -> str:
+    """Why a file's first row is not an import's header, and what it should be."""
+    found = ", ".join(h for h in header if h)[:200]
+    return _(
+        'The first row must name the columns, one of them "competition" (the columns are: '
+        "%(c)s); it names %(found)s. Start from a competition's template. %(expected)s"
+    ) % {
+        "c": ", ".join(CSV_COLUMNS),
+        "found": found or _("nothing"),
+        "expected": sheets.expected(),
+    }
+
+
+def _points(text: str) -> str:
+    """A score as typed in a spreadsheet: 61,0 and 61.0 are 61, 2,5 is 2.5."""
+    text = text.strip()
+    if _WHOLE.match(text):
+        return text.replace(",", ".").split(".")[0]
+    if _DECIMAL.match(text):
+        return text.replace(",", ".")
+    return text
+
+
+_WHOLE = re.compile(r"^-?\d+[.,]0+$")
+_DECIMAL = re.compile(r"^-?\d+,\d+$")
+
+
+def read(raw: bytes, filename: str, fmt: str | None) -> tuple[str, str, dict[str, Any]]:
+    """The file as the text an import reads (CSV or JSONL), its format, and what was
+    understood of it: the kind of file, its separator and encoding, its rows and columns."""
     if len(raw) > MAX_BYTES:
         raise Invalid(_("The file is larger than 20 MB; split it."))
-    if raw.startswith(
-        (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-    ):
-        raise Invalid(_("The file is UTF-16 or UTF-32 text; save it as UTF-8 and try again."))
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise Invalid(
-            _("The file is not UTF-8 text (byte %(at)d); save it as UTF-8 and try again.")
-            % {"at": exc.start}
-        ) from exc
-    if "\x00" in text:
-        # UTF-16 without a byte-order mark, or a binary file, decodes as "UTF-8" full of NULs.
-        raise Invalid(
-            _(
-                "The file contains NUL bytes (byte %(at)d): it is not UTF-8 text (perhaps "
-                "UTF-16 or a spreadsheet file). Save it as CSV UTF-8 and try again."
+    kind = sheets.kind_of(raw)
+    if kind is not None:
+        book = sheets.read_workbook(raw, kind)
+        content = book.csv()
+        understood: dict[str, Any] = {"kind": kind, "sheet": book.sheet}
+        fmt = kind
+    else:
+        content, encoding = sheets.decode(raw)
+        fmt = (
+            fmt or ("jsonl" if filename.lower().endswith((".jsonl", ".ndjson")) else "csv")
+        ).lower()
+        if fmt in (sheets.XLSX, sheets.ODS):
+            raise Invalid(
+                _("The file is named like a workbook but holds text. %(expected)s")
+                % {"expected": sheets.expected()}
             )
-            % {"at": raw.index(b"\x00")}
-        )
-    return text
+        understood = {"kind": fmt, "encoding": encoding}
+        if fmt == "csv":
+            understood["separator"] = sheets.separator(content)
+    if fmt == "jsonl":
+        understood["rows"] = sum(1 for line in content.splitlines() if line.strip())
+        return content, fmt, understood
+    reader = csv.reader(io.StringIO(content), delimiter=understood.get("separator", ","))
+    try:
+        header = [h.strip() for h in next(reader, [])]
+    except csv.Error:
+        header = []
+    if "competition" not in header:
+        raise Invalid(wrong_header(header))
+    rows = 0
+    try:
+        rows = sum(1 for row in reader if any(c.strip() for c in row))
+    except csv.Error:
+        rows = content.count("\n")  # the rows will say what is wrong, line by line
+    understood["rows"] = rows
+    understood["columns"] = [h for h in header if h][:60]
+    return content, fmt, understood
 
 
 class _Importer:
@@ -221,7 +266,7 @@ class _Importer:
             return self.void(competition, data)
         table = self.table(competition, data, row.line)
         cells = {k: v for k, v in data.items() if k not in CSV_COLUMNS}
-        if self.job.format == "csv" and cells and "record" not in data:
+        if self.job.format != "jsonl" and cells and "record" not in data:
             # Plain columns: the summary written cell by cell (ledger/clubs/columns.py).
             data = {**data, "record": plain_summary(competition, cells)}
         source = str(data.get("source") or ("summary" if "record" in data else "manual"))
@@ -449,11 +494,16 @@ def create_job(
     raw: bytes,
     fmt: str | None,
     language: str | None = None,
+    preview: bool = False,
 ) -> ImportJob:
+    """The job for a file, queued; with ``preview``, waiting for the scorekeeper to confirm
+    what was understood of it (the import page) before it is queued."""
     services.require_role(user, club, Role.SCOREKEEPER)
-    fmt = (fmt or ("jsonl" if filename.lower().endswith((".jsonl", ".ndjson")) else "csv")).lower()
-    if fmt not in ("csv", "jsonl"):
-        raise Invalid(_("The format is csv or jsonl."), fields={"format": [_("csv or jsonl")]})
+    if fmt and fmt.lower() not in ("csv", "jsonl", sheets.XLSX, sheets.ODS):
+        raise Invalid(
+            _("The format is csv, jsonl, xlsx or ods."),
+            fields={"format": [_("csv, jsonl, xlsx or ods")]},
+        )
     cap = settings.LEDGER_IMPORT_MAX_BYTES
     if len(raw) > cap:
         raise Invalid(
@@ -461,13 +511,15 @@ def create_job(
             % {"size": f"{len(raw):,}", "cap": f"{cap:,}"},
             fields={"file": [_("Too large.")]},
         )
-    content = decode(raw)
+    content, fmt, understood = read(raw, filename, fmt)
     return ImportJob.objects.create(
         club=club,
         user=user,
         filename=filename[:200],
         format=fmt,
         content=content,
+        understood=understood,
+        status=ImportJob.Status.PREVIEW if preview else ImportJob.Status.QUEUED,
         language=(language or get_language() or "it")[:8],
     )
 
@@ -486,3 +538,43 @@ def run_job(job_id: int) -> ImportJob:
         raise
     job.refresh_from_db()
     return job
+
+
+def in_words(understood: dict[str, Any]) -> str:
+    """What was read of a file, as the import page says it before the rows are applied:
+    "CSV, semicolon-separated, UTF-8 with a byte-order mark: 24 rows; columns: ..."."""
+    kind = understood.get("kind")
+    if not kind:
+        return ""
+    parts: list[str] = []
+    if kind == sheets.XLSX:
+        parts.append(_("Excel workbook, sheet “%(s)s”") % {"s": understood.get("sheet", "")})
+    elif kind == sheets.ODS:
+        parts.append(
+            _("OpenDocument spreadsheet, sheet “%(s)s”") % {"s": understood.get("sheet", "")}
+        )
+    elif kind == "jsonl":
+        parts.append(_("JSONL, one result per line"))
+    else:
+        parts.append(
+            {
+                ",": _("CSV, comma-separated"),
+                ";": _("CSV, semicolon-separated"),
+                "\t": _("CSV, tab-separated"),
+            }.get(understood.get("separator", ","), "CSV")
+        )
+    encoding = understood.get("encoding")
+    if encoding:
+        parts.append(
+            {
+                "utf-8": _("UTF-8"),
+                "utf-8-sig": _("UTF-8 with a byte-order mark"),
+                "cp1252": _("Windows-1252 (Western European)"),
+            }.get(encoding, encoding)
+        )
+    text = ", ".join(parts)
+    rows = int(understood.get("rows") or 0)
+    text += ": " + ngettext("%(n)d row", "%(n)d rows", rows) % {"n": rows}
+    if understood.get("columns"):
+        text += "; " + _("columns: %(c)s") % {"c": ", ".join(understood["columns"])}
+    return text + "."

@@ -825,6 +825,7 @@ class ImportJob(models.Model):
     """A bulk import of results from a CSV or JSONL file, with its progress and bad rows."""
 
     class Status(models.TextChoices):
+        PREVIEW = "preview", _("To confirm")
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
         DONE = "done", _("Done")
@@ -836,6 +837,8 @@ class ImportJob(models.Model):
     format = models.CharField(_("format"), max_length=8)
     language = models.CharField(max_length=8, default="it")
     content = models.TextField(editable=False)
+    # What was read of the file: its kind, separator, encoding, sheet, rows and columns.
+    understood = models.JSONField(default=dict, blank=True, editable=False)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     processed = models.PositiveIntegerField(default=0)

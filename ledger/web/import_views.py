@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import jobs
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.imports import create_job, template_rows
+from ledger.clubs.imports import create_job, in_words, template_rows
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
 
 
@@ -34,7 +34,7 @@ def upload(request: HttpRequest, club: str) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("file")
         if upload is None:
-            error = _("Choose a CSV or JSONL file.")
+            error = _("Choose a file: CSV, Excel (.xlsx), LibreOffice (.ods) or JSONL.")
         else:
             try:
                 job = create_job(
@@ -43,12 +43,13 @@ def upload(request: HttpRequest, club: str) -> HttpResponse:
                     filename=upload.name or "upload",
                     raw=upload.read(),
                     fmt=request.POST.get("format") or None,
+                    preview=True,
                 )
             except LedgerError as exc:
                 error = exc.message
             else:
-                transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, job.pk))
-                messages.info(request, _("Import started."))
+                # The page says what it read of the file; the rows are applied once the
+                # scorekeeper confirms it (job, below).
                 return redirect("import-job", club=club, pk=job.pk)
     recent = ImportJob.objects.filter(club=the_club).defer("content")[:20]
     return render(
@@ -98,5 +99,23 @@ def template(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 def job(request: HttpRequest, club: str, pk: int) -> HttpResponse:
     the_club = _club(request, club)
     import_job = get_object_or_404(ImportJob.objects.defer("content"), pk=pk, club=the_club)
+    if request.method == "POST" and import_job.status == ImportJob.Status.PREVIEW:
+        if request.POST.get("confirm"):
+            # Only the job still waiting moves on: a second click queues nothing twice.
+            queued = ImportJob.objects.filter(
+                pk=import_job.pk, status=ImportJob.Status.PREVIEW
+            ).update(status=ImportJob.Status.QUEUED)
+            if queued:
+                transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, import_job.pk))
+                messages.info(request, _("Import started."))
+        else:
+            ImportJob.objects.filter(pk=import_job.pk, status=ImportJob.Status.PREVIEW).delete()
+            messages.info(request, _("The file was put aside; nothing was imported."))
+            return redirect("import", club=club)
+        return redirect("import-job", club=club, pk=import_job.pk)
     template = "web/import_progress.html" if request.htmx else "web/import_job.html"
-    return render(request, template, {"club": the_club, "job": import_job})
+    return render(
+        request,
+        template,
+        {"club": the_club, "job": import_job, "understood": in_words(import_job.understood)},
+    )

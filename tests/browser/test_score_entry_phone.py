@@ -232,6 +232,11 @@ def test_an_import_made_from_a_template_records_its_rows_and_names_the_bad_one(
     page.set_input_files("#file", str(path))
     with page.expect_navigation():
         page.click("#start-import")
+    # The page says what it read before anything is recorded.
+    expect(page.locator("#understood-summary")).to_contain_text("separato da virgole")
+    expect(page.locator("#understood-summary")).to_contain_text("3 righe")
+    with page.expect_navigation():
+        page.click("#confirm-import")
     progress = page.locator("#progress")
     expect(progress).to_contain_text("2 importati")
     errors = page.locator("#import-errors tbody tr")

@@ -40,12 +40,14 @@ def good_line(people, key="k1"):
 HEADER = "competition,table,players,scores,key\n"
 
 
-def test_a_latin1_file_is_refused_with_the_byte_to_fix(people, manual_competition):
-    raw = (HEADER + "coppa,Caffè,Niccolò|Bruno,3|4,k1\n").encode("latin-1")
+def test_a_file_neither_utf8_nor_windows_1252_is_refused_with_the_byte_to_fix(
+    people, manual_competition
+):
+    raw = (HEADER + "coppa,Caffè,").encode("latin-1") + b"\x9d|Bruno,3|4,k1\n"
     with pytest.raises(Invalid) as caught:
         upload(people, raw)
-    assert "UTF-8" in caught.value.message
-    assert str(raw.index(b"\xe8")) in caught.value.message
+    assert "UTF-8" in caught.value.message and "Windows-1252" in caught.value.message
+    assert str(raw.index(b"\x9d")) in caught.value.message
     assert ImportJob.objects.count() == 0
 
 
@@ -95,7 +97,6 @@ def test_nul_bytes_are_refused_as_not_utf8_text(people, manual_competition):
     with pytest.raises(Invalid) as caught:
         upload(people, raw)
     assert "NUL" in caught.value.message and "UTF-8" in caught.value.message
-    assert str(raw.index(b"\x00")) in caught.value.message
 
 
 def test_control_characters_are_reported_by_line_not_crashed_on(people, manual_competition):
@@ -134,7 +135,8 @@ def test_binary_junk_is_refused_or_reported_never_a_crash(people, manual_competi
     try:
         job = upload(people, junk, fmt=fmt)
     except Invalid as exc:
-        assert "UTF-8" in exc.message
+        # Refused whole, saying what an import takes.
+        assert "UTF-8" in exc.message or "competition" in exc.message, exc.message
         return
     assert job.status == "done", job.errors
     assert all(isinstance(e["line"], int) and e["message"] for e in job.errors)

@@ -85,15 +85,15 @@ def test_jsonl_rows_are_checked_by_the_engine_with_their_rule(people, club):
     assert Standing.objects.filter(competition__slug="tarocco").count() == 4
 
 
-def test_a_file_that_is_not_utf8_is_refused_with_a_reason(people, manual_competition):
+def test_a_file_neither_utf8_nor_windows_1252_is_refused_with_a_reason(people, manual_competition):
     from ledger.clubs.errors import Invalid
 
-    with pytest.raises(Invalid, match="UTF-8"):
+    with pytest.raises(Invalid, match="Windows-1252"):
         create_job(
             user=people.users["scorekeeper"],
             club=people.club,
             filename="x.csv",
-            raw="competition\nCaffè".encode("latin-1"),
+            raw=b"competition\nCaff\xe8\x81",
             fmt="csv",
         )
     assert not ImportJob.objects.exists()
@@ -116,19 +116,38 @@ def test_the_import_command_reports_bad_rows_with_their_line(people, manual_comp
     assert Result.objects.count() == 1
 
 
-def test_the_upload_page_runs_the_import_and_shows_progress(
+def test_the_upload_page_says_what_it_read_then_runs_the_import_once_confirmed(
     client, people, manual_competition, django_capture_on_commit_callbacks
 ):
     client.force_login(people.users["scorekeeper"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     content = f"competition,players,scores\ncoppa,{names(people)},1|2\n"
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            "/c/prova/import/", {"file": SimpleUploadedFile("r.csv", content.encode())}
-        )
+    response = client.post(
+        "/c/prova/import/", {"file": SimpleUploadedFile("r.csv", content.encode())}
+    )
     assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "CSV, comma-separated, UTF-8: 1 row; columns: competition, players, scores." in page
+    assert 'id="confirm-import"' in page and Result.objects.count() == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = client.post(response["Location"], {"confirm": "1"})
+    assert confirmed.status_code == 302
     page = client.get(response["Location"]).content.decode()
     assert 'id="import-progress"' in page and 'value="100"' in page
     assert Result.objects.count() == 1
+    # Confirming again queues nothing twice.
+    client.post(response["Location"], {"confirm": "1"})
+    assert Result.objects.count() == 1
+
+
+def test_a_file_put_aside_on_the_upload_page_records_nothing(client, people, manual_competition):
+    client.force_login(people.users["scorekeeper"])
+    content = f"competition,players,scores\ncoppa,{names(people)},1|2\n"
+    response = client.post(
+        "/c/prova/import/", {"file": SimpleUploadedFile("r.csv", content.encode())}
+    )
+    client.post(response["Location"], {"discard": "1"})
+    assert not ImportJob.objects.exists() and Result.objects.count() == 0
 
 
 def test_the_imports_api_accepts_a_file_and_reports_progress(

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.imports import create_job, run_job
+from ledger.clubs.imports import create_job, in_words, run_job
 from ledger.clubs.models import Club
 
 
@@ -18,7 +18,11 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the CSV or JSONL file")
         parser.add_argument("--club", help="the club's short name (needed when there are several)")
         parser.add_argument("--user", help="who the results are entered by (a scorekeeper)")
-        parser.add_argument("--format", choices=["csv", "jsonl"], help="default: by extension")
+        parser.add_argument(
+            "--format",
+            choices=["csv", "jsonl", "xlsx", "ods"],
+            help="default: by the file's content and extension",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -50,6 +54,7 @@ class Command(BaseCommand):
             )
         except LedgerError as exc:
             raise CommandError(exc.message) from exc
+        self.stdout.write(f"{path.name}: {in_words(job.understood)}")
         job = run_job(job.pk)
         for error in job.errors:
             rules = f" [{', '.join(error['rules'])}]" if error.get("rules") else ""
