@@ -19,11 +19,17 @@ from types import ModuleType
 
 # Compiled because a hot path of theirs has a goal the interpreter misses on its own
 # (docs/benchmarks.md): San Marco's board game replays a whole recorded game for every
-# validation; cardChess's and Er Giò's random playouts must make ten times python-chess's
-# actions per second. Er Giò's play runs through all four of its modules (the actions are
-# dataclasses its state builds and reads on every step, so compiling the state alone gains
-# nothing).
+# validation (its state runs through all six of its board modules: the flow, the rules, the
+# table, the actions, the chance and the cards); cardChess's and Er Giò's random playouts
+# must make ten times python-chess's actions per second. Er Giò's play runs through all
+# four of its modules (the actions are dataclasses its state builds and reads on every step,
+# so compiling the state alone gains nothing).
 MODULES = (
+    "games/sanmarco/cards.py",
+    "games/sanmarco/actions.py",
+    "games/sanmarco/chance.py",
+    "games/sanmarco/flow.py",
+    "games/sanmarco/legal.py",
     "games/sanmarco/table.py",
     "games/cardchess/state.py",
     "games/ergio/state.py",

@@ -7,7 +7,9 @@ It reads only what its seat may see: the board, the scores, the offers it is sho
 from __future__ import annotations
 
 from games.core import rng
-from games.sanmarco.table import BANISH, BRIDGE, DOGE, LIMIT_BASE, TRANSFER, Act, BoardState
+from games.sanmarco.actions import Act
+from games.sanmarco.cards import BANISH, BRIDGE, DOGE, LIMIT_BASE, TRANSFER
+from games.sanmarco.table import BoardState
 
 
 class BoardBot:

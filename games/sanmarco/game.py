@@ -8,8 +8,11 @@ from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.core.declare import SummaryForm
+from games.sanmarco.actions import Act, decode, decode_quick, encode
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
+from games.sanmarco.flow import MODES
+from games.sanmarco.flow import Termination as BoardTermination
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.sanmarco.scoring import MAX_POINTS, outcome_of, score_summary
 from games.sanmarco.state import (
@@ -21,16 +24,7 @@ from games.sanmarco.state import (
     ScoringRound,
     Termination,
 )
-from games.sanmarco.table import (
-    MODES,
-    Act,
-    BoardState,
-    decode,
-    decode_quick,
-    encode,
-    presets,
-)
-from games.sanmarco.table import Termination as BoardTermination
+from games.sanmarco.table import BoardState, presets
 from games.sanmarco.table import start_board as board_from_deal
 
 JSON = Any

@@ -86,7 +86,7 @@ BOOK = RuleBook(
             "Variants 1 and 2: equal points between the active players stay a tie (the base "
             "rules give no tie-break).",
         ),
-        # --- the board game (games/sanmarco/table.py) ---------------------------------
+        # --- the board game (games/sanmarco/flow.py, legal.py, table.py) ---------------
         "sanmarco.board.house": (
             "Senza un tabellone del circolo si gioca sul tabellone di casa: i valori noti "
             "(San Marco 8/6, Castello sul 6) e valori plausibili per il resto.",

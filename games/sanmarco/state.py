@@ -53,9 +53,10 @@ class SanMarcoRuleset(Ruleset):
 
 @dataclass(frozen=True)
 class BoardRuleset(Ruleset):
-    """A ruleset of the board game (games/sanmarco/table.py). Each option is an open point
+    """A ruleset of the board game (games/sanmarco/flow.py). Each option is an open point
     of the sources, decided in docs/rules/sanmarco.md beside its rule id; the presets hold
-    the decisions. It lives here, in plain Python, because table.py is compiled by mypyc,
+    the decisions. It lives here, in plain Python, because the board's modules are compiled
+    by mypyc,
     whose classes cannot extend ``Ruleset``, an interpreted dataclass.
 
     ``board``: None for the house board, or a club's own board (docs/rules/sanmarco.md).

@@ -13,12 +13,12 @@ import pytest
 
 from games.core import NOTATION_VERSION, RecordError, registry
 
-# where each game keeps the state whose flow has phases (San Marco's board lives in table.py)
+# where each game keeps the state whose flow has phases (San Marco's board runs in flow.py)
 STATE_MODULE = {
     "tarocco": ("games.tarocco.state", None),
     "ergio": ("games.ergio.state", None),
     "ponte": ("games.ponte.state", None),
-    "sanmarco": ("games.sanmarco.table", "base3"),
+    "sanmarco": ("games.sanmarco.flow", "base3"),
     "cardchess": ("games.cardchess.state", None),
 }
 

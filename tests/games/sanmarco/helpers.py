@@ -12,18 +12,11 @@ import pytest
 from games.compiled import is_compiled
 from games.core import RandomBot
 from games.sanmarco import GAME, table
+from games.sanmarco.cards import CUBES, NEUTRAL_CUBES
+from games.sanmarco.chance import Chance
+from games.sanmarco.flow import GHOST, NEUTRAL, Pair, Pending, Phase
 from games.sanmarco.game import HeuristicBot
-from games.sanmarco.table import (
-    CUBES,
-    GHOST,
-    NEUTRAL,
-    NEUTRAL_CUBES,
-    BoardState,
-    Chance,
-    Pair,
-    Pending,
-    Phase,
-)
+from games.sanmarco.table import BoardState
 
 BOARD_RULESETS = ("base3", "base4", "variant1-board", "variant2-board", "variant3-board")
 
@@ -181,7 +174,8 @@ def position(name: str, spec: dict[str, Any], seed: int = 0) -> BoardState:
     holds these action cards and is carrying them out. Supplies follow from the rest.
     """
     from games.sanmarco.board import DISTRICTS
-    from games.sanmarco.table import CARD_NAMES, Pair
+    from games.sanmarco.cards import CARD_NAMES
+    from games.sanmarco.flow import Pair
 
     state = GAME.new_game(GAME.ruleset(name), seed)
     assert isinstance(state, BoardState)

@@ -10,8 +10,9 @@ import pytest
 
 from games.core import IllegalAction, RecordError
 from games.sanmarco import GAME
+from games.sanmarco.actions import Act
 from games.sanmarco.board import DISTRICTS, house_board, load_board, parse_board
-from games.sanmarco.table import Act, BoardState
+from games.sanmarco.table import BoardState
 from tests.games.sanmarco.helpers import (
     plain_python_only,
     play_checked,
@@ -318,7 +319,8 @@ def test_chance_that_is_not_in_the_deck_makes_the_record_impossible() -> None:
 
 
 def test_an_eleventh_doge_card_is_not_in_the_deck() -> None:
-    from games.sanmarco.table import ACTION_DECK, Chance
+    from games.sanmarco.cards import ACTION_DECK
+    from games.sanmarco.chance import Chance
 
     chance = Chance(None, {"action_cards": ["doge"] * 11})
     deck = list(ACTION_DECK)

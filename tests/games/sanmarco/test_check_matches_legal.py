@@ -17,7 +17,9 @@ import pytest
 from games.core import RecordError
 from games.core.engine import ReplayFault
 from games.sanmarco import GAME
-from games.sanmarco.table import KINDS, MAX_BRIDGES, Act, BoardState, decode_quick
+from games.sanmarco.actions import KINDS, Act, decode_quick
+from games.sanmarco.board import MAX_BRIDGES
+from games.sanmarco.table import BoardState
 from tests.games.sanmarco.helpers import BOARD_RULESETS, fields
 
 

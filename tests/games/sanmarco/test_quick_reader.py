@@ -10,7 +10,7 @@ import pytest
 
 from games.core import RandomBot, RecordError, play
 from games.sanmarco import GAME
-from games.sanmarco.table import decode, decode_quick
+from games.sanmarco.actions import decode, decode_quick
 from tests.games.sanmarco.helpers import BOARD_RULESETS
 
 ODD_VALUES = (None, True, -1, 0, 2, 99, 1.0, "", "castello", "doge", ["castello"], {"a": 1})
@@ -73,7 +73,7 @@ def test_a_malformed_action_is_refused_at_its_step(bad: dict[str, object]) -> No
 def test_chance_draws_exactly_what_randrange_and_randint_draw() -> None:
     import random
 
-    from games.sanmarco.table import below
+    from games.sanmarco.chance import below
 
     for seed in range(30):
         ours, theirs = random.Random(seed), random.Random(seed)
@@ -84,7 +84,8 @@ def test_chance_draws_exactly_what_randrange_and_randint_draw() -> None:
 
 def test_a_seeded_deal_draws_what_randrange_draws_from_the_same_seed() -> None:
     from games.core import rng as make_rng
-    from games.sanmarco.table import ACTION_DECK, Chance
+    from games.sanmarco.cards import ACTION_DECK
+    from games.sanmarco.chance import Chance
 
     for seed in range(20):
         chance = Chance(seed, None)

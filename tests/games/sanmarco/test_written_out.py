@@ -12,14 +12,10 @@ import pytest
 from games.core import RecordError
 from games.core import rng as make_rng
 from games.sanmarco import GAME
-from games.sanmarco.table import (
-    ACTION_DECK,
-    CARD_NAMES,
-    LIMIT_DECK,
-    BoardState,
-    Chance,
-    Pending,
-)
+from games.sanmarco.cards import ACTION_DECK, CARD_NAMES, LIMIT_DECK
+from games.sanmarco.chance import Chance
+from games.sanmarco.flow import Pending
+from games.sanmarco.table import BoardState
 
 
 def test_a_die_rolls_what_randint_rolls_from_the_same_seed() -> None:
