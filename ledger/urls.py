@@ -32,6 +32,18 @@ urlpatterns = [
         import_views.template,
         name="import-template",
     ),
+    path(
+        "c/<slug:club>/import/template/<slug:slug>.xlsx",
+        import_views.template,
+        {"kind": "xlsx"},
+        name="import-template-xlsx",
+    ),
+    path(
+        "c/<slug:club>/import/template/<slug:slug>.ods",
+        import_views.template,
+        {"kind": "ods"},
+        name="import-template-ods",
+    ),
     path("c/<slug:club>/tokens/", token_views.tokens, name="club-tokens"),
     path("c/<slug:club>/export/", export_views.club_export, name="club-export"),
     path("c/<slug:club>/export/club.jsonl", export_views.club_export_file, name="club-export-file"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -14,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from ledger.clubs import jobs
+from ledger.clubs import jobs, sheets
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.imports import create_job, in_words, template_rows
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
@@ -75,24 +76,111 @@ def _guides(club: Club) -> list[dict[str, Any]]:
     return out
 
 
+def _players(club: Club, competition: Competition) -> list[Player]:
+    """The competition's players who are members of the club (those seated at its tables),
+    by name; the club's members when the competition has none yet."""
+    members = Player.objects.filter(memberships__club=club, automated=False)
+    seated = members.filter(seats__table__competition=competition).distinct().order_by("name")
+    return list(seated) or list(members.distinct().order_by("name"))
+
+
 def _names(club: Club, competition: Competition) -> list[str]:
     from ledger.web.scoring_views import _seats_for
 
     seats = _seats_for(competition)
-    members = Player.objects.filter(memberships__club=club, automated=False).order_by("name")
-    return [p.name for p in members[:seats]]
+    return [p.name for p in _players(club, competition)[:seats]]
+
+
+# What each of the file's own columns holds, for the notes sheet of a template (the page's
+# column guide says the same).
+def _notes() -> list[tuple[str, str]]:
+    return [
+        ("competition", _("The competition, as in the template.")),
+        (
+            "table",
+            _(
+                "The table's name; with the same players, rows with the same name go to the "
+                "same table."
+            ),
+        ),
+        ("players", _("The players' names in seat order, separated by |.")),
+        (
+            "key",
+            _("Any text unique to the row: importing the same file again records nothing twice."),
+        ),
+        (
+            "scores",
+            _("Only for a game without a rules engine: each seat's points, separated by |."),
+        ),
+        (
+            "record",
+            _("Advanced: the whole summary or record as JSON, instead of the game's columns."),
+        ),
+        (
+            "void",
+            _(
+                "To void a result instead (entered twice, a game never played): its number in "
+                "void and why in reason; such a row needs only the competition besides. Only "
+                "referees and organisers may."
+            ),
+        ),
+    ]
 
 
 @login_required
-def template(request: HttpRequest, club: str, slug: str) -> HttpResponse:
-    """A competition's import template: a CSV with its plain columns and example rows."""
+def template(request: HttpRequest, club: str, slug: str, kind: str = "csv") -> HttpResponse:
+    """A competition's import template: its plain columns and example rows with the
+    competition's players, as CSV, or as an .xlsx or .ods workbook whose other sheets list
+    the players and explain each column in the reader's language."""
     the_club = _club(request, club)
     competition = get_object_or_404(Competition, club=the_club, slug=slug)
-    out = io.StringIO()
-    csv.writer(out).writerows(template_rows(competition, _names(the_club, competition)))
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-template.csv"'
+    rows = template_rows(competition, _names(the_club, competition))
+    filename = f"{competition.slug}-template.{kind}"
+    if kind == "csv":
+        out = io.StringIO()
+        csv.writer(out).writerows(rows)
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    else:
+        header, examples = rows[0], rows[1:]
+        game_columns = header[4:]
+        typed = [
+            [*row[:4], *[int(c) if _WHOLE.match(c) else c for c in row[4:]]] for row in examples
+        ]
+        shown = dict(zip(header, examples[0], strict=True)) if examples else {}
+        notes = [
+            *[(name, words, shown.get(name, "")) for name, words in _notes()],
+            *[
+                (
+                    name,
+                    _(
+                        "One of the game's own columns, named as in its notation: a row of a "
+                        "list is numbered from 1; a cell holding several values separates "
+                        "them with |; seats are counted from 0."
+                    ),
+                    shown.get(name, ""),
+                )
+                for name in game_columns
+            ],
+        ]
+        players = _players(the_club, competition)
+        body = sheets.write(
+            [
+                sheets.Sheet(_("Results"), header, typed),
+                sheets.Sheet(
+                    _("Players"),
+                    [_("Name"), _("Number")],
+                    [(p.name, p.pk) for p in players],
+                ),
+                sheets.Sheet(_("Notes"), [_("Column"), _("What it holds"), _("Example")], notes),
+            ],
+            kind,
+        )
+        response = HttpResponse(body, content_type=sheets.CONTENT_TYPES[kind])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+_WHOLE = re.compile(r"^-?\d{1,15}$")
 
 
 @login_required

@@ -173,3 +173,53 @@ def test_the_import_page_says_what_it_read_in_italian(client, people, tarocco):
     page = client.get(response["Location"]).content.decode()
     assert "CSV, separato da punto e virgola, UTF-8: 3 righe; colonne: competition" in page
     assert "Importa queste 3 righe" in page
+
+
+def test_the_xlsx_template_has_the_competitions_players_and_notes_and_imports_as_it_is(
+    client, people, tarocco
+):
+    import openpyxl
+
+    from ledger.clubs.services import create_table
+
+    seated = people.extra[:4]
+    create_table(user=people.users["organiser"], competition=tarocco, label="T", players=seated)
+    client.force_login(people.users["scorekeeper"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "it"
+    response = client.get(f"/c/prova/import/template/{tarocco.slug}.xlsx")
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    book = openpyxl.load_workbook(io.BytesIO(response.content))
+    results, players, notes = book.worksheets
+    assert (results.title, players.title, notes.title) == ("Risultati", "Giocatori", "Note")
+    header = [c.value for c in results[1]]
+    assert header[:4] == ["competition", "table", "players", "key"]
+    assert results.freeze_panes == "A2"
+    first = dict(zip(header, [c.value for c in results[2]], strict=True))
+    assert first["players"] == "|".join(sorted(p.name for p in seated))
+    assert isinstance(first["card_points"], int)  # a number, not text
+    assert sorted(c.value for c in players["A"][1:]) == sorted(p.name for p in seated)
+    explained = {row[0].value: row[1].value for row in notes.iter_rows(min_row=2)}
+    assert "posti" in explained["players"] and "card_points" in explained
+    job = upload(people, response.content, "modello.xlsx")
+    assert run_job(job.pk).errors == []
+    assert Result.objects.filter(competition=tarocco).count() == job.understood["rows"]
+
+
+def test_the_ods_template_opens_and_imports_as_it_is(client, people, tarocco):
+    from odf import opendocument, table
+
+    client.force_login(people.users["scorekeeper"])
+    response = client.get(f"/c/prova/import/template/{tarocco.slug}.ods")
+    assert response["Content-Type"] == "application/vnd.oasis.opendocument.spreadsheet"
+    doc = opendocument.load(io.BytesIO(response.content))
+    assert len(doc.spreadsheet.getElementsByType(table.Table)) == 3
+    job = upload(people, response.content, "modello.ods")
+    assert job.understood["rows"] >= 1
+    assert run_job(job.pk).errors == []
+
+
+def test_the_import_page_offers_the_templates_as_workbooks(client, people, tarocco):
+    client.force_login(people.users["scorekeeper"])
+    page = client.get("/c/prova/import/").content.decode()
+    for ext in ("csv", "xlsx", "ods"):
+        assert f"/c/prova/import/template/{tarocco.slug}.{ext}" in page
