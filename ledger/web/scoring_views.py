@@ -489,8 +489,11 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
             "to_confirm": services.confirmable(request.user, competition).count(),
             "glance": _at_a_glance(competition, table_obj, seats, viewer),
-            # A table with its games played offers no form: its results are to be opened.
-            "full": table_obj.capacity is not None and table_obj.games >= table_obj.capacity,
+            # A table with its games played offers no form: its results are to be opened. A
+            # result sent to it anyway is refused at the form, with what was typed kept.
+            "full": request.method != "POST"
+            and table_obj.capacity is not None
+            and table_obj.games >= table_obj.capacity,
             "counted": [r for r in recent if r.status in COUNTING],
         },
     )
