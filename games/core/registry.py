@@ -21,7 +21,6 @@ import importlib
 import pkgutil
 import sys
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
@@ -82,6 +81,9 @@ def _found() -> dict[str, Found]:
             continue
         name = f"games.{module.name}"
         add(_as_game(importlib.import_module(name), name), name)
+    # Imported here: a process that never asks for a game (the engines' own tools) skips it.
+    from importlib.metadata import entry_points
+
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: (p.name, p.value)):
         add(_as_game(point.load(), point.value), point.value)
     return dict(sorted(found.items()))

@@ -59,3 +59,27 @@ def test_every_package_under_games_that_exposes_a_game_is_found_sorted() -> None
         assert registry.package(slug) == f"games.{slug}"
         assert registry.module(slug, "words") is not None
     assert registry.module("tarocco", "no_such_part") is None
+
+
+def test_a_distribution_whose_game_takes_an_installed_games_slug_is_refused(tmp_path) -> None:
+    import sys
+
+    (tmp_path / "another_tarocco").mkdir()
+    (tmp_path / "another_tarocco" / "__init__.py").write_text(
+        "from games.tarocco.game import Tarocco\n\nGAME = Tarocco()\n"
+    )
+    dist = tmp_path / "another_tarocco-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: another-tarocco\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        f"[{registry.ENTRY_POINT_GROUP}]\ntarocco2 = another_tarocco\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    registry.refresh()
+    try:
+        with pytest.raises(ValueError, match=r"games\.tarocco, another_tarocco"):
+            registry.available()
+    finally:
+        sys.path.remove(str(tmp_path))
+        registry.refresh()
+    assert registry.get("tarocco").info.slug == "tarocco"
