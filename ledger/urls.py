@@ -74,6 +74,30 @@ urlpatterns = [
     path("c/<slug:club>/<slug:slug>/standings.csv", views.standings_csv, name="standings-csv"),
     path("c/<slug:club>/<slug:slug>/journal.csv", views.journal_csv, name="journal-csv"),
     path(
+        "c/<slug:club>/<slug:slug>/standings.xlsx",
+        views.standings_csv,
+        {"kind": "xlsx"},
+        name="standings-xlsx",
+    ),
+    path(
+        "c/<slug:club>/<slug:slug>/standings.ods",
+        views.standings_csv,
+        {"kind": "ods"},
+        name="standings-ods",
+    ),
+    path(
+        "c/<slug:club>/<slug:slug>/journal.xlsx",
+        views.journal_csv,
+        {"kind": "xlsx"},
+        name="journal-xlsx",
+    ),
+    path(
+        "c/<slug:club>/<slug:slug>/journal.ods",
+        views.journal_csv,
+        {"kind": "ods"},
+        name="journal-ods",
+    ),
+    path(
         "c/<slug:club>/<slug:slug>/standings/settings/",
         views.standings_settings,
         name="standings-settings",

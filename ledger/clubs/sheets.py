@@ -286,6 +286,16 @@ def _safe_text(value: Any) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") and _number(value) is None else text
 
 
+def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A table as CSV text: numbers written plainly, text never a formula."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_safe_text(v) if v is not None else "" for v in row])
+    return out.getvalue()
+
+
 def write(sheets: Sequence[Sheet], kind: str) -> bytes:
     """The sheets as an .xlsx or .ods workbook."""
     materialised = [(s, [list(r) for r in s.rows]) for s in sheets]
@@ -330,7 +340,7 @@ def _cell_xlsx(value: Any) -> Any:
     if number is not None:
         return number
     if isinstance(value, datetime.datetime):
-        return value.replace(tzinfo=None)
+        return value.replace(tzinfo=None, microsecond=0)
     if isinstance(value, datetime.date):
         return value
     return _safe_text(value) if value is not None else None
@@ -405,8 +415,16 @@ def _cell_ods(value: Any) -> Any:
     if value is None or value == "":
         return table.TableCell()
     if isinstance(value, datetime.datetime | datetime.date):
+        if isinstance(value, datetime.datetime):
+            value = value.replace(tzinfo=None, microsecond=0)
         cell = table.TableCell(valuetype="date", datevalue=value.isoformat())
-        cell.addElement(text.P(text=value.isoformat()))
+        cell.addElement(
+            text.P(
+                text=value.isoformat(sep=" ")
+                if isinstance(value, datetime.datetime)
+                else value.isoformat()
+            )
+        )
         return cell
     cell = table.TableCell(valuetype="string")
     cell.addElement(text.P(text=str(value)))

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from ledger.clubs import penalties
+from ledger.clubs import penalties, sheets
 from ledger.clubs.entrants import participants
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
@@ -616,6 +616,9 @@ def print_pairings(
     competition = _competition(club, slug)
     rnd = _round(competition, number)
     view = formats.round_view(competition, rnd.number) or {}
+    kind = request.GET.get("format", "")
+    if kind in ("csv", sheets.XLSX, sheets.ODS):
+        return _pairings_table(competition, rnd, view, kind)
     return _printable(
         request,
         competition,
@@ -627,6 +630,46 @@ def print_pairings(
             "sitting_out": view.get("sitting_out", []),
         },
     )
+
+
+def _pairings_table(
+    competition: Competition, rnd: Round, view: dict[str, Any], kind: str
+) -> HttpResponse:
+    """A round's draw as a table, one row per seat (seats counted from 1), then the byes and
+    those sitting out; with the points of the hands played so far."""
+    header = ["round", "table", "seat", "player_id", "player", "points", "hands", "winner"]
+    rows: list[list[Any]] = []
+    for t in view.get("tables", []):
+        for s in t["seats"]:
+            rows.append(
+                [
+                    rnd.number,
+                    t["label"],
+                    s["index"] + 1,
+                    s["player"],
+                    s["name"],
+                    Decimal(s["points"]) if s["points"] is not None else None,
+                    t["hands"],
+                    "yes" if s["winner"] else "",
+                ]
+            )
+    for label, people in (
+        (_("Bye"), view.get("byes", [])),
+        (_("Sitting out"), view.get("sitting_out", [])),
+    ):
+        for p in people:
+            rows.append([rnd.number, label, None, p["player"], p["name"], None, None, ""])
+    filename = f"{competition.club.slug}-{competition.slug}-pairings-round-{rnd.number}.{kind}"
+    if kind == "csv":
+        response = HttpResponse(
+            sheets.write_csv(header, rows), content_type="text/csv; charset=utf-8"
+        )
+    else:
+        title = _("Round %(n)d") % {"n": rnd.number}
+        body = sheets.write([sheets.Sheet(title, header, rows)], kind)
+        response = HttpResponse(body, content_type=sheets.CONTENT_TYPES[kind])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def print_tents(

@@ -8,6 +8,7 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -30,7 +31,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ledger.clubs import checkpoints, services
+from ledger.clubs import checkpoints, services, sheets
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import engine_available, meta, points_label
@@ -625,11 +626,43 @@ def _csv_response(filename: str) -> tuple[HttpResponse, _SafeWriter]:
     return response, _SafeWriter(response)
 
 
-def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
-    comp = _competition(club, slug)
-    as_of = _round_param(request, last_round(comp))
-    suffix = f"-round-{as_of}" if as_of else ""
-    response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-standings{suffix}.csv")
+def _csv_text(value: Any) -> Any:
+    """A typed value as the CSV exports write it: decimals in full, floats short."""
+    if value is None:
+        return ""
+    if isinstance(value, Decimal):
+        return f"{value:f}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def _table_response(
+    filename: str, kind: str, title: str, header: list[str], rows: Iterable[list[Any]]
+) -> HttpResponse:
+    """A table as CSV, or as an .xlsx or .ods workbook (numbers as numbers, the header row
+    frozen, the columns as wide as their cells)."""
+    if kind == "csv":
+        response, out = _csv_response(f"{filename}.csv")
+        out.writerow(header)
+        for row in rows:
+            out.writerow([_csv_text(v) for v in row])
+        return response
+    if kind not in sheets.CONTENT_TYPES:
+        raise Http404(_("No such kind of file."))
+    body = sheets.write([sheets.Sheet(title, header, rows)], kind)
+    response = HttpResponse(body, content_type=sheets.CONTENT_TYPES[kind])
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{kind}"'
+    return response
+
+
+def _standings_export(
+    request: HttpRequest, comp: Competition, as_of: int | None
+) -> tuple[list[str], list[list[Any]]]:
+    """The standings as a table of typed values (as of a round, or now): a knockout's, a
+    Swiss table's or the points table."""
     knockout_rows = (
         formats_services.knockout_standings(comp, as_of)
         if comp.format == Competition.Format.KNOCKOUT
@@ -637,57 +670,21 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
     if knockout_rows:
         # A knockout's table: the round each player reached, the champion first.
-        out.writerow(["rank", "player_id", "player", "round_reached", "played", "won", "out"])
-        for r in knockout_rows:
-            out.writerow(
-                [
-                    r["place"],
-                    r["player"],
-                    r["name"],
-                    r["round"],
-                    r["played"],
-                    r["won"],
-                    "yes" if r["out"] else "no",
-                ]
-            )
-        return response
-    if formats_services.has_swiss_table(comp):
-        out.writerow(
+        header = ["rank", "player_id", "player", "round_reached", "played", "won", "out"]
+        return header, [
             [
-                "rank",
-                "player_id",
-                "player",
-                "played",
-                "wins",
-                "draws",
-                "losses",
-                "byes",
-                "points",
-                "buchholz",
-                "median_buchholz",
-                "sonneborn_berger",
+                r["place"],
+                r["player"],
+                r["name"],
+                r["round"],
+                r["played"],
+                r["won"],
+                "yes" if r["out"] else "no",
             ]
-        )
-        for r in formats_services.swiss_standings(comp, as_of):
-            out.writerow(
-                [
-                    r["rank"],
-                    r["player"],
-                    r["name"],
-                    r["played"],
-                    r["wins"],
-                    r["draws"],
-                    r["losses"],
-                    r["byes"],
-                    f"{r['score']:g}",
-                    f"{r['buchholz']:g}",
-                    f"{r['median_buchholz']:g}",
-                    f"{r['sonneborn_berger']:g}",
-                ]
-            )
-        return response
-    out.writerow(
-        [
+            for r in knockout_rows
+        ]
+    if formats_services.has_swiss_table(comp):
+        header = [
             "rank",
             "player_id",
             "player",
@@ -695,74 +692,117 @@ def standings_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "wins",
             "draws",
             "losses",
-            "match_points",
+            "byes",
             "points",
-            "movement",
-            "pending",
+            "buchholz",
+            "median_buchholz",
+            "sonneborn_berger",
         ]
-    )
-    reveal = viewer_of(request).sees_pending_of(comp)
-    for row in standings(comp, as_of_round=as_of, with_pending=reveal):
-        out.writerow(
+        return header, [
             [
-                row.rank,
-                row.player_id,
-                row.name,
-                row.played,
-                row.wins,
-                row.draws,
-                row.losses,
-                f"{row.match_points:f}",
-                f"{row.points:f}",
-                "" if row.movement is None else row.movement,
-                f"{row.pending:f}",
+                r["rank"],
+                r["player"],
+                r["name"],
+                r["played"],
+                r["wins"],
+                r["draws"],
+                r["losses"],
+                r["byes"],
+                float(r["score"]),
+                float(r["buchholz"]),
+                float(r["median_buchholz"]),
+                float(r["sonneborn_berger"]),
             ]
-        )
-    return response
-
-
-def journal_csv(request: HttpRequest, club: str, slug: str) -> HttpResponse:
-    comp = _competition(club, slug)
-    response, out = _csv_response(f"{comp.club.slug}-{comp.slug}-journal.csv")
-    out.writerow(
-        [
-            "sequence",
-            "created_at",
-            "result",
-            "table",
-            "seat",
-            "player_id",
-            "player",
-            "points",
-            "kind",
-            "source",
-            "prev_hash",
-            "hash",
+            for r in formats_services.swiss_standings(comp, as_of)
         ]
+    header = [
+        "rank",
+        "player_id",
+        "player",
+        "played",
+        "wins",
+        "draws",
+        "losses",
+        "match_points",
+        "points",
+        "movement",
+        "pending",
+    ]
+    reveal = viewer_of(request).sees_pending_of(comp)
+    return header, [
+        [
+            row.rank,
+            row.player_id,
+            row.name,
+            row.played,
+            row.wins,
+            row.draws,
+            row.losses,
+            row.match_points,
+            row.points,
+            row.movement,
+            row.pending,
+        ]
+        for row in standings(comp, as_of_round=as_of, with_pending=reveal)
+    ]
+
+
+def standings_csv(request: HttpRequest, club: str, slug: str, kind: str = "csv") -> HttpResponse:
+    """The standings (as of ``?round=``) as CSV, or as an .xlsx or .ods workbook."""
+    comp = _competition(club, slug)
+    as_of = _round_param(request, last_round(comp))
+    suffix = f"-round-{as_of}" if as_of else ""
+    header, rows = _standings_export(request, comp, as_of)
+    title = _("Standings") if as_of is None else _("Standings, round %(n)d") % {"n": as_of}
+    return _table_response(
+        f"{comp.club.slug}-{comp.slug}-standings{suffix}", kind, title, header, rows
     )
+
+
+JOURNAL_HEADER = [
+    "sequence",
+    "created_at",
+    "result",
+    "table",
+    "seat",
+    "player_id",
+    "player",
+    "points",
+    "kind",
+    "source",
+    "prev_hash",
+    "hash",
+]
+
+
+def journal_csv(request: HttpRequest, club: str, slug: str, kind: str = "csv") -> HttpResponse:
+    """The competition's journal, every entry in its order, as CSV, .xlsx or .ods."""
+    comp = _competition(club, slug)
     entries = (
         Entry.objects.filter(competition=comp)
         .select_related("player", "table")
         .order_by("sequence")
     )
-    for e in entries.iterator(chunk_size=2000):
-        out.writerow(
-            [
-                e.sequence,
-                e.created_at.isoformat(),
-                e.result_id,
-                e.table.label,
-                e.seat,
-                e.player_id,
-                e.player.name,
-                f"{e.points:f}",
-                e.kind,
-                e.source,
-                e.prev_hash,
-                e.hash,
-            ]
-        )
-    return response
+    rows = (
+        [
+            e.sequence,
+            localtime(e.created_at) if kind != "csv" else e.created_at.isoformat(),
+            e.result_id,
+            e.table.label,
+            e.seat,
+            e.player_id,
+            e.player.name,
+            e.points,
+            e.kind,
+            e.source,
+            e.prev_hash,
+            e.hash,
+        ]
+        for e in entries.iterator(chunk_size=2000)
+    )
+    return _table_response(
+        f"{comp.club.slug}-{comp.slug}-journal", kind, _("Journal"), JOURNAL_HEADER, rows
+    )
 
 
 def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
