@@ -155,7 +155,7 @@ def read(raw: bytes, filename: str, fmt: str | None) -> tuple[str, str, dict[str
         raise Invalid(_("The file is larger than 20 MB; split it."))
     kind = sheets.kind_of(raw)
     if kind is not None:
-        book = sheets.read_workbook(raw, kind)
+        book = sheets.read_workbook(raw, kind, settings.LEDGER_IMPORT_MAX_ROWS)
         content = book.csv()
         understood: dict[str, Any] = {"kind": kind, "sheet": book.sheet}
         fmt = kind

@@ -164,9 +164,26 @@ class Workbook:
         return out.getvalue()
 
 
-def read_workbook(raw: bytes, kind: str) -> Workbook:
+# Beyond these a workbook is refused before it is read further: a file that unpacks into
+# millions of cells holds no club's results.
+MAX_COLUMNS = 500
+
+
+def _too_many(limit: int) -> Invalid:
+    return Invalid(
+        _(
+            "The sheet has more than %(max)s rows; an import takes at most %(max)s. Nothing "
+            "was imported: split it into files of at most %(max)s rows and import each."
+        )
+        % {"max": f"{limit:,}"}
+    )
+
+
+def read_workbook(raw: bytes, kind: str, max_rows: int = 20_000) -> Workbook:
+    """The first sheet's rows as text; Invalid, in words, for a workbook its library cannot
+    open or one with more than ``max_rows`` rows."""
     try:
-        return _read_xlsx(raw) if kind == XLSX else _read_ods(raw)
+        return _read_xlsx(raw, max_rows) if kind == XLSX else _read_ods(raw, max_rows)
     except Invalid:
         raise
     except Exception as exc:  # a workbook its library cannot open: say so, in words
@@ -187,21 +204,26 @@ def _trim(rows: list[list[str]]) -> list[list[str]]:
     return out
 
 
-def _read_xlsx(raw: bytes) -> Workbook:
+def _read_xlsx(raw: bytes, max_rows: int) -> Workbook:
     import openpyxl
 
     book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     try:
         sheet = book.worksheets[0]
         rows: list[list[str]] = []
-        for row in sheet.iter_rows(values_only=True):
-            rows.append([cell_text(v) for v in row])
+        filled = 0
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+            cells = [cell_text(v) for v in row]
+            rows.append(cells)
+            filled += any(cells)
+            if filled > max_rows + 1:  # the header besides the rows an import may take
+                raise _too_many(max_rows)
         return Workbook(XLSX, sheet.title, _trim(rows))
     finally:
         book.close()
 
 
-def _read_ods(raw: bytes) -> Workbook:
+def _read_ods(raw: bytes, max_rows: int) -> Workbook:
     from odf import opendocument, table, teletype
 
     doc = opendocument.load(io.BytesIO(raw))
@@ -210,6 +232,7 @@ def _read_ods(raw: bytes) -> Workbook:
         raise Invalid(_("The spreadsheet has no sheet."))
     first = sheets[0]
     rows: list[list[str]] = []
+    filled = 0
     for row in first.getElementsByType(table.TableRow):
         cells: list[str] = []
         for cell in row.childNodes:
@@ -226,13 +249,20 @@ def _read_ods(raw: bytes) -> Workbook:
                 text = str(cell.getAttribute("datevalue"))
             else:
                 text = cell_text(teletype.extractText(cell))
-            cells.extend([text] * min(repeat, 1000 if text else repeat))
+            # Blank cells to the sheet's edge are one cell repeated thousands of times.
+            cells.extend([text] * min(repeat, MAX_COLUMNS))
+            if len(cells) >= MAX_COLUMNS:
+                break
+        cells = cells[:MAX_COLUMNS]
         repeat_rows = int(row.getAttribute("numberrowsrepeated") or 1)
         if not any(cells):
             # Blank rows to the sheet's end are written as one row repeated a million times.
             rows.extend([[]] * min(repeat_rows, 1000))
         else:
-            rows.extend([list(cells)] * min(repeat_rows, 100_000))
+            rows.extend([list(cells)] * min(repeat_rows, max_rows + 2))
+            filled += min(repeat_rows, max_rows + 2)
+        if filled > max_rows + 1:  # the header besides the rows an import may take
+            raise _too_many(max_rows)
     return Workbook(ODS, str(first.getAttribute("name")), _trim(rows))
 
 

@@ -9,6 +9,7 @@ import csv
 import io
 
 import pytest
+from django.utils import translation
 
 from ledger.clubs.errors import Invalid
 from ledger.clubs.imports import create_job, in_words, run_job
@@ -223,3 +224,37 @@ def test_the_import_page_offers_the_templates_as_workbooks(client, people, taroc
     page = client.get("/c/prova/import/").content.decode()
     for ext in ("csv", "xlsx", "ods"):
         assert f"/c/prova/import/template/{tarocco.slug}.{ext}" in page
+
+
+def test_a_workbook_beyond_the_row_budget_is_refused_whole_before_it_is_read_on(
+    people, tarocco, settings
+):
+    import openpyxl
+    from odf import opendocument, table, text
+
+    settings.LEDGER_IMPORT_MAX_ROWS = 5
+    book = openpyxl.Workbook()
+    book.active.append(["competition", "players", "scores"])
+    for n in range(8):
+        book.active.append(["coppa", "A|B", f"{n}|0"])
+    out = io.BytesIO()
+    book.save(out)
+    with pytest.raises(Invalid, match="al massimo 5"):
+        upload(people, out.getvalue(), "big.xlsx")
+
+    # One row repeated a million times, as a spreadsheet can write it in a few bytes.
+    doc = opendocument.OpenDocumentSpreadsheet()
+    sheet = table.Table(name="S")
+    for values, repeat in ((["competition", "players"], 1), (["coppa", "A|B"], 1_000_000)):
+        row = table.TableRow(numberrowsrepeated=repeat)
+        for value in values:
+            cell = table.TableCell(valuetype="string", numbercolumnsrepeated=1)
+            cell.addElement(text.P(text=value))
+            row.addElement(cell)
+        sheet.addElement(row)
+    doc.spreadsheet.addElement(sheet)
+    out = io.BytesIO()
+    doc.write(out)
+    with translation.override("en"), pytest.raises(Invalid, match="at most 5"):
+        upload(people, out.getvalue(), "repeated.ods")
+    assert ImportJob.objects.count() == 0
