@@ -207,13 +207,15 @@ def _trim(rows: list[list[str]]) -> list[list[str]]:
 def _read_xlsx(raw: bytes, max_rows: int) -> Workbook:
     import openpyxl
 
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        _not_a_bomb(archive)
     book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     try:
         sheet = book.worksheets[0]
         rows: list[list[str]] = []
         filled = 0
-        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
-            cells = [cell_text(v) for v in row]
+        for row in sheet.iter_rows(values_only=True):
+            cells = [cell_text(v) for v in row[:MAX_COLUMNS]]
             rows.append(cells)
             filled += any(cells)
             if filled > max_rows + 1:  # the header besides the rows an import may take
@@ -223,47 +225,85 @@ def _read_xlsx(raw: bytes, max_rows: int) -> Workbook:
         book.close()
 
 
-def _read_ods(raw: bytes, max_rows: int) -> Workbook:
-    from odf import opendocument, table, teletype
+_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 
-    doc = opendocument.load(io.BytesIO(raw))
-    sheets = doc.spreadsheet.getElementsByType(table.Table)
-    if not sheets:
-        raise Invalid(_("The spreadsheet has no sheet."))
-    first = sheets[0]
-    rows: list[list[str]] = []
-    filled = 0
-    for row in first.getElementsByType(table.TableRow):
-        cells: list[str] = []
-        for cell in row.childNodes:
-            if cell.qname[1] not in ("table-cell", "covered-table-cell"):
+
+def _ods_cell(cell: Any) -> str:
+    kind = cell.get(_OFFICE + "value-type")
+    if kind in ("float", "percentage", "currency"):
+        try:
+            return cell_text(float(cell.get(_OFFICE + "value")))
+        except (TypeError, ValueError):
+            pass
+    if kind == "boolean":
+        return cell_text(cell.get(_OFFICE + "boolean-value") == "true")
+    if kind == "date":
+        return str(cell.get(_OFFICE + "date-value") or "")
+    return cell_text(" ".join("".join(p.itertext()) for p in cell.iter(_TEXT + "p")))
+
+
+def _read_ods(raw: bytes, max_rows: int) -> Workbook:
+    """The first sheet of an .ods, read as a stream (a sheet of thousands of rows is read
+    in a second or two, and a row repeated a million times costs nothing)."""
+    from xml.etree.ElementTree import iterparse
+
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        _not_a_bomb(archive)
+        stream = archive.open("content.xml")
+        rows: list[list[str]] = []
+        filled = 0
+        name: str | None = None
+        depth = 0  # tables open (a sheet inside a cell is not a row of the first sheet)
+        for event, element in iterparse(stream, events=("start", "end")):
+            if element.tag == _TABLE + "table":
+                if event == "start":
+                    depth += 1
+                    if name is None:
+                        name = element.get(_TABLE + "name") or ""
+                    continue
+                depth -= 1
+                if depth == 0:
+                    break
                 continue
-            repeat = int(cell.getAttribute("numbercolumnsrepeated") or 1)
-            kind = cell.getAttribute("valuetype")
-            if kind in ("float", "percentage", "currency"):
-                number = float(cell.getAttribute("value"))
-                text = cell_text(number)
-            elif kind == "boolean":
-                text = cell_text(cell.getAttribute("booleanvalue") == "true")
-            elif kind == "date":
-                text = str(cell.getAttribute("datevalue"))
-            else:
-                text = cell_text(teletype.extractText(cell))
-            # Blank cells to the sheet's edge are one cell repeated thousands of times.
-            cells.extend([text] * min(repeat, MAX_COLUMNS))
-            if len(cells) >= MAX_COLUMNS:
-                break
-        cells = cells[:MAX_COLUMNS]
-        repeat_rows = int(row.getAttribute("numberrowsrepeated") or 1)
-        if not any(cells):
-            # Blank rows to the sheet's end are written as one row repeated a million times.
-            rows.extend([[]] * min(repeat_rows, 1000))
-        else:
+            if event != "end" or element.tag != _TABLE + "table-row" or depth != 1:
+                continue
+            cells: list[str] = []
+            for cell in element:
+                if cell.tag not in (_TABLE + "table-cell", _TABLE + "covered-table-cell"):
+                    continue
+                repeat = int(cell.get(_TABLE + "number-columns-repeated") or 1)
+                # Blank cells to the sheet's edge are one cell repeated thousands of times.
+                cells.extend([_ods_cell(cell)] * min(repeat, MAX_COLUMNS))
+                if len(cells) >= MAX_COLUMNS:
+                    break
+            cells = cells[:MAX_COLUMNS]
+            repeat_rows = int(element.get(_TABLE + "number-rows-repeated") or 1)
+            element.clear()
+            if not any(cells):
+                # Blank rows to the sheet's end: one row repeated a million times.
+                rows.extend([[]] * min(repeat_rows, 1000))
+                continue
             rows.extend([list(cells)] * min(repeat_rows, max_rows + 2))
             filled += min(repeat_rows, max_rows + 2)
-        if filled > max_rows + 1:  # the header besides the rows an import may take
-            raise _too_many(max_rows)
-    return Workbook(ODS, str(first.getAttribute("name")), _trim(rows))
+            if filled > max_rows + 1:  # the header besides the rows an import may take
+                raise _too_many(max_rows)
+    if name is None:
+        raise Invalid(_("The spreadsheet has no sheet."))
+    return Workbook(ODS, name, _trim(rows))
+
+
+# A workbook of a few megabytes that unpacks into more than this is not a club's results.
+MAX_UNPACKED = 200 * 1024 * 1024
+
+
+def _not_a_bomb(archive: zipfile.ZipFile) -> None:
+    if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED:
+        raise Invalid(
+            _("The workbook unpacks into more than %(mb)d MB; split it.")
+            % {"mb": MAX_UNPACKED // (1024 * 1024)}
+        )
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -376,86 +416,125 @@ def _cell_xlsx(value: Any) -> Any:
     return _safe_text(value) if value is not None else None
 
 
-def _write_ods(sheets: list[tuple[Sheet, list[list[Any]]]]) -> bytes:
-    from odf import config, opendocument, style, table, text
+_ODS_NAMESPACES = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" '
+    'xmlns:config="urn:oasis:names:tc:opendocument:xmlns:config:1.0" '
+    'office:version="1.2"'
+)
 
-    doc = opendocument.OpenDocumentSpreadsheet()
-    bold = style.Style(name="head", family="table-cell")
-    bold.addElement(style.TextProperties(fontweight="bold"))
-    doc.automaticstyles.addElement(bold)
-    widths: dict[int, style.Style] = {}
+
+def _write_ods(sheets: list[tuple[Sheet, list[list[Any]]]]) -> bytes:
+    """An .ods written as a stream of XML (the journal of a season is thousands of rows):
+    the header row bold and frozen (the view settings), the columns' widths as styles."""
+    from xml.sax.saxutils import quoteattr
+
     taken: set[str] = set()
-    frozen = config.ConfigItemMapNamed(name="Tables")
+    names: list[str] = []
+    widths: set[int] = set()
+    body = io.StringIO()
     for sheet, rows in sheets:
         name = _title(sheet.title, taken)
-        tab = table.Table(name=name)
+        names.append(name)
+        body.write(f"<table:table table:name={quoteattr(name)}>")
         for width in _width(rows, sheet.header):
-            if width not in widths:
-                column_style = style.Style(name=f"w{width}", family="table-column")
-                column_style.addElement(
-                    style.TableColumnProperties(columnwidth=f"{width * 0.21:.2f}cm")
-                )
-                doc.automaticstyles.addElement(column_style)
-                widths[width] = column_style
-            tab.addElement(table.TableColumn(stylename=widths[width]))
-        head = table.TableRow()
+            widths.add(width)
+            body.write(f'<table:table-column table:style-name="w{width}"/>')
+        body.write("<table:table-header-rows><table:table-row>")
         for h in sheet.header:
-            cell = table.TableCell(valuetype="string", stylename=bold)
-            cell.addElement(text.P(text=str(h)))
-            head.addElement(cell)
-        tab.addElement(head)
+            body.write(
+                '<table:table-cell table:style-name="head" office:value-type="string">'
+                f"<text:p>{_xml(str(h))}</text:p></table:table-cell>"
+            )
+        body.write("</table:table-row></table:table-header-rows>")
         for row in rows:
-            line = table.TableRow()
+            body.write("<table:table-row>")
             for value in row:
-                line.addElement(_cell_ods(value))
-            tab.addElement(line)
-        doc.spreadsheet.addElement(tab)
-        entry = config.ConfigItemMapEntry(name=name)
-        for key, kind, value in (
-            ("VerticalSplitMode", "short", "2"),
-            ("VerticalSplitPosition", "int", "1"),
-            ("ActiveSplitRange", "short", "2"),
-            ("PositionTop", "int", "0"),
-            ("PositionBottom", "int", "1"),
-        ):
-            item = config.ConfigItem(name=key, type=kind)
-            item.addText(value)
-            entry.addElement(item)
-        frozen.addElement(entry)
-    view = config.ConfigItemMapEntry()
-    view.addElement(frozen)
-    views = config.ConfigItemMapIndexed(name="Views")
-    views.addElement(view)
-    settings = config.ConfigItemSet(name="ooo:view-settings")
-    settings.addElement(views)
-    doc.settings.addElement(settings)
+                body.write(_cell_ods(value))
+            body.write("</table:table-row>")
+        body.write("</table:table>")
+    styles = "".join(
+        f'<style:style style:name="w{w}" style:family="table-column">'
+        f'<style:table-column-properties style:column-width="{w * 0.21:.2f}cm"/></style:style>'
+        for w in sorted(widths)
+    )
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        f"<office:document-content {_ODS_NAMESPACES}><office:automatic-styles>{styles}"
+        '<style:style style:name="head" style:family="table-cell">'
+        '<style:text-properties fo:font-weight="bold"/></style:style>'
+        "</office:automatic-styles><office:body><office:spreadsheet>"
+        f"{body.getvalue()}</office:spreadsheet></office:body></office:document-content>"
+    )
+    frozen = "".join(
+        f"<config:config-item-map-entry config:name={quoteattr(name)}>"
+        '<config:config-item config:name="VerticalSplitMode" config:type="short">2'
+        "</config:config-item>"
+        '<config:config-item config:name="VerticalSplitPosition" config:type="int">1'
+        "</config:config-item>"
+        '<config:config-item config:name="ActiveSplitRange" config:type="short">2'
+        "</config:config-item>"
+        '<config:config-item config:name="PositionBottom" config:type="int">1'
+        "</config:config-item></config:config-item-map-entry>"
+        for name in names
+    )
+    settings = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        f"<office:document-settings {_ODS_NAMESPACES}><office:settings>"
+        '<config:config-item-set config:name="ooo:view-settings">'
+        '<config:config-item-map-indexed config:name="Views"><config:config-item-map-entry>'
+        f'<config:config-item-map-named config:name="Tables">{frozen}'
+        "</config:config-item-map-named></config:config-item-map-entry>"
+        "</config:config-item-map-indexed></config:config-item-set>"
+        "</office:settings></office:document-settings>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"'
+        ' manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" manifest:version="1.2" '
+        f'manifest:media-type="{_ODS_MIME.decode()}"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        '<manifest:file-entry manifest:full-path="settings.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
     out = io.BytesIO()
-    doc.write(out)
+    with zipfile.ZipFile(out, "w") as archive:
+        # The mimetype first and stored, as OpenDocument asks.
+        archive.writestr(zipfile.ZipInfo("mimetype"), _ODS_MIME, compress_type=zipfile.ZIP_STORED)
+        archive.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("settings.xml", settings, compress_type=zipfile.ZIP_DEFLATED)
     return out.getvalue()
 
 
-def _cell_ods(value: Any) -> Any:
-    from odf import table, text
+def _xml(text: str) -> str:
+    from xml.sax.saxutils import escape
 
+    # Characters XML 1.0 cannot hold (control characters) are left out.
+    return escape("".join(c for c in text if c >= " " or c in "\t\n"))
+
+
+def _cell_ods(value: Any) -> str:
     number = _number(value)
     if number is not None:
-        cell = table.TableCell(valuetype="float", value=str(number))
-        cell.addElement(text.P(text=_shown(value)))
-        return cell
+        return (
+            f'<table:table-cell office:value-type="float" office:value="{number}">'
+            f"<text:p>{_xml(_shown(value))}</text:p></table:table-cell>"
+        )
     if value is None or value == "":
-        return table.TableCell()
+        return "<table:table-cell/>"
     if isinstance(value, datetime.datetime | datetime.date):
         if isinstance(value, datetime.datetime):
             value = value.replace(tzinfo=None, microsecond=0)
-        cell = table.TableCell(valuetype="date", datevalue=value.isoformat())
-        cell.addElement(
-            text.P(
-                text=value.isoformat(sep=" ")
-                if isinstance(value, datetime.datetime)
-                else value.isoformat()
-            )
+        return (
+            f'<table:table-cell office:value-type="date" office:date-value="{value.isoformat()}">'
+            f"<text:p>{_xml(value.isoformat())}</text:p></table:table-cell>"
         )
-        return cell
-    cell = table.TableCell(valuetype="string")
-    cell.addElement(text.P(text=str(value)))
-    return cell
+    return (
+        '<table:table-cell office:value-type="string">'
+        f"<text:p>{_xml(str(value))}</text:p></table:table-cell>"
+    )

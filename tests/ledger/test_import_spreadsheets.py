@@ -258,3 +258,16 @@ def test_a_workbook_beyond_the_row_budget_is_refused_whole_before_it_is_read_on(
     with translation.override("en"), pytest.raises(Invalid, match="at most 5"):
         upload(people, out.getvalue(), "repeated.ods")
     assert ImportJob.objects.count() == 0
+
+
+def test_a_workbook_that_unpacks_into_too_much_is_refused_before_it_is_read(
+    client, people, tarocco, monkeypatch
+):
+    from ledger.clubs import sheets
+
+    client.force_login(people.users["scorekeeper"])
+    monkeypatch.setattr(sheets, "MAX_UNPACKED", 1000)
+    for kind in ("ods", "xlsx"):
+        raw = client.get(f"/c/prova/import/template/{tarocco.slug}.{kind}").content
+        with translation.override("en"), pytest.raises(Invalid, match="unpacks into more"):
+            upload(people, raw, f"t.{kind}")
