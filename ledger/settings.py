@@ -11,9 +11,14 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
 
 from ledger.env import env_bool, env_int, env_list, env_networks, env_str
+
+# The generic admin, form and view classes take type arguments at run time too (mypy reads
+# them: `admin.TabularInline[Seat, Table]`).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("LEDGER_VAR_DIR", str(BASE_DIR / "var")))

@@ -37,8 +37,13 @@ from ledger.clubs.models import (
     WebhookDelivery,
 )
 
+# Shown, read only, by the journal's and the tokens' admins (tuples: each of fields,
+# list_display and readonly_fields takes them).
+ENTRY_SHOWN = ("sequence", "seat", "player", "points", "kind", "created_at", "hash")
+TOKEN_SHOWN = ("name", "club", "user", "scope", "prefix", "created_at", "expires_at", "revoked_at")
 
-class MembershipInline(ScopedInline, admin.TabularInline):
+
+class MembershipInline(ScopedInline, admin.TabularInline[Membership, Club]):
     model = Membership
     extra = 1
     autocomplete_fields = ["player"]
@@ -81,7 +86,7 @@ class SeasonAdmin(ClubScoped):
     list_filter = ["club"]
 
 
-class RoundInline(ScopedInline, admin.TabularInline):
+class RoundInline(ScopedInline, admin.TabularInline[Round, Competition]):
     model = Round
     extra = 0
 
@@ -95,7 +100,7 @@ class CompetitionAdmin(ClubScoped):
     inlines = [RoundInline]
 
 
-class SeatInline(ScopedInline, admin.TabularInline):
+class SeatInline(ScopedInline, admin.TabularInline[Seat, Table]):
     model = Seat
     extra = 0
     autocomplete_fields = ["player"]
@@ -108,12 +113,12 @@ class TableAdmin(ClubScoped):
     inlines = [SeatInline]
 
 
-class EntryInline(ScopedInline, admin.TabularInline):
+class EntryInline(ScopedInline, admin.TabularInline[Entry, Result]):
     model = Entry
     extra = 0
     can_delete = False
-    fields = ["sequence", "seat", "player", "points", "kind", "created_at", "hash"]
-    readonly_fields = fields
+    fields = ENTRY_SHOWN
+    readonly_fields = ENTRY_SHOWN
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -203,10 +208,10 @@ class ApiTokenAdmin(ClubScoped):
     """Tokens are listed and revoked here; they are made on the club's page, the one place
     that shows a key (once). The key itself is kept nowhere: only its digest."""
 
-    fields = ["name", "club", "user", "scope", "prefix", "created_at", "expires_at", "revoked_at"]
-    list_display = fields
+    fields = TOKEN_SHOWN
+    list_display = TOKEN_SHOWN
     list_filter = ["scope"]
-    readonly_fields = fields
+    readonly_fields = TOKEN_SHOWN
     actions = ["revoke"]
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
@@ -246,7 +251,7 @@ class _SiteOnly:
         return bool(request.user.is_superuser)
 
 
-class SiteUserAdmin(_SiteOnly, UserAdmin):  # type: ignore[type-arg]
+class SiteUserAdmin(_SiteOnly, UserAdmin[Any]):
     pass
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -63,11 +63,12 @@ def organised_clubs(request: HttpRequest) -> list[int] | None:
     cached = getattr(request, "_organised_clubs", None)
     if cached is None:
         cached = list(
-            Membership.objects.filter(player__user_id=user.pk, role=Role.ORGANISER).values_list(
-                "club_id", flat=True
-            )
+            Membership.objects.filter(
+                player__user_id=cast(int, user.pk),  # the admin's users are logged in
+                role=Role.ORGANISER,
+            ).values_list("club_id", flat=True)
         )
-        request._organised_clubs = cached  # type: ignore[attr-defined]
+        request._organised_clubs = cached  # type: ignore[attr-defined]  # a cache for this request
     return cached
 
 
@@ -75,7 +76,7 @@ def scoped(queryset: models.QuerySet[Any], request: HttpRequest) -> models.Query
     clubs = organised_clubs(request)
     if clubs is None:
         return queryset
-    model = queryset.model
+    model: type[models.Model] = queryset.model
     if model is get_user_model():
         # Logins: one's own, and those of the players of one's clubs.
         return queryset.filter(
@@ -112,7 +113,7 @@ class _Scoping:
         return scoped(super().get_queryset(request), request)  # type: ignore[misc]
 
 
-class ClubScoped(_Scoping, admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubScoped(_Scoping, admin.ModelAdmin[Any]):
     """A ModelAdmin of club data, cut to the clubs the staff login organises."""
 
     def get_list_filter(self, request: HttpRequest) -> Any:
@@ -137,7 +138,7 @@ class ClubScoped(_Scoping, admin.ModelAdmin):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         if self.model is Club and not request.user.is_superuser:
             return False  # a new club is the site's business
-        return super().has_add_permission(request, *args)  # type: ignore[no-any-return]
+        return super().has_add_permission(request, *args)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if self.model is Club and not request.user.is_superuser:
@@ -157,7 +158,8 @@ class ClubScoped(_Scoping, admin.ModelAdmin):  # type: ignore[type-arg]
         """Refuse, inside the admin's transaction, a save that leaves one's clubs: the
         choices already prevent it, this is the last word (a row with no club yet, such
         as a new player, is the organiser's to place)."""
-        if organised_clubs(request) is None or club_path(type(obj)) is None:
+        model: type[models.Model] = type(obj)
+        if organised_clubs(request) is None or club_path(model) is None:
             return
         if type(obj) is Player:
             return

@@ -144,7 +144,7 @@ def _round_total_problems(club: Club, competition: Competition) -> list[str]:
     have = {
         (r.round_key, r.player_id): r
         for r in RoundTotal.objects.filter(competition=competition)
-        if (r.points, r.played, r.wins, r.draws, r.losses) != (0, 0, 0, 0, 0)
+        if (r.points, r.played, r.wins, r.draws, r.losses) != (Decimal(0), 0, 0, 0, 0)
     }
     problems = []
     for key in sorted(set(want) | set(have)):

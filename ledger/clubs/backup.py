@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import subprocess
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,7 @@ def _sqlite_journal_problems(path: Path) -> list[str]:
                     result_id=res,
                     seat=seat,
                     player_id=player,
-                    points=transfer.Decimal(str(points)),
+                    points=Decimal(str(points)),
                     kind=kind,
                 )
                 if seq != n or prev != h or digest != again:
@@ -179,7 +180,7 @@ def make_backup(folder: Path | None = None, *, keep: int = 7, exports: bool = Tr
                 "journal_length": club.journal_length,
                 "journal_head": club.journal_head,
             }
-        files = {
+        files: dict[str, dict[str, Any]] = {
             str(p.relative_to(partial)): {"bytes": p.stat().st_size, "sha256": _sha256(p)}
             for p in sorted(partial.rglob("*"))
             if p.is_file()

@@ -340,6 +340,7 @@ def _draw(face: Face, lang: str) -> str:
 @functools.cache
 def _svg(slug: str, code: str, lang: str, back: bool = False) -> str:
     module = game_faces.for_game(slug)
+    face: Face | None
     if back:
         colour = getattr(module, "BACK_COLOUR", "#334155") if module is not None else "#334155"
         face = Face(code, Text("", ""), Text("", ""), colour=colour, back=True)
@@ -365,4 +366,5 @@ def name(slug: str, code: str, lang: str) -> str:
     module = game_faces.for_game(slug)
     if module is None:
         return code
-    return module.face(code).name.get(lang)
+    named: str = module.face(code).name.get(lang)
+    return named

@@ -38,18 +38,32 @@ def latest(club_id: int) -> Checkpoint | None:
 
 
 class _Sealed(Protocol):
-    club_id: int
-    competition_id: int
-    sequence: int
-    result_id: int | None
-    penalty_id: int | None
-    table_id: int | None
-    seat: int
-    player_id: int
-    points: Decimal
-    kind: str
-    seal: str
-    origin: str
+    """A journal line as read for a check (an Entry or a row read without one): read only."""
+
+    @property
+    def club_id(self) -> int: ...
+    @property
+    def competition_id(self) -> int: ...
+    @property
+    def sequence(self) -> int: ...
+    @property
+    def result_id(self) -> int | None: ...
+    @property
+    def penalty_id(self) -> int | None: ...
+    @property
+    def table_id(self) -> int | None: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def player_id(self) -> int: ...
+    @property
+    def points(self) -> Decimal: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seal(self) -> str: ...
+    @property
+    def origin(self) -> str: ...
 
 
 class _Write:

@@ -115,7 +115,8 @@ def summary_of(cells: Mapping[str, str], examples: tuple[Mapping[str, Any], ...]
         for part in parts[:-1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = value
-    return _lists(tree)
+    lists: dict[str, Any] = _lists(tree)
+    return lists
 
 
 def _lists(node: Any) -> Any:

@@ -31,6 +31,7 @@ from ledger.clubs.columns import columns, flatten, summary_of
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import engine_available
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Result, Role, Table
+from ledger.clubs.roles import require_role
 
 BATCH = 200
 MAX_BYTES = 20 * 1024 * 1024
@@ -498,7 +499,7 @@ def create_job(
 ) -> ImportJob:
     """The job for a file, queued; with ``preview``, waiting for the scorekeeper to confirm
     what was understood of it (the import page) before it is queued."""
-    services.require_role(user, club, Role.SCOREKEEPER)
+    require_role(user, club, Role.SCOREKEEPER)
     if fmt and fmt.lower() not in ("csv", "jsonl", sheets.XLSX, sheets.ODS):
         raise Invalid(
             _("The format is csv, jsonl, xlsx or ods."),

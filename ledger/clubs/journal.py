@@ -63,6 +63,23 @@ class Line:
         "source",
         "table_id",
     )
+    club_id: int
+    competition_id: int
+    created_at: Any
+    entered_by_id: int | None
+    hash: str | None  # None until the chain is written (sequence, prev_hash, pk too)
+    kind: str
+    origin: str
+    pk: int | None
+    player_id: int
+    points: Decimal
+    prev_hash: str | None
+    result_id: int | None
+    seal: str
+    seat: int
+    sequence: int | None
+    source: str
+    table_id: int | None
 
     def __init__(self, **values: Any) -> None:
         for name, value in values.items():
@@ -204,6 +221,7 @@ def _chain(
 
 
 def _written(club_id: int, last: Line) -> None:
+    assert last.sequence is not None, "written lines are numbered"
     checkpoints.written(club_id, last.sequence)
 
 

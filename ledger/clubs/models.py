@@ -38,6 +38,10 @@ ROLE_RANK = {Role.MEMBER: 0, Role.SCOREKEEPER: 1, Role.REFEREE: 2, Role.ORGANISE
 
 
 class Club(models.Model):
+    # Set on an instance a query built with the user's role (services.table_from_rows):
+    # {user id: role}, read back by getattr. Not a field.
+    known_roles: dict[int, str]
+
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("short name"), unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
@@ -86,7 +90,7 @@ class Club(models.Model):
     def _held_by(self, user: Any) -> str | None:
         if user.is_superuser or getattr(getattr(user, "token_limit", None), "superuser", False):
             return Role.ORGANISER
-        known = getattr(self, "known_roles", None)
+        known: dict[int, str] | None = getattr(self, "known_roles", None)
         if known is not None and user.pk in known:
             return known[user.pk]
         # Plain SQL: every write asks this, and the ORM's query costs several times more.
@@ -236,7 +240,7 @@ class Competition(models.Model):
     def clean(self) -> None:
         from ledger.clubs.scoring import check_ruleset
 
-        if self.season_id and self.season.club_id != self.club_id:
+        if self.season is not None and self.season.club_id != self.club_id:
             raise ValidationError({"season": _("The season belongs to another club.")})
         if self.game:
             message = check_ruleset(self.game, self.ruleset)
@@ -264,6 +268,13 @@ class Round(models.Model):
 
 class Table(models.Model):
     """A sitting: which players sit in which seats, for one or more hands."""
+
+    # Set on an instance read with its seats in one query (services.table_from_rows), each
+    # read back by getattr: {seat: player id}, whether its competition has webhooks, and the
+    # competition of its round. Not fields.
+    seated: dict[int, int]
+    hooked: bool
+    round_competition: int | None
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="tables")
     round = models.ForeignKey(

@@ -234,6 +234,7 @@ def zero_sum_check(competition: Competition) -> list[dict[str, Any]]:
     )
     hands: dict[int | None, Decimal] = defaultdict(Decimal)
     fines: dict[int | None, Decimal] = defaultdict(Decimal)
+    table_id: int | None
     for table_id, penalty_id, points, _kind in lines:
         if penalty_id is not None:
             fines[table_id] += points

@@ -37,7 +37,7 @@ import decimal
 import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from django.conf import settings
@@ -47,7 +47,7 @@ from django.db.models import Model
 try:
     from psycopg.pq import ExecStatus
 
-    _TUPLES_OK = ExecStatus.TUPLES_OK
+    _TUPLES_OK: ExecStatus | None = ExecStatus.TUPLES_OK
 except ImportError:  # SQLite only
     _TUPLES_OK = None
 
@@ -166,7 +166,7 @@ def later(
 def pipeline() -> Iterator[None]:
     """Send the statements run inside together where the database allows it (see the
     module's note); the answers of all of them have arrived when it ends."""
-    db = connections[DEFAULT_DB_ALIAS]
+    db: Any = connections[DEFAULT_DB_ALIAS]  # Any: it carries the pipeline (_pipe)
     if not _direct(db):
         yield
         return
@@ -243,7 +243,7 @@ def _from_json(model: type[Model], names: tuple[str, ...]) -> str:
 @functools.lru_cache(maxsize=128)
 def _columns(model: type[Model], names: tuple[str, ...]) -> tuple[str, ...]:
     by_attname = {f.attname: f for f in model._meta.concrete_fields}
-    return tuple(by_attname[name].column for name in names)
+    return tuple(cast(str, by_attname[name].column) for name in names)  # concrete: a column
 
 
 @functools.lru_cache(maxsize=128)

@@ -63,6 +63,7 @@ def _as_points(values: Sequence[Any], seats: int, field: str) -> list[Decimal]:
     for i, value in enumerate(values):
         if isinstance(value, bool):
             value = None
+        point: Decimal | None
         try:
             point = Decimal(str(value))
             if not point.is_finite() or point != point.quantize(Decimal("0.01")):

@@ -588,14 +588,16 @@ def table_from_rows(found: Sequence[Sequence[Any]], user: Any = None, at: int = 
     for model, fields in _table_plan():
         built[model] = rows_module.instance(model, fields, row[at : at + len(fields)])
         at += len(fields)
-    table, competition, club = built[Table], built[Competition], built[Club]
+    table: Table = built[Table]
+    competition: Competition = built[Competition]
+    club: Club = built[Club]
     Competition.club.field.set_cached_value(competition, club)
     Table.competition.field.set_cached_value(table, competition)
-    table.seated = {r[-2]: r[-1] for r in found if r[-2] is not None}  # type: ignore[attr-defined]
-    table.hooked = bool(row[-3])  # type: ignore[attr-defined]
-    table.round_competition = row[-4]  # type: ignore[attr-defined]
+    table.seated = {r[-2]: r[-1] for r in found if r[-2] is not None}
+    table.hooked = bool(row[-3])
+    table.round_competition = row[-4]
     if user is not None:
-        club.known_roles = {user.pk: row[-5]}  # type: ignore[attr-defined]
+        club.known_roles = {user.pk: row[-5]}
     return table
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import attrgetter, itemgetter
@@ -220,7 +220,8 @@ def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
     """Rank (player, name, points, played, wins, draws, losses) tuples by the competition's
     keys in order; rows equal on every key share a rank (1, 2, 2, 4)."""
     match_points = settings.match_points
-    values = attrgetter(*settings.order)  # the order names at least one key
+    # the order names at least one key
+    values: Callable[[Row], Any] = attrgetter(*settings.order)
     single = len(settings.order) == 1
     keyed = []
     for player_id, name, points, played, wins, draws, losses in rows:
@@ -239,7 +240,7 @@ def rank_rows(rows: Sequence[tuple[Any, ...]], settings: Settings) -> list[Row]:
         key = (-values(row),) if single else tuple(-v for v in values(row))
         keyed.append((key, name, row))
     keyed.sort(key=itemgetter(0, 1))
-    ranked = []
+    ranked: list[Row] = []
     previous: tuple[Any, ...] | None = None
     for i, (key, _name, row) in enumerate(keyed):
         row.rank = ranked[-1].rank if key == previous else i + 1

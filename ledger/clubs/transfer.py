@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 from django.apps import apps
@@ -80,7 +80,8 @@ class Kind:
         app, name, *through = self.model_label.split(".")
         model = apps.get_model(app, name)
         if through:
-            return model._meta.get_field(through[0]).remote_field.through  # type: ignore[union-attr,no-any-return]
+            link: type[models.Model] = model._meta.get_field(through[0]).remote_field.through
+            return link
         return model
 
 
@@ -227,7 +228,7 @@ def _player_ids(club: Club) -> list[int]:
         if kind.name in ("club", "player"):
             continue
         model = kind.model
-        rows = model._default_manager.filter(**{kind.scope: club.pk})  # type: ignore[attr-defined]
+        rows = model._default_manager.filter(**{kind.scope: club.pk})
         for f in _fields(model):
             if _points_to(f, Player):
                 found.update(
@@ -241,10 +242,11 @@ def _user_ids(club: Club, secrets: bool, players: list[int]) -> list[int]:
     found: set[int] = set()
     for kind in kinds(secrets):
         model = kind.model
+        rows: models.QuerySet[Any]
         if kind.name == "player":
             rows = Player.objects.filter(pk__in=players)
         else:
-            rows = model._default_manager.filter(**{kind.scope: club.pk})  # type: ignore[attr-defined]
+            rows = model._default_manager.filter(**{kind.scope: club.pk})
         for f in _fields(model):
             if _points_to(f, user):
                 found.update(
@@ -276,7 +278,7 @@ def _rows(kind: Kind, club: Club, players: list[int]) -> Iterator[dict[str, Any]
         source: Iterable[Any] = (row for batch in batches for row in batch)
     else:
         source = (
-            model._default_manager.filter(**{kind.scope: club.pk})  # type: ignore[attr-defined]
+            model._default_manager.filter(**{kind.scope: club.pk})
             .order_by(kind.order)
             .values_list(*names)
             .iterator(chunk_size=CHUNK)
@@ -509,8 +511,8 @@ class _Table:
 
 def _sqlite_datetime(value: str) -> str:
     # What Django itself stores on SQLite: UTC, without the offset.
-    stored: str = connection.ops.adapt_datetimefield_value(datetime.datetime.fromisoformat(value))
-    return stored
+    stored = connection.ops.adapt_datetimefield_value(datetime.datetime.fromisoformat(value))
+    return cast(str, stored)  # a datetime in, a string out (None only for None)
 
 
 def _insert(model: type[models.Model], columns: list[str], rows: list[list[Any]]) -> None:

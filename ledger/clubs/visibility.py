@@ -18,6 +18,7 @@ entry is made the result counts, or a dispute holds both versions for the refere
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledger.clubs.models import ROLE_RANK, Club, Competition, Result, Role, SealOpening, Seat
@@ -81,7 +82,9 @@ class Viewer:
     def may_see(self, result: Any) -> bool:
         """``result``: a Result, or a mapping with status, club_id, competition_id,
         entered_by_id and table_id."""
-        get = result.get if isinstance(result, dict) else result.__getattribute__
+        get: Callable[[str], Any] = (
+            result.get if isinstance(result, dict) else result.__getattribute__
+        )
         if get("status") not in SEALED:
             return True
         if not self.known:

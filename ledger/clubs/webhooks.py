@@ -189,9 +189,7 @@ def deliver(delivery_id: int, timeout: float | None = None) -> bool:
         error, final = _("The webhook is switched off."), True
     else:
         try:
-            status = send(
-                hook.url, body, headers, timeout or getattr(settings, "LEDGER_WEBHOOK_TIMEOUT", 5)
-            )
+            status = send(hook.url, body, headers, timeout or settings.LEDGER_WEBHOOK_TIMEOUT)
         except Refused as exc:
             error = str(exc)
         except (OSError, http.client.HTTPException) as exc:

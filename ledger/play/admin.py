@@ -4,7 +4,7 @@ from ledger.clubs.admin_scope import ClubScoped, ScopedInline
 from ledger.play.models import GameTable, Move, PlaySeat
 
 
-class SeatInline(ScopedInline, admin.TabularInline):
+class SeatInline(ScopedInline, admin.TabularInline[PlaySeat, GameTable]):
     model = PlaySeat
     extra = 0
 

@@ -4,6 +4,8 @@ The model layer already refuses; this guards against raw SQL, other programs and
 in migrations. PostgreSQL gets a PL/pgSQL trigger, SQLite a pair of RAISE(ABORT) triggers.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 PG_UP = """
@@ -32,7 +34,7 @@ SQLITE_DOWN = [
 ]
 
 
-def up(apps, schema_editor):
+def up(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_UP)
@@ -41,7 +43,7 @@ def up(apps, schema_editor):
             schema_editor.execute(statement)
 
 
-def down(apps, schema_editor):
+def down(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_DOWN)

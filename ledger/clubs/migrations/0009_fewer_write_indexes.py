@@ -5,6 +5,8 @@ On SQLite, altering a field rebuilds the table and drops its triggers: the journ
 append-only triggers (0002) are created again after, either way.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 import importlib
 
 import django.db.models.deletion
@@ -13,7 +15,7 @@ from django.db import migrations, models
 append_only = importlib.import_module("ledger.clubs.migrations.0002_entries_append_only")
 
 
-def restore_sqlite_triggers(apps, schema_editor):
+def restore_sqlite_triggers(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "sqlite":
         for statement in append_only.SQLITE_DOWN + append_only.SQLITE_UP:
             schema_editor.execute(statement)

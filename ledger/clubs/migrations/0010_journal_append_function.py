@@ -13,6 +13,8 @@ source and entered_by_id, in journal order. The rows returned are each line's id
 previous hash and hash, in the same order.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 PG_UP = """
@@ -58,12 +60,12 @@ $$;
 PG_DOWN = "DROP FUNCTION IF EXISTS ledger_append(bigint, timestamptz, json);"
 
 
-def up(apps, schema_editor):
+def up(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(PG_UP)
 
 
-def down(apps, schema_editor):
+def down(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(PG_DOWN)
 

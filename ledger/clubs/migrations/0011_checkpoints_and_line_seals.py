@@ -6,6 +6,8 @@ the column rebuilds the journal's table, which drops its append-only triggers: t
 made again here.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 import django.db.models.deletion
 from django.db import migrations, models
 
@@ -60,7 +62,7 @@ SQLITE_TRIGGERS = [
 ]
 
 
-def up(apps, schema_editor):
+def up(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_APPEND)
@@ -69,7 +71,7 @@ def up(apps, schema_editor):
             schema_editor.execute(statement)
 
 
-def down(apps, schema_editor):
+def down(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "sqlite":
         for statement in SQLITE_TRIGGERS:
             schema_editor.execute(statement)

@@ -5,13 +5,15 @@ tokens of no particular club that act with their login's roles, as they did; the
 keep working, and only their SHA-256 is kept: the clear keys are deleted.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
 
-def hash_existing_tokens(apps, schema_editor):  # type: ignore[no-untyped-def]
+def hash_existing_tokens(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     import hashlib
 
     Token = apps.get_model("authtoken", "Token")

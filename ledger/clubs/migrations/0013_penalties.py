@@ -3,6 +3,8 @@
 its table) or a penalty. SQLite rebuilds the entry table to let those columns be empty, and
 the rebuilt table has lost the append-only triggers of migration 0002: they are made again."""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
@@ -19,7 +21,7 @@ SQLITE_TRIGGERS = [
 ]
 
 
-def triggers_again(apps, schema_editor):
+def triggers_again(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "sqlite":
         for statement in SQLITE_TRIGGERS:
             schema_editor.execute(statement)

@@ -5,12 +5,14 @@ source and the client's key, as new results store it: a retry of a request made 
 this migration still finds its result, and another sender can no longer take the key.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 import hashlib
 
 from django.db import migrations
 
 
-def scope_keys(apps, schema_editor):  # type: ignore[no-untyped-def]
+def scope_keys(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Result = apps.get_model("clubs", "Result")
     found = (
         Result.objects.filter(idempotency_key__isnull=False)

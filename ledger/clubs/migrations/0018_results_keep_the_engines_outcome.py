@@ -3,10 +3,14 @@ engine's Outcome beside their verdict, and the standings' wins, draws and losses
 counted again from it (a 4-player cardChess game won on the deciding sfida, or a San Marco
 variant-3 win on the tie-break, had been counted as draws)."""
 
+from typing import Any
+
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 
-def keep_outcomes(apps, schema_editor):
+def keep_outcomes(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from games.core import EngineError, RecordError, registry
     from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes
 
@@ -39,7 +43,7 @@ def keep_outcomes(apps, schema_editor):
                 competition_id=competition_id
             ).values_list("pk", "scores", "verdict")
         }
-        counts = {}
+        counts: dict[Any, dict[str, int]] = {}
         for player, seat, kind, result_id in Entry.objects.filter(
             competition_id=competition_id
         ).values_list("player_id", "seat", "kind", "result_id"):
@@ -56,7 +60,7 @@ def keep_outcomes(apps, schema_editor):
     _round_totals_again(apps, changed)
 
 
-def _round_totals_again(apps, competitions):
+def _round_totals_again(apps: Apps, competitions: set[Any]) -> None:
     """The per-round totals (migration 0016) of the competitions whose winners changed,
     counted again from their journal as that migration counts them."""
     from decimal import Decimal
@@ -79,7 +83,7 @@ def _round_totals_again(apps, competitions):
                 competition_id=competition_id
             ).values_list("pk", "scores", "verdict")
         }
-        keyed = {}
+        keyed: dict[tuple[Any, Any], list[Any]] = {}
         for player_id, seat, points, kind, result_id, table_round, penalty, penalty_round in lines:
             key = (penalty_round if penalty else table_round) or 0
             row = keyed.setdefault((key, player_id), [Decimal(0), 0, 0, 0, 0])

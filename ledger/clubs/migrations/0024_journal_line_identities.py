@@ -11,6 +11,8 @@ moved out of its write is out of its place, a line cut out of a write leaves it 
 table, which drops its append-only triggers: they are made again here.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from importlib import import_module
 
 from django.db import migrations, models
@@ -67,7 +69,7 @@ SQLITE_TRIGGERS = [
 ]
 
 
-def up(apps, schema_editor):
+def up(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
         schema_editor.execute(PG_APPEND)
@@ -76,7 +78,7 @@ def up(apps, schema_editor):
             schema_editor.execute(statement)
 
 
-def down(apps, schema_editor):
+def down(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         before = import_module("ledger.clubs.migrations.0011_checkpoints_and_line_seals")
         schema_editor.execute(before.PG_APPEND)

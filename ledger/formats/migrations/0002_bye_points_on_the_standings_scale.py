@@ -3,17 +3,19 @@
 The old default, 1, was a win on the 1/½/0 scale the tiebreak page used: it becomes empty
 (a win on whatever scale the competition has). Any other value stays as the organiser set it."""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from decimal import Decimal
 
 from django.db import migrations, models
 
 
-def old_default_is_a_win(apps, schema_editor):  # type: ignore[no-untyped-def]
+def old_default_is_a_win(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     FormatSettings = apps.get_model("formats", "FormatSettings")
     FormatSettings.objects.filter(bye_points=Decimal(1)).update(bye_points=None)
 
 
-def back(apps, schema_editor):  # type: ignore[no-untyped-def]
+def back(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     FormatSettings = apps.get_model("formats", "FormatSettings")
     FormatSettings.objects.filter(bye_points=None).update(bye_points=Decimal(1))
 

@@ -1,7 +1,9 @@
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations, models
 
 
-def old_default_follows(apps, schema_editor):  # type: ignore[no-untyped-def]
+def old_default_follows(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Settings left at the old default (80) take the new one."""
     FormatSettings = apps.get_model("formats", "FormatSettings")
     FormatSettings.objects.filter(exact_limit=80).update(exact_limit=200)

@@ -1,8 +1,10 @@
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 from django.db.models import Case, F, Value, When
 
 
-def give_room(apps, schema_editor):
+def give_room(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Every table of a competition with format settings gets their room (as
     ledger/formats/capacity.py computes it); a table already holding more keeps it."""
     FormatSettings = apps.get_model("formats", "FormatSettings")

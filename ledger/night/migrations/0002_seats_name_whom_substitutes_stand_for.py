@@ -1,10 +1,12 @@
 """Seats taken by a substitute before seats kept whom they stand for: each replacement, in
 the order it was made, names the player the seat was drawn for."""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations
 
 
-def forwards(apps, schema_editor):
+def forwards(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Replacement = apps.get_model("night", "Replacement")
     Seat = apps.get_model("clubs", "Seat")
     drawn: dict[int, dict[int, int]] = {}

@@ -12,6 +12,8 @@ exactly as for any correction. That code is imported only when there is somethin
 reverse: a new database never loads it here.
 """
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from decimal import Decimal
 
 from django.db import migrations
@@ -23,7 +25,7 @@ REASON = (
 )
 
 
-def bots_out_of_the_ledger(apps, schema_editor):
+def bots_out_of_the_ledger(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     GameTable = apps.get_model("play", "GameTable")
     PlaySeat = apps.get_model("play", "PlaySeat")
     Player = apps.get_model("clubs", "Player")

@@ -3,12 +3,14 @@ tables still waiting or being played are sealed here, under the sealing key of t
 environment (or the development key in var/). Reversed, they are opened back into the clear
 columns, which needs the same key."""
 
+from django.apps.registry import Apps
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db import migrations, models
 
 RUNNING = ("waiting", "playing")
 
 
-def seal_running(apps, schema_editor):
+def seal_running(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from ledger.play import sealing
 
     GameTable = apps.get_model("play", "GameTable")
@@ -24,7 +26,7 @@ def seal_running(apps, schema_editor):
             move.save(update_fields=["sealed", "action"])
 
 
-def open_sealed(apps, schema_editor):
+def open_sealed(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from ledger.play import sealing
 
     GameTable = apps.get_model("play", "GameTable")

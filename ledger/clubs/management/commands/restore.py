@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs import backup
+from ledger.clubs import backup, transfer
 
 
 class Command(BaseCommand):
@@ -57,7 +57,7 @@ class Command(BaseCommand):
                 trusted_key=options["public_key"],
                 allow_unsigned=options["allow_unsigned"],
             )
-        except (backup.BackupError, backup.transfer.Refused) as exc:
+        except (backup.BackupError, transfer.Refused) as exc:
             raise CommandError(f"Not restored: {exc}") from None
         for note in notes:
             self.stdout.write(note)
