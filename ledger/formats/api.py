@@ -24,7 +24,7 @@ from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
 TAG = ["formats"]
 
 
-class SettingsSerializer(serializers.Serializer):
+class SettingsSerializer(serializers.Serializer[Any]):
     format = serializers.CharField(read_only=True)
     seats_per_table = serializers.IntegerField(
         min_value=0, max_value=6, required=False, help_text="0: the game's usual table size."
@@ -66,7 +66,7 @@ class SettingsSerializer(serializers.Serializer):
     )
 
 
-class ExtendIn(serializers.Serializer):
+class ExtendIn(serializers.Serializer[Any]):
     rounds = serializers.IntegerField(
         min_value=1,
         max_value=20,
@@ -76,13 +76,13 @@ class ExtendIn(serializers.Serializer):
     )
 
 
-class StandingsRow(serializers.Serializer):
+class StandingsRow(serializers.Serializer[Any]):
     place = serializers.IntegerField(help_text="Shared by rows the format cannot separate.")
     player = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class StandingsOut(serializers.Serializer):
+class StandingsOut(serializers.Serializer[Any]):
     format = serializers.CharField()
     concluded = serializers.BooleanField()
     champion = StandingsRow(allow_null=True, help_text="A knockout's, once its final is won.")
@@ -94,7 +94,7 @@ class StandingsOut(serializers.Serializer):
     )
 
 
-class EntrantSerializer(serializers.Serializer):
+class EntrantSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField(read_only=True)
     number = serializers.IntegerField(read_only=True)
@@ -103,13 +103,13 @@ class EntrantSerializer(serializers.Serializer):
     withdrawn_after = serializers.IntegerField(read_only=True, allow_null=True)
 
 
-class AbsenceSerializer(serializers.Serializer):
+class AbsenceSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField()
     absent = serializers.BooleanField(default=True)
 
 
-class ForbiddenSerializer(serializers.Serializer):
+class ForbiddenSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(read_only=True)
     first = serializers.IntegerField()
     second = serializers.IntegerField()
@@ -119,21 +119,22 @@ class ForbiddenSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=120)
 
 
-class TeamSerializer(serializers.Serializer):
+class TeamSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
     members = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=3)
 
 
-class SeatOut(serializers.Serializer):
+class SeatOut(serializers.Serializer[Any]):
     index = serializers.IntegerField(help_text="0 is Tramontana in two-sided games.")
     player = serializers.IntegerField()
     name = serializers.CharField()
     points = serializers.CharField(allow_null=True, help_text="Accepted points so far.")
 
 
-class TableOut(serializers.Serializer):
+class TableOut(serializers.Serializer[Any]):
     id = serializers.IntegerField(allow_null=True, help_text="The ledger table, once published.")
-    label = serializers.CharField()
+    # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
+    label = serializers.CharField()  # type: ignore[assignment]
     seats = SeatOut(many=True)
     hands = serializers.IntegerField(help_text="Accepted results so far.")
     pending = serializers.IntegerField(help_text="Results awaiting confirmation.")
@@ -142,18 +143,18 @@ class TableOut(serializers.Serializer):
     )
 
 
-class PlayerRef(serializers.Serializer):
+class PlayerRef(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class WarningOut(serializers.Serializer):
+class WarningOut(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="repeat, forbidden, avoid, sides, seats, bye, unseated")
     message = serializers.CharField()
     table = serializers.CharField(allow_null=True)
 
 
-class RoundOut(serializers.Serializer):
+class RoundOut(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="draft or published")
     engine = serializers.CharField()
@@ -163,7 +164,7 @@ class RoundOut(serializers.Serializer):
     warnings = WarningOut(many=True, required=False)
 
 
-class DrawIn(serializers.Serializer):
+class DrawIn(serializers.Serializer[Any]):
     tables = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(), min_length=1),
         help_text="Player ids per table in seat order.",
@@ -174,7 +175,7 @@ class DrawIn(serializers.Serializer):
     )
 
 
-class TiebreakRow(serializers.Serializer):
+class TiebreakRow(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
@@ -534,7 +535,7 @@ class TrfView(APIView):
         return response
 
 
-class MatchOut(serializers.Serializer):
+class MatchOut(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     stage = serializers.IntegerField(help_text="1 is the first round.")
     slot = serializers.IntegerField()
@@ -546,7 +547,7 @@ class MatchOut(serializers.Serializer):
     tables = serializers.ListField(child=serializers.IntegerField())
 
 
-class WinnerIn(serializers.Serializer):
+class WinnerIn(serializers.Serializer[Any]):
     player = serializers.IntegerField()
 
 

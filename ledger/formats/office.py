@@ -6,6 +6,7 @@ club's members, roles and invitations are ledger/clubs/office.py."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,11 +51,10 @@ def _unique_slug(club: Club, name: str, exclude: int | None = None) -> str:
     base = (slugify(name) or "gara")[:44]
     if base in RESERVED:
         base += "-1"
-    taken = set(
-        Competition.objects.filter(club=club, slug__startswith=base)
-        .exclude(pk=exclude)
-        .values_list("slug", flat=True)
-    )
+    same_start = Competition.objects.filter(club=club, slug__startswith=base)
+    if exclude is not None:
+        same_start = same_start.exclude(pk=exclude)
+    taken = set(same_start.values_list("slug", flat=True))
     slug, n = base, 2
     while slug in taken:
         slug, n = f"{base}-{n}", n + 1
@@ -198,7 +198,7 @@ def match_names(club: Club, names: list[str]) -> Matched:
 
 @transaction.atomic
 def enrol(
-    *, user: Any, competition: Competition, players: list[Player], new_names: list[str] = ()
+    *, user: Any, competition: Competition, players: list[Player], new_names: Sequence[str] = ()
 ) -> list[Any]:
     """Enter these members, and first make players and members of the new names. All or
     nothing: one refused entry leaves everything as it was."""

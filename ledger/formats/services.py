@@ -26,6 +26,7 @@ from ledger.clubs.games import meta, table_sizes
 from ledger.clubs.models import Competition, Penalty, Player, Result, Role, Round, Seat, Table
 from ledger.clubs.outcomes import WIN, outcomes
 from ledger.clubs.penalties import active_total as active_penalties
+from ledger.clubs.roles import require_role
 from ledger.clubs.standings import settings_of
 from ledger.formats.models import (
     Absence,
@@ -108,7 +109,7 @@ SETTING_FIELDS = (
 
 @transaction.atomic
 def update_settings(*, user: Any, competition: Competition, **values: Any) -> FormatSettings:
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     fs = settings_for(competition)
     unknown = set(values) - set(SETTING_FIELDS)
     if unknown:
@@ -161,7 +162,7 @@ def enter_player(
     *, user: Any, competition: Competition, player: Player, rating: int = 0
 ) -> Entrant:
     """Enter a player; after round 1 is published this is a late entry from the next round."""
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     if not competition.club.memberships.filter(player=player).exists():
         raise Invalid(
             _("%(name)s is not a member of %(club)s.")
@@ -194,7 +195,7 @@ def enter_player(
 @transaction.atomic
 def withdraw_player(*, user: Any, competition: Competition, player: Player) -> Entrant:
     """The player plays no round after the last published one."""
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     entrant = Entrant.objects.select_for_update().filter(competition=competition, player=player)
     found = entrant.first()
     if found is None:
@@ -210,7 +211,7 @@ def mark_absent(
     *, user: Any, competition: Competition, round_number: int, player: Player, absent: bool = True
 ) -> None:
     """A no-show or an announced absence for one round not yet published."""
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     if round_number <= _published_rounds(competition):
         raise Conflict(_("Round %(n)d is already published.") % {"n": round_number})
     if absent:
@@ -233,7 +234,7 @@ def forbid_pair(
     hard: bool = False,
     reason: str = "",
 ) -> ForbiddenPair:
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     if first.pk == second.pk:
         raise Invalid(_("Choose two different players."), fields={"second": [_("Same player.")]})
     a, b = sorted([first, second], key=lambda p: p.pk)
@@ -245,7 +246,7 @@ def forbid_pair(
 
 @transaction.atomic
 def allow_pair(*, user: Any, pair: ForbiddenPair) -> None:
-    core.require_role(user, pair.competition.club, Role.ORGANISER)
+    require_role(user, pair.competition.club, Role.ORGANISER)
     pair.delete()
 
 
@@ -253,7 +254,7 @@ def allow_pair(*, user: Any, pair: ForbiddenPair) -> None:
 def create_team(
     *, user: Any, competition: Competition, name: str, members: Sequence[Player]
 ) -> Team:
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     if competition.format != Format.TEAM:
         raise Invalid(_("Teams belong to team events."))
     if not name.strip():
@@ -470,7 +471,7 @@ class Drafted:
 @transaction.atomic
 def generate_round(*, user: Any, competition: Competition) -> Draw:
     """Draft the next round's pairings or seatings (or redraft the current draft)."""
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     Competition.objects.select_for_update().get(pk=competition.pk)  # one drafter at a time
     number = next_round_number(competition)
     fs = settings_for(competition)
@@ -547,7 +548,7 @@ def _draft_league(
 
 
 def _draft_round_robin(competition: Competition, fs: FormatSettings, number: int) -> Drafted:
-    from caissify_pairings.engines.round_robin import (  # type: ignore[import-untyped]
+    from caissify_pairings.engines.round_robin import (
         RoundRobinEngine,
     )
 
@@ -915,7 +916,7 @@ def adjust_draw(
     the wrong size, someone not entered); returns the warnings for the rest."""
     draw = Draw.objects.select_for_update().select_related("round__competition").get(pk=draw.pk)
     competition = draw.round.competition
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     if draw.status != Draw.Status.DRAFT:
         raise Conflict(_("A published round cannot be changed; correct its results instead."))
     byes, sitting_out = list(byes), list(sitting_out)
@@ -990,7 +991,7 @@ def publish_draw(*, user: Any, draw: Draw) -> Draw:
     """Create the round's tables through the core and freeze the draw."""
     draw = Draw.objects.select_for_update().select_related("round__competition").get(pk=draw.pk)
     competition = draw.round.competition
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     if draw.status != Draw.Status.DRAFT:
         raise Conflict(_("Round %(n)d is already published.") % {"n": draw.round.number})
     number = draw.round.number
@@ -1070,7 +1071,7 @@ def _publish_knockout(competition: Competition, draw: Draw, created: list[Table]
 @transaction.atomic
 def set_match_winner(*, user: Any, match: KnockoutMatch, winner: Player) -> KnockoutMatch:
     """A referee's decision (a forfeit, a tie-break game played off the books)."""
-    core.require_role(user, match.competition.club, Role.REFEREE)
+    require_role(user, match.competition.club, Role.REFEREE)
     if winner.pk not in (match.first_id, match.second_id):
         raise Invalid(_("The winner must be one of the two players of the match."))
     later = KnockoutMatch.objects.filter(competition=match.competition, stage=match.stage + 1)
@@ -1292,7 +1293,9 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
     size = _bracket_size(matches)
     stages = knockout.rounds_needed(size)
     at = {(m.stage, m.slot): m for m in matches}
-    names = {p.pk: p.name for m in matches for p in (m.first, m.second) if p is not None}
+    names: dict[int | None, str] = {
+        p.pk: p.name for m in matches for p in (m.first, m.second) if p is not None
+    }
     hands = accepted_hands([t.pk for m in matches for t in m.tables.all()])
     best_of = settings_for(competition).best_of
     winners: dict[tuple[int, int], int | None] = {}
@@ -1486,10 +1489,10 @@ def knockout_standings(competition: Competition, as_of: int | None = None) -> li
     won: Counter[int] = Counter()
     played: Counter[int] = Counter()
     for m in sorted(matches, key=lambda m: (m.stage, m.slot)):
-        for p in (m.first, m.second):
-            if p is not None:
-                names[p.pk] = p.name
-                reached[p.pk] = max(reached.get(p.pk, 0), m.stage)
+        for seated in (m.first, m.second):
+            if seated is not None:
+                names[seated.pk] = seated.name
+                reached[seated.pk] = max(reached.get(seated.pk, 0), m.stage)
         winner = _decided(m, hands, best_of)
         if winner is None:
             continue
@@ -1626,7 +1629,7 @@ def _beyond_plan(competition: Competition, fs: FormatSettings, number: int) -> N
 def extend_rounds(*, user: Any, competition: Competition, rounds: int = 1) -> Progress:
     """The organiser goes on past the plan: ``rounds`` more Swiss, team or league rounds,
     or a round robin's return cycle. A knockout ends with its final."""
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     fs = FormatSettings.objects.select_for_update().get(pk=settings_for(competition).pk)
     if competition.format == Format.KNOCKOUT:
         raise Conflict(_("A knockout ends with its final: it has no rounds to add."))

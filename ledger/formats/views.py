@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import hand_words
 from ledger.clubs.models import Competition, Player, Role
 from ledger.formats import services
@@ -194,11 +194,11 @@ def _act(request: HttpRequest, competition: Competition) -> str:
     if draft is None:
         raise LedgerError(_("There is no draft round: generate one first."))
     if action == "swap":
-        first = _int(post.get("first"), "first")
-        second = _int(post.get("second"), "second")
-        if first == second:
+        first_id = _int(post.get("first"), "first")
+        second_id = _int(post.get("second"), "second")
+        if first_id == second_id:
             raise LedgerError(_("Choose two different players to swap."))
-        warnings = services.swap_players(user=user, draw=draft, first=first, second=second)
+        warnings = services.swap_players(user=user, draw=draft, first=first_id, second=second_id)
         return _("Swapped.") + (
             " " + _("%(n)d warnings: see the draft.") % {"n": len(warnings)} if warnings else ""
         )
@@ -353,7 +353,7 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         winner = Player.objects.filter(pk=request.POST.get("winner") or 0).first()
         try:
             if winner is None:
-                raise services.Invalid(_("Choose the winner."))
+                raise Invalid(_("Choose the winner."))
             services.set_match_winner(user=request.user, match=match, winner=winner)
         except LedgerError as exc:
             messages.error(request, exc.message)

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
-from caissify_pairings.engines.dutch import (  # type: ignore[import-untyped]
+import networkx as nx
+from caissify_pairings.engines.dutch import (
     ColorPref,
     DutchEngine,
     FloatDir,
@@ -96,8 +96,10 @@ def inside(stable: list[int], residents: set[int], gi: int) -> bool:
     return partner != gi and partner > gi and partner in residents
 
 
-class FastDutch(DutchEngine):  # type: ignore[misc]
+class FastDutch(DutchEngine):  # type: ignore[misc]  # the library has no types: a subclass of Any
     """The library's Dutch engine with the bracket loop run on an incremental matcher."""
+
+    previous_pairings: set[tuple[int, int]]  # the library's: the pairs already played
 
     def _build_players(self, raw: list[dict[str, Any]]) -> list[Any]:
         """The library's, with each player's opponents found in one pass over the pairs
@@ -105,7 +107,7 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
         played = self.previous_pairings
         self.previous_pairings = set()
         try:
-            players = super()._build_players(raw)
+            players: list[Any] = super()._build_players(raw)
         finally:
             self.previous_pairings = played
         opponents: dict[int, set[int]] = {}
@@ -134,7 +136,7 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
                     return matcher.solve()
                 except NoPerfectMatching:
                     fallback[0] = True
-            graph = nx.Graph()
+            graph: nx.Graph[int] = nx.Graph()
             graph.add_nodes_from(range(n))
             for v in range(n):
                 for u, w2 in matcher.adj[v].items():
@@ -196,7 +198,7 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
             try:
                 pre_mate = pre.solve()
             except NoPerfectMatching:
-                graph = nx.Graph()
+                graph: nx.Graph[int] = nx.Graph()
                 graph.add_nodes_from(range(n))
                 for v in range(n):
                     for u, w2 in pre.adj[v].items():
@@ -394,7 +396,7 @@ class FastDutch(DutchEngine):  # type: ignore[misc]
             md_matched = 0
             for li in range(sg_begin):
                 gi = by_idx[li]
-                if li == 0 or score[gi] < md_score:  # type: ignore[operator]
+                if li == 0 or score[gi] < md_score:
                     md_score = score[gi]
                     md_left = 0
                     md_matched = 0

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import permutations
 
-from caissify_pairings.engines.round_robin import berger_round  # type: ignore[import-untyped]
+from caissify_pairings.engines.round_robin import berger_round
 
 Pair = tuple[int, int]
 

@@ -33,9 +33,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
-from caissify_pairings.engines.casual import CasualSwissEngine  # type: ignore[import-untyped]
-from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped]
+import networkx as nx
+from caissify_pairings.engines.casual import CasualSwissEngine
+from caissify_pairings.engines.dutch import DutchEngine
 
 from .dutch import FastDutch
 
@@ -154,7 +154,7 @@ class _RankedDutch(_RankedSides, FastDutch):
     """The exact Dutch engine: the library's rules on our incremental matcher."""
 
 
-class _LibraryDutch(_RankedSides, DutchEngine):  # type: ignore[misc]
+class _LibraryDutch(_RankedSides, DutchEngine):  # type: ignore[misc]  # untyped library: Any
     """The library's own bracket loop (networkx, from nothing each time): the reference
     the fast engine is tested against, too slow for large fields."""
 
@@ -366,7 +366,7 @@ def _match(
     at a price. Level 0: everything is allowed, a repeat at the heaviest price."""
     strict = level >= 1
     ids = sorted(window)
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     big = 10_000
     someone_without = any(p.byes == 0 for p in players)
     for i, a in enumerate(ids):
@@ -414,7 +414,7 @@ def legal_pairing_exists(
     ids: list[int], blocked: set[Pair], bye_allowed: set[int] | None = None
 ) -> bool:
     """Whether the players can be paired with no blocked pair (one bye when odd)."""
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(ids)
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from caissify_pairings.trf import write_trf  # type: ignore[import-untyped]
+from caissify_pairings.trf import write_trf
 
 from ledger.formats.pairing.tiebreaks import Game
 
