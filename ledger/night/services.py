@@ -29,6 +29,7 @@ from ledger.clubs.models import (
     Seat,
     Table,
 )
+from ledger.clubs.roles import require_role
 from ledger.formats import services as formats
 from ledger.formats.models import Absence, Draw, Entrant
 from ledger.night.models import CheckIn, ExtraTime, NightSettings, Replacement, RoundClock
@@ -50,7 +51,7 @@ def update_settings(
     substitute_fixed: Any,
     penalties_in_ratings: bool | None = None,
 ) -> NightSettings:
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     found = NightSettings.objects.select_for_update().get(pk=settings_for(competition).pk)
     errors: dict[str, list[str]] = {}
     try:
@@ -137,7 +138,7 @@ def check_in(
         if getattr(getattr(user, "player", None), "pk", None) != player.pk:
             raise Invalid(_("Sign in as yourself to check in on your phone."))
     else:
-        core.require_role(user, competition.club, Role.ORGANISER)
+        require_role(user, competition.club, Role.ORGANISER)
     if round_number != checkin_round(competition):
         raise Conflict(
             _("Check-in is open for round %(n)d only.") % {"n": checkin_round(competition)}
@@ -161,7 +162,7 @@ def check_in(
 def undo_check_in(
     *, user: Any, competition: Competition, round_number: int, player: Player
 ) -> None:
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     CheckIn.objects.filter(
         competition=competition, round_number=round_number, player=player
     ).delete()
@@ -192,7 +193,7 @@ def attendance(competition: Competition, round_number: int) -> Attendance:
 def draw_checked_in(*, user: Any, competition: Competition) -> Draw:
     """Draw the next round with the players checked in only: every entrant not checked in
     is marked absent for that round (the organiser can still adjust the draft)."""
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     number = checkin_round(competition)
     seen = attendance(competition, number)
     if not seen.here:
@@ -238,7 +239,7 @@ def clock_for(rnd: Round) -> RoundClock | None:
 def clock_action(*, user: Any, rnd: Round, action: str, minutes: Any = None) -> RoundClock:
     """Start, pause, resume or end a round's clock (an organiser)."""
     competition = rnd.competition
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     now = timezone.now()
     clock = RoundClock.objects.select_for_update().filter(round=rnd).first()
     if action == "start":
@@ -288,7 +289,7 @@ def clock_action(*, user: Any, rnd: Round, action: str, minutes: Any = None) -> 
 
 @transaction.atomic
 def give_extra_time(*, user: Any, table: Table, minutes: Any, reason: str = "") -> ExtraTime:
-    core.require_role(user, table.competition.club, Role.ORGANISER)
+    require_role(user, table.competition.club, Role.ORGANISER)
     try:
         extra = int(str(minutes).strip())
         if not 0 <= extra <= 120:
@@ -489,7 +490,7 @@ def replace_player(
     points, none, or a fixed score)."""
     table = Table.objects.select_for_update().select_related("competition__club").get(pk=table.pk)
     competition = table.competition
-    core.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     seats = {s.index: s for s in Seat.objects.filter(table=table).select_related("player")}
     if seat not in seats:
         raise Invalid(_("This table has no such seat."), fields={"seat": [_("Choose a seat.")]})
@@ -629,7 +630,7 @@ def reseat(*, user: Any, table: Table, order: Sequence[int]) -> list[Result]:
     recorded hands again for the seats as they should have been: every hand's old lines
     reversed and its new ones credited, together."""
     table = Table.objects.select_for_update().select_related("competition__club").get(pk=table.pk)
-    core.require_role(user, table.competition.club, Role.ORGANISER)
+    require_role(user, table.competition.club, Role.ORGANISER)
     current = _check_order(table, order)
     if [current[i] for i in sorted(current)] == list(order):
         raise Conflict(_("The table already sits in these seats."))
@@ -646,7 +647,7 @@ def reseat(*, user: Any, table: Table, order: Sequence[int]) -> list[Result]:
         moved = {}
         for index, value in table.seat_points.items():
             player = current.get(int(index))
-            if player in order:
+            if player is not None and player in order:
                 moved[str(list(order).index(player))] = value
         table.seat_points = moved or None
         table.save(update_fields=["seat_points"])
@@ -688,9 +689,10 @@ def tonight_for(player: Player, club_id: int) -> list[dict[str, Any]]:
         if competition.pk in seen:
             continue
         seen.add(competition.pk)
-        if formats.current_round(competition) != table.round.number:
+        drawn = table.round  # a published draw's round: never None here
+        if drawn is None or formats.current_round(competition) != drawn.number:
             continue
-        state = clock_state(table.round, table)
+        state = clock_state(drawn, table)
         if state is None or state["state"] == "ended":
             continue
         out.append({"competition": competition, "table": table, "seat": seat.index, "clock": state})

@@ -79,7 +79,7 @@ def night_settings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         return refused
     rules = services.settings_for(competition)
     errors: dict[str, Any] = {}
-    values = {
+    values: dict[str, Any] = {
         "round_minutes": rules.round_minutes,
         "at_time": rules.at_time,
         "substitute_points": rules.substitute_points,
@@ -593,7 +593,8 @@ def _printable(
     if request.GET.get("format") == "pdf":
         data = printing.pdf(kind, competition, context)
         response = HttpResponse(data, content_type="application/pdf")
-        number = context.get("round").number if context.get("round") else ""
+        drawn = context.get("round")
+        number = drawn.number if drawn else ""
         response["Content-Disposition"] = (
             f'attachment; filename="{competition.slug}-{kind}{number}.pdf"'
         )
