@@ -25,7 +25,7 @@ from ledger.referee.models import Case
 CHECK_RATE = getattr(settings, "REFEREE_CHECK_RATE", "30/m")
 
 
-class CheckRequest(serializers.Serializer):
+class CheckRequest(serializers.Serializer[Any]):
     game = GameSerializerField(required=False)
     competition = serializers.IntegerField(
         required=False, help_text="Use this competition's game and ruleset."
@@ -33,7 +33,7 @@ class CheckRequest(serializers.Serializer):
     record = serializers.JSONField(help_text="The full record in the game's notation.")
 
 
-class ViolationOut(serializers.Serializer):
+class ViolationOut(serializers.Serializer[Any]):
     rule = serializers.CharField()
     step = serializers.IntegerField(required=False)
     seat = serializers.IntegerField(required=False)
@@ -47,22 +47,23 @@ class ViolationOut(serializers.Serializer):
     detail = serializers.CharField(help_text="What happened, in the request's language")
 
 
-class StepOut(serializers.Serializer):
+class StepOut(serializers.Serializer[Any]):
     step = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    label = serializers.CharField()
+    # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
+    label = serializers.CharField()  # type: ignore[assignment]
     violations = ViolationOut(many=True)
     first = serializers.BooleanField()
     replayed = serializers.BooleanField()
 
 
-class GroupOut(serializers.Serializer):
+class GroupOut(serializers.Serializer[Any]):
     name = serializers.CharField(help_text="A trick, a turn, a scontro...")
     offending = serializers.BooleanField()
     steps = StepOut(many=True)
 
 
-class VerdictOut(serializers.Serializer):
+class VerdictOut(serializers.Serializer[Any]):
     game = serializers.CharField()
     valid = serializers.BooleanField()
     complete = serializers.BooleanField()
@@ -74,7 +75,7 @@ class VerdictOut(serializers.Serializer):
     timeline = GroupOut(many=True)
 
 
-class ErrorOut(serializers.Serializer):
+class ErrorOut(serializers.Serializer[Any]):
     error = serializers.DictField()
 
 
@@ -132,7 +133,7 @@ class CheckView(APIView):
         return Response(checking.check(game, data.validated_data["record"], ruleset))
 
 
-class RulingRequest(serializers.Serializer):
+class RulingRequest(serializers.Serializer[Any]):
     result = serializers.IntegerField(help_text="The result ruled on (its newest version)")
     kind = serializers.ChoiceField(choices=Case.Kind.choices)
     record = serializers.JSONField(
@@ -153,7 +154,7 @@ class RulingRequest(serializers.Serializer):
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class RulingOut(serializers.Serializer):
+class RulingOut(serializers.Serializer[Any]):
     case = serializers.IntegerField()
     kind = serializers.CharField()
     result = serializers.IntegerField(help_text="The new version that now counts")

@@ -22,6 +22,7 @@ from games.core import RecordError
 from ledger.clubs import previews, services
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
+from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import MAX_POINTS
 from ledger.clubs.services import ROW_LOCK as _ROW
 from ledger.referee import checking
@@ -75,7 +76,8 @@ class _Levels:
     """The competition's artificial scores, read only when a ruling names one."""
 
     def __init__(self, competition: Competition) -> None:
-        self.competition, self.found = competition, None
+        self.competition = competition
+        self.found: ArtificialScores | None = None
 
     def value(self, level: str) -> Decimal:
         if self.found is None:
@@ -187,7 +189,7 @@ def open_case(
 ) -> Case:
     """A case on the desk: from a result (its record and any open dispute come along) or
     fresh. Only referees open cases."""
-    services.require_role(user, competition.club, Role.REFEREE)
+    require_role(user, competition.club, Role.REFEREE)
     if result is not None and result.competition_id != competition.pk:
         raise Invalid(_("That result belongs to another competition."), fields={"result": ["?"]})
     if result is not None:
@@ -245,7 +247,7 @@ def _editable(user: Any, case: Case) -> Case:
     locked = (
         Case.objects.select_for_update(**_ROW).select_related("competition__club").get(pk=case.pk)
     )
-    services.require_role(user, locked.competition.club, Role.REFEREE)
+    require_role(user, locked.competition.club, Role.REFEREE)
     if locked.status != Case.Status.OPEN:
         raise Conflict(_("This case is closed: the ruling was given."))
     return locked
@@ -469,7 +471,7 @@ def set_artificial(
     *, user: Any, competition: Competition, values: Sequence[Any]
 ) -> ArtificialScores:
     """An organiser defines what average-plus, average and average-minus are worth."""
-    services.require_role(user, competition.club, Role.ORGANISER)
+    require_role(user, competition.club, Role.ORGANISER)
     plus, average, minus = (_points(v, n) for v, n in zip(values, LEVELS, strict=True))
     if not plus >= average >= minus:
         raise Invalid(
@@ -578,7 +580,7 @@ def contest(*, user: Any, result: Result, reason: str) -> Case:
 @transaction.atomic
 def set_contest_days(*, user: Any, club: Any, days: Any) -> None:
     """An organiser sets how many days a result may be contested after it counts."""
-    services.require_role(user, club, Role.ORGANISER)
+    require_role(user, club, Role.ORGANISER)
     text = str(days).strip()
     if not text.isdigit() or not 1 <= int(text) <= 365:
         raise Invalid(

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.core import tabledeal as game_tabledeal
 from ledger.clubs import services as clubs_services
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Result, Role
@@ -167,7 +168,7 @@ def open_case(request: HttpRequest) -> HttpResponse:
         response = desk(request)
         response.status_code = 400
         return response
-    if start == "cards" and not record and checking.game_tabledeal.for_game(case.game):
+    if start == "cards" and not record and game_tabledeal.for_game(case.game):
         return redirect("referee:cards", pk=case.pk)
     return redirect("referee:case", pk=case.pk)
 
@@ -218,7 +219,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             verdict = checking.check(case.game, case.record, case.competition.ruleset, names)
         except LedgerError as exc:
             error = exc.message
-    dealing = checking.game_tabledeal.for_game(case.game)
+    dealing = game_tabledeal.for_game(case.game)
     build = (
         checking.builder(case.game, case.record, case.competition.ruleset, names)
         if case.record and case.status == Case.Status.OPEN
@@ -565,7 +566,7 @@ def _sheets_page(request: HttpRequest, case: Case, dealing: Any) -> HttpResponse
                 return _back(case, "#builder")
         if not problem:
             problem = _("Some answers are missing or unreadable: see the fields marked below.")
-        kept = {"first": first, "quarter": quarter, "values": values, "post": post}
+        kept: dict[str, Any] = {"first": first, "quarter": quarter, "values": values, "post": post}
     else:
         found = dealing.from_record(case.record or {})
         kept = {
