@@ -23,14 +23,14 @@ from ledger.play.models import GameTable, PlaySeat
 STATUS_HELP = "waiting (seats open), playing, finished or abandoned (timed out)."
 
 
-class PlaySeatSerializer(serializers.Serializer):
+class PlaySeatSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=PlaySeat.Kind.choices)
     kind_label = serializers.CharField()
     name = serializers.CharField(help_text="The player or bot in the seat; empty while open.")
 
 
-class PlayTableSerializer(serializers.Serializer):
+class PlayTableSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     club = serializers.IntegerField()
     game = GameSerializerField()
@@ -39,7 +39,8 @@ class PlayTableSerializer(serializers.Serializer):
     ledger_table = serializers.IntegerField(
         allow_null=True, help_text="The ledger's table (a sitting) the game is recorded at."
     )
-    label = serializers.CharField()
+    # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
+    label = serializers.CharField()  # type: ignore[assignment]
     status = serializers.CharField(help_text=STATUS_HELP)
     practice = serializers.BooleanField(
         help_text="Counts in no competition (bots, or a named deal)."
@@ -63,7 +64,7 @@ class PlayTableSerializer(serializers.Serializer):
     )
 
 
-class PlayCreateSerializer(serializers.Serializer):
+class PlayCreateSerializer(serializers.Serializer[Any]):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     ruleset = serializers.JSONField(
         required=False,
@@ -100,7 +101,10 @@ class PlayCreateSerializer(serializers.Serializer):
                 )
         return attrs
 
-    label = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    # A field named label (DRF's metaclass takes it off the class; stubs see Field.label).
+    label = serializers.CharField(  # type: ignore[assignment]
+        required=False, allow_blank=True, max_length=40
+    )
     practice = serializers.BooleanField(
         required=False,
         default=False,
@@ -115,19 +119,19 @@ class PlayCreateSerializer(serializers.Serializer):
     )
 
 
-class PlayJoinSerializer(serializers.Serializer):
+class PlayJoinSerializer(serializers.Serializer[Any]):
     invite = serializers.CharField(help_text="The token from the invitation link.")
     seat = serializers.IntegerField(required=False, min_value=0)
 
 
-class PlayBotsSerializer(serializers.Serializer):
+class PlayBotsSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(
         default="heuristic",
         help_text='"random", "heuristic" or "strong" (the games with hidden cards).',
     )
 
 
-class PlayActSerializer(serializers.Serializer):
+class PlayActSerializer(serializers.Serializer[Any]):
     action = serializers.JSONField(
         help_text="One action in the game's notation, without the seat (see docs/notation/)."
     )
@@ -138,7 +142,7 @@ class PlayActSerializer(serializers.Serializer):
     )
 
 
-class PlayViewSerializer(serializers.Serializer):
+class PlayViewSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     game = serializers.CharField()
     status = serializers.CharField(help_text=STATUS_HELP)
@@ -175,7 +179,7 @@ class TablesView(APIView):
     )
     def get(self, request: Request) -> Response:
         tables = (
-            GameTable.objects.filter(seats__user=request.user).distinct().order_by("-created_at")
+            GameTable.objects.filter(seats__user=request.user.pk).distinct().order_by("-created_at")
         )[:50]
         return Response([selectors.table_summary(t, request.user) for t in tables])
 

@@ -1,4 +1,8 @@
+from collections.abc import Sequence
+from typing import Any
+
 from django.apps import AppConfig
+from django.core.checks import CheckMessage
 
 
 class PlayConfig(AppConfig):
@@ -11,7 +15,11 @@ class PlayConfig(AppConfig):
         checks.register(live_layer_check)
 
 
-def live_layer_check(app_configs: object = None, **kwargs: object) -> list[object]:
+def live_layer_check(
+    app_configs: Sequence[AppConfig] | None = None,
+    databases: Sequence[str] | None = None,
+    **kwargs: Any,
+) -> list[CheckMessage]:
     """A Celery worker plays the bots' moves when a broker is set: without a shared channel
     layer its notices would never reach the web process's sockets."""
     from django.conf import settings

@@ -145,14 +145,14 @@ class MoveQuerySet(models.QuerySet["Move"]):
         same actions, never others (the caller opened them from ``sealed``)."""
         rows = [Move(pk=pk, action=action, sealed="") for pk, action in actions.items()]
         # A plain queryset: this is the one update the log allows.
-        plain = models.QuerySet(model=Move, using=self.db)
+        plain: models.QuerySet[Move] = models.QuerySet(model=Move, using=self.db)
         return plain.filter(sealed__gt="").bulk_update(rows, ["action", "sealed"], batch_size=500)
 
     def reseal(self, sealed: dict[int, str]) -> int:
         """Replace sealed moves' sealed values, by move id, with the same actions sealed under
         the current key (a key's rotation): the actions stay what they were."""
         rows = [Move(pk=pk, sealed=value) for pk, value in sealed.items()]
-        plain = models.QuerySet(model=Move, using=self.db)
+        plain: models.QuerySet[Move] = models.QuerySet(model=Move, using=self.db)
         return plain.filter(sealed__gt="").bulk_update(rows, ["sealed"], batch_size=500)
 
     def delete(self) -> tuple[int, dict[str, int]]:

@@ -44,7 +44,7 @@ def replay(slug: str, deal: Mapping[str, Any], moves: Iterable[tuple[int, Any]])
     """The state after these (seat, encoded action) moves, on the unchecked path: every
     move in the log was checked when it was made."""
     game = engine(slug)
-    state = game.start(deal)
+    state: State = game.start(deal)
     for seat, action in moves:
         _, decoded = game.decode_step(as_step(seat, action), "actions")
         state.apply_unchecked(seat, decoded)

@@ -29,6 +29,7 @@ from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.games import engine_available, meta, turn_rule
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
+from ledger.clubs.roles import require_role
 from ledger.play import live, sealing
 from ledger.play.models import GameTable, Move, PlaySeat
 from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
@@ -156,7 +157,9 @@ def language() -> str:
 
 # --- helpers -----------------------------------------------------------------------------
 def _player_of(user: Any, club: Club) -> Player:
-    player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    player: Player | None = (
+        getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    )
     if player is None:
         raise NotAllowed(
             _("Your login has no player yet: ask an organiser of %(club)s to link one.")
@@ -317,7 +320,7 @@ def create_table(
                 fields={"competition": [_("Choose a competition of this game.")]},
             )
         # Putting a game into a competition's standings is a scorekeeper's decision.
-        ledger.require_role(user, club, Role.SCOREKEEPER)
+        require_role(user, club, Role.SCOREKEEPER)
     if competition is not None:
         ruleset = competition.ruleset or ruleset
     rules_engine = engine(game)

@@ -8,7 +8,7 @@ never taken away while choosing.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -287,12 +287,12 @@ def _choices() -> list[dict[str, Any]]:
 def lobby(request: HttpRequest) -> HttpResponse:
     clubs, competitions = _creatable(request.user)
     tables = (
-        GameTable.objects.filter(seats__user=request.user)
+        GameTable.objects.filter(seats__user=request.user.pk)
         .select_related("club")
         .distinct()
         .order_by("-created_at")[:30]
     )
-    mine = set(GameTable.objects.filter(seats__user=request.user).values_list("pk", flat=True))
+    mine = set(GameTable.objects.filter(seats__user=request.user.pk).values_list("pk", flat=True))
     in_clubs = GameTable.objects.filter(club__in=clubs).exclude(pk__in=mine).select_related("club")
     open_tables = [
         {"table": t, "join": selectors.invite_path(t)}
@@ -491,12 +491,15 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not table.over:
         messages.info(request, _("A game can be replayed once it is over."))
         return redirect("play-table", pk=table.pk)
-    moves = list(table.moves.order_by("step").values_list("seat", "action", "bot"))
+    moves: list[tuple[int, Any, str]] = list(
+        table.moves.order_by("step").values_list("seat", "action", "bot")
+    )
     try:
         step = max(0, min(int(request.GET.get("step", len(moves))), len(moves)))
     except ValueError:
         step = len(moves)
-    state = replay(table.game, table.deal, [(s, a) for s, a, _b in moves[:step]])
+    deal = cast(dict[str, Any], table.deal)  # a table is dealt when it is made
+    state = replay(table.game, deal, [(s, a) for s, a, _b in moves[:step]])
     seats = selectors.seat_rows(table)
     views = [
         {
