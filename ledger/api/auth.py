@@ -63,7 +63,9 @@ def _user(found: list[tuple[Any, ...]]) -> Any:
         raise exceptions.AuthenticationFailed(_("This token was revoked."))
     if expires_at is not None:
         if isinstance(expires_at, str):  # SQLite's text, through a plain cursor
-            expires_at = connection.ops.convert_datetimefield_value(expires_at, None, connection)
+            expires_at = connection.ops.convert_datetimefield_value(  # type: ignore[attr-defined]  # SQLite's ops alone have it
+                expires_at, None, connection
+            )
         if timezone.is_naive(expires_at):
             expires_at = timezone.make_aware(expires_at, datetime.UTC)
         if expires_at <= timezone.now():
@@ -71,7 +73,8 @@ def _user(found: list[tuple[Any, ...]]) -> Any:
     user = get_user_model().from_db(connection.alias, list(fields), values)
     if not user.is_active:
         raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-    user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)
+    # What the token may do, carried by this request's user (read with getattr).
+    user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)  # type: ignore[attr-defined]
     if club_id is not None:
         # A club's token never carries the site's powers.
         user.is_superuser = user.is_staff = False

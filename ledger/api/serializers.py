@@ -23,28 +23,30 @@ from ledger.clubs.scoring import check_ruleset
 from ledger.clubs.visibility import viewer_of
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "city", "created_at", "journal_length"]
         read_only_fields = ["created_at", "journal_length"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
-    clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    clubs: serializers.PrimaryKeyRelatedField[Club] = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
 
     class Meta:
         model = Player
         fields = ["id", "name", "clubs"]
 
 
-class PlayerCreateSerializer(serializers.Serializer):
+class PlayerCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
 
-class CompetitionSerializer(serializers.ModelSerializer):
+class CompetitionSerializer(serializers.ModelSerializer[Competition]):
     game = GameSerializerField(help_text="An installed game's slug.")
 
     class Meta:
@@ -82,13 +84,13 @@ class CompetitionSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     player_name = serializers.CharField(source="player.name")
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(serializers.ModelSerializer[Table]):
     seats = SeatSerializer(many=True, read_only=True)
 
     class Meta:
@@ -96,13 +98,14 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["id", "competition", "round", "label", "seats", "created_at"]
 
 
-class TableCreateSerializer(serializers.Serializer):
+class TableCreateSerializer(serializers.Serializer[Any]):
     competition = serializers.PrimaryKeyRelatedField(queryset=Competition.objects.all())
-    label = serializers.CharField(max_length=40)
+    # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
+    label = serializers.CharField(max_length=40)  # type: ignore[assignment]
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(serializers.ModelSerializer[Entry]):
     class Meta:
         model = Entry
         fields = [
@@ -123,9 +126,11 @@ class EntrySerializer(serializers.ModelSerializer):
         ]
 
 
-class ResultSerializer(serializers.ModelSerializer):
+class ResultSerializer(serializers.ModelSerializer[Result]):
     entries = EntrySerializer(many=True, read_only=True)
-    superseded_by = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    superseded_by: serializers.PrimaryKeyRelatedField[Result] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
     sealed = serializers.BooleanField(
         read_only=True,
         default=False,
@@ -171,7 +176,7 @@ class ResultSerializer(serializers.ModelSerializer):
         ]
 
 
-class VoidSerializer(serializers.Serializer):
+class VoidSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(
         max_length=2000,
         allow_blank=True,
@@ -182,10 +187,13 @@ class VoidSerializer(serializers.Serializer):
     )
 
 
-class ResultCreateSerializer(serializers.Serializer):
+class ResultCreateSerializer(serializers.Serializer[Any]):
     # An id, looked up by the view with its competition and club in one query.
     table = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-    source = serializers.ChoiceField(choices=Result.Source.choices, default=Result.Source.SUMMARY)
+    # A field named source: DRF's metaclass takes it off the class; stubs see Field.source.
+    source = serializers.ChoiceField(  # type: ignore[assignment]
+        choices=Result.Source.choices, default=Result.Source.SUMMARY
+    )
     record = serializers.JSONField(required=False, default=dict)
     scores = serializers.ListField(
         child=serializers.DecimalField(max_digits=12, decimal_places=2),
@@ -203,7 +211,7 @@ class ResultCreateSerializer(serializers.Serializer):
     )
 
 
-class StandingRowSerializer(serializers.Serializer):
+class StandingRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
@@ -227,14 +235,14 @@ class StandingRowSerializer(serializers.Serializer):
     )
 
 
-class StandingsSerializer(serializers.Serializer):
+class StandingsSerializer(serializers.Serializer[Any]):
     competition = serializers.IntegerField()
     as_of_round = serializers.IntegerField(allow_null=True)
     last_round = serializers.IntegerField(allow_null=True)
     rows = StandingRowSerializer(many=True)
 
 
-class RatingSerializer(serializers.ModelSerializer):
+class RatingSerializer(serializers.ModelSerializer[Rating]):
     player_name = serializers.CharField(source="player.name", read_only=True)
     conservative = serializers.FloatField(
         read_only=True, help_text="mu - 3 sigma: the rating the player is very likely above."
@@ -255,7 +263,7 @@ class RatingSerializer(serializers.ModelSerializer):
         ]
 
 
-class ImportJobSerializer(serializers.ModelSerializer):
+class ImportJobSerializer(serializers.ModelSerializer[ImportJob]):
     percent = serializers.IntegerField(read_only=True)
 
     class Meta:
@@ -278,7 +286,7 @@ class ImportJobSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ImportCreateSerializer(serializers.Serializer):
+class ImportCreateSerializer(serializers.Serializer[Any]):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     file = serializers.FileField(
         help_text="CSV (comma, semicolon or tab; UTF-8 or Windows-1252), .xlsx, .ods or JSONL "
@@ -287,7 +295,7 @@ class ImportCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["csv", "jsonl", "xlsx", "ods"], required=False)
 
 
-class StandingsSettingsSerializer(serializers.Serializer):
+class StandingsSettingsSerializer(serializers.Serializer[Any]):
     win = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
     draw = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)
     loss = serializers.DecimalField(max_digits=5, decimal_places=2, required=False)

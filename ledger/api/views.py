@@ -36,6 +36,7 @@ from ledger.clubs.models import (
     Role,
     Table,
 )
+from ledger.clubs.roles import require_role
 from ledger.clubs.standings import last_round, settings_of, standings
 from ledger.clubs.visibility import viewer_of
 
@@ -52,7 +53,7 @@ def _filter(queryset: Any, request: Request, **params: str) -> Any:
     return queryset
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
     queryset = Club.objects.all()
     serializer_class = s.ClubSerializer
 
@@ -61,7 +62,7 @@ class PlayerViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Player],
 ):
     serializer_class = s.PlayerSerializer
 
@@ -78,7 +79,7 @@ class PlayerViewSet(
         data = s.PlayerCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         club = data.validated_data["club"]
-        services.require_role(request.user, club, Role.ORGANISER)
+        require_role(request.user, club, Role.ORGANISER)
         with transaction.atomic():
             player = Player.objects.create(name=data.validated_data["name"])
             Membership.objects.create(club=club, player=player, role=data.validated_data["role"])
@@ -89,7 +90,7 @@ class CompetitionViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Competition],
 ):
     serializer_class = s.CompetitionSerializer
 
@@ -97,7 +98,7 @@ class CompetitionViewSet(
         return _filter(Competition.objects.all(), self.request, club="club_id", season="season_id")
 
     def perform_create(self, serializer: Any) -> None:
-        services.require_role(self.request.user, serializer.validated_data["club"], Role.ORGANISER)
+        require_role(self.request.user, serializer.validated_data["club"], Role.ORGANISER)
         serializer.save()
 
     @extend_schema(
@@ -159,7 +160,7 @@ class TableViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Table],
 ):
     serializer_class = s.TableSerializer
 
@@ -296,7 +297,7 @@ class ResultViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Result],
 ):
     serializer_class = s.ResultSerializer
 
@@ -375,7 +376,7 @@ class ResultViewSet(
         return Response(s.ResultSerializer(stored, context={"request": request}).data)
 
 
-class RatingViewSet(viewsets.ReadOnlyModelViewSet):
+class RatingViewSet(viewsets.ReadOnlyModelViewSet[Rating]):
     """Ratings per club and game (openskill), best cautious rating first."""
 
     serializer_class = s.RatingSerializer
@@ -407,7 +408,7 @@ class ImportViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[ImportJob],
 ):
     """Bulk imports of results: upload a file, then poll the job for its progress."""
 
@@ -451,7 +452,7 @@ class ImportViewSet(
         )
 
 
-class EntryViewSet(viewsets.ReadOnlyModelViewSet):
+class EntryViewSet(viewsets.ReadOnlyModelViewSet[Entry]):
     serializer_class = s.EntrySerializer
 
     def get_queryset(self) -> Any:
