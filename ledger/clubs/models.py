@@ -38,9 +38,11 @@ ROLE_RANK = {Role.MEMBER: 0, Role.SCOREKEEPER: 1, Role.REFEREE: 2, Role.ORGANISE
 
 
 class Club(models.Model):
-    # Set on an instance a query built with the user's role (services.table_from_rows):
-    # {user id: role}, read back by getattr. Not a field.
+    # Set on an instance read by a query with the user's role (services.table_from_rows, the
+    # competition's page): {user id: role}, read back by getattr; and by the competition's
+    # page, its latest signed checkpoint ({"length", "at"}) or None. Not fields.
     known_roles: dict[int, str]
+    signed: dict[str, Any] | None
 
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("short name"), unique=True)
@@ -172,6 +174,10 @@ class Season(models.Model):
 
 
 class Competition(models.Model):
+    # Set on an instance the competition's page reads in one query (web.views): the number
+    # of its latest round, or None. Not a field.
+    latest_round: int | None
+
     class Format(models.TextChoices):
         LEAGUE = "league", _("League")
         ROUND_ROBIN = "round_robin", _("Round robin")
@@ -347,6 +353,10 @@ class Seat(models.Model):
 
 class Result(models.Model):
     """What a table reports for one hand or game, with every version kept."""
+
+    # Set by a page on the results it lists: sealed from this visitor until confirmed
+    # (ledger/clubs/visibility.py). Not a field.
+    hidden: bool
 
     class Source(models.TextChoices):
         SUMMARY = "summary", _("Summary")

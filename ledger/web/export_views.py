@@ -67,7 +67,7 @@ class _Line:
 
 def _result_rows(club: Club) -> Iterator[str]:
     out = csv.writer(_Line())
-    yield out.writerow(  # type: ignore[func-returns-value]
+    yield out.writerow(
         [
             "result",
             "competition",
@@ -86,7 +86,8 @@ def _result_rows(club: Club) -> Iterator[str]:
             "points",
         ]
     )
-    names: dict[int, dict[int, tuple[int, str]]] = {}
+    names: dict[int, dict[int, tuple[int | None, str]]] = {}
+    player_id: int | None
     for table_id, index, player_id, name in Seat.objects.filter(
         table__competition__club=club
     ).values_list("table_id", "index", "player_id", "player__name"):
@@ -145,7 +146,7 @@ def _result_rows(club: Club) -> Iterator[str]:
                 name,
                 points,
             ]
-            yield out.writerow([csv_cell(str(v)) for v in row])  # type: ignore[func-returns-value]
+            yield out.writerow([csv_cell(str(v)) for v in row])
 
 
 @login_required

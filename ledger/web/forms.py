@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from django import forms
 from django.utils.translation import get_language
@@ -66,7 +66,7 @@ class EntryForm(forms.Form):
                 field.widget.attrs["autofocus"] = True
                 return
 
-    def formsets(self) -> Iterator[forms.BaseFormSet]:
+    def formsets(self) -> Iterator[Rows]:
         for name in self.row_sets:
             yield getattr(self, name)
 
@@ -124,7 +124,7 @@ def _rows_data(prefix: str, rows: list[dict[str, Any]], total: int, most: int) -
     return data
 
 
-class Rows(forms.BaseFormSet):  # type: ignore[type-arg]
+class Rows(forms.BaseFormSet[forms.Form]):
     """Repeated rows of a summary; a row left blank is skipped."""
 
     row_name: Any = _("Row %(n)s")
@@ -145,8 +145,12 @@ class Rows(forms.BaseFormSet):  # type: ignore[type-arg]
 
 
 def rows(form: type[forms.Form], base: type[Rows], count: int, most: int) -> type[Rows]:
-    built: type[Rows] = forms.formset_factory(
-        form, formset=base, extra=count, max_num=most, validate_max=True, absolute_max=most
+    # formset_factory returns a subclass of the formset it is given (stubs: of BaseFormSet).
+    built = cast(
+        type[Rows],
+        forms.formset_factory(
+            form, formset=base, extra=count, max_num=most, validate_max=True, absolute_max=most
+        ),
     )
     return built
 
@@ -311,7 +315,7 @@ class DeclaredSummaryForm(EntryForm):
         """Whether a part shown only for some values of the switch counts now."""
         return not when or not self.is_bound or self.switch_value() in when
 
-    def formsets(self) -> Iterator[forms.BaseFormSet]:
+    def formsets(self) -> Iterator[Rows]:
         for formset in self.row_forms.values():
             if self.applies(formset.declared.when):
                 yield formset

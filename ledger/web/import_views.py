@@ -14,6 +14,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django_htmx.middleware import HtmxDetails
 
 from ledger.clubs import jobs, sheets
 from ledger.clubs.errors import LedgerError
@@ -183,8 +184,12 @@ def template(request: HttpRequest, club: str, slug: str, kind: str = "csv") -> H
 _WHOLE = re.compile(r"^-?\d{1,15}$")
 
 
+class _HtmxRequest(HttpRequest):
+    htmx: HtmxDetails  # set by django_htmx's middleware
+
+
 @login_required
-def job(request: HttpRequest, club: str, pk: int) -> HttpResponse:
+def job(request: _HtmxRequest, club: str, pk: int) -> HttpResponse:
     the_club = _club(request, club)
     import_job = get_object_or_404(ImportJob.objects.defer("content"), pk=pk, club=the_club)
     if request.method == "POST" and import_job.status == ImportJob.Status.PREVIEW:

@@ -6,7 +6,7 @@ at the field with what was typed kept."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -100,7 +100,10 @@ class CompetitionForm(forms.Form):
         ),
     )
     seats_per_table = forms.TypedChoiceField(
-        label=gettext_lazy("Players per table"), coerce=int, empty_value=0, required=False
+        label=gettext_lazy("Players per table"),
+        coerce=int,
+        empty_value=0,  # type: ignore[arg-type]  # any value will do (the stubs say a string)
+        required=False,
     )
     hands_per_table = forms.IntegerField(
         label=gettext_lazy("Hands per table in a round"), min_value=1, max_value=50, initial=1
@@ -126,9 +129,10 @@ class CompetitionForm(forms.Form):
             found = presets(slug, language)
             if found:
                 groups.append((label, [(f"{slug}:{p.name}", p.label) for p in found]))
-        self.fields["preset"].choices = [("", "—"), *groups]
+        # Both are ChoiceFields (above); self.fields holds them as Field.
+        cast(forms.ChoiceField, self.fields["preset"]).choices = [("", "—"), *groups]
         sizes = sorted({n for slug, _label in installed for n in meta(slug).seat_counts})
-        self.fields["seats_per_table"].choices = [
+        cast(forms.ChoiceField, self.fields["seats_per_table"]).choices = [
             ("0", _("the game's usual table")),
             *[(str(n), str(n)) for n in sizes],
         ]

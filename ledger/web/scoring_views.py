@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django_stubs_ext import StrOrPromise
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
@@ -197,6 +198,7 @@ def prefilled(competition: Competition, table: Table, result: Any) -> tuple[Entr
 
     record = result.record if isinstance(result.record, dict) else {}
     scores = list(result.scores or [])
+    choices: list[tuple[str, type[EntryForm]]]
     if result.source == "full_record":
         choices = [("record", RecordForm)]
     elif result.source == "summary":
@@ -513,7 +515,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 # What the scorekeeper is told when a result is recorded but does not count yet.
-WAITS = {
+WAITS: dict[str, StrOrPromise] = {
     Competition.Confirmation.NONE: gettext_lazy("Result recorded."),
     Competition.Confirmation.SECOND_PERSON: gettext_lazy(
         "Result recorded: it waits for another scorekeeper or a referee to confirm it, and "

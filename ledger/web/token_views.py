@@ -105,7 +105,7 @@ def revoke(request: HttpRequest, club: str, pk: int) -> HttpResponse:
         token = get_object_or_404(ApiToken.objects.select_for_update(), pk=pk, club=the_club)
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
-            token.revoked_by = request.user
+            token.revoked_by_id = request.user.pk
             token.save(update_fields=["revoked_at", "revoked_by"])
     messages.success(
         request, _("Token “%(name)s” revoked: it no longer works.") % {"name": token.name}

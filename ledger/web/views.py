@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -80,8 +80,11 @@ def home(request: HttpRequest) -> HttpResponse:
     roles = _roles_of(request.user)
     for c in clubs:
         held = roles.get(c.pk) or (Role.ORGANISER if request.user.is_superuser else None)
-        c.can_score = held is not None and ROLE_RANK[Role(held)] >= ROLE_RANK[Role.SCOREKEEPER]
-        c.can_organise = held == Role.ORGANISER
+        # What the home page offers on each club's card (not fields).
+        c.can_score = (  # type: ignore[attr-defined]  # the page's mark
+            held is not None and ROLE_RANK[Role(held)] >= ROLE_RANK[Role.SCOREKEEPER]
+        )
+        c.can_organise = held == Role.ORGANISER  # type: ignore[attr-defined]  # the page's mark
     return render(request, "web/home.html", {"clubs": clubs})
 
 
@@ -161,7 +164,8 @@ def _competition_for_page(club: str, slug: str, user: Any) -> Competition:
     found = rows_module.run(sql, [user.pk if member else None, club, slug])
     if not found:
         raise Http404("No such competition.")
-    row, at, built = found[0], 0, {}
+    row, at = found[0], 0
+    built: dict[Any, Any] = {}
     for model, fields in plan:
         values = row[at : at + len(fields)]
         at += len(fields)
@@ -169,20 +173,19 @@ def _competition_for_page(club: str, slug: str, user: Any) -> Competition:
             built[model] = None
         else:
             built[model] = rows_module.instance(model, fields, values)
-    comp, owner = built[Competition], built[Club]
+    comp: Competition = built[Competition]
+    owner: Club = built[Club]
     Competition.club.field.set_cached_value(comp, owner)
     Competition.season.field.set_cached_value(comp, built[Season])
-    comp.latest_round = row[-4]  # type: ignore[attr-defined]
+    comp.latest_round = row[-4]
     if member:
-        owner.known_roles = {user.pk: row[-3]}  # type: ignore[attr-defined]
+        owner.known_roles = {user.pk: row[-3]}
     signed_at = row[-1]
     if isinstance(signed_at, str):
         signed_at = parse_datetime(signed_at)
         if signed_at is not None and timezone.is_naive(signed_at):
             signed_at = timezone.make_aware(signed_at, UTC)
-    owner.signed = (  # type: ignore[attr-defined]
-        {"length": row[-2], "at": signed_at} if row[-2] is not None else None
-    )
+    owner.signed = {"length": row[-2], "at": signed_at} if row[-2] is not None else None
     return comp
 
 
@@ -209,7 +212,7 @@ def _competition_sql() -> tuple[str, list[tuple[Any, list[Any]]]]:
     for model, names in wanted.items():
         fields = [f for f in model._meta.concrete_fields if f.attname in names]
         plan.append((model, fields))
-        columns += [f"{aliases[model]}.{quote(f.column)}" for f in fields]
+        columns += [f"{aliases[model]}.{quote(cast(str, f.column))}" for f in fields]
     table = {
         m: quote(m._meta.db_table) for m in (Competition, Club, Season, Round, Table, Checkpoint)
     }
@@ -788,7 +791,7 @@ def journal_csv(request: HttpRequest, club: str, slug: str, kind: str = "csv") -
             e.sequence,
             localtime(e.created_at) if kind != "csv" else e.created_at.isoformat(),
             e.result_id,
-            e.table.label,
+            e.table.label if e.table is not None else "",  # a penalty away from a table
             e.seat,
             e.player_id,
             e.player.name,

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from ledger.clubs import webhooks
+from ledger.clubs.addresses import Refused
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Role, Webhook, WebhookDelivery
 
@@ -59,7 +60,7 @@ def webhook_log(request: HttpRequest, club: str) -> HttpResponse:
                 url=form.cleaned_data["url"],
                 events=form.cleaned_data["events"],
             )
-        except webhooks.Refused as exc:
+        except Refused as exc:
             form.add_error("url", str(exc))
         except LedgerError as exc:
             messages.error(request, exc.message)
@@ -99,9 +100,12 @@ def webhook_log(request: HttpRequest, club: str) -> HttpResponse:
         .order_by("-created_at", "-pk")[:SHOWN]
     )
     for d in deliveries:
-        d.label = EVENT_LABELS.get(d.event, d.event)  # type: ignore[attr-defined]
+        # The page's words for each event, set on the rows the template reads.
+        d.label = EVENT_LABELS.get(d.event, d.event)  # type: ignore[attr-defined]  # page only
     for h in hooks:
-        h.event_labels = [str(EVENT_LABELS.get(e, e)) for e in h.events]  # type: ignore[attr-defined]
+        h.event_labels = [  # type: ignore[attr-defined]  # page only
+            str(EVENT_LABELS.get(e, e)) for e in h.events
+        ]
     return render(
         request,
         "web/webhooks.html",
