@@ -26,6 +26,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ledger.settings")
 
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
+from a2wsgi.wsgi_typing import Environ
+from asgiref.typing import Scope
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
@@ -53,6 +55,7 @@ class Bridge:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         length = _content_length(scope) if scope["type"] == "http" else None
         if length is None or length > SMALL_BODY:
+            # a2wsgi types the scope as its own TypedDict; this one is the server's dict.
             await self.streaming(scope, receive, send)  # type: ignore[arg-type]
             return
         body = bytearray()
@@ -63,6 +66,7 @@ class Bridge:
                 return
             body += message.get("body", b"")
             more = message.get("more_body", False)
+        # An HTTP scope (a length was read), as a plain dict where a2wsgi wants its TypedDict.
         environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
         loop = asyncio.get_running_loop()
         answer = await loop.run_in_executor(
@@ -75,7 +79,7 @@ class Bridge:
             await send({"type": "http.response.body", "body": content})
 
     def _answer(
-        self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop, send: Any
+        self, environ: Environ, loop: asyncio.AbstractEventLoop, send: Any
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         """In a thread: the answer's status, headers and body, for the loop to send; or, for
         an answer that streams, None once this thread has sent it part by part."""
@@ -134,13 +138,14 @@ router = ProtocolTypeRouter(
     {
         "http": Bridge(wsgi_application, workers=THREADS),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(live.websocket_urlpatterns))
+            # Django's path() makes the live tables' routes, which channels' stubs do not take.
+            AuthMiddlewareStack(URLRouter(live.websocket_urlpatterns))  # type: ignore[arg-type]
         ),
     }
 )
 
 
-async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def application(scope: Scope, receive: Any, send: Any) -> None:
     live.remember_loop(asyncio.get_running_loop())
     if scope["type"] == "lifespan":
         while True:
