@@ -1167,7 +1167,7 @@ class PonteState(State):
         assert acts[0] is not None and acts[1] is not None
         kinds = []
         for s in (0, 1):
-            code = acts[s].card  # type: ignore[union-attr]
+            code = acts[s].card  # type: ignore[union-attr]  # both checked above: list items stay Optional
             kinds.append(self.ruleset.codes[str(code)].kind)
             self._discard(s, str(code))
         self.moves.append(

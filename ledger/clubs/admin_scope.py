@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -89,7 +89,13 @@ def scoped(queryset: models.QuerySet[Any], request: HttpRequest) -> models.Query
     return queryset.filter(pk__in=ids)
 
 
-class _Scoping:
+if TYPE_CHECKING:  # what the mixin's super() calls reach: an admin's methods
+    _AdminBase = admin.options.BaseModelAdmin[Any]
+else:
+    _AdminBase = object
+
+
+class _Scoping(_AdminBase):
     """What ModelAdmin and InlineModelAdmin share: the choices of their forms."""
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -101,16 +107,16 @@ class _Scoping:
             if base is None:
                 base = related._default_manager.all()
             kwargs["queryset"] = scoped(base, request)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         related = db_field.related_model
         if organised_clubs(request) is not None and club_path(related) is not None:
             kwargs["queryset"] = scoped(related._default_manager.all(), request)
-        return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def get_queryset(self, request: HttpRequest) -> Any:
-        return scoped(super().get_queryset(request), request)  # type: ignore[misc]
+        return scoped(super().get_queryset(request), request)
 
 
 class ClubScoped(_Scoping, admin.ModelAdmin[Any]):

@@ -43,7 +43,7 @@ def seated_users(result: Result) -> dict[int, int | None]:
     cached = getattr(result, "_seated_users", None)
     if cached is None:
         cached = dict(result.table.seats.values_list("index", "player__user_id"))
-        result._seated_users = cached  # type: ignore[attr-defined]
+        result._seated_users = cached
     return cached
 
 

@@ -354,9 +354,12 @@ class Seat(models.Model):
 class Result(models.Model):
     """What a table reports for one hand or game, with every version kept."""
 
-    # Set by a page on the results it lists: sealed from this visitor until confirmed
-    # (ledger/clubs/visibility.py). Not a field.
+    # Set on an instance, not fields: by a page on the results it lists, whether it is sealed
+    # from this visitor until confirmed (ledger/clubs/visibility.py); by the write path, the
+    # journal lines it wrote (services); by confirmers, {seat: login id or None}.
     hidden: bool
+    written_entries: list[Any]
+    _seated_users: dict[int, int | None]
 
     class Source(models.TextChoices):
         SUMMARY = "summary", _("Summary")

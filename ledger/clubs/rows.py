@@ -82,7 +82,8 @@ def _rows(db: Any, cursor: Any, own: bool = False) -> list[tuple[Any, ...]]:
     result = cursor.pgresult
     if result is None or result.status != _TUPLES_OK:
         return []
-    return cursor.fetchall()  # type: ignore[no-any-return]
+    found: list[tuple[Any, ...]] = cursor.fetchall()
+    return found
 
 
 Statement = tuple[str, Sequence[Any]]

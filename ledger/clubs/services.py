@@ -637,7 +637,7 @@ def _credit_many(
     written = write_journal(journal, now, rate=items, deferred=deferred, numbered=numbered)
     webhooks.announce_many("result.accepted", [result for result, _seated in items])
     for (result, _seated), entries in zip(items, written, strict=True):
-        result.written_entries = entries  # type: ignore[attr-defined]
+        result.written_entries = entries
 
 
 def credited(result: Result, seats: dict[int, int]) -> list[tuple[int, int, Decimal]]:

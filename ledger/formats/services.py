@@ -737,8 +737,9 @@ def _draft_knockout(competition: Competition, number: int, entrants: list[Entran
     slots_out: list[int | None] = []
     for slot, (a, b) in enumerate(pairs):
         if a is None or b is None:
-            if a is not None or b is not None:
-                byes.append(a if a is not None else b)  # type: ignore[arg-type]
+            alone = a if a is not None else b
+            if alone is not None:
+                byes.append(alone)
             continue
         tables.append([a, b])
         slots_out.append(slot)

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from ledger.clubs.admin_scope import ClubScoped, ScopedInline
 from ledger.play.models import GameTable, Move, PlaySeat
@@ -21,8 +24,8 @@ class GameTableAdmin(ClubScoped):
 class MoveAdmin(ClubScoped):
     list_display = ["table", "step", "seat", "bot", "created_at"]
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

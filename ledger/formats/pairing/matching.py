@@ -323,7 +323,7 @@ class Matcher:
             else:
                 v = edge[0]
                 b = inblossom[v]
-                v = labeledge[b][0]  # type: ignore[index]
+                v = labeledge[b][0]  # type: ignore[index]  # a labelled vertex has its edge set
             if w != NONE:
                 v, w = w, v
         for b in path:
@@ -343,8 +343,8 @@ class Matcher:
             parent[bv] = b
             path.append(bv)
             edge = labeledge[bv]
-            edges.append(edge)  # type: ignore[arg-type]
-            v = edge[0]  # type: ignore[index]
+            edges.append(edge)  # type: ignore[arg-type]  # a labelled vertex has its edge set
+            v = edge[0]  # type: ignore[index]  # a labelled vertex has its edge set
             bv = inblossom[v]
         path.append(bb)
         path.reverse()
@@ -353,8 +353,8 @@ class Matcher:
             parent[bw] = b
             path.append(bw)
             edge = labeledge[bw]
-            edges.append((edge[1], edge[0]))  # type: ignore[index]
-            w = edge[0]  # type: ignore[index]
+            edges.append((edge[1], edge[0]))  # type: ignore[index]  # a labelled vertex has its edge set
+            w = edge[0]  # type: ignore[index]  # a labelled vertex has its edge set
             bw = inblossom[w]
         self.childs[b] = path
         self.leafs[b] = [leaf for s in path for leaf in self._leaves(s)]
@@ -428,14 +428,14 @@ class Matcher:
                         inblossom[leaf] = s
         if not endstage and label[b] == 2:
             edges = self.edges[b]
-            entry = inblossom[labeledge[b][1]]  # type: ignore[index]
+            entry = inblossom[labeledge[b][1]]  # type: ignore[index]  # a labelled vertex has its edge set
             j = childs.index(entry)
             if j & 1:
                 j -= len(childs)
                 jstep = 1
             else:
                 jstep = -1
-            v, w = labeledge[b]  # type: ignore[misc]
+            v, w = labeledge[b]  # type: ignore[misc]  # a labelled vertex has its edge set
             while j != 0:
                 q = edges[j][1] if jstep == 1 else edges[j - 1][0]
                 label[w] = 0
@@ -465,7 +465,7 @@ class Matcher:
                 if found != NONE:
                     label[found] = 0
                     label[self.mate[self.base[bv]]] = 0
-                    self._assign(found, 2, labeledge[found][0])  # type: ignore[index]
+                    self._assign(found, 2, labeledge[found][0])  # type: ignore[index]  # a labelled vertex has its edge set
                 j += jstep
         self._free_blossom(b)
 
@@ -517,7 +517,7 @@ class Matcher:
                     break
                 t = edge[0]
                 bt = inblossom[t]
-                s, j = labeledge[bt]  # type: ignore[misc]
+                s, j = labeledge[bt]  # type: ignore[misc]  # a labelled vertex has its edge set
                 if bt >= nv:
                     self._augment_blossom(bt, j)
                 mate[j] = s
@@ -617,7 +617,7 @@ class Matcher:
                     if be is not None:
                         bslack[x] = dual[be[0]] + dual[be[1]] - adj[be[0]][be[1]]
                 if deltatype == 2 or deltatype == 3:
-                    v, w = deltaedge  # type: ignore[misc]
+                    v, w = deltaedge  # type: ignore[misc]  # delta types 2 and 3 come with an edge
                     if label[inblossom[v]] != 1:
                         v, w = w, v
                     self.queue.append(v)

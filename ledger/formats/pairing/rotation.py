@@ -15,7 +15,7 @@ movement on ties, since only the movement keeps later nights perfect.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -56,7 +56,7 @@ def table_sizes(n: int, size: int, allowed: tuple[int, ...]) -> tuple[list[int],
 _GF4_MUL = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]
 
 
-def _field(k: int) -> tuple[object, object] | None:
+def _field(k: int) -> tuple[Callable[[int, int], int], Callable[[int, int], int]] | None:
     if k == 4:
         return (lambda a, b: a ^ b), (lambda a, b: _GF4_MUL[a][b])
     if k in (2, 3, 5, 7):
@@ -77,8 +77,8 @@ def affine_rounds(k: int) -> list[list[list[int]]] | None:
         for x in range(k):
             for y in range(k):
                 # line y = slope*x + b  ->  b = y - slope*x; in GF(4) minus is plus.
-                sx = mul(slope, x)  # type: ignore[operator]
-                b = next(c for c in range(k) if add(sx, c) == y)  # type: ignore[operator]
+                sx = mul(slope, x)
+                b = next(c for c in range(k) if add(sx, c) == y)
                 tables[b].append(x * k + y)
         rounds.append(tables)
     rounds.append([[x * k + y for y in range(k)] for x in range(k)])
