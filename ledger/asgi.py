@@ -56,7 +56,7 @@ class Bridge:
         length = _content_length(scope) if scope["type"] == "http" else None
         if length is None or length > SMALL_BODY:
             # a2wsgi types the scope as its own TypedDict; this one is the server's dict.
-            await self.streaming(scope, receive, send)  # type: ignore[arg-type]
+            await self.streaming(scope, receive, send)  # type: ignore[arg-type]  # a plain dict, not a2wsgi's TypedDict
             return
         body = bytearray()
         more = True
@@ -67,7 +67,7 @@ class Bridge:
             body += message.get("body", b"")
             more = message.get("more_body", False)
         # An HTTP scope (a length was read), as a plain dict where a2wsgi wants its TypedDict.
-        environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
+        environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]  # a plain dict, not a2wsgi's TypedDict
         loop = asyncio.get_running_loop()
         answer = await loop.run_in_executor(
             self.executor,
@@ -139,7 +139,7 @@ router = ProtocolTypeRouter(
         "http": Bridge(wsgi_application, workers=THREADS),
         "websocket": AllowedHostsOriginValidator(
             # Django's path() makes the live tables' routes, which channels' stubs do not take.
-            AuthMiddlewareStack(URLRouter(live.websocket_urlpatterns))  # type: ignore[arg-type]
+            AuthMiddlewareStack(URLRouter(live.websocket_urlpatterns))  # type: ignore[arg-type]  # routes made by Django's path()
         ),
     }
 )

@@ -74,7 +74,7 @@ def _user(found: list[tuple[Any, ...]]) -> Any:
     if not user.is_active:
         raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
     # What the token may do, carried by this request's user (read with getattr).
-    user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)  # type: ignore[attr-defined]
+    user.token_limit = TokenLimit(club_id, scope, superuser=user.is_superuser)  # type: ignore[attr-defined]  # the token's limits, read with getattr
     if club_id is not None:
         # A club's token never carries the site's powers.
         user.is_superuser = user.is_staff = False

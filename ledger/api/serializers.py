@@ -101,7 +101,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 class TableCreateSerializer(serializers.Serializer[Any]):
     competition = serializers.PrimaryKeyRelatedField(queryset=Competition.objects.all())
     # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
-    label = serializers.CharField(max_length=40)  # type: ignore[assignment]
+    label = serializers.CharField(max_length=40)  # type: ignore[assignment]  # a field named like a Field attribute
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
 
 
@@ -191,7 +191,7 @@ class ResultCreateSerializer(serializers.Serializer[Any]):
     # An id, looked up by the view with its competition and club in one query.
     table = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     # A field named source: DRF's metaclass takes it off the class; stubs see Field.source.
-    source = serializers.ChoiceField(  # type: ignore[assignment]
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a field named like a Field attribute
         choices=Result.Source.choices, default=Result.Source.SUMMARY
     )
     record = serializers.JSONField(required=False, default=dict)

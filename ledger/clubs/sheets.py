@@ -318,7 +318,7 @@ class Sheet:
     rows: Iterable[Sequence[Any]]
 
 
-def _width(sheet_rows: list[Sequence[Any]], header: Sequence[str]) -> list[int]:
+def _width(sheet_rows: Sequence[Sequence[Any]], header: Sequence[str]) -> list[int]:
     widths = [len(str(h)) for h in header]
     for row in sheet_rows:
         for n, value in enumerate(row):
@@ -388,7 +388,7 @@ def _write_xlsx(sheets: list[tuple[Sheet, list[list[Any]]]]) -> bytes:
     from openpyxl.utils import get_column_letter
 
     book = openpyxl.Workbook()
-    book.remove(book.active)
+    book.remove(book.worksheets[0])  # the one sheet a new workbook has
     taken: set[str] = set()
     for sheet, rows in sheets:
         ws = book.create_sheet(_title(sheet.title, taken))

@@ -134,7 +134,7 @@ class SeatOut(serializers.Serializer[Any]):
 class TableOut(serializers.Serializer[Any]):
     id = serializers.IntegerField(allow_null=True, help_text="The ledger table, once published.")
     # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
-    label = serializers.CharField()  # type: ignore[assignment]
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like a Field attribute
     seats = SeatOut(many=True)
     hands = serializers.IntegerField(help_text="Accepted results so far.")
     pending = serializers.IntegerField(help_text="Results awaiting confirmation.")

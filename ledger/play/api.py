@@ -40,7 +40,7 @@ class PlayTableSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="The ledger's table (a sitting) the game is recorded at."
     )
     # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
-    label = serializers.CharField()  # type: ignore[assignment]
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like a Field attribute
     status = serializers.CharField(help_text=STATUS_HELP)
     practice = serializers.BooleanField(
         help_text="Counts in no competition (bots, or a named deal)."
@@ -102,7 +102,7 @@ class PlayCreateSerializer(serializers.Serializer[Any]):
         return attrs
 
     # A field named label (DRF's metaclass takes it off the class; stubs see Field.label).
-    label = serializers.CharField(  # type: ignore[assignment]
+    label = serializers.CharField(  # type: ignore[assignment]  # a field named like a Field attribute
         required=False, allow_blank=True, max_length=40
     )
     practice = serializers.BooleanField(

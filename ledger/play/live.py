@@ -197,4 +197,4 @@ def _public(event: dict[str, Any]) -> dict[str, Any]:
 
 
 # Channels routes its consumers with Django's path(), whose stubs expect a view.
-websocket_urlpatterns = [path("ws/play/<int:pk>/", TableConsumer.as_asgi())]  # type: ignore[arg-type]
+websocket_urlpatterns = [path("ws/play/<int:pk>/", TableConsumer.as_asgi())]  # type: ignore[arg-type]  # a consumer, not a view

@@ -51,7 +51,7 @@ class StepOut(serializers.Serializer[Any]):
     step = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
-    label = serializers.CharField()  # type: ignore[assignment]
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like a Field attribute
     violations = ViolationOut(many=True)
     first = serializers.BooleanField()
     replayed = serializers.BooleanField()

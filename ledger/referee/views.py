@@ -144,7 +144,7 @@ def open_case(request: HttpRequest) -> HttpResponse:
             pk=int(wanted) if wanted.isdigit() else 0, competition=competition
         ).first()
         if result is None:
-            request.open_kept = {  # type: ignore[attr-defined]
+            request.open_kept = {  # type: ignore[attr-defined]  # kept on the request for the page drawn next
                 "error": _("No result #%(n)s in that competition.") % {"n": wanted},
                 "post": request.POST,
             }
@@ -160,7 +160,7 @@ def open_case(request: HttpRequest) -> HttpResponse:
             user=request.user, competition=competition, result=result, record=record
         )
     except LedgerError as exc:
-        request.open_kept = {  # type: ignore[attr-defined]
+        request.open_kept = {  # type: ignore[attr-defined]  # kept on the request for the page drawn next
             "error": exc.message,
             "post": request.POST,
             "place": _paste_place(request.POST.get("record", ""), exc),
@@ -332,7 +332,7 @@ def set_record(request: HttpRequest, pk: int) -> HttpResponse:
     except LedgerError as exc:
         # The page again with the paste kept and the error beside it, at its place.
         text = request.POST.get("record", "")
-        request.record_kept = {  # type: ignore[attr-defined]
+        request.record_kept = {  # type: ignore[attr-defined]  # kept on the request for the page drawn next
             "text": text,
             "error": exc.message,
             "place": _paste_place(text, exc),
@@ -768,7 +768,7 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
                 params=params,
                 note=request.POST.get("note", "").strip(),
             )
-            request.ruling_kept = {  # type: ignore[attr-defined]
+            request.ruling_kept = {  # type: ignore[attr-defined]  # kept on the request for the page drawn next
                 "post": request.POST,
                 "preview": shown["lines"],
                 "standings": shown,
@@ -784,7 +784,7 @@ def rule(request: HttpRequest, pk: int) -> HttpResponse:
     except LedgerError as exc:
         # The page again with everything typed kept and the error beside its field.
         fields = getattr(exc, "fields", None) or {}
-        request.ruling_kept = {  # type: ignore[attr-defined]
+        request.ruling_kept = {  # type: ignore[attr-defined]  # kept on the request for the page drawn next
             "post": request.POST,
             "error": exc.message,
             "fields": {k: " ".join(str(m) for m in v) for k, v in fields.items()},

@@ -403,8 +403,8 @@ def void(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
         if request.POST.get("preview") == "1":
             # void_result itself, rolled back: the page shows what voiding would change.
             shown = services.preview_void(user=request.user, result=result, reason=reason)
-            request.void_preview = shown  # type: ignore[attr-defined]
-            request.void_error = (reason, "")  # type: ignore[attr-defined]
+            request.void_preview = shown  # type: ignore[attr-defined]  # kept on the request for the page drawn next
+            request.void_error = (reason, "")  # type: ignore[attr-defined]  # kept on the request for the page drawn next
             return result_page(request, club, slug, pk)
         services.void_result(user=request.user, result=result, reason=reason)
     except NotAllowed as exc:
@@ -412,7 +412,7 @@ def void(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
         return _done(request, result)
     except LedgerError as exc:
         # The page again, with the reason kept and the error at its field.
-        request.void_error = (reason, exc.message)  # type: ignore[attr-defined]
+        request.void_error = (reason, exc.message)  # type: ignore[attr-defined]  # kept on the request for the page drawn next
         response = result_page(request, club, slug, pk)
         response.status_code = 400
         return response
@@ -425,7 +425,7 @@ def void(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse:
 def _with_contest_error(
     request: HttpRequest, result: Result, reason: str, message: str
 ) -> HttpResponse:
-    request.contest_error = (reason, message)  # type: ignore[attr-defined]
+    request.contest_error = (reason, message)  # type: ignore[attr-defined]  # kept on the request for the page drawn next
     c = result.competition
     response = result_page(request, c.club.slug, c.slug, result.pk)
     response.status_code = 400

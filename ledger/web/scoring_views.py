@@ -317,7 +317,7 @@ def _evaluate(
             field = _field_of(form, v.get("where") or {})
             if field is not None:
                 form.add_error(field, v["text"])
-                form.fields[field].rule_ref = v["rule"]  # type: ignore[attr-defined]
+                form.fields[field].rule_ref = v["rule"]  # type: ignore[attr-defined]  # a mark for the template
         return {"problem": exc.message, "violations": violations}
     return {
         "scores": scored.scores,
@@ -360,10 +360,10 @@ def refused(form: EntryForm, outcome: dict[str, Any]) -> None:
             named = where.get("field")
             name = named if named in row.fields else next(iter(row.fields))
             row.add_error(name, v["text"])
-            row.fields[name].rule_ref = v["rule"]  # type: ignore[attr-defined]
+            row.fields[name].rule_ref = v["rule"]  # type: ignore[attr-defined]  # a mark for the template
         else:
             form.add_error(None, v["text"])
-            form.top_rules = [*getattr(form, "top_rules", []), v["rule"]]  # type: ignore[attr-defined]
+            form.top_rules = [*getattr(form, "top_rules", []), v["rule"]]  # type: ignore[attr-defined]  # a mark for the template
     placed = bool(form.errors) or any(
         f.errors or formset.non_form_errors() for formset in form.formsets() for f in formset.forms
     )
