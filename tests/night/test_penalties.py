@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 from typing import Any
 
@@ -274,3 +276,26 @@ def test_the_sum_to_zero_column_shows_only_for_a_game_whose_hands_sum_to_zero(
         assert page.status_code == 200
         assert ("Does every table still sum to zero?" in body) is shown
         assert ("do not sum to zero" in body) is not shown
+
+
+def test_the_journal_csv_lists_a_penalty_given_away_from_any_table(
+    club: Any, people: Any, points_game: str, client: Any
+) -> None:
+    competition = night_competition(club)
+    table = _table(people, competition)
+    record_result(
+        user=people.users["scorekeeper"], table=table, source="manual", scores=[3, 1, -1, -3]
+    )
+    penalties.give_penalty(
+        user=people.users["referee"],
+        competition=competition,
+        player=people.extra[0],
+        points="1",
+        reason="A phone rang during play",
+    )
+    response = client.get(f"/c/{club.slug}/{competition.slug}/journal.csv")
+    assert response.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [r["table"] for r in rows if r["kind"] == "credit"] == ["T1"] * 4
+    (line,) = [r for r in rows if r["kind"] == "penalty"]
+    assert line["table"] == "" and line["player_id"] == str(people.extra[0].pk)
