@@ -40,7 +40,12 @@ def random_games(slug: str, seconds: float, ruleset_name: str | None = None) -> 
     return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed}
 
 
-def validate_p50_ms(slug: str, records: int, ruleset_name: str | None = None) -> float:
+def validate_p50_ms(
+    slug: str, records: int, ruleset_name: str | None = None, short_cut: bool = True
+) -> float:
+    """The median time to validate a random game's record; ``short_cut=False`` replays every
+    action the long way (read, ``check``, ``apply_unchecked``) even where the game has a
+    ``replay_run``."""
     game = registry.get(slug)
     ruleset = game.ruleset(ruleset_name)
     chooser = random.Random(11)
@@ -53,11 +58,47 @@ def validate_p50_ms(slug: str, records: int, ruleset_name: str | None = None) ->
             legal = state.legal_actions(seat)
             state.apply_unchecked(seat, legal[chooser.randrange(len(legal))])
         record = json.loads(json.dumps(state.to_record()))
-        t0 = time.perf_counter()
-        verdict = game.validate(record)
-        samples.append(time.perf_counter() - t0)
+        kept = game.replay_short_cut
+        game.replay_short_cut = short_cut
+        try:
+            t0 = time.perf_counter()
+            verdict = game.validate(record)
+            samples.append(time.perf_counter() - t0)
+        finally:
+            game.replay_short_cut = kept
         assert verdict.valid, (slug, seed)
     return statistics.median(samples) * 1000
+
+
+def check_vs_list(slug: str, positions: int, ruleset_name: str | None = None) -> float:
+    """How many times longer asking ``legal_actions`` whether it holds an action takes than
+    ``check`` judging that one action, over the positions of random games (each legal
+    action played is asked both ways): what a game's direct check of one action saves."""
+    game = registry.get(slug)
+    ruleset = game.ruleset(ruleset_name)
+    chooser = random.Random(13)
+    by_list = by_check = 0.0
+    seen, seed = 0, 0
+    while seen < positions:
+        state = game.new_game(ruleset, 20_000 + seed)
+        seed += 1
+        while not state.is_over() and seen < positions:
+            seat = state.to_act()
+            assert seat is not None
+            action = chooser.choice(state.legal_actions(seat))
+            # each way asked once, of its own copy (a state may keep what it listed)
+            one, other = state.clone(), state.clone()
+            t0 = time.perf_counter()
+            listed = action in one.legal_actions(seat)
+            t1 = time.perf_counter()
+            legal = not other.check(seat, action)
+            t2 = time.perf_counter()
+            assert listed and legal, (slug, seed)
+            by_list += t1 - t0
+            by_check += t2 - t1
+            seen += 1
+            state.apply_unchecked(seat, action)
+    return by_list / by_check
 
 
 def validate_p50_ms_pure_python(slug: str, records: int, ruleset_name: str | None = None) -> float:

@@ -109,9 +109,20 @@ def engines(quick: bool, out: dict[str, Any]) -> None:
         for figure, value in side_by_side("sanmarco", name).items():
             out[f"{key}.{figure}"] = value
         out[f"{key}.validate_ms_p50"] = e.validate_p50_ms("sanmarco", 10 if quick else 50, name)
-        # the same validation from table.py's source (ENGINES_PURE_PYTHON=1, games/compiled.py)
+        # replay's short cut (``replay_run``, the board's one fast twin of its legal list,
+        # docs/benchmarks.md): kept only while the long way is 1.3 times slower or more
+        out[f"{key}.validate_ms_p50_long_way"] = e.validate_p50_ms(
+            "sanmarco", 10 if quick else 50, name, short_cut=False
+        )
+        # the same validation from the board's source (ENGINES_PURE_PYTHON=1, games/compiled.py)
         out[f"{key}.validate_ms_p50_pure_python"] = e.validate_p50_ms_pure_python(
             "sanmarco", 10 if quick else 50, name
+        )
+    # Er Giò's direct check of one action (``_is_legal``), its one fast twin of the legal
+    # list: kept only while asking the list is 1.3 times slower or more
+    for name in ("base", "advanced", "4p"):
+        out[f"engine.ergio.{name}.check_vs_list"] = e.check_vs_list(
+            "ergio", 500 if quick else 5000, name
         )
     out["engine.compiled"] = e.compiled_modules()
     # what compiling gained for the games whose playouts are compiled to reach 10x python-chess

@@ -76,55 +76,7 @@ def encode(action: Act) -> dict[str, JSON]:
     return out
 
 
-def _d(data: Mapping[str, Any], key: str, path: str) -> int:
-    v = data.get(key)
-    if v not in DISTRICTS:
-        raise RecordError(f"expected a district: {', '.join(DISTRICTS)}", path=f"{path}.{key}")
-    return DISTRICTS.index(v)
-
-
-def _n(data: Mapping[str, Any], key: str, path: str) -> int:
-    v = data.get(key)
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise RecordError("expected a whole number, 0 or more", path=f"{path}.{key}")
-    return v
-
-
-def decode(data: Any, path: str = "actions") -> Act:
-    if not isinstance(data, Mapping) or data.get("do") not in KINDS:
-        raise RecordError(f'expected {{"do": one of {", ".join(KINDS)}, ...}}', path=path)
-    do = data["do"]
-    if do in ("pile", "choose"):
-        return Act(do, _n(data, "pile", path))
-    if do == "bridge":
-        pair = data.get("between")
-        if not isinstance(pair, list) or len(pair) != 2 or any(p not in DISTRICTS for p in pair):
-            raise RecordError("expected two districts", path=f"{path}.between")
-        a, b = sorted(DISTRICTS.index(p) for p in pair)
-        take = _n(data, "take", path) if "take" in data else -1
-        return Act(do, a, b, take)
-    if do == "district":
-        a = _d(data, "district", path)
-        b = _d(data, "to", path) if "to" in data else a
-        c = _d(data, "from", path) if "from" in data else -1
-        return Act(do, a, b, c)
-    if do == "transfer":
-        return Act(do, _d(data, "district", path), _n(data, "colour", path))
-    if do in ("banish", "neutral"):
-        return Act(do, _d(data, "district", path))
-    if do in ("remove", "score"):
-        return Act(do, _n(data, "colour", path))
-    if do == "doge":
-        return Act(do, _n(data, "bridge", path))
-    if do == "skip":
-        card = data.get("card")
-        if card not in CARD_NAMES:
-            raise RecordError(f"expected a card: {', '.join(CARD_NAMES)}", path=f"{path}.card")
-        return Act(do, CARD_NAMES.index(card))
-    return Act(do)
-
-
-# --- the quick reader used by replay ----------------------------------------------------------
+# --- the shared actions -------------------------------------------------------------------
 _new_act = tuple.__new__  # an Act from its four fields at C speed
 _STOP = Act("stop")
 _PILES = tuple(Act("pile", q) for q in range(4))  # the offers a hand is divided into
@@ -164,104 +116,74 @@ _DISTRICT = {name: i for i, name in enumerate(DISTRICTS)}
 _CARD = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
-def _count(v: Any) -> int:
-    """A whole number, 0 or more (-2 when it is not one: the caller then reads again)."""
-    return v if type(v) is int and v >= 0 else -2
+# --- the one reader -----------------------------------------------------------------------
+_KIND_SET = frozenset(KINDS)
 
 
-def _place_of(v: Any) -> int:
-    return _DISTRICT.get(v, -2) if type(v) is str else -2
+def _d(data: Mapping[str, Any], key: str, path: str) -> int:
+    v = data.get(key)
+    d = _DISTRICT.get(v, -1) if type(v) is str else -1
+    if d < 0:
+        raise RecordError(f"expected a district: {', '.join(DISTRICTS)}", path=f"{path}.{key}")
+    return d
 
 
-def _quick_bridge(data: dict[str, Any]) -> Act | None:
-    pair = data.get("between")
-    if type(pair) is not list or len(pair) != 2:
-        return None
-    a, b = pair  # ``_place_of`` each, written out
-    a = _DISTRICT.get(a, -2) if type(a) is str else -2
-    b = _DISTRICT.get(b, -2) if type(b) is str else -2
-    take = _count(data["take"]) if "take" in data else -1
-    if a < 0 or b < 0 or take == -2:
-        return None
-    return _new_act(Act, ("bridge", a, b, take) if a <= b else ("bridge", b, a, take))
+def _n(data: Mapping[str, Any], key: str, path: str) -> int:
+    v = data.get(key)
+    if type(v) is not int or v < 0:  # a bool is not a whole number here
+        raise RecordError("expected a whole number, 0 or more", path=f"{path}.{key}")
+    return v
 
 
-def _quick_district(data: dict[str, Any]) -> Act | None:
-    v = data.get("district")
-    a = _DISTRICT.get(v, -2) if type(v) is str else -2
-    if a < 0:
-        return None
-    b = _place_of(data["to"]) if "to" in data else a
-    c = _place_of(data["from"]) if "from" in data else -1
-    if b < 0 or c == -2:
-        return None
-    return _new_act(Act, ("district", a, b, c))
-
-
-def _quick_transfer(data: dict[str, Any]) -> Act | None:
-    a, c = data.get("district"), data.get("colour")  # ``_place_of`` and ``_count``, written out
-    a = _DISTRICT.get(a, -2) if type(a) is str else -2
-    if a < 0 or type(c) is not int or c < 0:
-        return None
-    return _TRANSFER[a][c] if c < _SHORT else _new_act(Act, ("transfer", a, c, -1))
-
-
-def _quick_one(do: str, key: str, read: Any) -> Any:
-    def quick(data: dict[str, Any]) -> Act | None:
-        v = read(data.get(key))
-        return None if v < 0 else _new_act(Act, (do, v, -1, -1))
-
-    return quick
-
-
-# The other kinds, each read by its own function (None: the full reader reads it).
-_QUICK: dict[str, Any] = {
-    "bridge": _quick_bridge,
-    "district": _quick_district,
-    "transfer": _quick_transfer,
-    "banish": _quick_one("banish", "district", _place_of),
-    "neutral": _quick_one("neutral", "district", _place_of),
-    "skip": _quick_one("skip", "card", lambda v: _CARD.get(v, -2) if type(v) is str else -2),
-    "stop": lambda data: _STOP,
-}
-
-
-# a card to offer q by seat s, as history holds it: [s][q] (a tuple is immutable: shared)
-_PILE_ENTRY = tuple(tuple((s, _PILES[q]) for q in range(4)) for s in range(_SHORT))
-
-# A step inside a card, by kind: the field of its whole number and its actions by number.
-_STEP_READ: dict[str, tuple[str, tuple[Act, ...]]] = {
-    "doge": ("bridge", _DOGE_STEP),
-    "remove": ("colour", _REMOVE),
-    "score": ("colour", _SCORE),
-}
-
-# The kinds read from one whole number (0 or more), and the field that holds it.
-_COUNT_FIELD = {"choose": "pile", "remove": "colour", "score": "colour", "doge": "bridge"}
-
-
-def decode_quick(raw: Any) -> tuple[int, Act]:
-    """``(seat, decode(raw))`` for a well-formed plain action; anything else raises
-    RecordError, and the full reader (``Game.decode_step``) then reads it or says what is
-    wrong. Accepts nothing ``decode`` refuses; replay reads every action through it."""
-    if type(raw) is dict:
-        seat, do = raw.get("seat"), raw.get("do")
-        if type(seat) is int:
-            if do == "pile":  # half of a game's actions
-                v = raw.get("pile")
-                if type(v) is int and v >= 0:
-                    return seat, _PILES[v] if v < 4 else _new_act(Act, ("pile", v, -1, -1))
-            elif type(do) is str:
-                key = _COUNT_FIELD.get(do)
-                if key is not None:  # one whole number, 0 or more
-                    v = raw.get(key)
-                    if type(v) is int and v >= 0:
-                        return seat, _new_act(Act, (do, v, -1, -1))
-                elif (quick := _QUICK.get(do)) is not None:
-                    act = quick(raw)
-                    if act is not None:
-                        return seat, act
-    raise RecordError("not a plain board action: the full reader reads it")
+def decode(data: Any, path: str = "actions") -> Act:
+    """Read one board action as a record writes it (docs/notation/sanmarco.md), or raise
+    RecordError at the field at fault. The one reader: replay, the tables and the CLI all
+    read through it. A plain action comes back as one of the shared values above."""
+    do = data.get("do") if type(data) is dict or isinstance(data, Mapping) else None
+    if type(do) is not str or do not in _KIND_SET:
+        raise RecordError(f'expected {{"do": one of {", ".join(KINDS)}, ...}}', path=path)
+    if do == "pile":  # half of a game's actions
+        return _pick(_PILE_LIST, _n(data, "pile", path), do)
+    if do == "district":
+        a = _d(data, "district", path)
+        b = _d(data, "to", path) if "to" in data else a
+        if "from" in data:
+            return _DISTRICT_FROM[a][b][_d(data, "from", path)]
+        return _DISTRICT_ACT[a][b]
+    if do == "choose":
+        return _pick(_CHOOSE, _n(data, "pile", path), do)
+    if do == "bridge":
+        pair = data.get("between")
+        if (
+            type(pair) is not list
+            or len(pair) != 2
+            or any(type(p) is not str or p not in _DISTRICT for p in pair)
+        ):
+            raise RecordError("expected two districts", path=f"{path}.between")
+        a, b = sorted(_DISTRICT[p] for p in pair)
+        take = _n(data, "take", path) if "take" in data else -1
+        if take < MAX_BRIDGES:
+            return _BRIDGE_ACT[a][b][take + 1]
+        return Act(do, a, b, take)
+    if do == "transfer":
+        d, v = _d(data, "district", path), _n(data, "colour", path)
+        return _TRANSFER[d][v] if v < _SHORT else Act(do, d, v)
+    if do == "banish":
+        return _BANISH[_d(data, "district", path)]
+    if do == "neutral":
+        return _NEUTRAL[_d(data, "district", path)]
+    if do == "remove":
+        return _pick(_REMOVE, _n(data, "colour", path), do)
+    if do == "score":
+        return _pick(_SCORE, _n(data, "colour", path), do)
+    if do == "doge":
+        return _pick(_DOGE_STEP, _n(data, "bridge", path), do)
+    if do == "skip":
+        card = data.get("card")
+        if type(card) is not str or card not in _CARD:
+            raise RecordError(f"expected a card: {', '.join(CARD_NAMES)}", path=f"{path}.card")
+        return _SKIP[_CARD[card]]
+    return _STOP
 
 
 # The card an action in a holder's hand plays (-1: no card plays it).

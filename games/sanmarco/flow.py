@@ -30,7 +30,7 @@ from games.sanmarco.cards import (
     LIMIT_DECK,
     NEUTRAL_CUBES,
 )
-from games.sanmarco.chance import _BIT_LENGTH, CHANCE_KINDS, Chance, below  # noqa
+from games.sanmarco.chance import Chance
 from games.sanmarco.state import BoardRuleset
 
 MODES = ("base", "variant1", "variant2", "variant3")

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
 from games.core.declare import SummaryForm
-from games.sanmarco.actions import Act, decode, decode_quick, encode
+from games.sanmarco.actions import Act, decode, encode
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
 from games.sanmarco.flow import MODES
@@ -172,10 +172,6 @@ class SanMarco(Game[Any, Any]):
         if isinstance(action, Act):
             return encode(action)
         return {"colour": action.colour, "points": action.points}
-
-    # replay reads board actions through the quick reader; it raises on anything else
-    # (a scoring round's entry included), which replay then reads with decode_step
-    decode_fast = staticmethod(decode_quick)
 
     def decode_action(self, data: Any, path: str = "actions") -> Enter | Act:
         if isinstance(data, Mapping) and "do" in data:

@@ -13,7 +13,6 @@ from games.core.text import seat_no
 from games.sanmarco.actions import (
     _BANISH,
     _BRIDGE_ACT,
-    _CARD_OF_KIND,
     _CHOOSE,
     _DISTRICT_FROM,
     _DOGE_STEP,
@@ -36,14 +35,12 @@ from games.sanmarco.cards import (
     BRIDGE,
     TRANSFER,
 )
-from games.sanmarco.chance import _BIT_LENGTH, CHANCE_KINDS, Chance, below  # noqa
 from games.sanmarco.flow import (
     CHOOSE,
     DIVIDE,
     FREE_BANISH,
     NEUTRAL_RETURN,
     OVER,
-    RESOLVE,
     SETUP,
     BoardFlow,
     _Reach,
@@ -57,49 +54,8 @@ class BoardRules(BoardFlow):
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Act]:
-        ph = self.phase
-        if ph == DIVIDE:  # half of a game's actions: the offers the next card may go to
-            if seat != self.controller[self.pairs[0].distributor]:
-                return []
-            k = self._offers  # ``_pile_moves``, written out
-            used = self._used
-            if used <= k <= _SHORT:
-                rest = len(self.hand) - len(self.assign) - 1
-                if rest >= k - used:  # any offer opened, or the next one
-                    return _PILE_LIST[: used + 1] if used < k else _PILE_LIST[:k]
-                if rest == k - used - 1 and used < k:  # no card to spare: the next offer
-                    return [_PILE_LIST[used]]
-                return []
-            return self._pile_moves()
-        if ph == RESOLVE and self.pending is None:  # a card of the holder's hand
-            colour = self.holders[0]
-            if seat != self.controller[colour]:
-                return []
-            return self._hand_moves(colour)
-        if ph == RESOLVE:  # a step inside a card (``_legal``, written out)
-            p = self.pending
-            assert p is not None
-            kind = p.kind
-            if kind == "doge":
-                if seat != self.controller[self.holders[0]]:
-                    return []
-                return self._doge_moves(p.visited)
-            if kind == "remove":
-                colour = self.holders[0]
-                if seat != self.controller[colour]:
-                    return []
-                return [
-                    _REMOVE[c] if c < _SHORT else _new_act(Act, ("remove", c, -1, -1))
-                    for c in self._removable(colour, p.district)
-                ]
-        if ph == CHOOSE:  # the offers still on the table
-            if seat != self.controller[self.pairs[0].choosers[self.chooser_i]]:
-                return []
-            return [
-                _CHOOSE[q] if q < _SHORT else _new_act(Act, ("choose", q, -1, -1))
-                for q, t in enumerate(self.taken)
-                if t == -1
-            ]
+        """Every action the rules allow this seat now: the one list ``check`` and the bots
+        read (empty when the seat is not to act)."""
         if self.to_act() != seat:
             return []
         return self._legal()
@@ -311,24 +267,8 @@ class BoardRules(BoardFlow):
 
     # --- check ---------------------------------------------------------------------------
     def check(self, seat: int, action: Any) -> list[Violation]:
-        if (
-            self.phase == DIVIDE  # half of a game's actions: a card to an offer
-            and type(action) is Act
-            and seat == self.controller[self.pairs[0].distributor]
-            and action.do == "pile"
-            and action.b == -1
-            and action.c == -1
-            and self._pile_ok(action.a)
-        ):
-            return []
-        if (
-            self.phase == RESOLVE  # a card of the holder's hand
-            and self.pending is None
-            and type(action) is Act
-            and seat == self.controller[self.holders[0]]
-            and self._card_ok(self.holders[0], action)
-        ):
-            return []
+        """None when ``action`` is among ``legal_actions(seat)``, the one judgement of what
+        the rules allow; else the rule it breaks (``_why``)."""
         if self.phase == OVER:
             return [rule_broken(BOOK, "sanmarco.record.game_over", seat=seat)]
         if not isinstance(action, Act):
@@ -344,100 +284,9 @@ class BoardRules(BoardFlow):
                     seat=seat,
                 )
             ]
-        if self._allows(action):
+        if action in self.legal_actions(seat):
             return []
         return [self._why(seat, action)]
-
-    def _allows(self, act: Act) -> bool:
-        """Whether ``act`` is among ``_legal()``, judged for this one action (the list is
-        not built to check one action; tests/games/sanmarco/test_check_matches_legal.py
-        holds the two readings equal)."""
-        ph, do, a, b, c = self.phase, act.do, act.a, act.b, act.c
-        if ph == DIVIDE:
-            return do == "pile" and b == -1 and c == -1 and self._pile_ok(a)
-        if ph == CHOOSE:
-            taken = self.taken
-            return do == "choose" and b == -1 and c == -1 and 0 <= a < len(taken) and taken[a] == -1
-        colour = self.acting_colour()
-        assert colour is not None
-        if ph == SETUP:
-            return do == "bridge" and self._bridge_ok(colour, act, setup=True)
-        if ph == NEUTRAL_RETURN or (ph == FREE_BANISH and self.pending is None):
-            return act in self._legal()  # six districts
-        p = self.pending
-        if p is not None:
-            if p.kind == "remove":
-                return (
-                    do == "remove" and b == -1 and c == -1
-                    and a in self._removable(colour, p.district)
-                )  # fmt: skip
-            if p.kind == "doge":
-                if do == "stop":
-                    return a == b == c == -1
-                return do == "doge" and b == -1 and c == -1 and self._doge_step_ok(a, p.visited)
-            s = p.seats[0]
-            return do == "score" and b == -1 and c == -1 and (a == s or a == s + 2)
-        return self._card_ok(colour, act)
-
-    def _card_ok(self, colour: int, act: Act) -> bool:
-        """A card of the holder's hand played as ``act`` (``_card_moves`` lists them)."""
-        do, a, b, c = act
-        card = a if do == "district" or do == "skip" else _CARD_OF_KIND.get(do, -1)  # _card_of
-        if card not in self.holding:
-            return False
-        if do == "district":  # its own district, or across one of its own bridges from it
-            if not (0 <= a < 6 and b in self._hops(colour)[0][a]):  # a itself, or across
-                return False
-            if self.supply[colour] > 0:
-                return c == -1
-            return 0 <= c < 6 and self.cubes[c][colour] > 0
-        if do == "transfer":
-            return (
-                self.supply[colour] > 0 and c == -1 and 0 <= a < 6
-                and 0 <= b < len(self.kinds) and b != colour and self.cubes[a][b] > 0
-            )  # fmt: skip
-        if do == "banish":
-            return 0 <= a < 6 and b == -1 and c == -1
-        if do == "doge":
-            return b == -1 and c == -1 and self._doge_step_ok(a, ())
-        if do == "stop":
-            return a == b == c == -1
-        if do == "bridge":
-            return self._bridge_ok(colour, act)
-        moves = self._card_moves(colour, card)
-        if do == "skip":
-            return act == Act("skip", card) and (not moves or self.ruleset.may_decline)
-        return act in moves
-
-    def _bridge_ok(self, colour: int, act: Act, setup: bool = False) -> bool:
-        """A bridge between act.a < act.b: a marker in the supply and a free site; with
-        every bridge on the board, another colour's bridge act.c moved there (not at
-        set-up)."""
-        sites = self.board.sites
-        if self.supply[colour] <= 0 or (act.a, act.b) not in sites:
-            return False
-        site = sites.index((act.a, act.b))
-        on_site = 0
-        for s, _owner in self.bridges:
-            if s == site:
-                on_site += 1
-        if len(self.bridges) < MAX_BRIDGES:
-            return act.c == -1 and on_site < self.board.per_site
-        if setup or not 0 <= act.c < len(self.bridges):
-            return False
-        old, owner = self.bridges[act.c]
-        return owner != colour and on_site - (site == old) < self.board.per_site
-
-    def _doge_step_ok(self, i: int, visited: Any) -> bool:
-        """The Doge may cross bridge i: it touches his district and does not lead back to a
-        district this walk has visited."""
-        if not 0 <= i < len(self.bridges):
-            return False
-        x, y = self.board.sites[self.bridges[i][0]]
-        doge = self.doge
-        if doge == x:
-            return y not in visited
-        return doge == y and x not in visited
 
     def _why(self, seat: int, act: Act) -> Violation:
         """The rule a well-formed but illegal action breaks (the most specific one)."""

@@ -25,18 +25,9 @@ from games.core import (
 )
 from games.core.engine import ReplayFault
 from games.sanmarco.actions import (
-    _BANISH,
-    _CHOOSE,
-    _DISTRICT,
-    _DISTRICT_ACT,
-    _DOGE_STEP,
-    _PILE_ENTRY,
-    _SHORT,
-    _STEP_READ,
-    _STOP,
+    _CARD_OF_KIND,
     Act,
-    _quick_transfer,
-    decode_quick,
+    decode,
     encode,
 )
 from games.sanmarco.board import DISTRICTS, MAX_BRIDGES
@@ -44,7 +35,7 @@ from games.sanmarco.cards import (
     CARD_NAMES,
     LIMIT_BASE,
 )
-from games.sanmarco.chance import _BIT_LENGTH, CHANCE_KINDS, Chance, below  # noqa
+from games.sanmarco.chance import CHANCE_KINDS
 from games.sanmarco.flow import (
     _WAITING,
     CHOOSE,
@@ -70,194 +61,26 @@ class BoardState(BoardRules):
 
     # --- apply ----------------------------------------------------------------------------
     def replay_run(self, raw_actions: Sequence[Any], start: int) -> int:
-        """Replay's short cut (``State.replay_run``): each action read by ``decode_quick``
-        and applied by ``apply_if_legal``; the common ones (a card to an offer, an offer
-        chosen, a district card from the supply) read and applied here without either call.
-        It stops at the first action that either refuses.
-        tests/games/sanmarco/test_check_matches_legal.py holds it equal to the two calls."""
+        """Replay's short cut (``State.replay_run``): each action read by ``decode`` (the
+        one reader) and applied by ``apply_if_legal`` for as long as both accept it; the
+        next one, if any, goes the long way (``check``, ``apply_unchecked``). bench/run.py
+        measures what it saves (``replay_short_cut``); tests/games/sanmarco/
+        test_check_matches_legal.py holds it equal to the long way."""
         i, end = start, len(raw_actions)
-        history, quick, controller = self.history, self.apply_if_legal, self.controller
-        seat: Any
+        apply_if_legal = self.apply_if_legal
         while i < end:
-            ph = self.phase
-            # read into a local: the checks below narrow ``pending`` and not the attribute,
-            # which the calls after them change (and mypyc trusts what mypy narrowed)
-            pending = self.pending
-            if ph == DIVIDE and self._offers <= 4:  # the whole hand, by the distributor
-                dealer = controller[self.pairs[0].distributor]
-                assign = self.assign
-                k, used = self._offers, self._used
-                left = len(self.hand) - len(assign)  # cards still to divide, this one too
-                # ``_pile_ok``, written out: offer q is open or the next one, and the offers
-                # not yet opened keep a card each: ``spare`` cards may go to open offers
-                spare = left - (k - used)
-                entries = _PILE_ENTRY[dealer] if dealer is not None and dealer < _SHORT else ()
-                done = 0
-                try:  # a field missing (KeyError): the long way reads the action
-                    for raw in raw_actions[i : i + left] if entries else ():
-                        # ``is``: the seat is the distributor's very int (a small int is one
-                        # object); an equal seat made otherwise is read the long way
-                        if (
-                            type(raw) is not dict
-                            or raw["do"] != "pile"
-                            or raw["seat"] is not dealer
-                        ):
-                            break
-                        q = raw["pile"]
-                        if type(q) is not int:
-                            break
-                        if q == used:  # the next offer opens
-                            if q >= k or spare < 0:
-                                break
-                            used += 1
-                        elif 0 <= q < used and spare > 0:
-                            spare -= 1
-                        else:
-                            break
-                        history.append(entries[q])  # (seat, ``_PILES[q]``), made once
-                        assign.append(q)  # ``_divide``, written out
-                        done += 1
-                except KeyError:
-                    pass
-                if done:
-                    i += done
-                    self._used = used
-                    if done == left:
-                        self._make_offers()
-                        continue  # the offers are made
-                if i == end:
-                    break
-            elif ph == RESOLVE and pending is None:
-                # a district card from the supply (``apply_if_legal``, written out)
-                raw = raw_actions[i]
-                if (
-                    type(raw) is dict
-                    and raw.get("do") == "district"
-                    and "from" not in raw
-                    and type(seat := raw.get("seat")) is int
-                    and type(v := raw.get("district")) is str
-                    and (a := _DISTRICT.get(v, -1)) >= 0
-                ):
-                    if "to" in raw:
-                        v = raw["to"]
-                        b = _DISTRICT.get(v, -1) if type(v) is str else -1
-                    else:
-                        b = a
-                    holder = self.holders[0]
-                    holding = self.holding
-                    supply = self.supply
-                    if (
-                        b >= 0
-                        and seat == controller[holder]
-                        and a in holding
-                        and supply[holder] > 0
-                        and (b == a or b in self._hops(holder)[0][a])
-                    ):
-                        history.append((seat, _DISTRICT_ACT[a][b]))
-                        holding.remove(a)  # ``_resolve_card``, written out
-                        self.action_discard.append(a)
-                        supply[holder] -= 1
-                        self.cubes[b][holder] += 1
-                        if not holding:
-                            try:
-                                self._advance()
-                            except RecordError as exc:  # chance cannot follow
-                                raise ReplayFault(i, seat, exc) from exc
-                        i += 1
-                        continue
-                # any other card of the hand: ``apply_if_legal``'s steps, without its call
-                action = None
-                if type(raw) is dict and type(seat := raw.get("seat")) is int:
-                    card_do = raw.get("do")  # card kinds read as ``decode_quick`` reads them
-                    if card_do == "stop":
-                        action = _STOP
-                    elif card_do == "transfer":
-                        action = _quick_transfer(raw)
-                    elif card_do == "banish":
-                        v = raw.get("district")
-                        if type(v) is str and (a := _DISTRICT.get(v, -1)) >= 0:
-                            action = _BANISH[a]
-                    elif card_do == "doge":
-                        v = raw.get("bridge")
-                        if type(v) is int and 0 <= v < MAX_BRIDGES:
-                            action = _DOGE_STEP[v]
-                if action is None:
-                    try:
-                        seat, action = decode_quick(raw)
-                    except RecordError:
-                        break
-                holder = self.holders[0]
-                if seat != controller[holder] or not self._card_ok(holder, action):
-                    break
-                history.append((seat, action))
-                try:  # ``_resolve_card``, written out
-                    self._play_card(holder, action)
-                    p = self.pending
-                    if p is not None and p.kind == "remove" and p.left <= 0:
-                        self._settle()
-                    if self.pending is None:
-                        if not self.holding:
-                            self._advance()  # the hand is carried out
-                    elif self.phase != RESOLVE:
-                        self._advance()
-                except RecordError as exc:  # legal, but chance cannot follow
-                    raise ReplayFault(i, seat, exc) from exc
-                i += 1
-                continue
-            elif ph == CHOOSE:  # an offer chosen (``apply_if_legal``, written out)
-                raw = raw_actions[i]
-                if (
-                    type(raw) is dict
-                    and raw.get("do") == "choose"
-                    and type(seat := raw.get("seat")) is int
-                    and type(q := raw.get("pile")) is int
-                ):
-                    colour = self.pairs[0].choosers[self.chooser_i]
-                    taken = self.taken
-                    if seat == controller[colour] and 0 <= q < len(taken) and taken[q] == -1:
-                        history.append((seat, _CHOOSE[q] if q < _SHORT else Act("choose", q)))
-                        try:
-                            taken[q] = colour  # ``_choose``, written out
-                            self.chooser_i += 1
-                            self._after_choice()
-                            if self.phase not in _WAITING and (
-                                self.phase != RESOLVE or not self.holding  # else nothing to run
-                            ):
-                                self._advance()
-                        except RecordError as exc:  # chance cannot follow
-                            raise ReplayFault(i, seat, exc) from exc
-                        i += 1
-                        continue
-            elif ph == RESOLVE:  # a step inside a card: a removal, the Doge's, a choice
-                raw = raw_actions[i]
-                if type(raw) is dict and type(seat := raw.get("seat")) is int:
-                    do: Any = raw.get("do")
-                    step: Act | None = None
-                    if do == "stop":
-                        step = _STOP
-                    elif (read := _STEP_READ.get(do)) is not None:
-                        v = raw.get(read[0])
-                        table = read[1]
-                        if type(v) is int and 0 <= v < len(table):
-                            step = table[v]
-                    if step is not None:
-                        p = self.pending
-                        assert p is not None
-                        try:
-                            applied = self._quick_pending(seat, step, p, self.holders[0])
-                        except RecordError as exc:  # chance cannot follow
-                            raise ReplayFault(i, seat, exc) from exc
-                        if not applied:
-                            break
-                        i += 1
-                        continue
             raw = raw_actions[i]
+            if type(raw) is not dict:
+                break
+            seat = raw.get("seat")
+            if type(seat) is not int:
+                break
             try:
-                seat, action = decode_quick(raw)
+                action = decode(raw)
             except RecordError:
                 break
             try:
-                applied = quick(seat, action)
+                applied = apply_if_legal(seat, action)
             except RecordError as exc:  # legal, but chance cannot follow (State.replay_run)
                 raise ReplayFault(i, seat, exc) from exc
             if not applied:
@@ -370,8 +193,69 @@ class BoardState(BoardRules):
             self._advance()
         return True
 
+    def _card_ok(self, colour: int, act: Act) -> bool:
+        """A card of the holder's hand played as ``act`` (``_card_moves`` lists them), judged
+        for this one action by the replay short cut."""
+        do, a, b, c = act
+        card = a if do == "district" or do == "skip" else _CARD_OF_KIND.get(do, -1)  # _card_of
+        if card not in self.holding:
+            return False
+        if do == "district":  # its own district, or across one of its own bridges from it
+            if not (0 <= a < 6 and b in self._hops(colour)[0][a]):  # a itself, or across
+                return False
+            if self.supply[colour] > 0:
+                return c == -1
+            return 0 <= c < 6 and self.cubes[c][colour] > 0
+        if do == "transfer":
+            return (
+                self.supply[colour] > 0 and c == -1 and 0 <= a < 6
+                and 0 <= b < len(self.kinds) and b != colour and self.cubes[a][b] > 0
+            )  # fmt: skip
+        if do == "banish":
+            return 0 <= a < 6 and b == -1 and c == -1
+        if do == "doge":
+            return b == -1 and c == -1 and self._doge_step_ok(a, ())
+        if do == "stop":
+            return a == b == c == -1
+        if do == "bridge":
+            return self._bridge_ok(colour, act)
+        moves = self._card_moves(colour, card)
+        if do == "skip":
+            return act == Act("skip", card) and (not moves or self.ruleset.may_decline)
+        return act in moves
+
+    def _bridge_ok(self, colour: int, act: Act, setup: bool = False) -> bool:
+        """A bridge between act.a < act.b: a marker in the supply and a free site; with
+        every bridge on the board, another colour's bridge act.c moved there (not at
+        set-up)."""
+        sites = self.board.sites
+        if self.supply[colour] <= 0 or (act.a, act.b) not in sites:
+            return False
+        site = sites.index((act.a, act.b))
+        on_site = 0
+        for s, _owner in self.bridges:
+            if s == site:
+                on_site += 1
+        if len(self.bridges) < MAX_BRIDGES:
+            return act.c == -1 and on_site < self.board.per_site
+        if setup or not 0 <= act.c < len(self.bridges):
+            return False
+        old, owner = self.bridges[act.c]
+        return owner != colour and on_site - (site == old) < self.board.per_site
+
+    def _doge_step_ok(self, i: int, visited: Any) -> bool:
+        """The Doge may cross bridge i: it touches his district and does not lead back to a
+        district this walk has visited."""
+        if not 0 <= i < len(self.bridges):
+            return False
+        x, y = self.board.sites[self.bridges[i][0]]
+        doge = self.doge
+        if doge == x:
+            return y not in visited
+        return doge == y and x not in visited
+
     def _quick_pending(self, seat: int, action: Act, p: Pending, colour: int) -> bool:
-        """``apply_if_legal`` for a step inside a card (``_allows`` says the same)."""
+        """``apply_if_legal`` for a step inside a card (``legal_actions`` lists the same)."""
         do, a, b, c = action
         if b != -1 or c != -1:
             return False
