@@ -25,7 +25,7 @@ from games.core.declare import SummaryForm
 JSON = Any
 
 
-class CardChess(Game[CardChessRuleset, CardChessState]):
+class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("3D cardChess", "3D cardChess"),

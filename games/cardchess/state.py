@@ -109,7 +109,7 @@ class Board:
     last_turn: bool = False
 
 
-class CardChessState(State):
+class CardChessState(State[Play | Resolve]):
     ruleset: CardChessRuleset
 
     def __init__(self, ruleset: CardChessRuleset, deals: list[SfidaDeal], seed: int | None) -> None:

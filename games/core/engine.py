@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from typing_extensions import TypeVar as DefaultTypeVar
+
 from games.core.declare import Choice, SummaryForm
 from games.core.errors import IllegalAction, RecordError
 from games.core.read import list_of
@@ -144,8 +146,15 @@ class ReplayFault(Exception):
         self.step, self.seat, self.error = step, seat, error
 
 
-class State(ABC):
-    """One game in progress. Subclasses keep their own typed fields."""
+#: A game's action type (Er Giò's ``Action`` union, San Marco's ``Act``...): a state
+#: lists, checks and applies its own, and its game reads and writes them. Unnamed (a game
+#: written as ``Game[R, S]``, a ``State`` without one), it is ``Any``.
+A = DefaultTypeVar("A", default=Any)
+
+
+class State(ABC, Generic[A]):
+    """One game in progress, over its game's action type ``A``. Subclasses keep their own
+    typed fields."""
 
     ruleset: Ruleset
 
@@ -154,15 +163,17 @@ class State(ABC):
         """The seat that must act now, or None when the game is over."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> Sequence[Any]:
+    def legal_actions(self, seat: int) -> Sequence[A]:
         """Every action the rules allow this seat now (empty when it is not its turn)."""
 
     @abstractmethod
-    def check(self, seat: int, action: Any) -> list[Violation]:
-        """The violations this action would commit now; empty when it is legal."""
+    def check(self, seat: int, action: A) -> list[Violation]:
+        """The violations this action would commit now; empty when it is legal. An engine
+        may take any value here (typed ``Any``) and refuse what is not one of its actions
+        as impossible, since a page or a record may hand it anything."""
 
     @abstractmethod
-    def apply_unchecked(self, seat: int, action: Any) -> None:
+    def apply_unchecked(self, seat: int, action: A) -> None:
         """Apply without checking the rules (bots, benchmarks, replay of what was played).
 
         Raises RecordError when the action cannot physically happen (a card the seat does
@@ -179,7 +190,7 @@ class State(ABC):
         test. The default applies none (and replay does not call it)."""
         return 0
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: int, action: A) -> None:
         """The checked path: refuse an illegal action with every rule it breaks."""
         found = self.check(seat, action)
         if found:
@@ -207,15 +218,17 @@ class State(ABC):
         raise NotImplementedError
 
 
-S = TypeVar("S", bound=State)
+S = TypeVar("S", bound=State[Any])
 
 
 class Bot(Protocol):
     def choose(self, state: Any, seat: int) -> Any: ...
 
 
-class Game(ABC, Generic[R, S]):
-    """A game's declaration and factories. One instance per game, named ``GAME``."""
+class Game(ABC, Generic[R, S, A]):
+    """A game's declaration and factories, over its ruleset ``R``, its state ``S`` and its
+    action type ``A`` (a ``State[A]``; a game with two kinds of state, San Marco's, names
+    their union). One instance per game, named ``GAME``."""
 
     info: ClassVar[GameInfo]
     rules: ClassVar[RuleBook]
@@ -365,10 +378,10 @@ class Game(ABC, Generic[R, S]):
             raise RecordError(f"this engine reads version {NOTATION_VERSION}", path="version")
 
     @abstractmethod
-    def encode_action(self, action: Any) -> dict[str, JSON]: ...
+    def encode_action(self, action: A) -> dict[str, JSON]: ...
 
     @abstractmethod
-    def decode_action(self, data: Any, path: str = "actions") -> Any:
+    def decode_action(self, data: Any, path: str = "actions") -> A:
         """Read one action, raising RecordError with a useful message when it cannot."""
 
     # --- referee ------------------------------------------------------------------
@@ -436,7 +449,7 @@ class Game(ABC, Generic[R, S]):
     rule_impossible: ClassVar[str]
     rule_claimed_score: ClassVar[str]
 
-    def decode_fast(self, raw: Any) -> tuple[int, Any]:
+    def decode_fast(self, raw: Any) -> tuple[int, A]:
         """``decode_step`` without a path: replay reads every action through it and, only
         when it raises, reads the action again through ``decode_step`` for the error's
         place. A game may override it with a quicker reader; it must accept and refuse
@@ -447,7 +460,7 @@ class Game(ABC, Generic[R, S]):
                 return seat, self.decode_action(raw, "actions")
         return self.decode_step(raw, "actions")
 
-    def decode_step(self, raw: Any, path: str) -> tuple[int, Any]:
+    def decode_step(self, raw: Any, path: str) -> tuple[int, A]:
         if type(raw) is not dict and not isinstance(raw, Mapping):  # the plain case first
             raise RecordError("an action is a JSON object with a seat", path=path)
         seat = raw.get("seat")
@@ -508,7 +521,7 @@ def _name(spec: Any) -> Any:
     return spec.get("name") if isinstance(spec, Mapping) else spec
 
 
-def play(game: Game[Any, Any], state: State, bots: Sequence[Bot]) -> State:
+def play(game: Game[Any, Any, Any], state: S, bots: Sequence[Bot]) -> S:
     """Play a game to its end with one bot per seat, on the fast path."""
     limit = game.info.max_actions
     for _ in range(limit):

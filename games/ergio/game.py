@@ -25,7 +25,7 @@ _DECKS: dict[bool, tuple[tuple[int, ...], tuple[int, ...]]] = {
 }
 
 
-class ErGio(Game[ErGioRuleset, ErGioState]):
+class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("Er Giò", "Er Giò"),

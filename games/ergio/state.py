@@ -147,7 +147,7 @@ _FOURTH_NOT_COMBATTENTE: Final = ("", "ergio.corteo.fourth.not_four_combattenti"
 _UNITS_PER_SIDE = len(C.SIDE_UNITS[0])
 
 
-class ErGioState(State):
+class ErGioState(State[Action]):
     ruleset: ErGioRuleset
     _multi: bool
     _advanced: bool

@@ -27,6 +27,7 @@ from games.ponte.model import (
     MODES,
     QUARTERS,
     SIDES,
+    Action,
     PonteRuleset,
     decode,
     encode,
@@ -76,7 +77,7 @@ def _labels() -> dict[str, Text]:
     return out
 
 
-class Ponte(Game[PonteRuleset, PonteState]):
+class Ponte(Game[PonteRuleset, PonteState, Action]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("Il Gioco del Ponte (gioco da tavolo)", "The Bridge's Game (board game)"),

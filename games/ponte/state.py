@@ -106,7 +106,7 @@ def _k(value: int) -> str:
     return f"{value:,}"
 
 
-class PonteState(State):
+class PonteState(State[Action]):
     ruleset: PonteRuleset
 
     def __init__(self, ruleset: PonteRuleset, deal: Deal, seed: int | None = None) -> None:

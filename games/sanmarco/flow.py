@@ -135,7 +135,7 @@ def _role_draws(leader: int, others: tuple[int, ...]) -> tuple[tuple[int, ...], 
     return tuple((leader, *(others[i] for i in p)) for p in _orderings(len(others), len(others)))
 
 
-class BoardFlow(State):
+class BoardFlow(State[Act]):
     """The state of a board game and its flow; it judges nothing (see ``BoardRules``)."""
 
     ruleset: BoardRuleset

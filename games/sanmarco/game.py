@@ -48,7 +48,7 @@ class HeuristicBot:
         return actions[points]
 
 
-class SanMarco(Game[Any, Any]):
+class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, Enter | Act]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("San Marco", "San Marco"),

@@ -1,10 +1,9 @@
-"""San Marco's digital table, for now: the scoring round of a two-player variant.
+"""San Marco's scoring round of a two-player variant, and the rulesets of both states.
 
-The full board game (districts, aristocrats, the Doge, divide-and-choose) is a later
-capability. What a digital table can honestly referee today is the end of the game: each
-player writes the prestige points of the colours they answer for, one colour at a time,
-hidden from the other until both have written; the outcome is the variant's final score.
-A later ``BoardState`` will end in the same ``Enter`` actions, so records stay readable.
+The scoring round referees the end of a game played on a real board: each player writes the
+prestige points of the colours they answer for, one colour at a time, hidden from the other
+until both have written; the outcome is the variant's final score. The whole game on the
+board, action by action, is ``BoardState`` (games/sanmarco/table.py).
 """
 
 from __future__ import annotations
@@ -105,7 +104,7 @@ def _menus(max_points: int) -> tuple[tuple[Enter, ...], ...]:
     return tuple(tuple(Enter(colour, p) for p in range(max_points + 1)) for colour in range(most))
 
 
-class ScoringRound(State):
+class ScoringRound(State[Enter]):
     ruleset: SanMarcoRuleset
     colours: tuple[tuple[str, ...], ...]
     entries: list[list[int | None]]

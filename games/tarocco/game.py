@@ -18,6 +18,7 @@ from games.tarocco.state import (
     DISCARD_LIMITS,
     LAST_TRICK_FOOL,
     SEATS,
+    Action,
     Bid,
     Call,
     Declare,
@@ -68,7 +69,7 @@ def shuffled_pack(seed: int) -> list[int]:
     return shuffled(range(C.PACK_SIZE), seed, "deck")
 
 
-class Tarocco(Game[TaroccoRuleset, TaroccoState]):
+class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
     info: ClassVar[GameInfo] = GameInfo(
         slug=SLUG,
         name=Text("Tarocco Siciliano (Calatafimi)", "Sicilian Tarocco (Calatafimi)"),

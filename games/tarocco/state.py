@@ -321,7 +321,7 @@ def _suit_words(suit: int, lang: str) -> str:
 _ORDERS: Final = tuple([(dealer + 1 + i) % SEATS for i in range(SEATS)] for dealer in range(SEATS))
 
 
-class TaroccoState(State):
+class TaroccoState(State[Action]):
     ruleset: TaroccoRuleset
 
     def __init__(self, ruleset: TaroccoRuleset, dealer: int, deck: Sequence[int]) -> None:
@@ -408,7 +408,7 @@ class TaroccoState(State):
         return seat == self.to_act()
 
     # --- legal actions ------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> Sequence[Any]:
+    def legal_actions(self, seat: int) -> Sequence[Action]:
         """The legal actions, in a fixed order; a discard's are a lazy ``DiscardChoices``."""
         p = self.phase
         if p is _PLAY:
