@@ -3,7 +3,7 @@
 from games.core.bots import RandomBot
 from games.core.declare import Choice
 from games.core.engine import NOTATION_VERSION, Bot, Game, GameInfo, Ruleset, State, play
-from games.core.errors import AmbiguousAction, EngineError, IllegalAction, RecordError
+from games.core.errors import EngineError, IllegalAction, RecordError
 from games.core.rng import rng
 from games.core.rules import Rule, RuleBook
 from games.core.text import Text
@@ -21,7 +21,6 @@ from games.core.verdict import (
 __all__ = [
     "NOTATION_VERSION",
     "UNFINISHED",
-    "AmbiguousAction",
     "Bot",
     "Choice",
     "EngineError",

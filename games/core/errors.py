@@ -1,10 +1,12 @@
-"""The three ways an input can fail, kept apart as the referee needs them.
+"""The two ways an input can fail, kept apart as the referee needs them.
 
 * ``RecordError``: the record or summary cannot be read at all (malformed JSON, a missing
   field, an unknown card). The CLI exits 2.
 * ``IllegalAction``: the action is well formed but the rules forbid it here. Carries the
   violations found, each with its rule id. The CLI exits 1.
-* ``AmbiguousAction``: the input could mean more than one legal action.
+
+No input is ambiguous: every action is written as a JSON object that reads as one action or
+is refused (a ``RecordError``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,3 @@ class IllegalAction(EngineError):
         self.violations = violations
         first = violations[0] if violations else None
         super().__init__(f"{first.rule}: {first.message['en']}" if first else "illegal action")
-
-
-class AmbiguousAction(EngineError):
-    """The action as written matches more than one legal action."""

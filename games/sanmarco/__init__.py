@@ -1,7 +1,9 @@
-"""San Marco (Moon & Weissblum): the two-player variants' scoring and scoring round.
+"""San Marco (Moon & Weissblum): the board game for three and four players and the three
+two-player variants, and the two-player variants' scoring.
 
-``GAME`` scores summaries of variants 1, 2 and 3 (docs/notation/sanmarco.md) and offers the
-scoring round as a playable state. The full board game is a later capability.
+``GAME`` plays and referees the board game action by action (games/sanmarco/flow.py,
+legal.py, table.py), scores summaries of variants 1, 2 and 3 (docs/notation/sanmarco.md)
+and offers their scoring round as a playable state (games/sanmarco/state.py).
 """
 
 from games.sanmarco.game import SanMarco
