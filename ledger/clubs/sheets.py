@@ -383,23 +383,29 @@ def _title(title: str, taken: set[str]) -> str:
 
 
 def _write_xlsx(sheets: list[tuple[Sheet, list[list[Any]]]]) -> bytes:
+    """An .xlsx written row by row (openpyxl's write-only mode): the header bold and frozen,
+    the columns' widths set before the rows."""
     import openpyxl
+    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
-    book = openpyxl.Workbook()
-    book.remove(book.worksheets[0])  # the one sheet a new workbook has
+    book = openpyxl.Workbook(write_only=True)
     taken: set[str] = set()
+    bold = Font(bold=True)
     for sheet, rows in sheets:
         ws = book.create_sheet(_title(sheet.title, taken))
-        ws.append([str(h) for h in sheet.header])
-        for cell in ws[1]:
-            cell.font = Font(bold=True)
-        for row in rows:
-            ws.append([_cell_xlsx(v) for v in row])
         ws.freeze_panes = "A2"
         for n, width in enumerate(_width(rows, sheet.header), start=1):
             ws.column_dimensions[get_column_letter(n)].width = width
+        head = []
+        for h in sheet.header:
+            cell = WriteOnlyCell(ws, value=str(h))
+            cell.font = bold
+            head.append(cell)
+        ws.append(head)
+        for row in rows:
+            ws.append([_cell_xlsx(v) for v in row])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
