@@ -846,7 +846,8 @@ class SealOpening(models.Model):
 
 
 class ImportJob(models.Model):
-    """A bulk import of results from a CSV or JSONL file, with its progress and bad rows."""
+    """A bulk import of results from a spreadsheet (CSV, .xlsx, .ods) or JSONL file, with what
+    was read of it, its progress and bad rows."""
 
     class Status(models.TextChoices):
         PREVIEW = "preview", _("To confirm")

@@ -1,4 +1,5 @@
-"""Import results from a CSV or JSONL file (columns and fields in docs/imports.md)."""
+"""Import results from a spreadsheet (CSV, .xlsx, .ods) or a JSONL file (columns and fields
+in docs/imports.md)."""
 
 from pathlib import Path
 from typing import Any
@@ -12,10 +13,13 @@ from ledger.clubs.models import Club
 
 
 class Command(BaseCommand):
-    help = "Import results from a CSV or JSONL file; every row is checked by the game's engine."
+    help = (
+        "Import results from a spreadsheet (CSV, .xlsx, .ods) or JSONL file; every row is "
+        "checked by the game's engine."
+    )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("file", help="the CSV or JSONL file")
+        parser.add_argument("file", help="the CSV, .xlsx, .ods or JSONL file")
         parser.add_argument("--club", help="the club's short name (needed when there are several)")
         parser.add_argument("--user", help="who the results are entered by (a scorekeeper)")
         parser.add_argument(
