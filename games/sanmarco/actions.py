@@ -142,10 +142,18 @@ def decode(data: Any, path: str = "actions") -> Act:
     do = data.get("do") if type(data) is dict or isinstance(data, Mapping) else None
     if type(do) is not str or do not in _KIND_SET:
         raise RecordError(f'expected {{"do": one of {", ".join(KINDS)}, ...}}', path=path)
-    if do == "pile":  # half of a game's actions
+    if do == "pile":  # half of a game's actions: the plain case first
+        v = data.get("pile")
+        if type(v) is int and 0 <= v < _SHORT:
+            return _PILE_LIST[v]
         return _pick(_PILE_LIST, _n(data, "pile", path), do)
     if do == "district":
-        a = _d(data, "district", path)
+        v = data.get("district")
+        a = _DISTRICT.get(v, -1) if type(v) is str else -1
+        if a < 0:
+            a = _d(data, "district", path)  # raises, saying what is wrong
+        if "to" not in data and "from" not in data:  # the common card, from the supply
+            return _DISTRICT_ACT[a][a]
         b = _d(data, "to", path) if "to" in data else a
         if "from" in data:
             return _DISTRICT_FROM[a][b][_d(data, "from", path)]
