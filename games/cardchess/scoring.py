@@ -12,6 +12,7 @@ from typing import Any
 from games.cardchess import cards as C
 from games.cardchess.rules import BOOK
 from games.core import Outcome, RecordError, Violation, read, rule_broken
+from games.core.text import per_seat, written_and_due
 
 JSON = Any
 
@@ -186,12 +187,13 @@ def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON],
             )
             break
         if min(points) < 0 or sum(points) > limit:
+            each = per_seat(points)
             found.append(
                 rule_broken(
                     BOOK,
                     "cardchess.score.total",
-                    f"Sfida {k + 1}: {points}, fra 0 e {limit} in tutto.",
-                    f"Sfida {k + 1}: {points}, between 0 and {limit} in all.",
+                    f"Sfida {k + 1}: {each.it}; ognuno da 0, {limit} in tutto al più.",
+                    f"Sfida {k + 1}: {each.en}; each from 0, at most {limit} in all.",
                     sfida=k,
                 )
             )
@@ -199,15 +201,9 @@ def score_game(summary: Mapping[str, Any], seats: int) -> tuple[dict[str, JSON],
         rows.append({"points": points, "gold": tally.add(points), "deciding": deciding})
     gold = list(tally.gold)
     claimed = summary.get("gold")
-    if claimed is not None and read.wholes(claimed, n, "gold") != gold:
-        found.append(
-            rule_broken(
-                BOOK,
-                "cardchess.gold.count",
-                f"Scritto {claimed}, dovuto {gold}.",
-                f"Written {claimed}, due {gold}.",
-            )
-        )
+    if claimed is not None and (written := read.wholes(claimed, n, "gold")) != gold:
+        said = written_and_due(written, gold)
+        found.append(rule_broken(BOOK, "cardchess.gold.count", said.it, said.en))
     winners = tally.winners
     return {
         "form": "game",

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from games.cardchess import cards as C
+from games.cardchess import words
 from games.cardchess.rules import BOOK, SLUG
 from games.cardchess.ruleset import CardChessRuleset
 from games.cardchess.scoring import Tally
@@ -38,6 +39,7 @@ from games.core import (
 from games.core import rng as make_rng
 from games.core.cards import shuffle
 from games.core.text import seat_no
+from games.core.words import join
 
 JSON = Any
 NONE = -1  # no card under this table card
@@ -428,8 +430,8 @@ class CardChessState(State[Play | Resolve]):
         held = len(set(played)) == len(played) and all(c in hand for c in played)
         missing = None if held else Counter(played) - Counter(hand)
         if missing:
-            names = ", ".join(C.CODES[c] for c in sorted(missing.elements()))
-            detail = Text(f"Non in mano: {names}.", f"Not in hand: {names}.")
+            names = _cards(sorted(missing.elements()))
+            detail = Text(f"Non in mano: {names.it}.", f"Not in hand: {names.en}.")
             found.append(
                 rule_broken(
                     BOOK, "cardchess.play.in_hand", detail.it, detail.en, seat=seat, **where
@@ -442,8 +444,8 @@ class CardChessState(State[Play | Resolve]):
         where = {**where, "table": at}
         if action.at != at:
             detail = Text(
-                f"Si scopre la carta {at}, non la {action.at}.",
-                f"Table card {at} is revealed now, not {action.at}.",
+                f"Si scopre la carta {at + 1} del tavolo, non la {action.at + 1}.",
+                f"Table card {at + 1} is revealed now, not {action.at + 1}.",
             )
             return [
                 rule_broken(
@@ -456,11 +458,11 @@ class CardChessState(State[Play | Resolve]):
             return []
         b = self.b
         target = b.table[at]
-        tname = C.CODES[target]
+        tname = _cards([target])
         if claimed is None:
             detail = Text(
-                f"Il giocatore {seat_no(right)} cattura {tname}.",
-                f"Seat {seat_no(right)} captures {tname}.",
+                f"Il giocatore {seat_no(right)} cattura {tname.it}.",
+                f"Seat {seat_no(right)} captures {tname.en}.",
             )
             return [
                 rule_broken(
@@ -478,8 +480,8 @@ class CardChessState(State[Play | Resolve]):
         card = NONE if play is None else play[at]
         if card < 0:
             detail = Text(
-                f"Il giocatore {claimed + 1} non ha carte su {tname}.",
-                f"Seat {claimed + 1} has no card on {tname}.",
+                f"Il giocatore {claimed + 1} non ha carte su {tname.it}.",
+                f"Seat {claimed + 1} has no card on {tname.en}.",
             )
             return [
                 rule_broken(
@@ -487,14 +489,16 @@ class CardChessState(State[Play | Resolve]):
                 )
             ]
         reason = self.t.why_not[card][target]
-        cname = C.CODES[card]
+        cname = _cards([card])
         if reason is not None:
-            detail = Text(f"{cname} non cattura {tname}.", f"{cname} does not capture {tname}.")
+            detail = Text(
+                f"{cname.it} non cattura {tname.it}.", f"{cname.en} does not capture {tname.en}."
+            )
             return [rule_broken(BOOK, reason, detail.it, detail.en, seat=seat, **where)]
         rule = "cardchess.capture.equal" if right is None else "cardchess.capture.higher"
         detail = Text(
-            f"{cname} del giocatore {claimed + 1} non prende {tname}.",
-            f"Seat {claimed + 1}'s {cname} does not take {tname}.",
+            f"{cname.it} del giocatore {claimed + 1} non prende {tname.it}.",
+            f"Seat {claimed + 1}'s {cname.en} does not take {tname.en}.",
         )
         return [rule_broken(BOOK, rule, detail.it, detail.en, seat=seat, **where)]
 
@@ -724,3 +728,12 @@ def encode(action: Play | Resolve) -> dict[str, JSON]:
     if isinstance(action, Play):
         return {"play": [C.CODES[c] if c >= 0 else None for c in action.cards]}
     return {"resolve": action.at, "taker": action.taker}
+
+
+def _cards(cards: list[int]) -> Text:
+    """Cards named as players say them ("Pedone blu 2 (casa scura)"), not by their codes."""
+    codes = [C.CODES[c] for c in cards]
+    return Text(
+        join([words.card(c, "it") for c in codes], "it"),
+        join([words.card(c, "en") for c in codes], "en"),
+    )

@@ -33,7 +33,7 @@ from games.core.declare import Choice, SummaryForm
 from games.core.errors import IllegalAction, RecordError
 from games.core.read import list_of
 from games.core.rules import RuleBook
-from games.core.text import Text
+from games.core.text import Text, written_and_due
 from games.core.verdict import JSON, Outcome, ScoreReport, Verdict, Violation, violation
 
 NOTATION_VERSION = 1
@@ -479,10 +479,7 @@ class Game(ABC, Generic[R, S, A]):
             )
         if [int(c) for c in claimed] == list(outcome.scores):
             return []
-        detail = Text(
-            f"Scritto {claimed}, dovuto {list(outcome.scores)}.",
-            f"Written {claimed}, due {list(outcome.scores)}.",
-        )
+        detail = written_and_due([int(c) for c in claimed], list(outcome.scores))
         return [violation(self.rules, self.rule_claimed_score, detail)]
 
     def score(

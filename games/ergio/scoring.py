@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from games.core import Outcome, RecordError, Text, Violation, read, rule_broken
 from games.ergio import battle as B
 from games.ergio import cards as C
+from games.ergio import words as W
 from games.ergio.rules import BOOK
 
 JSON = Any
@@ -253,7 +254,7 @@ def _card_problems(r: _Read, side: int) -> list[Text]:
     of the wrong magistratura) may be slipped as a bluff and counts nothing, as in play."""
     sent = r.sent
     assert sent is not None
-    name = C.SIDES[side]
+    name = W.magistratura(C.SIDES[side])
     out: list[Text] = []
 
     def say(it: str, en: str) -> None:
@@ -309,7 +310,7 @@ def _beyond_the_pack(
     the cards on the bridge go to the winner's pile or the Arno, never back to a hand; a
     Generale or other special card is in the pack only in the advanced game."""
     out: list[Text] = []
-    name = C.SIDES[side]
+    name = W.magistratura(C.SIDES[side])
     seen: set[int] = set()
     for c in (*sent.laid, *sent.under_magistrato, *sent.under_caposchiera, *sent.spot):
         if C.SIDE_OF[c] != side or (C.MAG_OF[c] >= 0 and c in seen):
@@ -320,8 +321,10 @@ def _beyond_the_pack(
             held = copies.get(c, 0)
             out.append(
                 Text(
-                    f"{name}: {C.CODES[c]} scritta più volte di quante la parte ne abbia ({held}).",
-                    f"{name}: {C.CODES[c]} is written more times than the side holds it ({held}).",
+                    f"{name}: {W.card(C.CODES[c], 'it')} scritta più volte di quante la parte "
+                    f"ne abbia ({held}).",
+                    f"{name}: {W.card(C.CODES[c], 'en')} is written more times than the side "
+                    f"holds it ({held}).",
                 )
             )
     return out
@@ -384,8 +387,8 @@ def score_summary(
                 rule_broken(
                     BOOK,
                     "ergio.summary.challenger",
-                    f"Doveva sfidare {C.SIDES[expected]}.",
-                    f"{C.SIDES[expected]} was to challenge.",
+                    f"Doveva sfidare {W.magistratura(C.SIDES[expected])}.",
+                    f"{W.magistratura(C.SIDES[expected])} was to challenge.",
                     **where,
                 )
             )
@@ -396,8 +399,8 @@ def score_summary(
                     rule_broken(
                         BOOK,
                         "ergio.summary.magistratura_side",
-                        f"{label} non è di {C.SIDES[side]}.",
-                        f"{label} is not of {C.SIDES[side]}.",
+                        f"{label} non è di {W.magistratura(C.SIDES[side])}.",
+                        f"{label} is not of {W.magistratura(C.SIDES[side])}.",
                         **where,
                     )
                 )
@@ -434,12 +437,13 @@ def score_summary(
                     a = B.assess(r.sent, False)
                     f_cards, m_cards = sum(a.fighters) + a.bonus, a.mask
                 if r.force is not None and r.force != f_cards:
+                    who = W.magistratura(C.SIDES[side])
                     found.append(
                         rule_broken(
                             BOOK,
                             "ergio.summary.force_mismatch",
-                            f"{C.SIDES[side]}: scritto {r.force}, le carte danno {f_cards}.",
-                            f"{C.SIDES[side]}: written {r.force}, the cards give {f_cards}.",
+                            f"{who}: scritto {r.force}, le carte danno {f_cards}.",
+                            f"{who}: written {r.force}, the cards give {f_cards}.",
                             **where,
                         )
                     )

@@ -271,8 +271,10 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
                     rule_broken(
                         BOOK,
                         rule,
-                        f"Sfida {k + 1}: scritto {row['winner']}, vince {real['winner']}.",
-                        f"Challenge {k + 1}: written {row['winner']}, won by {real['winner']}.",
+                        f"Sfida {k + 1}: scritto {_side(row['winner']).it}, "
+                        f"vince {_side(real['winner']).it}.",
+                        f"Challenge {k + 1}: written {_side(row['winner']).en}, "
+                        f"won by {_side(real['winner']).en}.",
                         challenge=k,
                     )
                 )
@@ -312,8 +314,10 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
                 rule_broken(
                     BOOK,
                     "ponte.match.four",
-                    f"Scritto {claims['winner']}, vince {outcome.detail['winner']}.",
-                    f"Written {claims['winner']}, won by {outcome.detail['winner']}.",
+                    f"Scritto {_side(claims['winner']).it}, "
+                    f"vince {_side(outcome.detail['winner']).it}.",
+                    f"Written {_side(claims['winner']).en}, "
+                    f"won by {_side(outcome.detail['winner']).en}.",
                 )
             )
         return found
@@ -362,3 +366,10 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
 
 
 __all__ = ["DEFAULT_FIGHT_CARDS", "Ponte"]
+
+
+def _side(side: Any) -> Text:
+    """A side as written on a sheet (``tramontana``), in words: Tramontana; none, nobody."""
+    if side is None:
+        return Text("nessuno", "nobody")
+    return Text(mag_label(str(side)), mag_label(str(side)))

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Outcome, RecordError, Text, Violation, read, rule_broken
+from games.core.text import seat_no
 from games.ponte.model import (
     MAG_INDEX,
     MAGISTRATURE,
@@ -19,6 +20,7 @@ from games.ponte.model import (
     PonteRuleset,
     Termination,
     layout_for,
+    mag_label,
     quarter_mags,
     quarter_of,
     side_mags,
@@ -143,8 +145,8 @@ def check_sheet(
     ruleset: PonteRuleset, mags: Sequence[int], values: Sequence[int]
 ) -> list[Violation]:
     """A whole power sheet (one side with two players, else one quarter), as written."""
-    names = ", ".join(MAGISTRATURE[m] for m in mags)
-    where = Text(f"({names})", f"({names})")
+    names = ", ".join(mag_label(MAGISTRATURE[m]) for m in mags)
+    where = Text(f"Foglio di {names}", f"Sheet of {names}")
     found: list[Violation] = []
     if ruleset.mode == "base":
         fixed = ruleset.base_side_powers if len(mags) == 6 else ruleset.base_quarter_powers
@@ -153,8 +155,8 @@ def check_sheet(
                 rule_broken(
                     BOOK,
                     "ponte.power.base_values",
-                    f"{where.it}: scritto {sorted(values)}, dovuto {sorted(fixed)}.",
-                    f"{where.en}: written {sorted(values)}, due {sorted(fixed)}.",
+                    f"{where.it}: scritto {_ks(sorted(values))}; dovuto {_ks(sorted(fixed))}.",
+                    f"{where.en}: written {_ks(sorted(values))}; due {_ks(sorted(fixed))}.",
                 )
             )
         return found
@@ -247,8 +249,8 @@ def score_summary(
                     rule_broken(
                         BOOK,
                         "ponte.deploy.once",
-                        f"{MAGISTRATURE[mag]} di nuovo.",
-                        f"{MAGISTRATURE[mag]} again.",
+                        f"{mag_label(MAGISTRATURE[mag])} di nuovo.",
+                        f"{mag_label(MAGISTRATURE[mag])} again.",
                         challenge=k,
                     )
                 )
@@ -259,10 +261,10 @@ def score_summary(
                     rule_broken(
                         BOOK,
                         "ponte.summary.left",
-                        f"{MAGISTRATURE[mag]}: {left[s]} rimasti, da 0 a {cap} a passi di "
-                        f"{ruleset.chip}.",
-                        f"{MAGISTRATURE[mag]}: {left[s]} left, from 0 to {cap} in steps of "
-                        f"{ruleset.chip}.",
+                        f"{mag_label(MAGISTRATURE[mag])}: {left[s]} rimasti, da 0 a {cap} a "
+                        f"passi di {ruleset.chip}.",
+                        f"{mag_label(MAGISTRATURE[mag])}: {left[s]} left, from 0 to {cap} in "
+                        f"steps of {ruleset.chip}.",
                         challenge=k,
                         field=("left_t", "left_m")[s],
                     )
@@ -334,8 +336,8 @@ def score_summary(
                         rule_broken(
                             BOOK,
                             "ponte.match.tiebreak_player",
-                            f"Per {SIDES[s]} tocca al posto {due}.",
-                            f"For {SIDES[s]} seat {due} plays it.",
+                            f"Per {mag_label(SIDES[s])} tocca al posto {seat_no(due)}.",
+                            f"For {mag_label(SIDES[s])} seat {seat_no(due)} plays it.",
                         )
                     )
             sides[tb_winner] += 1
@@ -377,3 +379,8 @@ def score_summary(
 def _tiebreak_player(layout: Layout, side: int, wins: Sequence[int], backup: Sequence[int]) -> int:
     east, west = layout.owners[2 * side], layout.owners[2 * side + 1]
     return max((east, west), key=lambda s: (wins[s], backup[s], s == east))
+
+
+def _ks(values: Sequence[int]) -> str:
+    """Powers one after another, as a sheet lists them: "60000, 90000, 110000"."""
+    return ", ".join(str(v) for v in values)

@@ -21,6 +21,7 @@ from typing import Any
 
 from games.core import NOTATION_VERSION, Outcome, RecordError, State, Violation, rule_broken
 from games.core.text import seat_no
+from games.ponte import words
 from games.ponte.model import (
     BEATS,
     MAGISTRATURE,
@@ -36,6 +37,7 @@ from games.ponte.model import (
     Layout,
     PonteRuleset,
     encode,
+    mag_label,
     quarter_mags,
     quarter_of,
     side_mags,
@@ -63,6 +65,23 @@ class Phase(StrEnum):
 # the phases as module names, compared with ``is``: Phase.X costs an attribute lookup each time
 POWER, STRATEGY, DEPLOY, RESPOND = Phase.POWER, Phase.STRATEGY, Phase.DEPLOY, Phase.RESPOND
 FIGHT, TYPES, OVER = Phase.FIGHT, Phase.TYPES, Phase.OVER
+
+#: Each phase and each kind of action as the players say them (Italian, English).
+PHASE_WORDS = {
+    POWER: ("delle potenze", "power"),
+    STRATEGY: ("delle carte strategia", "strategy card"),
+    DEPLOY: ("della sfida", "challenge"),
+    RESPOND: ("della risposta", "response"),
+    FIGHT: ("della lotta", "fight"),
+    TYPES: ("del carrello a metà", "carrello in the middle"),
+    OVER: ("finale: la partita è finita", "final: the match is over"),
+}
+ACTION_WORDS = {
+    "Assign": ("assegnare una potenza", "assigning a power"),
+    "Equip": ("piazzare una carta strategia", "placing a strategy card"),
+    "Deploy": ("schierare una magistratura", "deploying a magistratura"),
+    "Fight": ("giocare una carta lotta", "playing a fight card"),
+}
 
 
 class Deal:
@@ -650,8 +669,10 @@ class PonteState(State[Action]):
                 rule_broken(
                     BOOK,
                     rule,
-                    f"Fase {self.phase}: {type(action).__name__} non appartiene a questa fase.",
-                    f"Phase {self.phase}: a {type(action).__name__} does not belong here.",
+                    f"Ora è la fase {PHASE_WORDS[self.phase][0]}: "
+                    f"{ACTION_WORDS[type(action).__name__][0]} non appartiene a questa fase.",
+                    f"Now is the {PHASE_WORDS[self.phase][1]} phase: "
+                    f"{ACTION_WORDS[type(action).__name__][1]} does not belong here.",
                     seat=seat,
                 )
             )
@@ -671,7 +692,7 @@ class PonteState(State[Action]):
         assert pool is not None
         _, mags = pool
         rs = self.ruleset
-        name = MAGISTRATURE[a.mag]
+        name = mag_label(MAGISTRATURE[a.mag])
         if a.mag not in mags or self.initial[a.mag] is not None:
             return [
                 rule_broken(
@@ -692,8 +713,10 @@ class PonteState(State[Action]):
                     rule_broken(
                         BOOK,
                         "ponte.power.base_values",
-                        f"{_k(a.power)} non è fra i valori rimasti {sorted(left)}.",
-                        f"{_k(a.power)} is not among the values left {sorted(left)}.",
+                        f"{_k(a.power)} non è fra i valori rimasti: "
+                        f"{', '.join(_k(v) for v in sorted(left))}.",
+                        f"{_k(a.power)} is not among the values left: "
+                        f"{', '.join(_k(v) for v in sorted(left))}.",
                         seat=seat,
                     )
                 )
@@ -773,8 +796,9 @@ class PonteState(State[Action]):
                 rule_broken(
                     BOOK,
                     "ponte.strategy.assign",
-                    f"{MAGISTRATURE[a.mag]} non attende una carta qui.",
-                    f"{MAGISTRATURE[a.mag]} is not a magistratura waiting for a card here.",
+                    f"{mag_label(MAGISTRATURE[a.mag])} non attende una carta qui.",
+                    f"{mag_label(MAGISTRATURE[a.mag])} is not a magistratura waiting for a "
+                    "card here.",
                     seat=seat,
                 )
             ]
@@ -783,8 +807,8 @@ class PonteState(State[Action]):
                 rule_broken(
                     BOOK,
                     "ponte.strategy.assign",
-                    f"La carta strategia {a.card} non è in mano o è già piazzata.",
-                    f"Strategy card {a.card} is not held or already placed.",
+                    f"La carta strategia {a.card + 1} non è in mano o è già piazzata.",
+                    f"Strategy card {a.card + 1} is not held or already placed.",
                     seat=seat,
                 )
             ]
@@ -792,7 +816,7 @@ class PonteState(State[Action]):
 
     def _check_deploy(self, seat: int, a: Deploy) -> list[Violation]:
         found: list[Violation] = []
-        name = MAGISTRATURE[a.mag]
+        name = mag_label(MAGISTRATURE[a.mag])
         responding = self.phase is RESPOND
         side = 1 - self.challenger if responding else self.challenger
         if side_of(a.mag) != side:
@@ -800,8 +824,8 @@ class PonteState(State[Action]):
                 rule_broken(
                     BOOK,
                     "ponte.deploy.own" if responding else "ponte.deploy.challenger",
-                    f"{name} non è di {SIDES[side]}, che deve schierare.",
-                    f"{name} is not of {SIDES[side]}, whose turn it is to deploy.",
+                    f"{name} non è di {mag_label(SIDES[side])}, che deve schierare.",
+                    f"{name} is not of {mag_label(SIDES[side])}, whose turn it is to deploy.",
                     seat=seat,
                 )
             ]
@@ -876,8 +900,10 @@ class PonteState(State[Action]):
                     rule_broken(
                         BOOK,
                         "ponte.challenge.types",
-                        f"Si gioca una carta lotta del mazzo rimasto ({a.card!r}).",
-                        f"A fight card of the pack left is played ({a.card!r}).",
+                        "Si gioca una carta lotta del mazzo rimasto"
+                        + (f", non {words.card(a.card, 'it')}." if a.card else "."),
+                        "A fight card of the pack left is played"
+                        + (f", not {words.card(a.card, 'en')}." if a.card else "."),
                         seat=seat,
                     )
                 )
@@ -966,8 +992,8 @@ class PonteState(State[Action]):
                 rule_broken(
                     BOOK,
                     rule,
-                    f"La carta strategia {a.strategy} non si può usare ora.",
-                    f"Strategy card {a.strategy} cannot be used now.",
+                    f"La carta strategia {a.strategy + 1} non si può usare ora.",
+                    f"Strategy card {a.strategy + 1} cannot be used now.",
                     seat=seat,
                 )
             )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core import Outcome, RecordError, Violation, places_by, read, rule_broken
+from games.core.text import Text, written_and_due
 from games.sanmarco.rules import BOOK
 
 JSON = Any
@@ -175,22 +176,24 @@ def score_v2(
 
 
 def _out_of_range(
-    values: Sequence[int], path: str, cap: int | None, fields: Sequence[str | None]
+    values: Sequence[int], labels: Sequence[Text], cap: int | None, fields: Sequence[str | None]
 ) -> list[Violation]:
     """Each written figure below zero (sanmarco.score.non_negative) or above the table's cap
-    (sanmarco.entry.range), placed at the form's field that holds it (``fields[i]``)."""
+    (sanmarco.entry.range), named in words by ``labels[i]`` ("Giocatore 1, colore 2") and
+    placed at the form's field that holds it (``fields[i]``)."""
     found: list[Violation] = []
     for i, v in enumerate(values):
         where: dict[str, Any] = {"index": i}
         if fields[i] is not None:
             where["field"] = fields[i]
+        label = labels[i]
         if v < 0:
             found.append(
                 rule_broken(
                     BOOK,
                     "sanmarco.score.non_negative",
-                    f"{path}[{i}] vale {v}.",
-                    f"{path}[{i}] is {v}.",
+                    f"{label.it}: {v}.",
+                    f"{label.en}: {v}.",
                     **where,
                 )
             )
@@ -199,16 +202,20 @@ def _out_of_range(
                 rule_broken(
                     BOOK,
                     "sanmarco.entry.range",
-                    f"{v} punti per un colore: al più {cap}.",
-                    f"{v} points for one colour: at most {cap}.",
+                    f"{label.it}: {v} punti per un colore, al più {cap}.",
+                    f"{label.en}: {v} points for one colour, at most {cap}.",
                     **where,
                 )
             )
     return found
 
 
-def _negative(values: Sequence[int], path: str) -> list[Violation]:
-    return _out_of_range(values, path, None, [None] * len(values))
+def _players(count: int) -> list[Text]:
+    return [Text(f"Giocatore {i + 1}", f"Player {i + 1}") for i in range(count)]
+
+
+def _negative(values: Sequence[int], labels: Sequence[Text]) -> list[Violation]:
+    return _out_of_range(values, labels, None, [None] * len(values))
 
 
 def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
@@ -219,8 +226,10 @@ def check_passage(limits: Sequence[int], number: int) -> list[Violation]:
             rule_broken(
                 BOOK,
                 "sanmarco.v2.round_end",
-                f"Nel passaggio {number + 1} nessuno ha 10 punti limite ({list(limits)}).",
-                f"In passage {number + 1} nobody has 10 limit points ({list(limits)}).",
+                f"Nel passaggio {number + 1} nessuno ha 10 punti limite "
+                f"({', '.join(f'giocatore {i + 1}: {v}' for i, v in enumerate(limits))}).",
+                f"In passage {number + 1} nobody has 10 limit points "
+                f"({', '.join(f'player {i + 1}: {v}' for i, v in enumerate(limits))}).",
                 passage=number,
             )
         )
@@ -273,14 +282,8 @@ def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[V
     if summary.get("final") is not None:
         written = read.wholes(summary["final"], 2, "final")
         if written != result["final"]:
-            found.append(
-                rule_broken(
-                    BOOK,
-                    "sanmarco.v3.final",
-                    f"Scritto {written}, dovuto {result['final']}.",
-                    f"Written {written}, due {result['final']}.",
-                )
-            )
+            said = _wd(written, result["final"])
+            found.append(rule_broken(BOOK, "sanmarco.v3.final", said.it, said.en))
     if "winner" in summary:
         winner = summary["winner"]
         if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
@@ -291,8 +294,9 @@ def _v3_claims(summary: Mapping[str, Any], result: Mapping[str, JSON]) -> list[V
                 rule_broken(
                     BOOK,
                     rule,
-                    f"Scritto vincitore {winner}, dovuto {result['winner']}.",
-                    f"Written winner {winner}, due {result['winner']}.",
+                    f"Scritto vincitore {_winner(winner).it}, dovuto "
+                    f"{_winner(result['winner']).it}.",
+                    f"Written winner {_winner(winner).en}, due {_winner(result['winner']).en}.",
                 )
             )
     return found
@@ -321,7 +325,7 @@ def score_summary(
                 path="players",
             )
         pts = read.wholes(summary.get("points"), seats, "points")
-        return score_base(pts), _out_of_range(pts, "points", cap, [None] * seats)
+        return score_base(pts), _out_of_range(pts, _players(seats), cap, [None] * seats)
     written = summary.get("variant", variant)
     if written not in (1, 2, 3) or isinstance(written, bool):
         raise RecordError("expected 1, 2 or 3 (the two-player variant)", path="variant")
@@ -340,21 +344,28 @@ def score_summary(
             )
         points = [read.wholes(p, 2, f"points[{i}]") for i, p in enumerate(raw)]
         for i, p in enumerate(points):
-            found += _out_of_range(p, f"points[{i}]", cap, [f"p{i}_{c}" for c in range(2)])
+            labels = [
+                Text(f"Giocatore {i + 1}, colore {c + 1}", f"Player {i + 1}, colour {c + 1}")
+                for c in range(2)
+            ]
+            found += _out_of_range(p, labels, cap, [f"p{i}_{c}" for c in range(2)])
         result = score_v3(points)
         return result, found + _v3_claims(summary, result)
     pts = read.wholes(raw, 2, "points")
-    found += _out_of_range(pts, "points", cap, ["p0", "p1"])
+    found += _out_of_range(pts, _players(2), cap, ["p0", "p1"])
     if variant == 1:
         ghosts_raw = summary.get("ghosts")
         ghosts = None if ghosts_raw is None else read.wholes(ghosts_raw, 2, "ghosts")
         if ghosts is not None:
-            found += _out_of_range(ghosts, "ghosts", cap, ["ghost0", "ghost1"])
+            ghost_labels = [Text(f"Colore fantasma {g}", f"Ghost colour {g}") for g in (1, 2)]
+            found += _out_of_range(ghosts, ghost_labels, cap, ["ghost0", "ghost1"])
         return score_v1(pts, ghosts), found
     neutral_raw = summary.get("neutral")
     neutral = None if neutral_raw is None else read.whole(neutral_raw, "neutral")
     if neutral is not None:
-        found += _out_of_range([neutral], "neutral", cap, ["neutral"])
+        found += _out_of_range(
+            [neutral], [Text("Colore neutro", "Neutral colour")], cap, ["neutral"]
+        )
     raw_passages = summary.get("passages", [])
     if not isinstance(raw_passages, list) or len(raw_passages) > PASSAGES:
         raise RecordError(f"expected a list of at most {PASSAGES} passages", path="passages")
@@ -370,7 +381,16 @@ def score_summary(
                 path=f"{path}.{odd[0]}",
             )
         limits = read.wholes(p.get("limits"), 2, f"{path}.limits")
-        found += _negative(limits, f"{path}.limits")
+        found += _negative(
+            limits,
+            [
+                Text(
+                    f"Passaggio {n + 1}, punti limite del giocatore {i + 1}",
+                    f"Passage {n + 1}, player {i + 1}'s limit points",
+                )
+                for i in range(2)
+            ],
+        )
         if min(limits) >= 0:
             found += check_passage(limits, n)
         passages.append({"limits": limits})
@@ -382,9 +402,22 @@ def score_summary(
                     rule_broken(
                         BOOK,
                         "sanmarco.v2.bonus",
-                        f"Passaggio {n + 1}: scritto {bonus}, dovuto {due}.",
-                        f"Passage {n + 1}: written {bonus}, due {due}.",
+                        f"Passaggio {n + 1}, bonus: {_wd(bonus, due).it}",
+                        f"Passage {n + 1}, bonus: {_wd(bonus, due).en}",
                         passage=n,
                     )
                 )
     return score_v2(pts, neutral, passages), found
+
+
+def _winner(seat: Any) -> Text:
+    """A winner as written on the sheet: a player counted from 1, or the tie standing."""
+    if seat is None:
+        return Text("nessuno (parità)", "nobody (a tie)")
+    return Text(f"giocatore {int(seat) + 1}", f"player {int(seat) + 1}")
+
+
+def _wd(written: Sequence[int], due: Sequence[int]) -> Text:
+    """Written against due, per player (San Marco's sheets count players, not seats)."""
+    said = written_and_due(written, due)
+    return Text(said.it.replace("Posto ", "Giocatore "), said.en.replace("Seat ", "Player "))

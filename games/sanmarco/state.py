@@ -164,8 +164,8 @@ class ScoringRound(State[Enter]):
                 rule_broken(
                     BOOK,
                     "sanmarco.entry.order",
-                    f"Ora va scritto il colore {nxt[1]}, non {action.colour}.",
-                    f"Colour {nxt[1]} is due now, not {action.colour}.",
+                    f"Ora va scritto il colore {nxt[1] + 1}, non il {action.colour + 1}.",
+                    f"Colour {nxt[1] + 1} is due now, not colour {action.colour + 1}.",
                     seat=seat,
                 )
             )

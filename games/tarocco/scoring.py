@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Outcome, RecordError, Violation, places_by, read, rule_broken
+from games.core.text import seat_no, written_and_due
 from games.tarocco import cards as C
 from games.tarocco.rules import BOOK
 
@@ -88,15 +89,10 @@ def _int(value: Any, path: str) -> int:
 def _seat(value: Any, path: str, found: list[Violation]) -> int:
     seat = _int(value, path)
     if not 0 <= seat < SEATS:
-        found.append(
-            rule_broken(
-                BOOK,
-                "tarocco.summary.seat",
-                f"Scritto: posto {seat}.",
-                f"Written: seat {seat}.",
-                field=path,
-            )
-        )
+        it, en = f"I posti vanno da 1 a {SEATS}", f"Seats go from 1 to {SEATS}"
+        if seat >= 0:
+            it, en = f"{it}: non c'è il posto {seat + 1}", f"{en}: there is no seat {seat + 1}"
+        found.append(rule_broken(BOOK, "tarocco.summary.seat", f"{it}.", f"{en}.", field=path))
     return seat
 
 
@@ -171,8 +167,8 @@ def read_hand(
                 rule_broken(
                     BOOK,
                     "tarocco.summary.pair",
-                    f"{p}pair ripete il posto {pair[0]}.",
-                    f"{p}pair repeats seat {pair[0]}.",
+                    f"La coppia nomina due volte il posto {seat_no(pair[0])}.",
+                    f"The pair names seat {seat_no(pair[0])} twice.",
                     field=f"{p}pair",
                 )
             )
@@ -257,8 +253,10 @@ def score_summary(
                     rule_broken(
                         BOOK,
                         "tarocco.set.dealer",
-                        f"Smazzata {n + 1}: mazziere {hand['dealer']}, atteso {expected}.",
-                        f"Hand {n + 1}: dealer {hand['dealer']}, expected {expected}.",
+                        f"Smazzata {n + 1}: mazziere il posto {seat_no(hand['dealer'])}, "
+                        f"atteso il posto {seat_no(expected)}.",
+                        f"Hand {n + 1}: the dealer is seat {seat_no(hand['dealer'])}, "
+                        f"seat {seat_no(expected)} expected.",
                         hand=n,
                     )
                 )
@@ -289,14 +287,8 @@ def score_summary(
             raise RecordError("expected one score per seat (4)", path="claimed_scores")
         written = [_int(c, f"claimed_scores[{i}]") for i, c in enumerate(claimed)]
         if not found and written != result["scores"]:
-            found.append(
-                rule_broken(
-                    BOOK,
-                    "tarocco.record.claimed_score",
-                    f"Scritto {written}, dovuto {result['scores']}.",
-                    f"Written {written}, due {result['scores']}.",
-                )
-            )
+            said = written_and_due(written, result["scores"])
+            found.append(rule_broken(BOOK, "tarocco.record.claimed_score", said.it, said.en))
     return result, found
 
 

@@ -27,7 +27,7 @@ from games.core import (
     Violation,
     rule_broken,
 )
-from games.core.text import seat_no
+from games.core.text import Text, seat_no
 from games.core.words import join
 from games.tarocco import cards as C
 from games.tarocco import words
@@ -49,6 +49,19 @@ class Phase(StrEnum):
     CALL = "call"
     PLAY = "play"
     OVER = "over"
+
+
+#: Each phase as the players call it (Italian, English).
+PHASE_WORDS: Final[dict[Phase, tuple[str, str]]] = {
+    Phase.BARGAIN: ("della contrattazione", "bargaining"),
+    Phase.SOLO: ("del solo", "solo"),
+    Phase.DISCARD: ("dello scarto", "discard"),
+    Phase.VENTI: ("dei venti", "venti"),
+    Phase.QUINDICI: ("dei quindici", "quindici"),
+    Phase.CALL: ("della chiamata", "call"),
+    Phase.PLAY: ("del gioco", "play"),
+    Phase.OVER: ("finale: la smazzata è finita", "final: the hand is over"),
+}
 
 
 class Termination(StrEnum):
@@ -589,8 +602,8 @@ class TaroccoState(State[Action]):
                 rule_broken(
                     BOOK,
                     "tarocco.turn.phase",
-                    f"Ora è la fase {self.phase.value}.",
-                    f"Now is the {self.phase.value} phase.",
+                    f"Ora è la fase {PHASE_WORDS[self.phase][0]}.",
+                    f"Now is the {PHASE_WORDS[self.phase][1]} phase.",
                     seat=seat,
                 )
             ]
@@ -662,7 +675,10 @@ class TaroccoState(State[Action]):
         if bid.kind not in BIDS:
             return [
                 rule_broken(
-                    BOOK, "tarocco.bargain.once", "Parola ignota.", f"Unknown word {bid.kind!r}."
+                    BOOK,
+                    "tarocco.bargain.once",
+                    f"Parola ignota: «{bid.kind}».",
+                    f"Unknown word: “{bid.kind}”.",
                 )
             ]
         if bid.kind == "offro" and not 1 <= bid.points <= self.ruleset.max_offer:
@@ -702,26 +718,26 @@ class TaroccoState(State[Action]):
             ]
         missing = [c for c in cards if c not in hand]
         if missing:
-            names = ", ".join(C.codes(missing))
+            names = _cards(missing)
             return [
                 rule_broken(
                     BOOK,
                     "tarocco.monte.discard",
-                    f"Non in mano: {names}.",
-                    f"Not in hand: {names}.",
+                    f"Non in mano: {names.it}.",
+                    f"Not in hand: {names.en}.",
                     seat=seat,
                 )
             ]
         allowed = set(self.discardable(seat))
         bad = [c for c in cards if c not in allowed]
         if bad:
-            names = ", ".join(C.codes(bad))
+            names = _cards(bad)
             return [
                 rule_broken(
                     BOOK,
                     "tarocco.monte.discard_forbidden",
-                    f"Vietate qui: {names}.",
-                    f"Forbidden here: {names}.",
+                    f"Vietate qui: {names.it}.",
+                    f"Forbidden here: {names.en}.",
                     seat=seat,
                 )
             ]
@@ -741,13 +757,14 @@ class TaroccoState(State[Action]):
         if fault is None:
             return []
         rule, allowed = fault
-        names = ", ".join(C.codes(allowed))
+        names = _cards(allowed)
+        called = _cards([action.card])
         return [
             rule_broken(
                 BOOK,
                 rule,
-                f"Chiamato {C.CODES[action.card]}; le regole ammettono {names}.",
-                f"Called {C.CODES[action.card]}; the rules allow {names}.",
+                f"Chiamato {called.it}; le regole ammettono {names.it}.",
+                f"Called {called.en}; the rules allow {names.en}.",
                 seat=seat,
             )
         ]
@@ -762,8 +779,8 @@ class TaroccoState(State[Action]):
                 rule_broken(
                     BOOK,
                     "tarocco.play.not_held",
-                    f"Il posto {seat + 1} non ha {C.CODES[card]}.",
-                    f"Seat {seat + 1} does not hold {C.CODES[card]}.",
+                    f"Il posto {seat + 1} non ha {words.card(C.CODES[card], 'it')}.",
+                    f"Seat {seat + 1} does not hold {words.card(C.CODES[card], 'en')}.",
                     seat=seat,
                     **where,
                 )
@@ -857,8 +874,8 @@ class TaroccoState(State[Action]):
                 rule_broken(
                     BOOK,
                     "tarocco.signal.leading_only",
-                    f"Segnale {signal!r} senza essere primo di mano.",
-                    f"Signal {signal!r} when not leading.",
+                    f"Segnale ({_signal(signal).it}) senza essere primo di mano.",
+                    f"Signal ({_signal(signal).en}) when not leading.",
                     seat=seat,
                     **where,
                 )
@@ -868,8 +885,8 @@ class TaroccoState(State[Action]):
                 rule_broken(
                     BOOK,
                     "tarocco.signal.false",
-                    f"Segnale sconosciuto {signal!r}.",
-                    f"Unknown signal {signal!r}.",
+                    f"Segnale sconosciuto: «{signal}».",
+                    f"Unknown signal: “{signal}”.",
                     seat=seat,
                     **where,
                 )
@@ -881,8 +898,8 @@ class TaroccoState(State[Action]):
                 rule_broken(
                     BOOK,
                     "tarocco.signal.false",
-                    f"Segnale {signal!r} senza la carta.",
-                    f"Signal {signal!r} without the card.",
+                    f"Segnale ({_signal(signal).it}) senza la carta.",
+                    f"Signal ({_signal(signal).en}) without the card.",
                     seat=seat,
                     **where,
                 )
@@ -1275,3 +1292,18 @@ class TaroccoState(State[Action]):
             "deal": {"dealer": self.dealer, "deck": C.codes(self.deck)},
             "actions": [{"seat": s, **encode(a)} for s, a in self.actions],
         }
+
+
+def _cards(cards: Sequence[int]) -> Text:
+    """Cards named as players say them, never by their codes."""
+    codes = C.codes(cards)
+    return Text(
+        join([words.card(c, "it") for c in codes], "it"),
+        join([words.card(c, "en") for c in codes], "en"),
+    )
+
+
+def _signal(signal: str) -> Text:
+    """A signal as players say it ("bussa", "segnala Giove"), an unknown one as written."""
+    it, en = words.SIGNALS.get(signal, (signal, signal))
+    return Text(it, en)
