@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/v1/", include("ledger.play.api_urls")),
     path("api/v1/", include("ledger.formats.api_urls")),
     path("", views.home, name="home"),
+    path("rules/<slug:game>/", views.game_rules, name="game-rules"),
     path("c/<slug:club>/checkpoints.json", views.checkpoint_feed, name="checkpoint-feed"),
     path("c/<slug:club>/webhooks/", webhook_views.webhook_log, name="webhook-log"),
     path("c/<slug:club>/import/", import_views.upload, name="import"),

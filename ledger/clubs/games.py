@@ -61,13 +61,13 @@ def validate_game(value: str) -> None:
         )
 
 
-def _reader_language() -> str:
+def reader_language() -> str:
     return "en" if (get_language() or "it").startswith("en") else "it"
 
 
 def say(text: Text) -> str:
     """A game's declared words in the reader's language."""
-    return str(text.get(_reader_language()))
+    return str(text.get(reader_language()))
 
 
 def points_label(slug: str) -> str:
@@ -93,7 +93,7 @@ def artificial_scores(slug: str) -> tuple[Decimal, Decimal, Decimal] | None:
 
 def step_groups(slug: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
     """The heading of each step of a record on the referee's desk, as the game groups them."""
-    return registry.get(slug).step_groups(actions, _reader_language())
+    return registry.get(slug).step_groups(actions, reader_language())
 
 
 def turn_rule(slug: str) -> str:
@@ -110,7 +110,7 @@ def has_strong_bot(slug: str) -> bool:
 def hand_words(slug: str) -> tuple[str, str]:
     """What one result of a table of this game is called, one and several, in the reader's
     language ("smazzata", "smazzate" at Tarocco; "game", "games" at most games)."""
-    language = _reader_language()
+    language = reader_language()
     if engine_available(slug):
         info = registry.get(slug).info
         return info.hand.get(language), info.hands.get(language)
@@ -186,7 +186,7 @@ def declared_facts(slug: str, verdict: Any, names: Sequence[str]) -> list[str]:
     outcome = verdict.get("outcome") if isinstance(verdict, Mapping) else None
     if not isinstance(outcome, Mapping) or not engine_available(slug):
         return []
-    language = _reader_language()
+    language = reader_language()
     return registry.get(slug).describe(outcome, language, list(names))
 
 
@@ -201,3 +201,16 @@ def table_sizes(competition: Any) -> tuple[int, ...]:
         except RecordError:
             pass
     return tuple(meta(competition.game).seat_counts) if engine_available(competition.game) else ()
+
+
+def rule_book(slug: str) -> list[tuple[str, str]]:
+    """Every rule a game's engine enforces, as (rule id, its words in the reader's language),
+    in the book's order (KeyError: no such game)."""
+    if not engine_available(slug):
+        raise KeyError(slug)
+    return [(rule_id, say(rule.text)) for rule_id, rule in registry.get(slug).rules.items()]
+
+
+def game_of_rule(rule_id: str) -> str:
+    """The game a rule id belongs to: every id starts with its game's slug and a dot."""
+    return rule_id.partition(".")[0]

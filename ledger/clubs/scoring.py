@@ -45,7 +45,8 @@ def _message(violations: Sequence[Mapping[str, Any]]) -> str:
     text = first["message"].get(language) or first["message"].get("en", "")
     more = len(violations) - 1
     suffix = _(" (and %(n)d more)") % {"n": more} if more > 0 else ""
-    return f"{first['rule']}: {text}{suffix}"
+    # The rule's words only: its id stays in the violations, shown beside them as a reference.
+    return f"{text}{suffix}"
 
 
 MAX_POINTS = Decimal(10**9)
@@ -74,7 +75,7 @@ def _as_points(values: Sequence[Any], seats: int, field: str) -> list[Decimal]:
             raise Invalid(
                 _("Seat %(seat)d: a score is a number with at most two decimals.")
                 % {"seat": i + 1},
-                fields={field: {str(i): [_("Not a valid score: %(v)r.") % {"v": value}]}},
+                fields={field: {str(i): [_("Not a valid score: “%(v)s”.") % {"v": value}]}},
             )
         if abs(point) >= MAX_POINTS:
             # The journal keeps ten digits before the point; no game comes near it.
@@ -184,7 +185,11 @@ def score_result(
         ) from exc
     scores = _as_points(computed, seats, "record")
     if written is not None and written != scores:
-        shown = [f"{s.normalize():f}" for s in scores]
+        # seat by seat, counted from 1: "seat 1: 12, seat 2: -4" (never a list)
+        shown = ", ".join(
+            _("seat %(seat)d: %(points)s") % {"seat": i + 1, "points": f"{s.normalize():f}"}
+            for i, s in enumerate(scores)
+        )
         raise RuleViolation(
             _("The scores written do not match the rules: they should be %(due)s.")
             % {"due": shown},

@@ -34,7 +34,7 @@ from django.views.decorators.cache import never_cache
 from ledger.clubs import checkpoints, services, sheets
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import engine_available, meta, points_label
+from ledger.clubs.games import engine_available, meta, points_label, rule_book
 from ledger.clubs.models import (
     ROLE_RANK,
     Checkpoint,
@@ -92,6 +92,18 @@ def _roles_of(user: Any) -> dict[int, str]:
     if not user.is_authenticated:
         return {}
     return dict(Membership.objects.filter(player__user=user).values_list("club_id", "role"))
+
+
+def game_rules(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rule book: every rule its engine enforces, each with its id as an anchor, so
+    that the reference beside a refused result's message opens the rule it names."""
+    if not engine_available(game):
+        raise Http404
+    return render(
+        request,
+        "web/rules.html",
+        {"game": game, "name": meta(game).label, "rules": rule_book(game)},
+    )
 
 
 def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:

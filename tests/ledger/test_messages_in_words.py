@@ -1,0 +1,143 @@
+"""What the pages say reads as words in the page's language: every field of every form in
+Italian and in English, Django's own messages (passwords) in Italian on an Italian page, a
+refused result's rule as a linked reference beside its words (never inside them), a draw
+named in words, and the token help line's placeholder shown rather than lost as HTML."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+from django import forms
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.template import Context, Template
+from django.test import Client
+from django.utils import translation
+
+from games.core import registry
+from ledger.clubs.scoring import _message
+from tests.games.test_messages_in_words import faults
+
+FORM_MODULES = [
+    "ledger.web.forms",
+    "ledger.web.scoring_views",
+    "ledger.web.token_views",
+    "ledger.web.office_views",
+    "ledger.web.webhook_views",
+]
+
+
+def _forms() -> list[type[forms.BaseForm]]:
+    found: dict[str, type[forms.BaseForm]] = {}
+    for name in FORM_MODULES:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, forms.BaseForm)
+                and value.__module__.startswith("ledger.")
+            ):
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    return list(found.values())
+
+
+def _said(value: Any, language: str) -> str:
+    with translation.override(language):
+        return str(value) if value is not None else ""
+
+
+def test_the_forms_are_found():
+    assert len(_forms()) >= 5
+
+
+@pytest.mark.parametrize("form", _forms(), ids=lambda f: f.__qualname__)
+def test_every_field_of_every_form_reads_as_words_in_both_languages(form):
+    bad = []
+    for name, field in form.base_fields.items():
+        pieces = [("label", field.label), ("help", field.help_text)]
+        pieces += [(f"error {k}", v) for k, v in field.error_messages.items()]
+        for key, label in getattr(field, "choices", None) or []:
+            if isinstance(label, str | type(translation.gettext_lazy(""))):
+                pieces.append((f"choice {key}", label))
+        for what, value in pieces:
+            if not value:
+                continue
+            it, en = _said(value, "it"), _said(value, "en")
+            found = [
+                f
+                for f in faults(it, en)
+                # one word (Password, Token, a game's name) may read the same in both
+                if not f.startswith("untranslated") or " " in it.strip()
+            ]
+            # Django's own error messages carry %(placeholders)s filled in later (a plural
+            # one is empty until its number is known)
+            if what.startswith("error"):
+                found = [f for f in found if "%(" not in f and not f.endswith("empty")]
+            if found:
+                bad.append(f"{form.__qualname__}.{name} {what}: {found}")
+    assert not bad, bad
+
+
+def test_django_password_messages_are_in_the_pages_language():
+    for language, word in (("it", "troppo corta"), ("en", "too short")):
+        with translation.override(language), pytest.raises(ValidationError) as caught:
+            validate_password("123")
+        assert any(word in m for m in caught.value.messages), caught.value.messages
+    with translation.override("it"), pytest.raises(ValidationError) as caught:
+        validate_password("123")
+    assert not any("password is" in m for m in caught.value.messages), caught.value.messages
+
+
+def test_a_refused_results_message_is_the_rules_words_without_its_id():
+    violations = [
+        {"rule": "tarocco.count.total", "message": {"it": "Parole.", "en": "Words."}},
+        {"rule": "tarocco.summary.seat", "message": {"it": "Altre.", "en": "More."}},
+    ]
+    with translation.override("it"):
+        text = _message(violations)
+    assert text.startswith("Parole.") and "tarocco." not in text
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_a_rule_reference_links_to_the_rule_in_the_games_rule_book(db, language):
+    template = Template("{% load game_words %}{{ rule|rule_ref }}")
+    with translation.override(language):
+        html = template.render(Context({"rule": "tarocco.count.total"}))
+    assert 'href="/rules/tarocco/#tarocco.count.total"' in html
+    assert 'class="rule-ref">tarocco.count.total</a>' in html
+    book = registry.get("tarocco").rules
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/tarocco/").content.decode()
+    assert 'id="tarocco.count.total"' in page
+    assert book["tarocco.count.total"].text.get(language).split(":")[0] in page.replace(
+        "&#x27;", "'"
+    )
+
+
+def test_a_rule_book_of_no_game_is_not_found(db):
+    assert Client().get("/rules/nessuno/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("engine", "it", "en"),
+    [
+        ("dutch", "sistema olandese FIDE", "FIDE Dutch system"),
+        ("casual", "abbinamento svizzero rapido", "quick Swiss pairing"),
+        ("team dutch", "a squadre, con il sistema olandese", "teams, by the FIDE Dutch"),
+        ("dutch (repaired)", "coppie rifatte", "pairs then redone"),
+    ],
+)
+def test_a_draft_says_how_it_was_drawn_in_words(engine, it, en):
+    template = Template("{% load draws %}{{ engine|drawn_by }}")
+    for language, words in (("it", it), ("en", en)):
+        with translation.override(language):
+            said = template.render(Context({"engine": engine}))
+        assert words in said and "dutch" not in said, said
+
+
+def test_the_token_help_line_shows_its_placeholder(db, people):
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    client.force_login(people.users["organiser"])
+    page = client.get(f"/c/{people.club.slug}/tokens/").content.decode()
+    assert "Authorization: Token &lt;chiave&gt;" in page, page[:2000]
