@@ -44,14 +44,11 @@ def per_seat(values: Sequence[object]) -> Text:
 
 def written_and_due(written: Sequence[object], due: Sequence[object]) -> Text:
     """What a scorekeeper wrote against what the rules give, seat by seat, naming only the
-    seats that differ: "Posto 1: scritto 99, dovuto 2." (never the two lists)."""
+    seats that differ: "Posto 1: scritto 99, dovuto 2; posto 3: ..." (never the two lists)."""
     seats = [i for i in range(max(len(written), len(due))) if _at(written, i) != _at(due, i)]
-    return Text(
-        "; ".join(f"Posto {i + 1}: scritto {_at(written, i)}, dovuto {_at(due, i)}" for i in seats)
-        + ".",
-        "; ".join(f"Seat {i + 1}: written {_at(written, i)}, due {_at(due, i)}" for i in seats)
-        + ".",
-    )
+    it = "; ".join(f"posto {i + 1}: scritto {_at(written, i)}, dovuto {_at(due, i)}" for i in seats)
+    en = "; ".join(f"seat {i + 1}: written {_at(written, i)}, due {_at(due, i)}" for i in seats)
+    return Text(f"{it[:1].upper()}{it[1:]}.", f"{en[:1].upper()}{en[1:]}.")
 
 
 def _at(values: Sequence[object], i: int) -> object:

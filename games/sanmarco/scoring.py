@@ -420,4 +420,7 @@ def _winner(seat: Any) -> Text:
 def _wd(written: Sequence[int], due: Sequence[int]) -> Text:
     """Written against due, per player (San Marco's sheets count players, not seats)."""
     said = written_and_due(written, due)
-    return Text(said.it.replace("Posto ", "Giocatore "), said.en.replace("Seat ", "Player "))
+    return Text(
+        said.it.replace("Posto ", "Giocatore ").replace("posto ", "giocatore "),
+        said.en.replace("Seat ", "Player ").replace("seat ", "player "),
+    )

@@ -5,6 +5,7 @@ is built, so an installed game needs no migration and no edit here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -214,3 +215,20 @@ def rule_book(slug: str) -> list[tuple[str, str]]:
 def game_of_rule(rule_id: str) -> str:
     """The game a rule id belongs to: every id starts with its game's slug and a dot."""
     return rule_id.partition(".")[0]
+
+
+#: A seat as a game's message counts it from 1, where no player's name is known to the game.
+SEAT_WORDS = re.compile(r"\b([Pp]osto|[Ss]eat|[Gg]iocatore|[Pp]layer) (\d+)\b")
+
+
+def with_players(text: str, names: Sequence[str]) -> str:
+    """A game's message with each seat it counts from 1 followed by who sits there, when the
+    ledger knows it: "Tocca al posto 2 (Bruno)." """
+
+    def named(match: re.Match[str]) -> str:
+        number = int(match.group(2))
+        if 1 <= number <= len(names) and names[number - 1]:
+            return f"{match.group(0)} ({names[number - 1]})"
+        return match.group(0)
+
+    return SEAT_WORDS.sub(named, text)

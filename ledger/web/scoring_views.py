@@ -21,7 +21,14 @@ from django_stubs_ext import StrOrPromise
 
 from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import declared_facts, engine_available, hand_words, meta, plain_scores
+from ledger.clubs.games import (
+    declared_facts,
+    engine_available,
+    hand_words,
+    meta,
+    plain_scores,
+    with_players,
+)
 from ledger.clubs.models import Competition, Player, Result, Role, Table
 from ledger.clubs.outcomes import WIN, outcomes
 from ledger.clubs.scoring import score_result
@@ -272,15 +279,18 @@ def _build(
 def _explained(
     violations: list[dict[str, Any]] | None, game: str, form: EntryForm
 ) -> list[dict[str, Any]]:
-    """Each violation with its message in the reader's language, and the row it is placed at
+    """Each violation with its message in the reader's language, each seat it counts named by
+    who sits there ("posto 2 (Bruno)"), and the row it is placed at
     in words ("Scontro 2") when the game's form has rows."""
     language = "it" if (get_language() or "it").startswith("it") else "en"
+    names = [name for _index, name in sorted(form.seats)]
     out = []
     for v in violations or []:
         message = v.get("message") or {}
         where = v.get("where") or {}
         at = row_place(game, form.ruleset, where)
-        out.append({**v, "text": message.get(language) or message.get("en", ""), "at": at})
+        text = with_players(message.get(language) or message.get("en", ""), names)
+        out.append({**v, "text": text, "at": at})
     return out
 
 

@@ -17,6 +17,7 @@ from django.test import Client
 from django.utils import translation
 
 from games.core import registry
+from ledger.clubs.games import with_players
 from ledger.clubs.scoring import _message
 from tests.games.test_messages_in_words import faults
 
@@ -141,3 +142,10 @@ def test_the_token_help_line_shows_its_placeholder(db, people):
     client.force_login(people.users["organiser"])
     page = client.get(f"/c/{people.club.slug}/tokens/").content.decode()
     assert "Authorization: Token &lt;chiave&gt;" in page, page[:2000]
+
+
+def test_a_seat_a_game_counts_from_one_is_named_by_who_sits_there():
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    said = with_players("Tocca al posto 2. Posto 4: scritto 3, dovuto 1.", names)
+    assert said == "Tocca al posto 2 (Bruno). Posto 4 (Dario): scritto 3, dovuto 1."
+    assert with_players("Seat 5 is not at this table.", names) == "Seat 5 is not at this table."
