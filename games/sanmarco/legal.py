@@ -310,8 +310,8 @@ class BoardRules(BoardFlow):
             return rule_broken(
                 BOOK,
                 "sanmarco.base.phase",
-                f"Ora si attende: {', '.join(expected)}.",
-                f"Expected now: {', '.join(expected)}.",
+                f"Ora si attende: {_moves(expected, 'it')}.",
+                f"Expected now: {_moves(expected, 'en')}.",
                 seat=seat,
             )
         if ph == DIVIDE:
@@ -356,3 +356,23 @@ class BoardRules(BoardFlow):
         if do in ("doge", "stop"):
             return rule_broken(BOOK, "sanmarco.base.doge_path", seat=seat)
         return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
+
+
+#: Each kind of move as the players say it, for "what is expected now" (Italian, English).
+MOVE_WORDS = {
+    "bridge": ("posare un ponte", "laying a bridge"),
+    "pile": ("scoprire un mazzetto", "turning up a pile"),
+    "choose": ("scegliere un mazzetto", "choosing a pile"),
+    "neutral": ("rimettere un neutro tolto", "placing back a removed neutral"),
+    "banish": ("bandire da un sestiere", "banishing from a district"),
+    "remove": ("togliere un cubo", "removing a cube"),
+    "doge": ("muovere il Doge su un ponte", "moving the Doge over a bridge"),
+    "stop": ("fermare il Doge", "stopping the Doge"),
+    "score": ("contare i punti", "scoring"),
+}
+
+
+def _moves(kinds: tuple[str, ...], lang: str) -> str:
+    """The moves expected, in words and joined ("muovere il Doge su un ponte o fermarlo")."""
+    said = [MOVE_WORDS[k][lang == "en"] if k in MOVE_WORDS else k for k in kinds]
+    return (" or " if lang == "en" else " o ").join(said)
