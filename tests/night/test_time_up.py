@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Result, Table
@@ -17,6 +17,14 @@ from ledger.night.models import NightSettings, RoundClock
 from tests.night.conftest import enter, night_competition
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english() -> Any:
+    """The messages are read in English, whatever language a test before left active."""
+    with translation.override("en"):
+        yield
+
 
 HAND = [1, 1, -1, -1]
 
