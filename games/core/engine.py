@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from games.core.declare import Choice, SummaryForm
 from games.core.errors import IllegalAction, RecordError
 from games.core.read import list_of
 from games.core.rules import RuleBook
-from games.core.text import Text, written_and_due
+from games.core.text import Text, seat_no, written_and_due
 from games.core.verdict import JSON, Outcome, ScoreReport, Verdict, Violation, violation
 
 NOTATION_VERSION = 1
@@ -440,9 +441,21 @@ class Game(ABC, Generic[R, S, A]):
         return Verdict(self.info.slug, tuple(found), steps, outcome, complete)
 
     def _impossible(self, exc: RecordError, step: int, seat: int) -> Violation:
-        """An action that cannot happen at all, and why (it ends the replay)."""
+        """An action that cannot happen at all (it ends the replay): the step and the seat
+        counted from 1, and (in English, as the engine's reader words it) why; the reason
+        with the place in the record it names is kept whole in ``where["reason"]`` for a
+        program or a referee, never in the sentence."""
+        why = str(exc)
+        if exc.path and why.startswith(exc.path + ": "):
+            why = why[len(exc.path) + 2 :]
+        why = re.sub(r"'([^']*)'", r"“\1”", why)  # a value quoted as words, not as Python
+        detail = Text(
+            f"Azione {step + 1}, posto {seat_no(seat)}: non si può eseguire così come è scritta.",
+            f"Action {step + 1}, seat {seat_no(seat)}: it cannot be carried out as written "
+            f"({why}).",
+        )
         return violation(
-            self.rules, self.rule_impossible, Text(str(exc), str(exc)), step=step, seat=seat
+            self.rules, self.rule_impossible, detail, step=step, seat=seat, reason=str(exc)
         )
 
     rule_game_over: ClassVar[str]

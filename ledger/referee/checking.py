@@ -17,7 +17,7 @@ from games.core import tabledeal as game_tabledeal
 from games.core import words as game_words
 from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
-from ledger.clubs.games import engine_available, step_groups
+from ledger.clubs.games import engine_available, step_groups, with_players
 
 MAX_OFFERED = 300
 
@@ -135,7 +135,8 @@ def check(
         detail = v["text"]
         if v["rule_text"] and detail.startswith(v["rule_text"]):
             detail = detail[len(v["rule_text"]) :].strip()
-        v["detail"] = detail
+        # each seat the game counts from 1 followed by who sits there ("posto 2 (Bruno)")
+        v["detail"] = with_players(detail, names) if names else detail
         v["number"] = v["step"] + 1 if isinstance(v.get("step"), int) else None
         seat = v.get("seat")
         v["who"] = (

@@ -433,8 +433,10 @@ def test_cards_written_beside_a_seed_must_be_the_ones_it_draws(kind: str) -> Non
     assert not verdict.valid and not verdict.complete
     (found,) = verdict.violations
     assert found.rule == "sanmarco.record.impossible"
-    assert f"deal.chance.{kind}[{i}]" in found.message["en"]
+    # the place in the record for a program, the words for a person
+    assert f"deal.chance.{kind}[{i}]" in found.where["reason"]
     assert "the seed gives" in found.message["en"]
+    assert "deal.chance" not in found.message["en"] + found.message["it"]
 
 
 @pytest.mark.parametrize("colours", [3, 4])
