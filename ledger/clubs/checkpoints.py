@@ -64,6 +64,10 @@ class _Sealed(Protocol):
     def seal(self) -> str: ...
     @property
     def origin(self) -> str: ...
+    @property
+    def seal_version(self) -> int: ...
+    @property
+    def prev_hash(self) -> str: ...
 
 
 class _Write:
@@ -78,13 +82,15 @@ class _Write:
 
 def line_problems(club: Club, entries: Iterable[_Sealed], sealed_before: bool = False) -> list[str]:
     """What is wrong with these journal lines (in journal order) on their own: a missing or
-    wrong seal, and lines that are not where their identities say (a write's lines follow
-    each other, in order, all of them). Lines from before seals existed (an unsealed
+    wrong seal (a line's seal binds its place: a line copied or moved here has one that
+    does not hold), and lines that are not where their identities say (a write's lines
+    follow each other, in order, all of them). Lines from before seals existed (an unsealed
     beginning of a journal, when ``sealed_before`` is false) pass; an unsealed line after a
-    sealed one does not, nor a line without an identity after one with (a copy of an old
-    line). Repeats of an identity elsewhere in the journal: ``repeated_lines``."""
+    sealed one does not, nor a line without an identity after one with, nor a line sealed
+    without its place after one sealed with it (copies of older lines). Repeats of an
+    identity elsewhere in the journal: ``repeated_lines``."""
     problems = []
-    identified = False
+    identified = placed = False
     open_write: _Write | None = None
 
     def short(write: _Write) -> None:
@@ -107,21 +113,30 @@ def line_problems(club: Club, entries: Iterable[_Sealed], sealed_before: bool = 
                 % {"club": club.slug, "n": n}
             )
             continue
-        if not signing.seal_is_valid(
-            entry.seal,
-            club_id=entry.club_id,
-            competition_id=entry.competition_id,
-            result_id=entry.result_id,
-            table_id=entry.table_id,
-            seat=entry.seat,
-            player_id=entry.player_id,
-            points=entry.points,
-            kind=entry.kind,
-            origin=entry.origin,
-            penalty_id=entry.penalty_id if entry.origin else None,
-        ):
+        if not signing.line_seal_holds(entry):
+            placed = placed or entry.seal_version >= 3
+            if entry.seal_version >= 3:
+                problems.append(
+                    _(
+                        "%(club)s#%(n)d: this line's seal is not the service's for this "
+                        "place (the line was copied or moved here, or changed)"
+                    )
+                    % {"club": club.slug, "n": n}
+                )
+            else:
+                problems.append(
+                    _("%(club)s#%(n)d: this line's seal is not the service's (forged or changed)")
+                    % {"club": club.slug, "n": n}
+                )
+            continue
+        if entry.seal_version >= 3:
+            placed = True
+        elif placed:
             problems.append(
-                _("%(club)s#%(n)d: this line's seal is not the service's (forged or changed)")
+                _(
+                    "%(club)s#%(n)d: this line's seal does not bind its place, after lines "
+                    "whose seals do (a copy of an older line)"
+                )
                 % {"club": club.slug, "n": n}
             )
             continue
@@ -205,6 +220,7 @@ class _Line(NamedTuple):
     hash: str
     seal: str
     origin: str
+    seal_version: int
 
     def compute_hash(self) -> str:
         return line_hash(self)

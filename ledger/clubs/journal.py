@@ -1,8 +1,10 @@
 """The journal: a club's append-only, hash-chained lines, and the checks of its chain.
 
-Every write of points goes through ``write``: it numbers and hashes the lines (in
-PostgreSQL, ``ledger_append`` under the club's lock; elsewhere here), seals each line, and
-folds them into the projections (ledger/clubs/projections.py) in the same transaction.
+Every write of points goes through ``write``: under the club's lock on its journal head, it
+numbers, hashes and seals the lines (the seal binds the line's place: its club, number and
+previous hash), appends them (on PostgreSQL through ``ledger_append``, which numbers and
+hashes them again and refuses lines sealed for another place), and folds them into the
+projections (ledger/clubs/projections.py) in the same transaction.
 Nothing here knows what a result is for: ledger/clubs/services.py decides what to write.
 """
 
@@ -58,6 +60,7 @@ class Line:
         "prev_hash",
         "result_id",
         "seal",
+        "seal_version",
         "seat",
         "sequence",
         "source",
@@ -76,6 +79,7 @@ class Line:
     prev_hash: str | None
     result_id: int | None
     seal: str
+    seal_version: int
     seat: int
     sequence: int | None
     source: str
@@ -108,6 +112,7 @@ _ENTRY_COLUMNS = (
     "hash",
     "seal",
     "origin",
+    "seal_version",
 )
 
 
@@ -150,17 +155,25 @@ def _chain(
     deferred: list[Callable[[], None]] | None = None,
     first: Sequence[rows_module.Statement] = (),
 ) -> list[list[Line]]:
-    """Append the lines to each club's hash chain, under the lock on the club's row. On
-    PostgreSQL the database numbers and hashes them (``ledger_append``, migration 0010) in
-    one statement, so the head is held for no round trip to this process; elsewhere three
-    statements per club do, whatever the number of lines. With ``deferred``, the lines'
-    numbers, hashes and ids are read by the functions it is given, to be called once the
-    write's statements have all gone out (in a pipeline); without, before this returns.
-    ``first``: writes to other tables, whose locks the transaction holds already (their
-    order with the lines is the database's), that travel with the first club's lines."""
+    """Append the lines to each club's hash chain, under the lock on the club's row.
+
+    The clubs' heads are locked and read first, all in one statement (one round trip, the
+    only one the head is held across: it is held through the commit's flush anyway), so
+    that each line is numbered, hashed and sealed here, its seal binding its place. On
+    PostgreSQL the lines then go through ``ledger_append`` (migration 0010), which chains
+    them again and refuses any not sealed for the place it gives them; elsewhere two
+    statements per club. With ``deferred``, the lines' ids are read by the functions it is
+    given, to be called once the write's statements have all gone out (in a pipeline);
+    without, before this returns. ``first``: writes to other tables, whose locks the
+    transaction holds already (their order with the lines is the database's), that travel
+    with the heads' read."""
     written: list[list[Line]] = [[] for _ in items]
     clubs = sorted({result.club_id for result, _rows, _kind in items})
+    if not clubs:
+        rows_module.flush(first, wait=False)
+        return written
     chain = _chain_in_database if connection.vendor == "postgresql" else _chain_here
+    heads = _heads(clubs, first)
     for club_id in clubs:
         mine: list[Line] = []
         for n, (result, rows, kind) in enumerate(items):
@@ -185,17 +198,30 @@ def _chain(
                     hash=None,
                     seal="",
                     origin="",
+                    seal_version=signing.SEAL_VERSION,
                 )
                 written[n].append(line)
                 mine.append(line)
         if not mine:
             continue
-        # Each line's seal binds its identity: this write (one random number for the
-        # club's lines of this write, in the database one statement under the head), its
-        # place in it and the write's length. The database numbers the lines later; a copy
-        # of a line, wherever it goes, repeats its identity (docs/security.md).
+        sequence, head = heads[club_id]
+        # Each line's identity (one random number for the club's lines of this write, its
+        # place in it and the write's length) and its place in the journal, both sealed:
+        # a copy of a line, wherever it goes, has a seal that does not hold there.
         for line, origin in zip(mine, signing.new_origins(len(mine)), strict=True):
-            line.origin = origin
+            sequence += 1
+            line.origin, line.sequence, line.prev_hash = origin, sequence, head
+            line.hash = head = entry_hash(
+                prev_hash=line.prev_hash,
+                club_id=club_id,
+                competition_id=line.competition_id,
+                sequence=sequence,
+                result_id=line.result_id,
+                seat=line.seat,
+                player_id=line.player_id,
+                points=line.points,
+                kind=line.kind,
+            )
             line.seal = signing.seal(
                 club_id=club_id,
                 competition_id=line.competition_id,
@@ -206,9 +232,11 @@ def _chain(
                 points=line.points,
                 kind=line.kind,
                 origin=origin,
+                version=line.seal_version,
+                sequence=sequence,
+                prev_hash=line.prev_hash,
             )
-        finish = chain(club_id, mine, now, first)
-        first = ()
+        finish = chain(club_id, mine, now)
         if deferred is None:
             finish()
         else:
@@ -216,8 +244,27 @@ def _chain(
             # inside a caller's transaction is counted by the next write, whose length
             # includes its lines).
             deferred += (finish, functools.partial(_written, club_id, mine[-1]))
-    rows_module.flush(first, wait=False)
     return written
+
+
+def _heads(
+    clubs: Sequence[int], first: Sequence[rows_module.Statement]
+) -> dict[int, tuple[int, str]]:
+    """Lock the clubs' journal heads (in the order of their ids) and read them."""
+    table = connection.ops.quote_name(Club._meta.db_table)
+    lock = " FOR NO KEY UPDATE" if connection.vendor == "postgresql" else ""
+    marks = ", ".join(["%s"] * len(clubs))
+    found = rows_module.run(
+        f"SELECT id, journal_length, journal_head FROM {table} WHERE id IN ({marks}) "
+        f"ORDER BY id{lock}",
+        list(clubs),
+        first=first,
+    )
+    heads = {club_id: (length, head) for club_id, length, head in found}
+    missing = set(clubs) - heads.keys()
+    if missing:
+        raise Club.DoesNotExist(f"there is no club {min(missing)}")
+    return heads
 
 
 def _written(club_id: int, last: Line) -> None:
@@ -225,9 +272,7 @@ def _written(club_id: int, last: Line) -> None:
     checkpoints.written(club_id, last.sequence)
 
 
-def _chain_in_database(
-    club_id: int, lines: list[Line], now: Any, first: Sequence[rows_module.Statement]
-) -> Callable[[], None]:
+def _chain_in_database(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
     document = orjson.dumps(
         [
             {
@@ -243,53 +288,36 @@ def _chain_in_database(
                 "entered_by_id": line.entered_by_id,
                 "seal": line.seal,
                 "origin": line.origin,
+                "seal_version": line.seal_version,
+                "sequence": line.sequence,
+                "prev_hash": line.prev_hash,
             }
             for line in lines
         ]
     ).decode()
     appended = rows_module.later(
-        "SELECT line_id, line_sequence, line_prev, line_hash FROM ledger_append(%s, %s, %s::json)",
+        "SELECT line_id, line_hash FROM ledger_append(%s, %s, %s::json)",
         [club_id, now, document],
-        first=first,
     )
 
     def finish() -> None:
-        for line, (pk, sequence, prev_hash, digest) in zip(lines, appended(), strict=True):
-            line.pk, line.sequence, line.prev_hash, line.hash = pk, sequence, prev_hash, digest
+        for line, (pk, digest) in zip(lines, appended(), strict=True):
+            if digest != line.hash:
+                # ledger_append refuses a line sealed for another place; this would be a
+                # hash the database and this process compute apart.
+                raise RuntimeError(f"journal line {club_id}#{line.sequence}: hashes disagree")
+            line.pk = pk
 
     return finish
 
 
-def _chain_here(
-    club_id: int, lines: list[Line], now: Any, first: Sequence[rows_module.Statement]
-) -> Callable[[], None]:
-    rows_module.flush(first)
-    ops = connection.ops
-    club_table = ops.quote_name(Club._meta.db_table)
-    ((sequence, head),) = rows_module.run(
-        f"SELECT journal_length, journal_head FROM {club_table} WHERE id = %s", [club_id]
-    )
-    params: list[list[Any]] = []
-    for line in lines:
-        sequence += 1
-        digest = entry_hash(
-            prev_hash=head,
-            club_id=club_id,
-            competition_id=line.competition_id,
-            sequence=sequence,
-            result_id=line.result_id,
-            seat=line.seat,
-            player_id=line.player_id,
-            points=line.points,
-            kind=line.kind,
-        )
-        line.sequence, line.prev_hash, line.hash = sequence, head, digest
-        params.append([getattr(line, name) for name in _ENTRY_COLUMNS])
-        head = digest
+def _chain_here(club_id: int, lines: list[Line], now: Any) -> Callable[[], None]:
+    club_table = connection.ops.quote_name(Club._meta.db_table)
+    params = [[getattr(line, name) for name in _ENTRY_COLUMNS] for line in lines]
     ids = rows_module.insert_later(Entry, _ENTRY_COLUMNS, params, suffix="RETURNING id")
     rows_module.run(
         f"UPDATE {club_table} SET journal_length = %s, journal_head = %s WHERE id = %s",
-        [sequence, head, club_id],
+        [lines[-1].sequence, lines[-1].hash, club_id],
         wait=False,
     )
 

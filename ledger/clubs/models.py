@@ -540,6 +540,10 @@ class Entry(models.Model):
     # random number, this line's place in it, its number of lines). A copied line repeats
     # one. Empty on lines written before identities (their seal is of the first version).
     origin = models.CharField(max_length=40, blank=True, default="", db_default="")
+    # Which seal the line carries (clubs/signing.py): 3 binds its place (club, number and
+    # previous line's hash) too; 0 on lines written before, whose seal is of the first or
+    # second version (without or with an identity).
+    seal_version = models.PositiveSmallIntegerField(default=0, db_default=0)
 
     objects = EntryQuerySet.as_manager()
 

@@ -186,18 +186,8 @@ def _journal(penalty: Penalty, kind: str, points: Decimal, user: Any) -> Entry:
     )
     entry.hash = entry.compute_hash()
     (entry.origin,) = signing.new_origins(1)
-    entry.seal = signing.seal(
-        club_id=club.pk,
-        competition_id=penalty.competition_id,
-        result_id=None,
-        table_id=penalty.table_id,
-        seat=0,
-        player_id=penalty.player_id,
-        points=points,
-        kind=kind,
-        origin=entry.origin,
-        penalty_id=penalty.pk,
-    )
+    entry.seal_version = signing.SEAL_VERSION
+    entry.seal = signing.seal_line(entry)
     entry.save()
     Club.objects.filter(pk=club.pk).update(journal_length=sequence, journal_head=entry.hash)
     return entry

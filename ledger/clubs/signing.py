@@ -14,9 +14,11 @@ Two uses of one key:
 - A **seal** on each journal line is an HMAC-SHA256 under a key derived from the private key,
   over what the line says (club, competition, result, penalty, table, seat, player, points,
   kind) and, since version 2, over its identity (its write, its place in that write, the
-  write's number of lines). A line written by anything other than this service
-  (PostgreSQL's ``ledger_append`` called by hand, say) has no valid seal, and a copy of a
-  real line repeats an identity. Only the service can check seals.
+  write's number of lines); since version 3, over its place in the journal too (the club,
+  the line's number and the previous line's hash). A line written by anything other than
+  this service (PostgreSQL's ``ledger_append`` called by hand, say) has no valid seal, and a
+  copy of a real line, put anywhere else, has a seal that does not hold there. Only the
+  service can check seals.
 """
 
 from __future__ import annotations
@@ -149,6 +151,9 @@ def verify(message: bytes, signature_hex: str, public_hex: str | None = None) ->
     return True
 
 
+SEAL_VERSION = 3
+
+
 def seal(
     *,
     club_id: int,
@@ -161,18 +166,29 @@ def seal(
     kind: str,
     origin: str = "",
     penalty_id: int | None = None,
+    version: int = 0,
+    sequence: int | None = None,
+    prev_hash: str | None = None,
 ) -> str:
     """The seal of one journal line (HMAC-SHA256, hex).
 
-    Version 2 (a line with an ``origin``) also binds the line's identity: the write it
-    belongs to (a random number drawn for that write), its place in that write and the
-    write's number of lines (``new_origins``), and the penalty it names. A copy of a line
-    keeps its identity, so the copy shows as a repeat; a line moved out of its write shows
-    out of its place. Version 1 (no origin) is what lines written before said; they keep
-    verifying as they were sealed.
+    Version 3 (what the service writes now) binds the line's place in the journal: its
+    club, its number (``sequence``) and the previous line's hash (``prev_hash``), besides
+    its identity and what it says; a line copied or moved anywhere else, in its club or
+    another, has a seal that does not hold there. ``version`` 0 is a line written before
+    (the line's ``seal_version``): version 2 when it has an ``origin`` (its write, its place
+    in that write and the write's number of lines, ``new_origins``, and the penalty it
+    names), version 1 otherwise (what it says); they keep verifying as they were sealed.
     """
     shown = f"{Decimal(points):.2f}"
-    if origin:
+    if version >= 3:
+        if sequence is None or prev_hash is None:
+            raise ValueError("a seal of version 3 binds the line's number and previous hash")
+        message = (
+            f"v3|{club_id}|{sequence}|{prev_hash}|{origin}|{competition_id}|{result_id}|"
+            f"{penalty_id}|{table_id}|{seat}|{player_id}|{shown}|{kind}"
+        )
+    elif origin:
         message = (
             f"v2|{club_id}|{origin}|{competition_id}|{result_id}|{penalty_id}|{table_id}|"
             f"{seat}|{player_id}|{shown}|{kind}"
@@ -184,8 +200,34 @@ def seal(
     return hmac.new(_keys(_seed())[2], message.encode(), hashlib.sha256).hexdigest()
 
 
+def seal_line(line: Any) -> str:
+    """The seal of a line (an Entry, or any object with its columns) at its place, in the
+    version its ``seal_version`` names."""
+    version = line.seal_version
+    return seal(
+        club_id=line.club_id,
+        competition_id=line.competition_id,
+        result_id=line.result_id,
+        table_id=line.table_id,
+        seat=line.seat,
+        player_id=line.player_id,
+        points=line.points,
+        kind=line.kind,
+        origin=line.origin,
+        penalty_id=line.penalty_id if (version >= 3 or line.origin) else None,
+        version=version,
+        sequence=line.sequence,
+        prev_hash=line.prev_hash,
+    )
+
+
 def seal_is_valid(value: str, **line: Any) -> bool:
     return hmac.compare_digest(value, seal(**line))
+
+
+def line_seal_holds(line: Any) -> bool:
+    """Whether a line's seal is the service's, for what the line says and where it is."""
+    return hmac.compare_digest(line.seal, seal_line(line))
 
 
 def new_origins(count: int) -> list[str]:

@@ -421,6 +421,11 @@ class _Table:
                 % {"kind": self.kind.name, "field": ", ".join(sorted(extra))},
                 line,
             )
+        if self.sealed and seal and int(row.get("seal_version") or 0) < signing.SEAL_VERSION:
+            seal = None  # proven, but of an older version: sealed again, at its place
+        if self.sealed and not seal:
+            # Sealed here, at the place its chain (proven on the way in) gives it.
+            row["seal_version"] = signing.SEAL_VERSION
         values = [
             row[name] if name in row else self.fields[name].get_default()
             for name in self.columns
@@ -444,6 +449,9 @@ class _Table:
                     kind=row["kind"],
                     origin=row.get("origin", ""),
                     penalty_id=row.get("penalty_id"),
+                    version=signing.SEAL_VERSION,
+                    sequence=row["sequence"],
+                    prev_hash=row["prev_hash"],
                 )
             )
         self.rows.append(values)
@@ -897,6 +905,9 @@ class _Evidence:
                 kind=row["kind"],
                 origin=row.get("origin", ""),
                 penalty_id=row.get("penalty_id"),
+                version=int(row.get("seal_version") or 0),
+                sequence=row["sequence"],
+                prev_hash=row["prev_hash"],
             )
         except (KeyError, ArithmeticError, TypeError, ValueError):
             holds = False

@@ -112,9 +112,9 @@ def test_a_line_copied_by_hand_to_the_end_of_the_journal_is_reported(people, man
     assert f"result #{original.result_id} does not match the journal" in err
 
 
-def test_a_line_moved_out_of_its_write_is_reported(people, manual_table, capsys):
-    # Two writes' lines swapped and the chain hashed again: every seal holds and the chain
-    # verifies, but a write's lines no longer follow each other.
+def test_lines_moved_to_other_places_fail_their_seals(people, manual_table, capsys):
+    # Two writes' lines swapped and the chain hashed again: the chain verifies, but each
+    # line's seal binds the place it was written at, and the writes are cut in two.
     club = a_journal(people, manual_table)
     second, third = (Entry.objects.get(club=club, sequence=n) for n in (2, 3))
     with guard_off() as cursor:
@@ -124,7 +124,8 @@ def test_a_line_moved_out_of_its_write_is_reported(people, manual_table, capsys)
         rehash(cursor, Club.objects.get(pk=club.pk))
     assert journal.verify_chain(Club.objects.get(pk=club.pk)) == []
     err = complaints(capsys)
-    assert f"{club.slug}#3: this line is out of its place" in err
+    for n in (2, 3):
+        assert f"{club.slug}#{n}: this line's seal is not the service's for this place" in err
     assert f"{club.slug}#1: the write that starts at this line had 2 lines; 1 of them" in err
 
 
@@ -244,4 +245,5 @@ def test_lines_written_before_identities_keep_verifying_and_cannot_be_replayed_a
             [copy.sequence, copy.hash, club.pk],
         )
     err = complaints(capsys)
-    assert f"{club.slug}#5: this line has no identity after lines that have one" in err
+    said = "#5: this line's seal does not bind its place, after lines whose seals do"
+    assert f"{club.slug}{said}" in err

@@ -315,11 +315,13 @@ def test_the_write_path_keeps_its_statements_prepared_on_postgresql(people, sett
         s.startswith('WITH w0 AS (UPDATE "clubs_table"') and 'INSERT INTO "clubs_result"' in s
         for s in statements
     )
-    # The journal lines are chained by the database, in one prepared call that carries
-    # the new ratings and their history too.
-    (append,) = [s for s in statements if "FROM ledger_append(" in s]
-    assert append.startswith('WITH w0 AS (INSERT INTO "clubs_rating"')
-    assert 'w1 AS (INSERT INTO "clubs_ratingchange"' in append
+    # The club's journal head is locked and read in one prepared statement that carries
+    # the new ratings and their history too; the sealed lines are then chained by the
+    # database, in one prepared call.
+    (head,) = [s for s in statements if "journal_head FROM" in s and "FOR NO KEY UPDATE" in s]
+    assert head.startswith('WITH w0 AS (INSERT INTO "clubs_rating"')
+    assert 'w1 AS (INSERT INTO "clubs_ratingchange"' in head
+    assert [s for s in statements if "FROM ledger_append(" in s]
 
     settings.LEDGER_PREPARED_STATEMENTS = False
     connection.close()  # a new connection, with nothing prepared yet
