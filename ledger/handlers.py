@@ -4,7 +4,6 @@ the pages' own elsewhere (ledger/web/middleware.py). It sits above both, beside 
 
 from __future__ import annotations
 
-import logging
 import sys
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -13,9 +12,7 @@ from django.views import defaults
 
 from ledger.api.errors import unavailable_body
 from ledger.clubs.errors import error_body
-from ledger.web.middleware import STORE_AWAY, unavailable_page
-
-log = logging.getLogger(__name__)
+from ledger.web.middleware import STORE_AWAY, logged_unavailable, unavailable_page
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -29,31 +26,35 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
-def _database_away(exc: BaseException | None) -> bool:
-    """Whether ``exc``, or an exception it was raised from or while handling, is the
-    database (or the rate limits' cache) being away."""
+def _database_away(exc: BaseException | None) -> BaseException | None:
+    """``exc``, or the exception it was raised from or while handling, that is the database
+    (or the rate limits' cache) being away; None when there is none."""
     seen = 0
     while exc is not None and seen < 10:
         if isinstance(exc, STORE_AWAY):
-            return True
+            return exc
         exc = exc.__cause__ or exc.__context__
         seen += 1
-    return False
+    return None
 
 
-def _unavailable(request: HttpRequest) -> HttpResponse:
+def _unavailable(request: HttpRequest, exc: BaseException) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return JsonResponse(unavailable_body(), status=503, headers={"Retry-After": "2"})
-    return unavailable_page(request)
+        answer: HttpResponse = JsonResponse(
+            unavailable_body(), status=503, headers={"Retry-After": "2"}
+        )
+    else:
+        answer = unavailable_page(request)
+    return logged_unavailable(request, answer, exc)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 400, unless what Django took for the client's fault was the database going
     away: a session that could not be saved (``SessionInterrupted``, which Django raises
     for any database error while saving it) is then a 503."""
-    if _database_away(exception):
-        log.warning("database unavailable for %s: %s", request.path, exception.__context__)
-        return _unavailable(request)
+    away = _database_away(exception)
+    if away is not None:
+        return _unavailable(request, away)
     return defaults.bad_request(request, exception)
 
 
@@ -63,6 +64,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     or one a view's handlers let through. The database being away is ours to say, as a 503
     with Retry-After (JSON of the API's shape under /api/, the short page elsewhere), never
     a 500; anything else is Django's 500."""
-    if _database_away(sys.exc_info()[1]):
-        return _unavailable(request)
+    away = _database_away(sys.exc_info()[1])
+    if away is not None:
+        return _unavailable(request, away)
     return defaults.server_error(request)

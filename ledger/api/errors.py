@@ -40,12 +40,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # The database went away mid-request (restart, failover, a dropped connection, or
         # SQLite's lock timeout). The transaction was rolled back, so a retry is safe, and
         # the Idempotency-Key makes sure a retried result is recorded once.
-        log.warning("database unavailable during %s: %s", context.get("request"), exc)
-        return Response(
+        answer = Response(
             unavailable_body(),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "2"},
         )
+        request = context.get("request")
+        if request is None:
+            log.warning("database unavailable: 503 (%s: %s)", type(exc).__name__, exc)
+            return answer
+        from ledger.web.middleware import logged_unavailable
+
+        return logged_unavailable(request, answer, exc)  # type: ignore[return-value]
     if isinstance(exc, (DataError, OverflowError)):
         # A number beyond what the database stores (an id of 30 digits) or a text longer
         # than its column: the input is wrong, not the server.

@@ -277,6 +277,8 @@ def _error_answer(exc: Exception, request: HttpRequest) -> HttpResponse | None:
     for name, value in answer.items():
         if name.lower() != "content-type":  # Retry-After, say
             response[name] = value
+    if getattr(answer, "_has_been_logged", False):
+        response._has_been_logged = True  # type: ignore[attr-defined]
     return response
 
 

@@ -22,6 +22,26 @@ DATABASE_AWAY = (OperationalError, InterfaceError)
 STORE_AWAY = (*DATABASE_AWAY, RedisConnectionError, RedisTimeoutError)
 
 
+def logged_unavailable(
+    request: HttpRequest, response: HttpResponse, exc: BaseException | None
+) -> HttpResponse:
+    """Log our 503 for a lost database (or rate-limit store) as one warning line, and mark
+    the answer logged: Django would log it again at ERROR ("Service Unavailable: ..."), with
+    the traceback when the exception went past the views. The database going away is an
+    operating condition the client is told to retry, not a bug of ours."""
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    request = getattr(request, "_request", request)  # the framework's wraps Django's
+    if getattr(request, "_unavailable_logged", False):
+        return response  # a second failure of the same request (its session, after a view)
+    request._unavailable_logged = True  # type: ignore[attr-defined]
+    said = " ".join(str(exc).split())[:300] if exc is not None else ""
+    kind = type(exc).__name__ if exc is not None else "unavailable"
+    log.warning(
+        "database unavailable: %s %s: 503 (%s: %s)", request.method, request.path, kind, said
+    )
+    return response
+
+
 def unavailable_page(request: HttpRequest) -> HttpResponse:
     """The short page that says to try again, in the person's language, with Retry-After.
     Rendered without the site's layout and context processors, which would reach for the
@@ -53,5 +73,4 @@ class DatabaseUnavailableMiddleware:
             return None
         if not isinstance(exception, STORE_AWAY):
             return None
-        log.warning("database unavailable for %s: %r", request.path, exception)
-        return unavailable_page(request)
+        return logged_unavailable(request, unavailable_page(request), exception)

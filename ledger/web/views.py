@@ -58,6 +58,7 @@ from ledger.clubs.standings import last_round, layout_sql, settings_of, standing
 from ledger.clubs.visibility import SEALED, viewer_of
 from ledger.formats import services as formats_services
 from ledger.web.charts import rating_band
+from ledger.web.middleware import logged_unavailable
 
 
 def club(request: HttpRequest, club: str) -> HttpResponse:
@@ -916,7 +917,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:  # any failure to reach the database means "not healthy"
-        return JsonResponse({"status": "unavailable", "database": str(exc)[:200]}, status=503)
+        answer = JsonResponse({"status": "unavailable", "database": str(exc)[:200]}, status=503)
+        return logged_unavailable(request, answer, exc)
     return JsonResponse({"status": "ok", "database": "ok"})
 
 

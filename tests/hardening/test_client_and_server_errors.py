@@ -265,3 +265,52 @@ def test_the_rate_limits_cache_away_is_a_503_for_a_login_and_a_referee_check(peo
         "/api/v1/referee/check", {"game": "tarocco", "record": {}}, content_type="application/json"
     )
     _assert_api_unavailable(answer)
+
+
+def _one_warning_each(caplog: Any, answers: int) -> None:
+    """Each lost-database answer was logged once, as one warning line: nothing at ERROR,
+    no traceback (Django logs its own 5xx at ERROR, with the traceback when the exception
+    went past the views)."""
+    loud = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    assert not loud, [r.getMessage() for r in loud]
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+    said = [r.getMessage() for r in caplog.records if "database unavailable" in r.getMessage()]
+    assert len(said) == answers, said
+    assert all(r.levelname == "WARNING" for r in caplog.records if "unavailable" in r.getMessage())
+    assert all("\n" not in line for line in said)
+
+
+def test_a_lost_database_is_logged_as_one_warning_line_per_answer_not_an_error(
+    people, caplog, monkeypatch, session_saved_after_every_view
+):
+    from tests.conftest import api_key
+
+    _, tables = competition_with_tables(people, n_tables=1)
+    token = api_key(people.users["scorekeeper"])
+    api = Client(raise_request_exception=False)
+    browser = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(people.users["scorekeeper"])
+    caplog.set_level("DEBUG")
+    answers = []
+    gone = _database_gone(OperationalError)
+    with connection.execute_wrapper(gone):
+        # The API's fast path (the token read), its framework's views, and a health check.
+        answers.append(
+            _post(api, json.dumps(body(tables, 1)), token, fast=True, monkeypatch=monkeypatch)
+        )
+        answers.append(api.get("/api/v1/results/", HTTP_AUTHORIZATION=f"Token {token}"))
+        answers.append(api.get("/healthz"))
+        # A page whose view loses the database.
+        answers.append(browser.get("/"))
+    # The database lost after the views (the session saved by a middleware): a page, an
+    # API call and a login.
+    with connection.execute_wrapper(_drop_session_writes(InterfaceError)):
+        answers.append(browser.get("/"))
+        answers.append(browser.get("/api/v1/clubs/"))
+        answers.append(
+            Client(raise_request_exception=False).post(
+                "/login/", {"username": "member", "password": "pw-member"}
+            )
+        )
+    assert [a.status_code for a in answers] == [503] * len(answers)
+    _one_warning_each(caplog, len(answers))
