@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Forwarded-Proto believed only from LEDGER_TRUSTED_PROXIES (ledger/web/addresses.py).
+    "ledger.web.addresses.ForwardedProtoMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Content-Security-Policy on every answer (ledger/web/csp.py).
@@ -238,7 +240,10 @@ SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+# Not the client's X-Forwarded-Proto itself: the scheme a trusted proxy (LEDGER_TRUSTED_PROXIES)
+# gave in it, which ledger.web.addresses.ForwardedProtoMiddleware copies here; from anyone
+# else the header is ignored.
+SECURE_PROXY_SSL_HEADER = ("LEDGER_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
