@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 
 from ledger.api.errors import unavailable_body
-from ledger.clubs.errors import error_body
-from ledger.web.middleware import STORE_AWAY, logged_unavailable, unavailable_page
+from ledger.clubs.errors import error_body, logged_unavailable
+from ledger.web.middleware import STORE_AWAY, unavailable_page
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

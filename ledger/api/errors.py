@@ -16,7 +16,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from ledger.clubs.errors import LedgerError, error_body
+from ledger.clubs.errors import LedgerError, error_body, logged_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +49,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if request is None:
             log.warning("database unavailable: 503 (%s: %s)", type(exc).__name__, exc)
             return answer
-        from ledger.web.middleware import logged_unavailable
-
-        return logged_unavailable(request, answer, exc)  # type: ignore[return-value]
+        return logged_unavailable(request, answer, exc)
     if isinstance(exc, (DataError, OverflowError)):
         # A number beyond what the database stores (an id of 30 digits) or a text longer
         # than its column: the input is wrong, not the server.

@@ -1,9 +1,13 @@
 """Errors the ledger's services raise, and the one JSON shape every API answers them in
-(``error_body``); the API and the pages turn them into clear answers."""
+(``error_body``); the API and the pages turn them into clear answers. Also how an answer
+for a lost database is logged (``logged_unavailable``), for the API and the pages alike."""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
 
 
 class LedgerError(Exception):
@@ -56,3 +60,24 @@ def error_body(
     if violations:
         body["violations"] = violations
     return {"error": body}
+
+
+Answer = TypeVar("Answer")
+
+
+def logged_unavailable(request: Any, response: Answer, exc: BaseException | None) -> Answer:
+    """Log our 503 for a lost database (or rate-limit store) as one warning line, and mark
+    the answer logged: Django would log it again at ERROR ("Service Unavailable: ..."), with
+    the traceback when the exception went past the views. The database going away is an
+    operating condition the client is told to retry, not a bug of ours."""
+    response._has_been_logged = True  # type: ignore[attr-defined]  # read by Django's log_response
+    request = getattr(request, "_request", request)  # the framework's wraps Django's
+    if getattr(request, "_unavailable_logged", False):
+        return response  # a second failure of the same request (its session, after a view)
+    request._unavailable_logged = True
+    said = " ".join(str(exc).split())[:300] if exc is not None else ""
+    kind = type(exc).__name__ if exc is not None else "unavailable"
+    log.warning(
+        "database unavailable: %s %s: 503 (%s: %s)", request.method, request.path, kind, said
+    )
+    return response

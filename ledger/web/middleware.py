@@ -12,6 +12,8 @@ from django.utils import translation
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ledger.clubs.errors import logged_unavailable
+
 log = logging.getLogger(__name__)
 
 # Errors that mean the database is away (a restart, a failover, a dropped connection,
@@ -20,26 +22,6 @@ DATABASE_AWAY = (OperationalError, InterfaceError)
 # ... or the cache the rate limits count in (Redis with CACHE_URL): a login or a referee
 # check that cannot reach it is a 503 too.
 STORE_AWAY = (*DATABASE_AWAY, RedisConnectionError, RedisTimeoutError)
-
-
-def logged_unavailable(
-    request: HttpRequest, response: HttpResponse, exc: BaseException | None
-) -> HttpResponse:
-    """Log our 503 for a lost database (or rate-limit store) as one warning line, and mark
-    the answer logged: Django would log it again at ERROR ("Service Unavailable: ..."), with
-    the traceback when the exception went past the views. The database going away is an
-    operating condition the client is told to retry, not a bug of ours."""
-    response._has_been_logged = True  # type: ignore[attr-defined]
-    request = getattr(request, "_request", request)  # the framework's wraps Django's
-    if getattr(request, "_unavailable_logged", False):
-        return response  # a second failure of the same request (its session, after a view)
-    request._unavailable_logged = True  # type: ignore[attr-defined]
-    said = " ".join(str(exc).split())[:300] if exc is not None else ""
-    kind = type(exc).__name__ if exc is not None else "unavailable"
-    log.warning(
-        "database unavailable: %s %s: 503 (%s: %s)", request.method, request.path, kind, said
-    )
-    return response
 
 
 def unavailable_page(request: HttpRequest) -> HttpResponse:

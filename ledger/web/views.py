@@ -33,7 +33,7 @@ from django.views.decorators.cache import never_cache
 
 from ledger.clubs import checkpoints, services, sheets
 from ledger.clubs import rows as rows_module
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import LedgerError, logged_unavailable
 from ledger.clubs.games import engine_available, meta, points_label, rule_book
 from ledger.clubs.models import (
     ROLE_RANK,
@@ -58,7 +58,6 @@ from ledger.clubs.standings import last_round, layout_sql, settings_of, standing
 from ledger.clubs.visibility import SEALED, viewer_of
 from ledger.formats import services as formats_services
 from ledger.web.charts import rating_band
-from ledger.web.middleware import logged_unavailable
 
 
 def club(request: HttpRequest, club: str) -> HttpResponse:
