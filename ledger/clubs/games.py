@@ -56,7 +56,7 @@ def validate_game(value: str) -> None:
     """A model field's check that it stores an installed game's slug."""
     if not engine_available(value):
         raise ValidationError(
-            _("%(value)r is not a game this club ledger knows."),
+            _("“%(value)s” is not a game this club ledger knows."),
             code="invalid_choice",
             params={"value": value},
         )

@@ -208,7 +208,7 @@ class _Importer:
             if found is None and key.isdigit():
                 found = Competition.objects.filter(club=self.club, pk=int(key)).first()
             if found is None:
-                raise Invalid(_("No competition %(c)r in this club.") % {"c": key})
+                raise Invalid(_("No competition “%(c)s” in this club.") % {"c": key})
             self.competitions[key] = found
         return self.competitions[key]
 
@@ -220,7 +220,7 @@ class _Importer:
                 members.filter(pk=int(key)).first() if key.isdigit() else None
             ) or members.filter(name__iexact=key).first()
             if found is None:
-                raise Invalid(_("No member of this club called %(p)r.") % {"p": key})
+                raise Invalid(_("No member of this club called “%(p)s”.") % {"p": key})
             self.players[key] = found
         return self.players[key]
 
@@ -272,7 +272,9 @@ class _Importer:
             data = {**data, "record": plain_summary(competition, cells)}
         source = str(data.get("source") or ("summary" if "record" in data else "manual"))
         if source not in ("summary", "full_record", "manual"):
-            raise Invalid(_("source is summary, full_record or manual, not %(s)r.") % {"s": source})
+            raise Invalid(
+                _("source is summary, full_record or manual, not “%(s)s”.") % {"s": source}
+            )
         key = data.get("key")
         body = hashlib.sha256(
             json.dumps(

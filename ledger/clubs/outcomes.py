@@ -136,7 +136,7 @@ def clean_settings(data: Any) -> dict[str, Any]:
     unknown = set(data) - {"win", "draw", "loss", "order"}
     if unknown:
         first = sorted(unknown)[0]
-        raise SettingsError(_("Unknown setting %(name)r.") % {"name": first}, first)
+        raise SettingsError(_("Unknown setting “%(name)s”.") % {"name": first}, first)
     out: dict[str, Any] = {}
     for name in ("win", "draw", "loss"):
         if name not in data:

@@ -963,7 +963,7 @@ def rule_dispute(
         webhooks.announce("result.ruled", result)
         return result
     if ruling not in (Dispute.Ruling.SECOND, Dispute.Ruling.NEW):
-        raise Invalid(_("Unknown ruling %(r)r.") % {"r": ruling}, fields={"ruling": ["?"]})
+        raise Invalid(_("Unknown ruling “%(r)s”.") % {"r": ruling}, fields={"ruling": ["?"]})
     if ruling == Dispute.Ruling.SECOND:
         if dispute.other_scores is None:
             raise Invalid(_("This dispute has no second version; give the referee's own."))

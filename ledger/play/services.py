@@ -341,7 +341,7 @@ def create_table(
         if kind not in kinds:
             raise Invalid(
                 _("Seat %(i)d: choose one of %(kinds)s.") % {"i": i + 1, "kinds": ", ".join(kinds)},
-                fields={"seats": {str(i): [_("Unknown seat kind %(k)r.") % {"k": kind}]}},
+                fields={"seats": {str(i): [_("Unknown seat kind “%(k)s”.") % {"k": kind}]}},
             )
     if list(seats).count(ME) != 1:
         raise Invalid(
@@ -498,7 +498,7 @@ def _fill_with_bots(user: Any, table: GameTable, kind: str) -> GameTable:
     if kind not in bot_kinds(table.game):
         raise Invalid(
             _("Choose a bot: %(kinds)s.") % {"kinds": ", ".join(bot_kinds(table.game))},
-            fields={"kind": [_("Unknown bot %(k)r.") % {"k": kind}]},
+            fields={"kind": [_("Unknown bot “%(k)s”.") % {"k": kind}]},
         )
     if table.competition is not None:
         _refuse_bots_in(table.competition)

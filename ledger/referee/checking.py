@@ -30,7 +30,7 @@ def engine_for(game: str) -> Any:
     if not engine_available(game):
         known = ", ".join(registry.available())
         raise Invalid(
-            _("No rules engine for the game %(game)r; known: %(known)s.")
+            _("No rules engine for the game “%(game)s”; known: %(known)s.")
             % {"game": game, "known": known},
             fields={"game": [_("Unknown game.")]},
         )

@@ -39,7 +39,7 @@ def _points(value: Any, field: str) -> Decimal:
         point = None
     if isinstance(value, bool) or point is None or not point.is_finite():
         raise Invalid(
-            _("%(v)r is not a score: write a number.") % {"v": value},
+            _("“%(v)s” is not a score: write a number.") % {"v": value},
             fields={field: [_("Not a number.")]},
         )
     if abs(point) >= MAX_POINTS:
@@ -102,7 +102,7 @@ def _reference(
     if name in LEVELS:
         return artificial.value(name)
     raise Invalid(
-        _("Unknown score %(name)r: use table, rules, plus, average, minus or numbers.")
+        _("Unknown score “%(name)s”: use table, rules, plus, average, minus or numbers.")
         % {"name": name},
         fields={field: [_("Unknown score.")]},
     )
@@ -174,7 +174,7 @@ def ruling_scores(case: Case, result: Result, kind: str, params: dict[str, Any])
             sums = [s + weight * v for s, v in zip(sums, vector, strict=True)]
         return [(s / total_weight).quantize(CENT, rounding=ROUND_HALF_UP) for s in sums]
     raise Invalid(
-        _("Unknown ruling %(kind)r.") % {"kind": kind},
+        _("Unknown ruling “%(kind)s”.") % {"kind": kind},
         fields={"kind": [_("Choose one of: %(k)s.") % {"k": ", ".join(Case.Kind.values)}]},
     )
 

@@ -6,6 +6,7 @@ named in words, and the token help line's placeholder shown rather than lost as 
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 import pytest
@@ -149,3 +150,18 @@ def test_a_seat_a_game_counts_from_one_is_named_by_who_sits_there():
     said = with_players("Tocca al posto 2. Posto 4: scritto 3, dovuto 1.", names)
     assert said == "Tocca al posto 2 (Bruno). Posto 4 (Dario): scritto 3, dovuto 1."
     assert with_players("Seat 5 is not at this table.", names) == "Seat 5 is not at this table."
+
+
+def test_no_message_of_the_ledger_quotes_a_value_as_python():
+    """A value put into a message is quoted as words (“x”), never by repr ('x')."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "ledger"
+    found = [
+        f"{path.relative_to(root.parent)}:{n}"
+        for path in root.rglob("*.py")
+        if "migrations" not in path.parts
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"%\(\w+\)r", line)
+    ]
+    assert not found, found
