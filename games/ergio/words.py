@@ -68,6 +68,14 @@ def card(code: str, lang: str) -> str:
     return code
 
 
+#: Where a face-down reinforcement goes, as players say it (Italian, English).
+UNDER_WORDS = {
+    "magistrato": (" sotto il magistrato", " under the magistrato"),
+    "caposchiera": (" sotto il caposchiera", " under the caposchiera"),
+    "spot": (" in una magistratura fatta sul momento", " into a magistratura made on the spot"),
+}
+
+
 def magistratura(slug: str) -> str:
     return MAG_BY_SLUG.get(slug, slug.replace("_", " ").title())
 
@@ -128,7 +136,7 @@ def action(act: dict[str, Any], lang: str, names: Sequence[str] | None = None) -
         under = act.get("under")
         text = pick(lang, "rinforza con ", "reinforces with ") + card(act["reinforce"], lang)
         if under:
-            text += pick(lang, f" sotto il {under}", f" under the {under}")
+            text += pick(lang, *UNDER_WORDS.get(under, (f" sotto {under}", f" under {under}")))
         return text
     if "ready" in act:
         return pick(lang, "pronto allo scontro", "ready for the scontro")
