@@ -1,7 +1,11 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from drf_spectacular.plumbing import get_relative_url, set_query_parameters
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.reverse import reverse
 
 from ledger.web import (
     export_views,
@@ -14,6 +18,23 @@ from ledger.web import (
     views,
     webhook_views,
 )
+
+
+class EnglishSwaggerView(SpectacularSwaggerSplitView):
+    """The API's docs page: Swagger's own words are English, so the schema it shows is asked
+    for in English too (``?lang=it`` on the page asks for the Italian descriptions), never
+    English buttons around Italian field descriptions."""
+
+    def _get_schema_url(self, request: Any) -> str:
+        schema_url = self.url or get_relative_url(reverse(self.url_name, request=request))
+        return str(
+            set_query_parameters(
+                url=schema_url,
+                lang=request.GET.get("lang") or "en",
+                version=request.GET.get("version"),
+            )
+        )
+
 
 urlpatterns = [
     # The API first: programs call it far more often than people open pages, and a path is
@@ -146,7 +167,7 @@ urlpatterns = [
     path("", include("ledger.formats.urls")),
     path("", include("ledger.night.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", EnglishSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
 
 admin.site.site_header = "Club ledger"

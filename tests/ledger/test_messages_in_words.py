@@ -165,3 +165,12 @@ def test_no_message_of_the_ledger_quotes_a_value_as_python():
         if re.search(r"%\(\w+\)r", line)
     ]
     assert not found, found
+
+
+def test_the_api_docs_page_asks_for_the_schema_in_its_own_english(db):
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it")
+    # the page's script carries the schema's address, escaped for JavaScript (= is \u003D)
+    script = italian.get("/api/docs/?script=").content.decode().replace("\\u003D", "=")
+    assert "lang=en" in script
+    asked = italian.get("/api/docs/?script=&lang=it").content.decode().replace("\\u003D", "=")
+    assert "lang=it" in asked and "lang=en" not in asked
