@@ -208,3 +208,18 @@ def test_the_sources_write_each_rule_broken_in_both_languages():
             if it == en and has_words:
                 same.append(f"{place}: {it}")
     assert not same, same
+
+
+def test_the_messages_club_members_reported_now_read_as_words():
+    tarocco, sanmarco = registry.get("tarocco"), registry.get("sanmarco")
+    pair = tarocco.score({"outcome": "pairs", "dealer": 3, "pair": [0, 0], "card_points": 60})
+    assert pair.violations[0].message["it"].endswith("La coppia nomina due volte il posto 1.")
+    solo = {"outcome": "solo", "dealer": 3, "declarer": 1, "card_points": 60}
+    written = tarocco.score({**solo, "claimed_scores": [99, 15, -5, -5]})
+    assert written.violations[0].message["it"].endswith("Posto 1: scritto 99, dovuto -5.")
+    assert written.violations[0].message["en"].endswith("Seat 1: written 99, due -5.")
+    negative = sanmarco.score({"variant": 3, "points": [[-4, 60], [55, 66]]}, "variant3")
+    assert negative.violations[0].message["it"].endswith("Giocatore 1, colore 1: -4.")
+    for report in (pair, written, negative):
+        for v in report.violations:
+            assert not faults(v.message["it"], v.message["en"])
