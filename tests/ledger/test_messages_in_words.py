@@ -174,3 +174,7 @@ def test_the_api_docs_page_asks_for_the_schema_in_its_own_english(db):
     assert "lang=en" in script
     asked = italian.get("/api/docs/?script=&lang=it").content.decode().replace("\\u003D", "=")
     assert "lang=it" in asked and "lang=en" not in asked
+    schema = "/api/schema/?format=json"
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(schema).content
+    assert italian.get(schema + "&lang=en").content == english
+    assert italian.get(schema).content != english
