@@ -412,6 +412,12 @@ def feed(club: Club, limit: int | None = None) -> dict[str, Any]:
         "algorithm": signing.ALGORITHM,
         "public_key": signing.public_key(),
         "key_id": signing.key_id(),
+        # The keys of the installations the club was brought from: a checkpoint whose
+        # key_id is one of theirs was signed there, with that key.
+        "earlier_keys": [
+            {"key_id": key_id, "public_key": public}
+            for key_id, public in sorted(earlier_keys(club)[0].items())
+        ],
         "message": "club-ledger checkpoint v1\\nclub {club_id}\\nlength {length}\\n"
         "head {head}\\nat {signed_at}\\n",
         "checkpoints": [as_json(c) for c in found],
@@ -422,7 +428,49 @@ def summary(checkpoint: Checkpoint | None) -> dict[str, Any] | None:
     """What a webhook carries: the latest checkpoint, enough to check it alone."""
     if checkpoint is None:
         return None
-    return {**as_json(checkpoint), "club": checkpoint.club_id, "public_key": signing.public_key()}
+    public = signing.public_key()
+    if checkpoint.key_id != signing.key_id(public):
+        club = Club.objects.only("pk", "earlier_keys").get(pk=checkpoint.club_id)
+        public = earlier_keys(club)[0].get(checkpoint.key_id, public)
+    return {**as_json(checkpoint), "club": checkpoint.club_id, "public_key": public}
+
+
+def vouch(club_id: int, public_hex: str) -> dict[str, str]:
+    """An entry of ``Club.earlier_keys``: another installation's public key, which this
+    installation vouches for (signs) as one whose checkpoints the club keeps."""
+    message = signing.key_voucher_message(club_id, public_hex)
+    return {"public_key": public_hex, "voucher": signing.sign(message)}
+
+
+def _is_key(text: str) -> bool:
+    try:
+        return len(bytes.fromhex(text)) == 32
+    except ValueError:
+        return False
+
+
+def earlier_keys(club: Club, vouched_by: str | None = None) -> tuple[dict[str, str], list[str]]:
+    """The public keys of the installations the club was brought from (key id → key), as
+    vouched for by this installation (or by ``vouched_by``); and what is wrong with the
+    list (a key whose voucher does not hold was changed in the database, and is left out)."""
+    keys: dict[str, str] = {}
+    problems = []
+    kept = club.earlier_keys if isinstance(club.earlier_keys, list) else [None]
+    for item in kept:
+        public = str(item.get("public_key", "")).lower() if isinstance(item, dict) else ""
+        voucher = str(item.get("voucher", "")) if isinstance(item, dict) else ""
+        message = signing.key_voucher_message(club.pk, public)
+        if _is_key(public) and signing.verify(message, voucher, vouched_by):
+            keys[signing.key_id(public)] = public
+        else:
+            problems.append(
+                _(
+                    "%(club)s: a key kept for the checkpoints signed where the club was before "
+                    "is not vouched for by this installation (it was changed in the database)"
+                )
+                % {"club": club.slug}
+            )
+    return keys, problems
 
 
 class Published:
@@ -452,10 +500,10 @@ def parse_feeds(document: Any) -> list[Published]:
     for one in feeds:
         if not isinstance(one, dict) or "checkpoints" not in one:
             raise ValueError("not a checkpoint feed: expected an object with 'checkpoints'")
+        earlier = {str(k["key_id"]): str(k["public_key"]) for k in one.get("earlier_keys", [])}
         for item in one["checkpoints"]:
-            out.append(
-                Published(int(one["club_id"]), str(one.get("club", "")), item, one["public_key"])
-            )
+            public = earlier.get(str(item.get("key_id", "")), str(one["public_key"]))
+            out.append(Published(int(one["club_id"]), str(one.get("club", "")), item, public))
     return out
 
 
@@ -465,15 +513,19 @@ def check(published: Sequence[Published], trusted_key: str | None = None) -> lis
     key = trusted_key or signing.public_key()
     problems = []
     clubs = {c.pk: c for c in Club.objects.filter(pk__in={p.club_id for p in published})}
+    # Without a key named, a club brought from elsewhere is checked with the keys it keeps
+    # too (those this installation vouched for when the club arrived).
+    kept = {} if trusted_key else {pk: set(earlier_keys(c)[0].values()) for pk, c in clubs.items()}
     for p in published:
         name = clubs[p.club_id].slug if p.club_id in clubs else (p.slug or str(p.club_id))
-        if p.public_key and p.public_key != key:
+        public = p.public_key or key
+        if public != key and public not in kept.get(p.club_id, ()):
             problems.append(
                 _("%(club)s: the checkpoint at line %(n)d was signed by another key")
                 % {"club": name, "n": p.length}
             )
             continue
-        if not signing.verify(p.message(), p.signature, key):
+        if not signing.verify(p.message(), p.signature, public):
             problems.append(
                 _("%(club)s: the checkpoint at line %(n)d has a signature that does not hold")
                 % {"club": name, "n": p.length}
@@ -510,15 +562,20 @@ def from_database(trusted_key: str | None = None) -> tuple[list[Published], int]
     """The database's own checkpoints signed with the trusted key, as if read from a feed
     (their signatures still prove them: a row forged in the database has none that holds),
     and how many others there are (a club brought from another installation keeps the
-    checkpoints its key signed: check those with that installation's public key). Leaving
+    checkpoints its key signed: they are checked with the key the club keeps from there,
+    or with the one named; the others are counted). Leaving
     one out can hide nothing: a checkpoint only adds to what the journal must extend."""
     key = trusted_key or signing.public_key()
     mine = signing.key_id(key)
-    slugs = dict(Club.objects.values_list("pk", "slug"))
+    clubs = {c.pk: c for c in Club.objects.only("pk", "slug", "earlier_keys")}
+    # Without a key named, the keys each club keeps from where it was before count too.
+    kept = {} if trusted_key else {pk: earlier_keys(c)[0] for pk, c in clubs.items()}
     out, others = [], 0
     for c in Checkpoint.objects.order_by("club_id", "length"):
-        if c.key_id != mine:
+        public = key if c.key_id == mine else kept.get(c.club_id, {}).get(c.key_id)
+        if public is None:
             others += 1
             continue
-        out.append(Published(c.club_id, slugs.get(c.club_id, ""), as_json(c), key))
+        slug = clubs[c.club_id].slug if c.club_id in clubs else ""
+        out.append(Published(c.club_id, slug, as_json(c), public))
     return out, others

@@ -64,6 +64,10 @@ class Club(models.Model):
     # The head of this club's hash chain; the row is locked while entries are appended.
     journal_length = models.PositiveBigIntegerField(default=0, editable=False)
     journal_head = models.CharField(max_length=64, default="", editable=False)
+    # The public keys of the installations the club was brought from, whose checkpoints it
+    # keeps (ledger/clubs/checkpoints.py): ``[{"public_key": hex, "voucher": hex}]``, each
+    # vouched for by this installation's key when the club arrived in a file signed with it.
+    earlier_keys = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]

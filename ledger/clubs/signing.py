@@ -137,6 +137,12 @@ def checkpoint_message(club_id: int, length: int, head: str, signed_at: str) -> 
     ).encode()
 
 
+def key_voucher_message(club_id: int, public_hex: str) -> bytes:
+    """The exact bytes an installation signs to vouch that a club it holds keeps the
+    checkpoints of another installation's key (a club brought from there)."""
+    return f"club-ledger earlier key v1\nclub {club_id}\nkey {public_hex}\n".encode()
+
+
 def sign(message: bytes) -> str:
     return _keys(_seed())[0].sign(message).hex()
 

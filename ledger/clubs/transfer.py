@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
-from ledger.clubs import signing
+from ledger.clubs import checkpoints, signing
 from ledger.clubs.models import Checkpoint, Club, Competition, Entry, Player, entry_hash
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, standing_order
 
@@ -687,6 +687,7 @@ def _import(
         if name == "club":
             club_line = n
             club = _check_club(obj, header, n, write)
+            evidence.club_keys(obj, n)
         elif club is None:
             raise Refused(_("a %(kind)s row before the club's line") % {"kind": name}, n)
         elif name == "entry":
@@ -847,6 +848,9 @@ class _Evidence:
         self.named: dict[int, str] = {}
         self.held: set[int] = set()
         self.sealed_before = False
+        # The keys of the installations the club was in before the one that signed the
+        # file (key id → key), as that one vouched for them.
+        self.earlier: dict[str, str] = {}
         if not self.signed:
             return
         found = str(header.get("public_key") or "")
@@ -867,6 +871,31 @@ class _Evidence:
             self.named = {int(length): str(head) for length, head in header["checkpoints"]}
         except (KeyError, TypeError, ValueError):
             raise Refused(_("the header's list of checkpoints is not readable"), 1) from None
+
+    def club_keys(self, row: dict[str, Any], line: int) -> None:
+        """Check the public keys the club row keeps from where the club was before (each
+        vouched for by the installation that signed the file), and make them, with that
+        installation's own key, the keys the club keeps here, vouched for by this one: the
+        club's checkpoints signed there keep verifying here without their keys being named
+        (ledger/clubs/checkpoints.py). An unsigned file brings no keys."""
+        if not self.signed:
+            row["earlier_keys"] = []
+            return
+        probe = Club(pk=row.get("id"), slug=str(row.get("slug", "")))
+        probe.earlier_keys = row.get("earlier_keys") or []
+        keys, problems = checkpoints.earlier_keys(probe, vouched_by=self.key)
+        if problems:
+            raise Refused(
+                _(
+                    "the club's line keeps a key of an earlier installation that the file's "
+                    "signer did not vouch for: the file was changed"
+                ),
+                line,
+            )
+        self.earlier = keys
+        own = signing.public_key()
+        kept = sorted({*keys.values(), self.key} - {own})
+        row["earlier_keys"] = [checkpoints.vouch(int(row["id"]), public) for public in kept]
 
     def entry(self, row: dict[str, Any], line: int, chain: _Chain) -> str | None:
         """Check one journal line; its seal when proven to be this installation's."""
@@ -943,10 +972,14 @@ class _Evidence:
                 _("a checkpoint the file's header does not name: the file was changed"), line
             )
         self.held.add(length)
-        # Checkpoints signed by an earlier installation of the club are checked with its
-        # key (verify_ledger --public-key); those of the key that signed the file, here.
-        if row.get("key_id") == self.key_id and not signing.verify(
-            message, str(row.get("signature", "")), self.key
+        # Checkpoints signed with the key that signed the file, or with the key of an
+        # installation the club was in before it (which that one vouched for), are checked
+        # here; any other (from further back, brought without its key) by verify_ledger
+        # --public-key.
+        key_id = str(row.get("key_id", ""))
+        public = self.key if key_id == self.key_id else self.earlier.get(key_id)
+        if public is not None and not signing.verify(
+            message, str(row.get("signature", "")), public
         ):
             raise Refused(
                 _("the checkpoint at journal line #%(n)d has a signature that does not hold")

@@ -85,6 +85,7 @@ class Command(BaseCommand):
             lines = Entry.objects.filter(club=club).order_by("sequence")
             problems.extend(checkpoints.line_problems(club, lines.iterator()))
             problems.extend(checkpoints.repeated_lines(club))
+            problems.extend(checkpoints.earlier_keys(club)[1])
             problems.extend(audit.result_problems(club))
             problems.extend(audit.standing_problems(club))
             checked += club.journal_length
@@ -92,9 +93,9 @@ class Command(BaseCommand):
         published, others = checkpoints.from_database(key)
         if others:
             self.stdout.write(
-                f"{others} checkpoint(s) in the database are signed with another key (a club "
-                "brought from another installation): give its public key with --public-key "
-                "to check them."
+                f"{others} checkpoint(s) in the database are signed with a key neither this "
+                "installation's nor one a club keeps from where it was before: give its public "
+                "key with --public-key to check them."
             )
         for source in options["checkpoints"]:
             try:
