@@ -22,7 +22,7 @@ import contextlib
 import datetime
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO, Any, cast
@@ -656,6 +656,7 @@ def _import(
     ratings: dict[tuple[str, int], tuple[float, float, int]] = {}
     end: dict[str, Any] | None = None
     counts: dict[str, int] = {}
+    prepared: dict[str, Any] = {}  # what the functions of before_writing keep for this file
     for n, obj, head in lines:
         proven = None
         if end is not None:
@@ -707,6 +708,9 @@ def _import(
             ratings[(obj["game"], obj["player_id"])] = (obj["mu"], obj["sigma"], obj["results"])
         if not write:
             continue
+        prepare = _before_writing.get(name)
+        if prepare is not None:
+            prepare(obj, prepared)
         if current is None or current.kind is not kind:
             if current is not None:
                 current.flush()
@@ -791,6 +795,17 @@ def _bring_user(row: dict[str, Any], users: dict[int, int], line: int) -> None:
         user.pk = old
     user.save()
     users[old] = user.pk
+
+
+# What an app above this one changes in its rows before an import writes them (the play
+# app seals a running game's secrets that a file holds in clear): the kind's name → a
+# function of the row (changed in place) and of a dictionary kept for the whole file.
+_before_writing: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {}
+
+
+def before_writing(kind: str, prepare: Callable[[dict[str, Any], dict[str, Any]], None]) -> None:
+    """Have ``prepare`` change each row of ``kind`` an import is about to write."""
+    _before_writing[kind] = prepare
 
 
 def _check_club(row: dict[str, Any], header: dict[str, Any], line: int, write: bool) -> Club:

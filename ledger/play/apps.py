@@ -12,7 +12,14 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from django.core import checks
 
+        from ledger.clubs import transfer
+        from ledger.play import sealing
+
         checks.register(live_layer_check)
+        # A running game brought in from an export made before its secrets were sealed is
+        # written sealed (ledger/play/sealing.py).
+        transfer.before_writing("game_table", sealing.seal_imported_table)
+        transfer.before_writing("move", sealing.seal_imported_move)
 
 
 def live_layer_check(

@@ -145,3 +145,35 @@ def table_place(table_id: int) -> str:
 
 def move_place(table_id: int, step: int) -> str:
     return f"play-move:{table_id}:{step}"
+
+
+# --- a club brought in from an export --------------------------------------------------
+RUNNING = ("waiting", "playing")
+
+
+def seal_imported_table(row: dict[str, Any], kept: dict[str, Any]) -> None:
+    """A game table an import is about to write: a running one whose seed and deal the file
+    holds in clear (an export made before running games were sealed) is written sealed, as
+    the play service keeps it. ``kept`` remembers the running tables for their moves."""
+    if row.get("status") not in RUNNING:
+        return
+    kept.setdefault("running tables", set()).add(row.get("id"))
+    if row.get("sealed") or (row.get("seed") is None and row.get("deal") is None):
+        return
+    secrets = {"seed": row.get("seed"), "deal": row.get("deal")}
+    row["sealed"] = seal(secrets, table_place(int(row["id"])))
+    row["seed"] = row["deal"] = None
+
+
+def seal_imported_move(row: dict[str, Any], kept: dict[str, Any]) -> None:
+    """A move an import is about to write: one of a running table, in clear in the file, is
+    written sealed (the tables come before their moves in a file)."""
+    table_id = row.get("table_id")
+    if not isinstance(table_id, int) or table_id not in kept.get("running tables", ()):
+        return
+    if row.get("sealed"):
+        return
+    if row.get("action") is None:
+        return
+    row["sealed"] = seal(row["action"], move_place(table_id, int(row["step"])))
+    row["action"] = None

@@ -295,3 +295,61 @@ def test_6_a_referee_who_has_not_seen_a_pending_blind_result_may_be_its_second_e
     )
     blind_result.refresh_from_db()
     assert blind_result.status == Result.Status.ACCEPTED
+
+
+def test_2_a_running_game_imported_with_its_secrets_in_clear_is_written_sealed(
+    people, four_at_tarocco, tmp_path, migrated_sqlite
+):
+    """An export made before running games were sealed holds a running table's seed, deal
+    and moves in clear: imported, they are written sealed, as the play service keeps them,
+    and still open for the game to go on."""
+    import io
+    import shutil
+    import sqlite3
+
+    from ledger.clubs import transfer
+    from tests.ledger.test_export import manage, our_key
+
+    table = four_at_tarocco
+    seed, deck, moves = _secrets(table)
+    secret_seed, deal = services.secrets_of(table)
+    opened = {
+        m.pk: a
+        for m, (_s, _seat, a) in zip(
+            table.moves.order_by("step"), services.moves_of(table), strict=True
+        )
+    }
+    # As an installation from before the sealing kept (and exported) a running game.
+    GameTable.objects.filter(pk=table.pk).update(seed=secret_seed, deal=deal, sealed="")
+    Move.objects.reveal(opened)
+    out = io.BytesIO()
+    transfer.write_export(people.club, out, secrets=True)
+    text = out.getvalue().decode()
+    assert _shows(text, seed, deck)  # the file holds them in clear
+
+    there = tmp_path / "there.sqlite3"
+    shutil.copy(migrated_sqlite, there)
+    (tmp_path / "club.jsonl").write_text(text)
+    manage(there, "import_club", str(tmp_path / "club.jsonl"), key=our_key())
+
+    with sqlite3.connect(there) as db:
+        (row,) = db.execute(
+            "SELECT seed, deal, sealed FROM play_gametable WHERE id = ?", [table.pk]
+        ).fetchall()
+        stored = db.execute(
+            "SELECT action, sealed FROM play_move WHERE table_id = ? ORDER BY step", [table.pk]
+        ).fetchall()
+    assert row[0] is None and row[1] is None and row[2].startswith("s1.")
+    assert len(stored) == len(moves) and all(a is None and s.startswith("s1.") for a, s in stored)
+    assert _shows(there.read_bytes().decode("latin-1"), seed, deck) == []
+    # They open there (the sealing key of that installation) as they were.
+    script = (
+        "from ledger.play import services; from ledger.play.models import GameTable; "
+        f"t = GameTable.objects.get(pk={table.pk}); "
+        "print(services.secrets_of(t)[0], len(services.moves_of(t)))"
+    )
+    said = manage(there, "shell", "-c", script, key=our_key())
+    assert said.strip().splitlines()[-1].split() == [
+        seed,
+        str(len(moves)),
+    ]
