@@ -4,9 +4,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.plumbing import get_relative_url, set_query_parameters
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework.reverse import reverse
 
+from ledger.api.schema import SchemaView
 from ledger.web import (
     export_views,
     import_views,
@@ -166,7 +167,7 @@ urlpatterns = [
     path("", include("ledger.play.urls")),
     path("", include("ledger.formats.urls")),
     path("", include("ledger.night.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", EnglishSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
 

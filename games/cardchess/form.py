@@ -8,11 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core.declare import (
+    RULESET,
     Choice,
     Field,
     FormProblem,
     Group,
+    Key,
     Rows,
+    Shape,
     SummaryForm,
     Together,
     Values,
@@ -166,3 +169,65 @@ def read(summary: Mapping[str, Any]) -> dict[str, Any]:
         for i, gold in enumerate(summary.get("gold") or []):
             values[f"gold_{i}"] = gold
     return values
+
+
+def summary_shape(cards: tuple[Choice, ...]) -> Shape:
+    """The summary's JSON (the API's schema): a whole game's points per sfida, or one
+    sfida's captured cards; ``cards``: the game's declared card codes."""
+    per_player = Text("Uno per giocatore", "One per player")
+    return Shape(
+        "object",
+        Text(
+            "Il riepilogo di una partita (sfide) o di una sfida (captured)",
+            "The summary of a whole game (sfide) or of one sfida (captured)",
+        ),
+        keys=(
+            Key(
+                "players",
+                Shape("integer", Text("Giocatori", "Players"), minimum=2, maximum=4),
+                required=True,
+            ),
+            Key(
+                "sfide",
+                Shape(
+                    "list",
+                    Text(
+                        "I punti di ogni sfida, uno per giocatore",
+                        "Each sfida's points, one per player",
+                    ),
+                    items=Shape(
+                        "list", per_player, items=Shape("integer", minimum=0), least=2, most=4
+                    ),
+                    least=1,
+                    most=MOST_SFIDE,
+                ),
+            ),
+            Key(
+                "gold",
+                Shape(
+                    "list",
+                    Text(
+                        "Le carte d'oro per giocatore (facoltativo, controllato)",
+                        "Gold cards per player (optional, checked)",
+                    ),
+                    items=Shape("integer", minimum=0),
+                    least=2,
+                    most=4,
+                ),
+            ),
+            Key(
+                "captured",
+                Shape(
+                    "list",
+                    Text(
+                        "Una sfida: le carte catturate da ogni giocatore",
+                        "One sfida: the cards each player captured",
+                    ),
+                    items=Shape("choices", per_player, choices=cards),
+                    least=2,
+                    most=4,
+                ),
+            ),
+            Key("ruleset", RULESET),
+        ),
+    )

@@ -20,7 +20,7 @@ from games.cardchess.state import (
     encode,
 )
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read
-from games.core.declare import SummaryForm
+from games.core.declare import Shape, SummaryForm
 
 JSON = Any
 
@@ -174,6 +174,12 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         from games.cardchess.form import summary_form
 
         return summary_form(ruleset.seats, self.choices("card"))
+
+    def summary_shape(self) -> Shape:
+        """The summary's JSON (games/cardchess/form.py)."""
+        from games.cardchess.form import summary_shape
+
+        return summary_shape(self.choices("card"))
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         players = summary.get("players")

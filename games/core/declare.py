@@ -227,3 +227,74 @@ def _rows(parts: tuple[Part, ...]) -> list[Rows]:
         elif isinstance(part, Group):
             out += _rows(part.parts)
     return out
+
+
+# --- the summary as JSON ----------------------------------------------------------------
+
+#: What one value of a summary is: a whole number (its range); one of ``choices``; a seat
+#: (counted from 0); a list of any of ``choices``; a line of text; an object of ``keys``; a
+#: list of ``items``; or any JSON (a form the game reads but does not describe here).
+ShapeKind = Literal["integer", "choice", "seat", "choices", "text", "object", "list", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """One value of a summary as its JSON is written (docs/notation/<game>.md): what a
+    program that records results must send, described in words in both languages.
+
+    An ``object`` lists its ``keys`` (the game refuses those it does not read).
+    A ``list`` holds ``items``, at least ``least`` and at most ``most`` of them. ``nullable``
+    values may be ``null``; ``alternatives`` are other forms the same value may take (a
+    ruleset's preset name, or an object of its options)."""
+
+    kind: ShapeKind
+    label: Text | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Choice, ...] = ()
+    keys: tuple[Key, ...] = ()
+    items: Shape | None = None
+    least: int = 0
+    most: int | None = None
+    nullable: bool = False
+    alternatives: tuple[Shape, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A key of a summary's object, its value's ``shape``, and whether it must be there."""
+
+    name: str
+    shape: Shape
+    required: bool = False
+
+
+def shape_of(field: Field, label: Text | None = None) -> Shape:
+    """The value a form's ``field`` writes into the summary, with its words and range."""
+    words = label or field.label
+    if field.kind == "integer":
+        return Shape("integer", words, minimum=field.minimum, maximum=field.maximum)
+    if field.kind == "choices":
+        return Shape("choices", words, choices=field.choices)
+    return Shape(field.kind, words, choices=field.choices)
+
+
+#: The competition's ruleset applies; a summary may name it too (a preset's name, or an
+#: object with ``name`` and options), and must then name the same.
+RULESET = Shape(
+    "text",
+    Text(
+        "Regole: il nome di una variante, o un oggetto con name e le opzioni (facoltativo).",
+        "Ruleset: a preset's name, or an object with name and options (optional).",
+    ),
+    alternatives=(Shape("object"),),
+)
+#: What the table wrote down, one whole number per seat (checked against the rules' scores).
+CLAIMED_SCORES = Shape(
+    "list",
+    Text(
+        "Punti scritti al tavolo, uno per posto (facoltativo, controllati).",
+        "Points the table wrote down, one per seat (optional, checked).",
+    ),
+    items=Shape("integer"),
+)

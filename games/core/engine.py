@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from typing_extensions import TypeVar as DefaultTypeVar
 
-from games.core.declare import Choice, SummaryForm
+from games.core.declare import Choice, Shape, SummaryForm
 from games.core.errors import IllegalAction, RecordError
 from games.core.read import list_of
 from games.core.rules import RuleBook
@@ -324,6 +324,12 @@ class Game(ABC, Generic[R, S, A]):
     def summary_form(self, ruleset: R) -> SummaryForm | None:
         """The form a scorekeeper types this game's summary in, under ``ruleset``
         (games/core/declare.py); None for a game whose summary is only typed as JSON."""
+        return None
+
+    def summary_shape(self) -> Shape | None:
+        """The JSON of this game's summary, under any of its rulesets (games/core/declare.py):
+        what the API's schema tells a program to send; None for a game that does not
+        describe it (any JSON object is then taken, and the game's rules judge it)."""
         return None
 
     def describe(

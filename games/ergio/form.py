@@ -8,11 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core.declare import (
+    RULESET,
     Choice,
     Field,
     Group,
+    Key,
     Note,
     Rows,
+    Shape,
     SummaryForm,
     Values,
 )
@@ -157,3 +160,85 @@ def read(summary: Mapping[str, Any]) -> dict[str, Any]:
             row[f"{prefix}_laid_force"] = facts.get("laid_force")
         rows.append(row)
     return {"corteo_winner": summary.get("corteo_winner"), "scontro": rows}
+
+
+# --- the summary as JSON (the API's schema): what build() writes, and the cards instead of
+# the force (docs/notation/ergio.md)
+
+_CARDS = Text("Carte (codici, come SAT-CAP)", "Cards (codes, like SAT-CAP)")
+
+
+def _side_shape(side: int) -> Shape:
+    name = SIDE_NAMES[side]
+    cards = Shape("list", _CARDS, items=Shape("text"))
+    return Shape(
+        "object",
+        Text(
+            f"{name}: la magistratura, la forza e le figure",
+            f"{name}: magistratura, force, figures",
+        ),
+        keys=(
+            Key(
+                "magistratura",
+                Shape("choice", Text("Magistratura", "Magistratura"), choices=magistrature(side)),
+                required=True,
+            ),
+            Key(
+                "force",
+                Shape("integer", Text("Forza dello scontro", "Force in the scontro"), minimum=0),
+            ),
+            Key(
+                "figures", Shape("choices", Text("Figure calate", "Figures laid"), choices=FIGURES)
+            ),
+            Key(
+                "laid_force",
+                Shape(
+                    "integer",
+                    Text("Forza delle carte calate", "Force of the laid cards"),
+                    minimum=0,
+                ),
+            ),
+            Key("laid", cards),
+            Key("magistrato", cards),
+            Key("caposchiera", cards),
+            Key("spot", cards),
+        ),
+    )
+
+
+SHAPE = Shape(
+    "object",
+    Text("Il riepilogo di una partita", "The summary of one game"),
+    keys=(
+        Key(
+            "corteo_winner",
+            Shape(
+                "choice", Text("Corteo Storico vinto da", "Corteo Storico won by"), choices=SIDES
+            ),
+            required=True,
+        ),
+        Key(
+            "scontri",
+            Shape(
+                "list",
+                Text("Gli scontri combattuti, in ordine", "The scontri fought, in order"),
+                items=Shape(
+                    "object",
+                    keys=(
+                        Key(
+                            "challenger",
+                            Shape("choice", Text("Sfidante", "Challenger"), choices=SIDES),
+                            required=True,
+                        ),
+                        Key(C.SIDES[0], _side_shape(0), required=True),
+                        Key(C.SIDES[1], _side_shape(1), required=True),
+                    ),
+                ),
+                least=1,
+                most=SCONTRI,
+            ),
+            required=True,
+        ),
+        Key("ruleset", RULESET),
+    ),
+)

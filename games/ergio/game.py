@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read, rng
-from games.core.declare import SummaryForm
+from games.core.declare import Shape, SummaryForm
 from games.core.rng import shuffle
 from games.ergio import actions as A
 from games.ergio import cards as C
@@ -234,6 +234,12 @@ class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
         from games.ergio.form import summary_form
 
         return summary_form(ruleset)
+
+    def summary_shape(self) -> Shape:
+        """The summary's JSON (games/ergio/form.py)."""
+        from games.ergio.form import SHAPE
+
+        return SHAPE
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: ErGioRuleset) -> ScoreReport:
         result, found = score_summary(

@@ -7,7 +7,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core.declare import Choice, Field, Group, Note, Rows, SummaryForm, Together, Values
+from games.core.declare import (
+    RULESET,
+    Choice,
+    Field,
+    Group,
+    Key,
+    Note,
+    Rows,
+    Shape,
+    SummaryForm,
+    Together,
+    Values,
+)
 from games.core.text import Text
 from games.ponte.model import SIDES, PonteRuleset
 
@@ -178,3 +190,69 @@ def read(summary: Mapping[str, Any]) -> dict[str, Any]:
     for value, power in (summary.get("assignments") or {}).items():
         values[f"power_{value}"] = power
     return values
+
+
+def summary_shape(magistrature: tuple[Choice, ...]) -> Shape:
+    """The summary's JSON (the API's schema): what build() writes; ``magistrature``: the
+    game's declared twelve, each with its side."""
+
+    def pick(side: int) -> Shape:
+        label = SIDE_NAMES[side]
+        mine = tuple(c for c in magistrature if c.side == side)
+        return Shape("choice", Text(label, label), choices=mine)
+
+    winner = Shape("choice", Text("Vinta da", "Won by"), choices=WINNERS)
+    meeting = (
+        Key("tramontana", pick(0), required=True),
+        Key("mezzogiorno", pick(1), required=True),
+        Key("winner", winner, required=True),
+    )
+    left = Shape(
+        "list",
+        Text(
+            "Potenza rimasta a fine sfida, [Tramontana, Mezzogiorno] (facoltativa)",
+            "Power left at the end of the challenge, [Tramontana, Mezzogiorno] (optional)",
+        ),
+        items=Shape("integer", minimum=0),
+        least=2,
+        most=2,
+    )
+    return Shape(
+        "object",
+        Text("Il riepilogo di una partita", "The summary of one game"),
+        keys=(
+            Key(
+                "challenges",
+                Shape(
+                    "list",
+                    Text("Le sfide, in ordine", "The challenges, in order"),
+                    items=Shape("object", keys=(*meeting, Key("left", left))),
+                    least=1,
+                    most=6,
+                ),
+                required=True,
+            ),
+            Key(
+                "tie_breaker",
+                Shape(
+                    "object",
+                    Text("Lo spareggio, solo sul tre pari", "The tie breaker, only at three all"),
+                    keys=meeting,
+                ),
+            ),
+            Key(
+                "assignments",
+                Shape(
+                    "object",
+                    Text(
+                        "La potenza assegnata a ogni magistratura (facoltativa, controllata)",
+                        "The power given to each magistratura (optional, checked)",
+                    ),
+                    keys=tuple(
+                        Key(c.value, Shape("integer", c.label, minimum=0)) for c in magistrature
+                    ),
+                ),
+            ),
+            Key("ruleset", RULESET),
+        ),
+    )

@@ -18,7 +18,7 @@ from games.core import (
     rng,
     rule_broken,
 )
-from games.core.declare import SummaryForm
+from games.core.declare import Shape, SummaryForm
 from games.core.rng import shuffle
 from games.ponte.bots import HeuristicBot, strong_bot
 from games.ponte.model import (
@@ -349,6 +349,12 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
         from games.ponte.form import summary_form
 
         return summary_form(ruleset, self.choices("magistratura", ruleset))
+
+    def summary_shape(self) -> Shape:
+        """The summary's JSON (games/ponte/form.py)."""
+        from games.ponte.form import summary_shape
+
+        return summary_shape(self.choices("magistratura"))
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: PonteRuleset) -> ScoreReport:
         result, found = score_summary(ruleset, summary)

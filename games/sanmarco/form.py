@@ -7,7 +7,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core.declare import Choice, Field, Group, Note, Rows, SummaryForm, Together, Values
+from games.core.declare import (
+    RULESET,
+    Choice,
+    Field,
+    Group,
+    Key,
+    Note,
+    Rows,
+    Shape,
+    SummaryForm,
+    Together,
+    Values,
+)
 from games.core.text import Text
 from games.sanmarco.scoring import PASSAGES
 from games.sanmarco.words import COLOURS
@@ -167,3 +179,109 @@ def summary_form(variant: int, colours: tuple[Choice, ...], seats: int) -> Summa
         return values
 
     return SummaryForm(tuple(parts), build, read, together=tuple(together))
+
+
+# --- the summary as JSON (the API's schema): every variant's, and the base game's
+
+_POINTS = Shape("integer", Text("Punti", "Points"), minimum=0, maximum=200)
+_PAIR = Shape("list", items=_POINTS, least=2, most=2)
+SHAPE = Shape(
+    "object",
+    Text("Il riepilogo di una partita", "The summary of one game"),
+    keys=(
+        Key(
+            "variant",
+            Shape(
+                "integer",
+                Text(
+                    "Variante per due (1, 2 o 3); la decide il regolamento della competizione",
+                    "Two-player variant (1, 2 or 3); the competition's ruleset decides it",
+                ),
+                minimum=1,
+                maximum=3,
+            ),
+        ),
+        Key(
+            "players",
+            Shape("integer", Text("Giocatori (gioco base)", "Players (base game)"), minimum=2),
+        ),
+        Key(
+            "points",
+            Shape(
+                "list",
+                Text(
+                    "I punti per giocatore: un numero ciascuno, o i due colori nella variante 3",
+                    "Points per player: one number each, or the two colours in variant 3",
+                ),
+                items=Shape("integer", minimum=0, maximum=200, alternatives=(_PAIR,)),
+                least=2,
+            ),
+            required=True,
+        ),
+        Key(
+            "ghosts",
+            Shape(
+                "list",
+                Text("Variante 1: i colori fantasma", "Variant 1: the ghost colours"),
+                items=_POINTS,
+            ),
+        ),
+        Key(
+            "neutral",
+            Shape(
+                "integer",
+                Text("Variante 2: il colore neutro", "Variant 2: the neutral colour"),
+                minimum=0,
+                maximum=200,
+            ),
+        ),
+        Key(
+            "passages",
+            Shape(
+                "list",
+                Text("Variante 2: i passaggi", "Variant 2: the passages"),
+                items=Shape(
+                    "object",
+                    keys=(
+                        Key(
+                            "limits",
+                            Shape(
+                                "list", Text("Limiti", "Limits"), items=Shape("integer", minimum=0)
+                            ),
+                            required=True,
+                        ),
+                        Key(
+                            "bonus",
+                            Shape(
+                                "list", Text("Premi", "Bonus"), items=Shape("integer", minimum=0)
+                            ),
+                        ),
+                    ),
+                ),
+                most=PASSAGES,
+            ),
+        ),
+        Key(
+            "final",
+            Shape(
+                "list",
+                Text("Variante 3: i due finali", "Variant 3: the two finals"),
+                items=Shape("integer"),
+            ),
+        ),
+        Key(
+            "winner",
+            Shape(
+                "integer",
+                Text(
+                    "Variante 3: chi vince (0 o 1, null se pari)",
+                    "Variant 3: who wins (0 or 1, null at a tie)",
+                ),
+                minimum=0,
+                maximum=1,
+                nullable=True,
+            ),
+        ),
+        Key("ruleset", RULESET),
+    ),
+)

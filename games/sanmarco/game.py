@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
-from games.core.declare import SummaryForm
+from games.core.declare import Shape, SummaryForm
 from games.sanmarco.actions import Act, decode, encode
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
@@ -224,6 +224,12 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
         else:
             variant = ruleset.variant
         return summary_form(variant, self.choices("colour", ruleset), ruleset.seats)
+
+    def summary_shape(self) -> Shape:
+        """The summary's JSON (games/sanmarco/form.py)."""
+        from games.sanmarco.form import SHAPE
+
+        return SHAPE
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         variant, players = summary.get("variant"), summary.get("players")

@@ -7,7 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core.declare import Choice, Field, SummaryForm, Together, Values
+from games.core.declare import (
+    CLAIMED_SCORES,
+    RULESET,
+    Choice,
+    Field,
+    Key,
+    Shape,
+    SummaryForm,
+    Together,
+    Values,
+    shape_of,
+)
 from games.core.text import Text
 
 OUTCOMES = (
@@ -140,5 +151,55 @@ FORM = SummaryForm(
     read,
     together=(
         Together(SECOND, Text("Serve per la seconda offerta.", "Needed for the second offer.")),
+    ),
+)
+
+
+# --- the summary as JSON (the API's schema): what build() writes, and what else the game reads
+
+_BY_NAME = {f.name: f for f in FIELDS}
+ALL_ZERO = Choice("all_zero", Text("Tutti hanno detto zero", "Everybody said zero"))
+_OFFER_KEYS = (
+    Key("offerer", shape_of(_BY_NAME["offerer"]), required=True),
+    Key("taker", shape_of(_BY_NAME["taker"]), required=True),
+    Key("points", Shape("integer", _BY_NAME["points"].label, minimum=1, maximum=54), required=True),
+)
+SHAPE = Shape(
+    "object",
+    Text("Il riepilogo di una smazzata", "The summary of one hand"),
+    keys=(
+        Key(
+            "outcome",
+            Shape("choice", _BY_NAME["outcome"].label, choices=(*OUTCOMES, ALL_ZERO)),
+            required=True,
+        ),
+        Key("dealer", shape_of(_BY_NAME["dealer"])),
+        Key("declarer", shape_of(_BY_NAME["declarer"])),
+        Key(
+            "pair",
+            Shape(
+                "list",
+                Text("Coppia: i due posti di una parte", "Pair: the two seats of one side"),
+                items=Shape("seat"),
+                least=2,
+                most=2,
+            ),
+        ),
+        Key(
+            "card_points",
+            Shape("integer", _BY_NAME["card_points"].label, minimum=0, maximum=109),
+        ),
+        *(Key(k.name, k.shape) for k in _OFFER_KEYS),
+        Key(
+            "offers",
+            Shape(
+                "list",
+                Text("Le offerte accettate, in ordine", "The offers taken, in order"),
+                items=Shape("object", keys=_OFFER_KEYS),
+                least=1,
+            ),
+        ),
+        Key("ruleset", RULESET),
+        Key("claimed_scores", CLAIMED_SCORES),
     ),
 )

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, read
 from games.core.cards import shuffled
-from games.core.declare import SummaryForm
+from games.core.declare import Shape, SummaryForm
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot, strong_bot
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
@@ -244,6 +244,12 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
         from games.tarocco.form import FORM
 
         return FORM
+
+    def summary_shape(self) -> Shape:
+        """The summary's JSON (games/tarocco/form.py)."""
+        from games.tarocco.form import SHAPE
+
+        return SHAPE
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: TaroccoRuleset) -> ScoreReport:
         result, found = score_summary(summary, ruleset)

@@ -7,7 +7,14 @@ tests/hardening, need those in the schema too, so each operation lists the ones 
 
 from __future__ import annotations
 
+import copy
 from typing import Any
+
+from django.utils import translation
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView
+
+from ledger.api.summaries import component_name, summary_schemas
 
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -37,13 +44,22 @@ ERROR_SCHEMA: dict[str, Any] = {
 
 _WHY = {
     "400": "The request cannot be used as sent; `fields` names what to fix.",
+    "401": "The token is unknown, expired or revoked (code `not_authenticated` or "
+    "`authentication_failed`).",
     "403": "Not logged in, or your role in this club does not allow it.",
     "404": "No such object.",
     "409": "In conflict with what is recorded (an Idempotency-Key reused with another body, "
     "a result that is no longer pending, a game that is not over yet...).",
     "413": "The body is larger than the service takes (a setting, 1 MB by default; imports 5 MB).",
     "415": "Send the body as one of the documented media types.",
+    "429": "Too many requests in a short time; wait as `Retry-After` says, then send again.",
     "503": "The database did not answer; retry (with the same Idempotency-Key for a write).",
+}
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before sending again.",
+        "schema": {"type": "integer"},
+    }
 }
 _WRITES = {"post", "put", "patch", "delete"}
 
@@ -59,13 +75,95 @@ def document_errors(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
             # 400 everywhere (a path id out of range, a bad query parameter, a bad body); 404
             # everywhere (an id in the path or in the body that names nothing); 409 too (a
             # game record asked for before the game is over).
-            codes = {"400", "403", "404", "409", "503"}
+            codes = {"400", "401", "403", "404", "409", "429", "503"}
             if method in _WRITES and "requestBody" in operation:
                 codes |= {"413", "415"}
             responses = operation.setdefault("responses", {})
             for code in sorted(codes):
-                responses.setdefault(
-                    code,
-                    {"description": _WHY[code], "content": {"application/json": {"schema": ref}}},
-                )
+                answer: dict[str, Any] = {
+                    "description": _WHY[code],
+                    "content": {"application/json": {"schema": ref}},
+                }
+                if code in ("429", "503"):
+                    answer["headers"] = _RETRY_AFTER
+                responses.setdefault(code, answer)
     return result
+
+
+_FULL_RECORD = {
+    "type": "object",
+    "additionalProperties": True,
+    "description": "With source full_record: every action of the game, as "
+    "docs/notation/<game>.md writes it.",
+}
+
+
+def type_summaries(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+    """A result's body, one per game of the registry, told apart by ``game``: its ``record``
+    is that game's summary (ledger/api/summaries.py), so a generated client has a model of
+    each game's summary with its keys, ranges and words."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    base = schemas.get("ResultCreateRequest")
+    operation = result.get("paths", {}).get("/api/v1/results/", {}).get("post")
+    if base is None or operation is None:
+        return result
+    mapping: dict[str, str] = {}
+    for slug, summary in summary_schemas(translation.get_language() or "en").items():
+        summary_name = component_name(slug)
+        schemas[summary_name] = summary
+        body = copy.deepcopy(base)
+        body["properties"] = {
+            "game": {
+                "type": "string",
+                "enum": [slug],
+                "description": "The competition's game (checked against the table's).",
+            },
+            **body["properties"],
+            "record": {
+                "anyOf": [{"$ref": f"#/components/schemas/{summary_name}"}, _FULL_RECORD],
+                "description": "The game's summary (source summary), or its full record "
+                "(source full_record); empty with source manual.",
+            },
+        }
+        body["required"] = ["game", *body.get("required", [])]
+        body_name = summary_name.removesuffix("Summary") + "ResultCreateRequest"
+        schemas[body_name] = body
+        mapping[slug] = f"#/components/schemas/{body_name}"
+    operation["requestBody"]["content"] = {
+        "application/json": {
+            "schema": {
+                "oneOf": [{"$ref": ref} for ref in mapping.values()],
+                "discriminator": {"propertyName": "game", "mapping": mapping},
+            }
+        }
+    }
+    # Only the per-game bodies are used now.
+    schemas.pop("ResultCreateRequest", None)
+    return result
+
+
+def _language(request: Any) -> str:
+    """English unless ``Accept-Language`` asks for Italian first (the pages speak Italian
+    by default; a program's reader more often reads English)."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    for part in header.split(","):
+        code = part.split(";")[0].strip().lower()
+        if not code or code == "*":
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return "en"
+
+
+class SchemaView(SpectacularAPIView):
+    """/api/schema/: descriptions in English, or in Italian with ``Accept-Language: it``
+    (``?lang=`` wins over both)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        if request.GET.get("lang"):
+            return super().get(request, *args, **kwargs)
+        with translation.override(_language(request)):
+            return super().get(request, *args, **kwargs)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from ledger.clubs.game_fields import GameSerializerField
@@ -188,6 +188,9 @@ class VoidSerializer(serializers.Serializer[Any]):
 
 
 class ResultCreateSerializer(serializers.Serializer[Any]):
+    # The competition's game, as a client generated from the schema sends it (the schema has
+    # one body per game, told apart by it); checked against the table's by the view.
+    game = serializers.CharField(max_length=40, required=False)
     # An id, looked up by the view with its competition and club in one query.
     table = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     # A field named source: DRF's metaclass takes it off the class; stubs see Field.source.
@@ -251,6 +254,7 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
     class Meta:
         model = Rating
         fields = [
+            "id",
             "club",
             "game",
             "player",

@@ -12,10 +12,10 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -53,11 +53,33 @@ def _filter(queryset: Any, request: Request, **params: str) -> Any:
     return queryset
 
 
+_BY = {
+    "club": "Only those of this club (its id).",
+    "season": "Only those of this season (its id).",
+    "competition": "Only those of this competition (its id).",
+    "round": "Only those of this round (its id).",
+    "table": "Only those of this table (its id).",
+    "player": "Only those of this player (its id).",
+    "result": "Only the journal lines of this result (its id).",
+}
+
+
+def _by(*names: str) -> Any:
+    """The list operation's ?name= filters, in the schema (the view reads them with
+    ``_filter``)."""
+    return extend_schema_view(
+        list=extend_schema(
+            parameters=[OpenApiParameter(n, OpenApiTypes.INT, description=_BY[n]) for n in names]
+        )
+    )
+
+
 class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
     queryset = Club.objects.all()
     serializer_class = s.ClubSerializer
 
 
+@_by("club")
 class PlayerViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -86,6 +108,7 @@ class PlayerViewSet(
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
+@_by("club", "season")
 class CompetitionViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -156,6 +179,7 @@ class CompetitionViewSet(
         )
 
 
+@_by("competition", "round")
 class TableViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -186,10 +210,20 @@ def fingerprint(data: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-_FAST_FIELDS = frozenset({"table", "source", "record"})
+_FAST_FIELDS = frozenset({"game", "table", "source", "record"})
 # Result.Source.values builds its list anew on every read.
 _SOURCES = frozenset(Result.Source.values)
 _JSON = JSONRenderer()
+
+
+def check_game(table: Table, game: str | None) -> None:
+    """A body that names its game (as a generated client's does) names the table's."""
+    if game is not None and game != table.competition.game:
+        raise Invalid(
+            _("Table %(id)d plays %(game)s, not %(sent)s.")
+            % {"id": table.pk, "game": table.competition.game, "sent": game},
+            fields={"game": [_("Not the game of this table's competition.")]},
+        )
 
 
 def fast_create(request: HttpRequest) -> HttpResponse | None:
@@ -222,6 +256,7 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
         or type(source) is not str
         or source not in _SOURCES
         or not isinstance(record, dict)
+        or type(data.get("game", "")) is not str
         or (key is not None and len(key) > 128)
     ):
         return None
@@ -239,6 +274,7 @@ def fast_create(request: HttpRequest) -> HttpResponse | None:
                 _("There is no table %(id)d.") % {"id": table_id},
                 fields={"table": [_("No table with this id.")]},
             )
+        check_game(table, data.get("game"))
         result, created = services.record_result(
             user=user,
             table=table,
@@ -295,6 +331,7 @@ def _recorded(result: Result, created: bool) -> tuple[Any, dict[str, str]]:
     return s.ResultSerializer(stored).data, {"Idempotent-Replayed": "true"}
 
 
+@_by("club", "competition", "table")
 class ResultViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -346,6 +383,7 @@ class ResultViewSet(
                 _("There is no table %(id)d.") % {"id": v["table"]},
                 fields={"table": [_("No table with this id.")]},
             )
+        check_game(table, v.get("game"))
         result, created = services.record_result(
             user=request.user,
             table=table,
@@ -385,9 +423,9 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet[Rating]):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("club", OpenApiTypes.INT),
-            OpenApiParameter("player", OpenApiTypes.INT),
-            OpenApiParameter("game", OpenApiTypes.STR),
+            OpenApiParameter("club", OpenApiTypes.INT, description=_BY["club"]),
+            OpenApiParameter("player", OpenApiTypes.INT, description=_BY["player"]),
+            OpenApiParameter("game", OpenApiTypes.STR, description="Only this game's (a slug)."),
         ]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -406,6 +444,7 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet[Rating]):
         return qs.order_by("club", "game", "-mu", "player__name")
 
 
+@_by("club")
 class ImportViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -415,7 +454,8 @@ class ImportViewSet(
     """Bulk imports of results: upload a file, then poll the job for its progress."""
 
     serializer_class = s.ImportJobSerializer
-    parser_classes = [MultiPartParser, FormParser]
+    # The one body that is not JSON: the file, uploaded as a browser form would.
+    parser_classes = [MultiPartParser]
 
     def get_queryset(self) -> Any:
         user = self.request.user
@@ -454,6 +494,7 @@ class ImportViewSet(
         )
 
 
+@_by("competition", "player", "result")
 class EntryViewSet(viewsets.ReadOnlyModelViewSet[Entry]):
     serializer_class = s.EntrySerializer
 
