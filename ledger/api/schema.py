@@ -11,6 +11,8 @@ import copy
 from typing import Any
 
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
 
@@ -43,24 +45,39 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 _WHY = {
-    "400": "The request cannot be used as sent; `fields` names what to fix.",
-    "401": "The token is unknown, expired or revoked (code `not_authenticated` or "
-    "`authentication_failed`).",
-    "403": "Not logged in, or your role in this club does not allow it.",
-    "404": "No such object.",
-    "409": "In conflict with what is recorded (an Idempotency-Key reused with another body, "
-    "a result that is no longer pending, a game that is not over yet...).",
-    "413": "The body is larger than the service takes (a setting, 1 MB by default; imports 5 MB).",
-    "415": "Send the body as one of the documented media types.",
-    "429": "Too many requests in a short time; wait as `Retry-After` says, then send again.",
-    "503": "The database did not answer; retry (with the same Idempotency-Key for a write).",
+    "400": gettext_lazy("The request cannot be used as sent; `fields` names what to fix."),
+    "401": gettext_lazy(
+        "The token is unknown, expired or revoked (code `not_authenticated` or "
+        "`authentication_failed`)."
+    ),
+    "403": gettext_lazy("Not logged in, or your role in this club does not allow it."),
+    "404": gettext_lazy("No such object."),
+    "409": gettext_lazy(
+        "In conflict with what is recorded (an Idempotency-Key reused with another body, "
+        "a result that is no longer pending, a game that is not over yet...)."
+    ),
+    "413": gettext_lazy(
+        "The body is larger than the service takes (a setting, 1 MB by default; imports 5 MB)."
+    ),
+    "415": gettext_lazy("Send the body as one of the documented media types."),
+    "429": gettext_lazy(
+        "Too many requests in a short time; wait as `Retry-After` says, then send again."
+    ),
+    "503": gettext_lazy(
+        "The database did not answer; retry (with the same Idempotency-Key for a write)."
+    ),
 }
-_RETRY_AFTER = {
-    "Retry-After": {
-        "description": "Seconds to wait before sending again.",
-        "schema": {"type": "integer"},
+
+
+def _retry_after() -> dict[str, Any]:
+    return {
+        "Retry-After": {
+            "description": _("Seconds to wait before sending again."),
+            "schema": {"type": "integer"},
+        }
     }
-}
+
+
 _WRITES = {"post", "put", "patch", "delete"}
 
 
@@ -79,23 +96,44 @@ def document_errors(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
             if method in _WRITES and "requestBody" in operation:
                 codes |= {"413", "415"}
             responses = operation.setdefault("responses", {})
+            # An error an operation declares itself (the referee's 429, say) has the same one
+            # shape: error_body's.
+            for code, declared in responses.items():
+                if code[:1] in ("4", "5") and "content" in declared:
+                    declared["content"] = {"application/json": {"schema": ref}}
+                    codes.discard(code)
+                    if code in ("429", "503"):
+                        declared.setdefault("headers", _retry_after())
             for code in sorted(codes):
                 answer: dict[str, Any] = {
-                    "description": _WHY[code],
+                    "description": str(_WHY[code]),
                     "content": {"application/json": {"schema": ref}},
                 }
                 if code in ("429", "503"):
-                    answer["headers"] = _RETRY_AFTER
+                    answer["headers"] = _retry_after()
                 responses.setdefault(code, answer)
+    if not _refers_to(result, "#/components/schemas/ErrorOut"):
+        schemas.pop("ErrorOut", None)
     return result
 
 
-_FULL_RECORD = {
-    "type": "object",
-    "additionalProperties": True,
-    "description": "With source full_record: every action of the game, as "
-    "docs/notation/<game>.md writes it.",
-}
+def _refers_to(node: Any, ref: str) -> bool:
+    if isinstance(node, dict):
+        return node.get("$ref") == ref or any(_refers_to(v, ref) for v in node.values())
+    if isinstance(node, list):
+        return any(_refers_to(v, ref) for v in node)
+    return False
+
+
+def _full_record() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "additionalProperties": True,
+        "description": _(
+            "With source full_record: every action of the game, as the game's notation "
+            "(docs/notation) writes it."
+        ),
+    }
 
 
 def type_summaries(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
@@ -112,20 +150,23 @@ def type_summaries(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
         summary_name = component_name(slug)
         schemas[summary_name] = summary
         body = copy.deepcopy(base)
+        others = {k: v for k, v in body["properties"].items() if k not in ("game", "record")}
         body["properties"] = {
             "game": {
                 "type": "string",
                 "enum": [slug],
-                "description": "The competition's game (checked against the table's).",
+                "description": _("The competition's game (checked against the table's)."),
             },
-            **body["properties"],
+            **others,
             "record": {
-                "anyOf": [{"$ref": f"#/components/schemas/{summary_name}"}, _FULL_RECORD],
-                "description": "The game's summary (source summary), or its full record "
-                "(source full_record); empty with source manual.",
+                "anyOf": [{"$ref": f"#/components/schemas/{summary_name}"}, _full_record()],
+                "description": _(
+                    "The game's summary (source summary), or its full record (source "
+                    "full_record); empty with source manual."
+                ),
             },
         }
-        body["required"] = ["game", *body.get("required", [])]
+        body["required"] = ["game", *(k for k in body.get("required", []) if k != "game")]
         body_name = summary_name.removesuffix("Summary") + "ResultCreateRequest"
         schemas[body_name] = body
         mapping[slug] = f"#/components/schemas/{body_name}"

@@ -13,7 +13,7 @@ from games.core.text import Text
 
 
 def component_name(slug: str) -> str:
-    """``tarocco`` -> ``TaroccoSummary``; ``points-game`` -> ``PointsGameSummary``."""
+    """A game's slug as a component's name: ``carta_alta`` -> ``CartaAltaSummary``."""
     words = slug.replace("-", "_").split("_")
     return "".join(w[:1].upper() + w[1:] for w in words if w) + "Summary"
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -54,13 +55,13 @@ def _filter(queryset: Any, request: Request, **params: str) -> Any:
 
 
 _BY = {
-    "club": "Only those of this club (its id).",
-    "season": "Only those of this season (its id).",
-    "competition": "Only those of this competition (its id).",
-    "round": "Only those of this round (its id).",
-    "table": "Only those of this table (its id).",
-    "player": "Only those of this player (its id).",
-    "result": "Only the journal lines of this result (its id).",
+    "club": gettext_lazy("Only those of this club (its id)."),
+    "season": gettext_lazy("Only those of this season (its id)."),
+    "competition": gettext_lazy("Only those of this competition (its id)."),
+    "round": gettext_lazy("Only those of this round (its id)."),
+    "table": gettext_lazy("Only those of this table (its id)."),
+    "player": gettext_lazy("Only those of this player (its id)."),
+    "result": gettext_lazy("Only the journal lines of this result (its id)."),
 }
 
 
@@ -425,7 +426,9 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet[Rating]):
         parameters=[
             OpenApiParameter("club", OpenApiTypes.INT, description=_BY["club"]),
             OpenApiParameter("player", OpenApiTypes.INT, description=_BY["player"]),
-            OpenApiParameter("game", OpenApiTypes.STR, description="Only this game's (a slug)."),
+            OpenApiParameter(
+                "game", OpenApiTypes.STR, description=gettext_lazy("Only this game's.")
+            ),
         ]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

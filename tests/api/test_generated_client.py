@@ -108,13 +108,14 @@ def test_a_client_generated_from_the_schema_runs_a_clubs_flow_unchanged(
         for module in sorted(p for p in (tmp_path / PACKAGE).rglob("*.py")):
             dotted = ".".join(module.relative_to(tmp_path).with_suffix("").parts)
             importlib.import_module(dotted.removesuffix(".__init__"))
-        organiser = package.AuthenticatedClient(
+        # Closed at the end, so that no request is left open when the server stops.
+        with package.AuthenticatedClient(
             base_url=live_url,
             token=api_key(people.users["organiser"]),
             prefix="Token",
             raise_on_unexpected_status=True,
-        )
-        _flow(organiser, people)
+        ) as organiser:
+            _flow(organiser, people)
     finally:
         sys.path.remove(str(tmp_path))
     assert time.monotonic() - started < 60
@@ -159,8 +160,10 @@ def _flow(client: Any, people: People) -> None:
         assert [t.id for t in tables.results] == [table.id]
         # The game's example summary, as the game's own typed model of it.
         summary = _model(component_name(slug)).from_dict(dict(game.summary_examples[0]))
-        body_model = _model(component_name(slug).removesuffix("Summary") + "ResultCreateRequest")
-        body = body_model(game=slug, table=table.id, record=summary)
+        prefix = component_name(slug).removesuffix("Summary")
+        body = _model(f"{prefix}ResultCreateRequest")(
+            game=_model(f"{prefix}ResultCreateRequestGame")(slug), table=table.id, record=summary
+        )
         key = f"client-{slug}-1"
         result = _op("results", "results_create").sync(
             client=client, body=body, idempotency_key=key
