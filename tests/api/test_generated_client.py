@@ -32,18 +32,19 @@ BIN = Path(sys.executable).parent
 PACKAGE = "ledger_generated_client"
 
 
+# On PostgreSQL the server's thread reads the test database as committed (a transactional
+# test); on SQLite's in-memory database it shares the test's connection, as Django's own live
+# server does, inside the test's transaction: the journal's append-only triggers refuse the
+# flush that a transactional test ends with on SQLite.
+SHARED = connections[DEFAULT_DB_ALIAS].vendor == "sqlite"
+
+
 @pytest.fixture
-def live_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The service in a thread of this process, on a free port. On PostgreSQL it reads the
-    test database as committed (a transactional test); on SQLite's in-memory database it
-    shares the test's connection, as Django's own live server does, inside the test's
-    transaction: the journal's append-only triggers refuse the flush a transactional test
-    ends with on SQLite."""
+def live_url() -> Iterator[str]:
+    """The service in a thread of this process, on a free port."""
     connection = connections[DEFAULT_DB_ALIAS]
-    shared = connection.vendor == "sqlite"
-    request.getfixturevalue("db" if shared else "transactional_db")
-    override = {DEFAULT_DB_ALIAS: connection} if shared else None
-    if shared:
+    override = {DEFAULT_DB_ALIAS: connection} if SHARED else None
+    if SHARED:
         connection.inc_thread_sharing()
     thread = LiveServerThread("127.0.0.1", StaticFilesHandler, connections_override=override)
     thread.daemon = True
@@ -55,7 +56,7 @@ def live_url(request: pytest.FixtureRequest) -> Iterator[str]:
         yield f"http://127.0.0.1:{thread.port}"
     finally:
         thread.terminate()
-        if shared:
+        if SHARED:
             connection.dec_thread_sharing()
 
 
@@ -98,8 +99,9 @@ def _model(name: str) -> Any:
     return getattr(importlib.import_module(f"{PACKAGE}.models"), name)
 
 
+@pytest.mark.django_db(transaction=not SHARED)
 def test_a_client_generated_from_the_schema_runs_a_clubs_flow_unchanged(
-    live_url: str, people: People, tmp_path: Path
+    people: People, live_url: str, tmp_path: Path
 ) -> None:
     started = time.monotonic()
     package = generate(live_url, tmp_path)
