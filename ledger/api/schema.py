@@ -13,8 +13,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.request import Request
 
 from ledger.api.summaries import component_name, summary_schemas
 
@@ -200,11 +200,10 @@ def _language(request: Any) -> str:
 
 class SchemaView(SpectacularAPIView):
     """/api/schema/: descriptions in English, or in Italian with ``Accept-Language: it``
-    (``?lang=`` wins over both)."""
+    (``?lang=`` wins over both). The language is set for this request before the schema is
+    made, as the locale middleware sets the pages' (and says it in ``Content-Language``)."""
 
-    @extend_schema(exclude=True)
-    def get(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        if request.GET.get("lang"):
-            return super().get(request, *args, **kwargs)
-        with translation.override(_language(request)):
-            return super().get(request, *args, **kwargs)
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if not request.query_params.get("lang"):
+            translation.activate(_language(request))
