@@ -180,3 +180,15 @@ def test_the_schema_speaks_english_unless_accept_language_asks_for_italian(engli
     assert english["paths"]["/api/v1/results/"]["post"]["responses"]["401"][
         "description"
     ].startswith("The token is unknown")
+
+
+def test_a_game_installed_beside_the_others_gets_its_own_body_from_the_registry(tmp_path):
+    from tests.toygame.test_plays_everywhere import installed
+
+    with installed(tmp_path) as slug:
+        raw = schema()
+    body = raw["paths"]["/api/v1/results/"]["post"]["requestBody"]["content"]
+    mapping = body["application/json"]["schema"]["discriminator"]["mapping"]
+    assert slug in mapping
+    summary = raw["components"]["schemas"][component_name(slug)]
+    assert summary["type"] == "object"  # a game that does not describe its summary: any object
