@@ -1,6 +1,6 @@
 """What every engine shares: the interface, rule books, verdicts, seeded RNG and bots."""
 
-from games.core.bots import RandomBot
+from games.core.bots import RandomBot, make_bot
 from games.core.declare import Choice
 from games.core.engine import NOTATION_VERSION, Bot, Game, GameInfo, Ruleset, State, play
 from games.core.errors import EngineError, IllegalAction, RecordError
@@ -38,6 +38,7 @@ __all__ = [
     "Text",
     "Verdict",
     "Violation",
+    "make_bot",
     "places_by",
     "play",
     "rng",

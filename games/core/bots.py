@@ -1,4 +1,5 @@
-"""Bots shared by every game: a random legal player. Heuristic bots live with their game."""
+"""Bots shared by every game: a random legal player, and the one factory that makes any
+game's bot by its kind. Heuristic bots live with their game."""
 
 from __future__ import annotations
 
@@ -18,3 +19,11 @@ class RandomBot:
         if not actions:
             raise RuntimeError(f"seat {seat} has no legal action")
         return actions[self._rng.randrange(len(actions))]
+
+
+def make_bot(game: Any, kind: str, seed: int) -> Any:
+    """A bot of ``kind`` for ``game`` from ``seed``: "random" for every game, else one of the
+    kinds the game declares in ``bots`` (a KeyError names an unknown kind)."""
+    if kind == "random":
+        return RandomBot(seed)
+    return game.bots[kind](seed)

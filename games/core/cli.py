@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from games.core import registry
-from games.core.bots import RandomBot
+from games.core.bots import make_bot
 from games.core.engine import Game, play
 from games.core.errors import RecordError
 from games.core.fair import commitment
@@ -56,10 +56,7 @@ def _open(path: str) -> TextIO:
 
 
 def make_bots(game: Game[Any, Any], kind: str, seats: int, seed: int) -> list[Any]:
-    if kind == "random":
-        return [RandomBot(seed * 31 + i) for i in range(seats)]
-    factory = game.bots[kind]
-    return [factory(seed * 31 + i) for i in range(seats)]
+    return [make_bot(game, kind, seed * 31 + i) for i in range(seats)]
 
 
 def cmd_selfplay(game: Game[Any, Any], args: argparse.Namespace, out: TextIO) -> int:

@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.core import UNFINISHED, RecordError, registry
 from ledger.clubs.errors import Invalid, RuleViolation
-from ledger.clubs.games import engine_available, plain_scores
+from ledger.clubs.games import engine_available, plain_scores, reader_language
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ def check_ruleset(game: str, spec: Any) -> str | None:
 
 
 def _message(violations: Sequence[Mapping[str, Any]]) -> str:
-    language = "it" if (get_language() or "it").startswith("it") else "en"
+    language = reader_language()
     first = violations[0]
     text = first["message"].get(language) or first["message"].get("en", "")
     more = len(violations) - 1

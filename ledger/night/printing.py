@@ -14,13 +14,12 @@ from typing import Any
 import segno
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from fpdf import FPDF
 
 from games.core import RecordError, registry
 from games.core.declare import Field
-from ledger.clubs.games import engine_available
+from ledger.clubs.games import engine_available, reader_language
 from ledger.clubs.models import Competition
 
 # fpdf2's built-in fonts cover Latin-1: the few other characters the pages use are
@@ -56,7 +55,7 @@ def summary_fields(competition: Competition) -> list[str]:
     declaration = engine.summary_form(ruleset)
     if declaration is None:
         return []
-    language = "en" if (get_language() or "it").startswith("en") else "it"
+    language = reader_language()
 
     def label(field: Field) -> str:
         words = field.label.get(language)

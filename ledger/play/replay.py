@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.core import registry
-from games.core.bots import RandomBot
+from games.core.bots import make_bot as core_make_bot
 from games.core.engine import Bot, Game, State
 
 
@@ -24,10 +24,8 @@ def bot_kinds(slug: str) -> list[str]:
 
 
 def make_bot(slug: str, kind: str, seed: int) -> Bot:
-    if kind == "random":
-        return RandomBot(seed)
-    factory = engine(slug).bots[kind]
-    return factory(seed)
+    bot: Bot = core_make_bot(engine(slug), kind, seed)
+    return bot
 
 
 def bot_seed(table_seed: int, seat: int, step: int) -> int:

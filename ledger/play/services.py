@@ -27,7 +27,7 @@ from games.core.fair import commitment
 from games.core.verdict import violation
 from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
-from ledger.clubs.games import engine_available, meta, turn_rule
+from ledger.clubs.games import engine_available, meta, reader_language, turn_rule
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
 from ledger.clubs.roles import require_role
 from ledger.play import live, sealing
@@ -150,9 +150,8 @@ def seat_of(table: GameTable, user: Any) -> PlaySeat | None:
 
 
 def language() -> str:
-    from django.utils.translation import get_language
-
-    return "it" if (get_language() or "it").startswith("it") else "en"
+    """The reader's language for the games' words (the one helper: clubs.games)."""
+    return reader_language()
 
 
 # --- helpers -----------------------------------------------------------------------------

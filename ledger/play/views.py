@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from games.core import registry
 from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.games import has_strong_bot, meta, presets
+from ledger.clubs.games import has_strong_bot, meta, presets, reader_language
 from ledger.clubs.models import Club, Competition, Role, Table
 from ledger.play import boards, drawings, live, selectors, services
 from ledger.play.models import GameTable, PlaySeat
@@ -265,8 +265,7 @@ def _scheduled(user: Any) -> list[Table]:
 
 def _choices() -> list[dict[str, Any]]:
     """Each game with its rulesets in words (the labels the game declares), default first."""
-    language = get_language() or "it"
-    language = "it" if language.startswith("it") else "en"
+    language = reader_language()
     out = []
     for slug in registry.available():
         out.append(

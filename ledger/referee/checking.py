@@ -8,7 +8,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.core import RecordError, registry
@@ -17,13 +16,14 @@ from games.core import tabledeal as game_tabledeal
 from games.core import words as game_words
 from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
-from ledger.clubs.games import engine_available, step_groups, with_players
+from ledger.clubs.games import engine_available, reader_language, step_groups, with_players
 
 MAX_OFFERED = 300
 
 
 def language() -> str:
-    return "en" if (get_language() or "it").startswith("en") else "it"
+    """The reader's language for the games' words (the one helper: clubs.games)."""
+    return reader_language()
 
 
 def engine_for(game: str) -> Any:

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 from typing import Any, NoReturn, cast
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.core.declare import Field, FormProblem, Group, Note, Together
 from games.core.declare import Rows as DeclaredRows
 from games.core.text import Text
+from ledger.clubs.games import reader_language
 from ledger.clubs.models import Player
 
 Seats = list[tuple[int, str]]
@@ -158,10 +158,6 @@ def rows(form: type[forms.Form], base: type[Rows], count: int, most: int) -> typ
 # --- the games' own summary forms, built from what each game declares -----------------------
 
 
-def _language() -> str:
-    return "en" if (get_language() or "it").startswith("en") else "it"
-
-
 def _blank(value: Any) -> Any:
     """A field left empty reads as None (an unchosen choice posts "")."""
     return None if value == "" else value
@@ -174,7 +170,7 @@ class FieldMaker:
     def __init__(self, seats: Seats) -> None:
         self.names = dict(seats)
         self.seats = seats
-        self.language = _language()
+        self.language = reader_language()
 
     def words(self, text: Text, seat: int | None = None) -> str:
         out = text.get(self.language)
@@ -475,7 +471,7 @@ def row_place(game: str, ruleset: Any, where: dict[str, Any]) -> str:
     for declared in declaration.rows() if declaration is not None else []:
         n = where.get(declared.name)
         if isinstance(n, int) and not isinstance(n, bool):
-            label = declared.label.get(_language())
+            label = declared.label.get(reader_language())
             at = label.replace("{n}", str(n - declared.first + 1))
     return at
 

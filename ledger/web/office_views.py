@@ -17,14 +17,14 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from ledger.clubs import office
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.game_fields import GameFormField
-from ledger.clubs.games import game_choices, meta, presets
+from ledger.clubs.games import game_choices, meta, presets, reader_language
 from ledger.clubs.models import Club, Competition, Invitation, Membership, Player, Role
 from ledger.clubs.outcomes import settings_for
 from ledger.formats import office as competitions
@@ -36,10 +36,6 @@ def _organised(request: HttpRequest, slug: str) -> Club:
     if not club.allows(request.user, Role.ORGANISER):
         raise PermissionDenied(_("Only the club's organisers use its back office."))
     return club
-
-
-def _language() -> str:
-    return "it" if (get_language() or "it").startswith("it") else "en"
 
 
 def _attach(form: forms.Form, error: LedgerError, fallback: str) -> None:
@@ -122,7 +118,7 @@ class CompetitionForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        language = _language()
+        language = reader_language()
         groups: list[tuple[Any, list[tuple[str, str]]]] = []
         installed = game_choices()
         for slug, label in installed:

@@ -15,8 +15,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from ledger.clubs import services
@@ -27,6 +27,7 @@ from ledger.clubs.games import (
     hand_words,
     meta,
     plain_scores,
+    reader_language,
     with_players,
 )
 from ledger.clubs.models import Competition, Player, Result, Role, Table
@@ -282,7 +283,7 @@ def _explained(
     """Each violation with its message in the reader's language, each seat it counts named by
     who sits there ("posto 2 (Bruno)"), and the row it is placed at
     in words ("Scontro 2") when the game's form has rows."""
-    language = "it" if (get_language() or "it").startswith("it") else "en"
+    language = reader_language()
     names = [name for _index, name in sorted(form.seats)]
     out = []
     for v in violations or []:

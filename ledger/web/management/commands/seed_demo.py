@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from games.core import RandomBot, play, registry
+from games.core import make_bot, play, registry
 from ledger.clubs import services
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Club, Competition, Membership, Player, Result, Role, Season, Table
@@ -206,8 +206,8 @@ class Command(BaseCommand):
         if engine_available(game):
             engine = registry.get(game)
             ruleset = engine.ruleset()
-            factory = engine.bots.get("heuristic")
-            bots = [factory(seed + i) if factory else RandomBot(seed + i) for i in range(seats)]
+            kind = "heuristic" if "heuristic" in engine.bots else "random"
+            bots = [make_bot(engine, kind, seed + i) for i in range(seats)]
             state = play(engine, engine.new_game(ruleset, seed), bots)
             return Result.Source.FULL_RECORD, state.to_record(), None
         points = [((seed * 7 + i * 13) % 11) - 3 for i in range(seats)]
