@@ -137,9 +137,70 @@ def colour_clash(a: Seated, b: Seated, *, last_round: bool = False, top: float =
 
 
 class _RankedSides:
-    """Our side allocation (ranked by score first) in place of the library's."""
+    """Our side allocation (ranked by score first) in place of the library's, and its
+    last-resort matcher made polynomial."""
 
     initial_color: str
+
+    def _backtrack_match(self, players: list[Any], relaxed: bool = False) -> list[Any] | None:
+        """The library's last-resort matcher gives the first matching, in the players'
+        order, in which every pair may meet (one player left over in an odd group); it
+        searches every ordering first, so a group with no such matching took exponential
+        time (a Swiss draw of 24 hung). The same search and answer here, but a branch is
+        taken only while the players left can still all be paired (a maximum matching of
+        the graph of who may meet, networkx's): a group that cannot be paired is known at
+        once, and an even group's search never goes back."""
+        n = len(players)
+        if n < 2:
+            return None
+
+        engine: Any = self  # the library's engine this is mixed into: its _can_pair
+
+        def may_meet(a: int, b: int) -> bool:
+            if relaxed:
+                return bool(players[b].id not in players[a].opponents)
+            return bool(engine._can_pair(players[a], players[b]))
+
+        edges = {(a, b) for a in range(n) for b in range(a + 1, n) if may_meet(a, b)}
+
+        def completes(left: list[int]) -> bool:
+            """Whether the players left can all be paired, one left over in an odd group
+            but never the first of them (the library pairs its first player while two
+            remain): an odd group takes a stand-in who may meet anyone but the first."""
+            if len(left) < 2:
+                return True
+            graph: nx.Graph[int] = nx.Graph()
+            graph.add_nodes_from(left)
+            graph.add_edges_from((a, b) for a, b in edges if a in graph and b in graph)
+            size = len(left)
+            if size % 2:
+                graph.add_edges_from((-1, b) for b in left[1:])
+                size += 1
+            return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == size
+
+        pairs: list[Any] = []
+
+        def search(left: list[int]) -> bool:
+            # The library's search, in its order, skipping every branch after which the
+            # players left could not all be paired anyway.
+            if len(left) < 2:
+                return True
+            first, rest = left[0], left[1:]
+            for other in rest:
+                if (first, other) not in edges:
+                    continue
+                after = [i for i in rest if i != other]
+                if not completes(after):
+                    continue
+                pairs.append((players[first], players[other]))
+                if search(after):
+                    return True
+                pairs.pop()
+            return False
+
+        if not completes(list(range(n))) or not search(list(range(n))):
+            return None
+        return pairs
 
     def _assign_colors(self, p1: Any, p2: Any) -> tuple[Any, Any]:
         first, second = (
