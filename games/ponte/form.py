@@ -210,8 +210,9 @@ def summary_shape(magistrature: tuple[Choice, ...]) -> Shape:
     left = Shape(
         "list",
         Text(
-            "Potenza rimasta a fine sfida, [Tramontana, Mezzogiorno] (facoltativa)",
-            "Power left at the end of the challenge, [Tramontana, Mezzogiorno] (optional)",
+            "Potenza rimasta a fine sfida: prima Tramontana, poi Mezzogiorno (facoltativa)",
+            "Power left at the end of the challenge: Tramontana's first, then Mezzogiorno's "
+            "(optional)",
         ),
         items=Shape("integer", minimum=0),
         least=2,
