@@ -3,9 +3,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ledger.clubs.game_fields import GameSerializerField
+from ledger.clubs.imports import in_words
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -267,8 +269,65 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
         ]
 
 
+_SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+
+class UnderstoodSerializer(serializers.Serializer[Any]):
+    """What was read of an import's file, as the import page says it before confirming."""
+
+    kind = serializers.ChoiceField(
+        choices=["csv", "jsonl", "xlsx", "ods"], help_text=_("The kind of file read.")
+    )
+    separator = serializers.ChoiceField(
+        choices=list(_SEPARATORS.values()),
+        allow_null=True,
+        help_text=_("A CSV file's separator (null for the other kinds)."),
+    )
+    encoding = serializers.ChoiceField(
+        choices=["utf-8", "utf-8-sig", "cp1252"],
+        allow_null=True,
+        help_text=_(
+            "A text file's encoding: UTF-8, UTF-8 with a byte-order mark, or Windows-1252 "
+            "(null for a workbook)."
+        ),
+    )
+    sheet = serializers.CharField(
+        allow_null=True, help_text=_("The workbook's sheet read (null for a text file).")
+    )
+    rows = serializers.IntegerField(help_text=_("The rows of results found (the header aside)."))
+    columns = serializers.ListField(
+        child=serializers.CharField(), help_text=_("The header's columns, in the file's order.")
+    )
+    in_words = serializers.CharField(
+        help_text=_("All of it in one sentence, in the request's language.")
+    )
+
+
+def understood_of(job: ImportJob) -> dict[str, Any]:
+    seen = job.understood or {}
+    return {
+        "kind": seen.get("kind") or job.format,
+        "separator": _SEPARATORS.get(seen["separator"]) if seen.get("separator") else None,
+        "encoding": seen.get("encoding"),
+        "sheet": seen.get("sheet"),
+        "rows": int(seen.get("rows") or 0),
+        "columns": list(seen.get("columns") or []),
+        "in_words": in_words(seen),
+    }
+
+
 class ImportJobSerializer(serializers.ModelSerializer[ImportJob]):
     percent = serializers.IntegerField(read_only=True)
+    understood = serializers.SerializerMethodField(
+        help_text=_(
+            "What was read of the file. A job sent with preview waits, in status preview, "
+            "until it is confirmed (POST its confirm) or put aside (DELETE it)."
+        )
+    )
+
+    @extend_schema_field(UnderstoodSerializer)
+    def get_understood(self, job: ImportJob) -> dict[str, Any]:
+        return understood_of(job)
 
     class Meta:
         model = ImportJob
@@ -278,6 +337,7 @@ class ImportJobSerializer(serializers.ModelSerializer[ImportJob]):
             "filename",
             "format",
             "status",
+            "understood",
             "total",
             "processed",
             "percent",
@@ -297,6 +357,14 @@ class ImportCreateSerializer(serializers.Serializer[Any]):
         "(docs/imports.md)."
     )
     format = serializers.ChoiceField(choices=["csv", "jsonl", "xlsx", "ods"], required=False)
+    preview = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=_(
+            "True: read the file and say what was understood of it (separator, rows, "
+            "columns), then wait for POST /imports/{id}/confirm/ before importing anything."
+        ),
+    )
 
 
 class StandingsSettingsSerializer(serializers.Serializer[Any]):

@@ -16,7 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from ledger.api import auth, errors
 from ledger.api import serializers as s
 from ledger.clubs import imports, jobs, services
-from ledger.clubs.errors import Invalid
+from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -454,7 +454,8 @@ class ImportViewSet(
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet[ImportJob],
 ):
-    """Bulk imports of results: upload a file, then poll the job for its progress."""
+    """Bulk imports of results: upload a file (with ``preview``, read what was understood of
+    it and confirm), then poll the job for its progress."""
 
     serializer_class = s.ImportJobSerializer
     # The one body that is not JSON: the file, uploaded as a browser form would.
@@ -488,13 +489,52 @@ class ImportViewSet(
             filename=upload.name or "upload",
             raw=upload.read(),
             fmt=data.validated_data.get("format"),
+            preview=data.validated_data["preview"],
         )
-        transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, job.pk))
+        if not data.validated_data["preview"]:
+            transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, job.pk))
         return Response(
             s.ImportJobSerializer(job).data,
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": f"/api/v1/imports/{job.pk}/"},
         )
+
+    @extend_schema(
+        request=None,
+        responses={202: s.ImportJobSerializer},
+        description=gettext_lazy(
+            "Import a file sent with preview, once what was understood of it (its understood) "
+            "is right: the job is queued. A job no longer waiting (confirmed already, running "
+            "or done) is a 409."
+        ),
+    )
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        job = self.get_object()
+        if not imports.confirm_job(user=request.user, job=job):
+            raise Conflict(
+                _("This import is not waiting for a confirmation: it is %(status)s.")
+                % {"status": job.get_status_display().lower()}
+            )
+        job.refresh_from_db()
+        return Response(s.ImportJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        responses={204: None},
+        description=gettext_lazy(
+            "Put aside a file sent with preview: nothing of it is imported and the job is "
+            "gone. A job no longer waiting is a 409 (an import is undone by voiding its "
+            "results)."
+        ),
+    )
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        job = self.get_object()
+        if not imports.discard_job(user=request.user, job=job):
+            raise Conflict(
+                _("This import is not waiting for a confirmation: it is %(status)s.")
+                % {"status": job.get_status_display().lower()}
+            )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @_by("competition", "player", "result")

@@ -26,7 +26,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.core import UNFINISHED, RecordError, registry
-from ledger.clubs import services, sheets
+from ledger.clubs import jobs, services, sheets
 from ledger.clubs.columns import columns, flatten, summary_of
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import engine_available
@@ -525,6 +525,28 @@ def create_job(
         status=ImportJob.Status.PREVIEW if preview else ImportJob.Status.QUEUED,
         language=(language or get_language() or "it")[:8],
     )
+
+
+def confirm_job(*, user: Any, job: ImportJob) -> bool:
+    """Queue a job that waits for its scorekeeper to confirm what was understood of its file
+    (the import page's button, the API's ``confirm``). Only a job still waiting moves on, so a
+    second confirmation queues nothing twice: True when this one queued it."""
+    require_role(user, job.club, Role.SCOREKEEPER)
+    with transaction.atomic():
+        queued = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.PREVIEW).update(
+            status=ImportJob.Status.QUEUED
+        )
+        if queued:
+            transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, job.pk))
+    return bool(queued)
+
+
+def discard_job(*, user: Any, job: ImportJob) -> bool:
+    """Put aside a job still waiting for confirmation: nothing of its file is imported. True
+    when it was waiting (and is now gone)."""
+    require_role(user, job.club, Role.SCOREKEEPER)
+    deleted, _kinds = ImportJob.objects.filter(pk=job.pk, status=ImportJob.Status.PREVIEW).delete()
+    return bool(deleted)
 
 
 def run_job(job_id: int) -> ImportJob:

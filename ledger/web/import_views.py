@@ -10,15 +10,14 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
-from ledger.clubs import jobs, sheets
+from ledger.clubs import sheets
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.imports import create_job, in_words, template_rows
+from ledger.clubs.imports import confirm_job, create_job, discard_job, in_words, template_rows
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
 
 
@@ -194,15 +193,10 @@ def job(request: _HtmxRequest, club: str, pk: int) -> HttpResponse:
     import_job = get_object_or_404(ImportJob.objects.defer("content"), pk=pk, club=the_club)
     if request.method == "POST" and import_job.status == ImportJob.Status.PREVIEW:
         if request.POST.get("confirm"):
-            # Only the job still waiting moves on: a second click queues nothing twice.
-            queued = ImportJob.objects.filter(
-                pk=import_job.pk, status=ImportJob.Status.PREVIEW
-            ).update(status=ImportJob.Status.QUEUED)
-            if queued:
-                transaction.on_commit(lambda: jobs.delay(jobs.RUN_IMPORT, import_job.pk))
+            if confirm_job(user=request.user, job=import_job):
                 messages.info(request, _("Import started."))
         else:
-            ImportJob.objects.filter(pk=import_job.pk, status=ImportJob.Status.PREVIEW).delete()
+            discard_job(user=request.user, job=import_job)
             messages.info(request, _("The file was put aside; nothing was imported."))
             return redirect("import", club=club)
         return redirect("import-job", club=club, pk=import_job.pk)
