@@ -316,3 +316,15 @@ def apply(
         d["reshuffle_known"] = asked["start"] + len(dealt)
     out.setdefault("actions", [])
     return out
+
+
+def real_steps(seat: int, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every step the seat could physically take now, legal or not: while the dealer
+    reveals a table card, giving it to any seat or to nobody (the desk offers the ones the
+    rules do not give marked, so a wrong capture is entered by tapping)."""
+    at = view.get("revealing")
+    sizes = view.get("hand_sizes")
+    if not isinstance(at, int) or at < 0 or seat != 0 or not isinstance(sizes, list):
+        return []
+    takers: list[int | None] = [*range(len(sizes)), None]
+    return [{"seat": seat, "resolve": at, "taker": t} for t in takers]

@@ -287,6 +287,23 @@ def builder(
             "drawn": drawn,
             "over": False,
         }
+    entry = getattr(dealing, "number_entry", None)
+    number = entry(seat, state.view(seat), lang, names) if entry is not None else None
+    if number is not None:
+        # A number typed in a field, not one button per value (San Marco's points).
+        who = names[seat] if names and seat is not None and seat < len(names) else str(seat)
+        return {
+            "error": "",
+            "seat": seat,
+            "who": who,
+            "choices": [],
+            "held": [],
+            "groups": [],
+            "held_groups": [],
+            "card_set": None,
+            "number": number,
+            "over": False,
+        }
     choices = []
     for action in list(state.legal_actions(seat))[:MAX_OFFERED]:
         encoded = {"seat": seat, **engine.encode_action(action)}
@@ -321,10 +338,13 @@ def builder(
             held.append(
                 {
                     "json": json.dumps(step),
-                    "label": str(words.action({k: v for k, v in step.items() if k != "seat"}, lang))
+                    "label": str(
+                        words.action({k: v for k, v in step.items() if k != "seat"}, lang, names)
+                    )
                     if words is not None
                     else _label(step),
                     "raw": step,
+                    "why": why_not(engine, state, step, lang),
                 }
             )
     is_play = getattr(dealing, "is_play", None)
@@ -341,6 +361,7 @@ def builder(
                     "json": json.dumps(step),
                     "label": str(words.card(code, lang)) if words is not None else code,
                     "raw": step,
+                    "why": why_not(engine, state, step, lang),
                 }
             )
     who = names[seat] if names and seat is not None and seat < len(names) else str(seat)
@@ -355,6 +376,35 @@ def builder(
         "card_set": card_set,
         "over": False,
     }
+
+
+def why_not(engine: Any, state: Any, step: Mapping[str, Any], lang: str) -> str:
+    """The rules one step would break where the record stands, in words ("" when legal)."""
+    try:
+        seat, action = engine.decode_step(dict(step), "action")
+        found = state.check(seat, action)
+    except (RecordError, ValueError, KeyError, IndexError):
+        return ""
+    said: list[str] = []
+    for v in found:
+        rule = engine.rules.get(v.rule)
+        text = rule.text.as_dict().get(lang, "") if rule is not None else ""
+        if text and text not in said:
+            said.append(text)
+    return " ".join(said)
+
+
+def rules_in_words(game: str, rule_ids: list[str]) -> str:
+    """Rule ids as the rules say them, in the reader's language."""
+    engine = engine_for(game)
+    lang = language()
+    said: list[str] = []
+    for rid in rule_ids:
+        rule = engine.rules.get(rid)
+        text = rule.text.as_dict().get(lang, "") if rule is not None else ""
+        if text and text not in said:
+            said.append(text)
+    return " ".join(said)
 
 
 def card_name(game: str, code: str, lang: str) -> str:

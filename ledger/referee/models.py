@@ -84,6 +84,9 @@ class Case(models.Model):
     reason = models.TextField(_("what is contested"), blank=True)
     record = models.JSONField(_("record"), default=dict, blank=True)
     verdict = models.JSONField(_("verdict"), null=True, blank=True)
+    # The steps taken back from the end of the record (undo, "go back to step N"), the next
+    # one first: put back one by one or all at once, dropped when another step is entered.
+    later = models.JSONField(_("steps set aside"), default=list, blank=True)
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

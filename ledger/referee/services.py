@@ -259,6 +259,8 @@ def set_record(*, user: Any, case: Case, record: dict[str, Any]) -> Case:
     case = _editable(user, case)
     checking.check(case.game, record, case.competition.ruleset)  # refuse what cannot be read
     case.record = record
+    case.later = []
+    case.save(update_fields=["later"])
     _recheck(case)
     return case
 
@@ -272,6 +274,8 @@ def start_deal(*, user: Any, case: Case, seed: int) -> Case:
     record = engine.new_game(ruleset, seed).to_record()
     record["actions"] = []
     case.record = record
+    case.later = []
+    case.save(update_fields=["later"])
     _recheck(case)
     return case
 
@@ -291,16 +295,20 @@ def add_step(*, user: Any, case: Case, action: dict[str, Any], as_played: bool) 
     if broken and not as_played:
         raise Invalid(
             _(
-                "That is not a legal choice now (%(rules)s). Use “record what was really "
-                "played” to enter it anyway."
+                "That is not a legal choice now: %(rules)s Record it as it happened to enter "
+                "it anyway; the verdict will mark the fault."
             )
-            % {"rules": ", ".join(broken)},
+            % {"rules": checking.rules_in_words(case.game, broken)},
             fields={"action": [_("Not legal here.")]},
         )
     record = dict(case.record)
     record["actions"] = [*record.get("actions", []), action]
     case.record = record
+    later = list(case.later or [])
+    # The next step set aside entered again keeps the others; another step drops them.
+    case.later = later[1:] if later and later[0] == action else []
     _recheck(case)
+    case.save(update_fields=["later"])
     return case
 
 
@@ -309,9 +317,56 @@ def undo_step(*, user: Any, case: Case) -> Case:
     case = _editable(user, case)
     record = dict(case.record)
     if record.get("actions"):
-        record["actions"] = record["actions"][:-1]
-        case.record = record
-        _recheck(case)
+        return _cut(case, len(record["actions"]) - 1)
+    return case
+
+
+def _cut(case: Case, keep: int) -> Case:
+    record = dict(case.record)
+    actions = list(record.get("actions", []))
+    record["actions"] = actions[:keep]
+    case.later = [*actions[keep:], *(case.later or [])]
+    case.record = record
+    _recheck(case)
+    case.save(update_fields=["later"])
+    return case
+
+
+@transaction.atomic
+def go_to_step(*, user: Any, case: Case, step: Any) -> Case:
+    """Back to just before step ``step`` (counted from 1): the steps from it on are set
+    aside, to be put back or replaced. Past the end, the steps set aside come back up to it."""
+    case = _editable(user, case)
+    total = len(case.record.get("actions", [])) if case.record else 0
+    later = list(case.later or [])
+    text = str(step).strip()
+    if not text.isdigit() or not 1 <= int(text) <= total + len(later) + 1:
+        raise Invalid(
+            _("Write a step number from 1 to %(n)d.") % {"n": total + len(later) + 1},
+            fields={"step": [_("No such step.")]},
+        )
+    wanted = int(text) - 1
+    if wanted <= total:
+        return _cut(case, wanted)
+    return _put_back(case, wanted - total)
+
+
+@transaction.atomic
+def put_back(*, user: Any, case: Case, count: int | None = None) -> Case:
+    """The steps set aside entered again as they were (all of them when count is None)."""
+    case = _editable(user, case)
+    later = list(case.later or [])
+    return _put_back(case, len(later) if count is None else count)
+
+
+def _put_back(case: Case, count: int) -> Case:
+    later = list(case.later or [])
+    record = dict(case.record)
+    record["actions"] = [*record.get("actions", []), *later[:count]]
+    case.record = record
+    case.later = later[count:]
+    _recheck(case)
+    case.save(update_fields=["later"])
     return case
 
 

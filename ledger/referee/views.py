@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.core import RecordError
 from games.core import tabledeal as game_tabledeal
 from ledger.clubs import services as clubs_services
 from ledger.clubs.errors import Invalid, LedgerError
@@ -299,12 +300,23 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "differs": differs,
             # A game whose deals are asked for as they come offers its own link when one is
             # due; the picker's link opens a case with no deal yet.
-            "by_cards": dealing is not None
+            "by_cards": _offers_deal(dealing, case)
             and (getattr(dealing, "KIND", "cards") != "dealt" or not case.record),
+            "entry_kept": getattr(request, "entry_kept", None) or {},
+            "later": len(case.later or []),
+            "steps_done": len((case.record or {}).get("actions", [])),
             "titles": dealing.titles(checking.language()) if hasattr(dealing, "titles") else {},
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
         },
     )
+
+
+def _offers_deal(dealing: Any, case: Case) -> bool:
+    """Whether the game has a deal to tap for this competition's ruleset."""
+    if dealing is None:
+        return False
+    offers = getattr(dealing, "offers_deal", None)
+    return bool(offers(_ruleset_of(case))) if offers is not None else True
 
 
 def _number(value: Any) -> Any:
@@ -394,6 +406,9 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
     Er Giò's laid Corteo and hands..., as the game declares them."""
     case = _case(request, pk)
     dealing = checking.tabledeal_for(case.game)
+    if not _offers_deal(dealing, case):
+        messages.info(request, _("This game is entered step by step: there is no deal to tap."))
+        return _back(case, "#builder")
     if getattr(dealing, "KIND", "cards") == "sheets":
         return _sheets_page(request, case, dealing)
     lang = checking.language()
@@ -449,6 +464,17 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             except LedgerError as exc:
                 problem = exc.message
             else:
+                case.refresh_from_db()
+                after = checking.builder(case.game, case.record, case.competition.ruleset)
+                if after.get("over"):
+                    messages.success(
+                        request,
+                        _(
+                            "Deal saved: the steps entered reach the end of the hand; read "
+                            "the verdict."
+                        ),
+                    )
+                    return _back(case, "#verdict")
                 messages.success(request, _("Deal saved: now enter the play, step by step."))
                 return _back(case, "#builder")
         if not problem and errors:
@@ -634,10 +660,50 @@ def drawn(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(case, "#builder")
 
 
+def _entry_step(request: HttpRequest, pk: int, case: Case) -> HttpResponse:
+    """A step typed in the game's own number form (San Marco's points): refused with the
+    rule it breaks in words, everything typed kept, and a button to record it as it was."""
+    values = {
+        k.removeprefix("entry_"): v for k, v in request.POST.items() if k.startswith("entry_")
+    }
+    as_played = request.POST.get("as_played") == "1"
+    dealing = checking.tabledeal_for(case.game)
+    kept: dict[str, Any] = {"values": values, "error": "", "field": "", "why": ""}
+    try:
+        try:
+            action = dealing.number_step(values)
+        except RecordError as exc:
+            kept["field"] = exc.path or "points"
+            raise Invalid(
+                _("Write the points as a whole number.")
+                if kept["field"] == "points"
+                else _("Choose the colour."),
+                fields={kept["field"]: ["?"]},
+            ) from exc
+        broken = checking.breaches(case.game, case.record, case.competition.ruleset, action)
+        if broken and not as_played:
+            kept["why"] = checking.rules_in_words(case.game, broken)
+            kept["field"] = "points"
+            raise Invalid(
+                _("Not a legal entry now: %(rules)s") % {"rules": kept["why"]},
+                fields={"action": ["?"]},
+            )
+        services.add_step(user=request.user, case=case, action=action, as_played=as_played)
+    except LedgerError as exc:
+        kept["error"] = exc.message
+        request.entry_kept = kept  # type: ignore[attr-defined]  # kept on the request for the page drawn next
+        response = case_page(request, pk)
+        response.status_code = 400
+        return response
+    return _back(case, "#builder")
+
+
 @login_required
 @require_POST
 def step(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
+    if request.POST.get("entry") == "1":
+        return _entry_step(request, pk, case)
     action: Any = request.POST.get("action", "")
     cards = request.POST.getlist("cards")
     try:
@@ -670,6 +736,33 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
     try:
         services.undo_step(user=request.user, case=case)
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    return _back(case, "#builder")
+
+
+@login_required
+@require_POST
+def go_to(request: HttpRequest, pk: int) -> HttpResponse:
+    """Back to any step of the timeline (the later steps set aside), or forward again."""
+    case = _case(request, pk)
+    try:
+        # a step's own button on the timeline sends its number beside the empty field
+        wanted = next((v for v in request.POST.getlist("step") if v.strip()), "")
+        services.go_to_step(user=request.user, case=case, step=wanted)
+    except LedgerError as exc:
+        messages.error(request, exc.message)
+    return _back(case, "#builder")
+
+
+@login_required
+@require_POST
+def put_back(request: HttpRequest, pk: int) -> HttpResponse:
+    case = _case(request, pk)
+    try:
+        services.put_back(
+            user=request.user, case=case, count=1 if request.POST.get("one") == "1" else None
+        )
     except LedgerError as exc:
         messages.error(request, exc.message)
     return _back(case, "#builder")
