@@ -15,6 +15,7 @@ from ledger.web import (
     office_views,
     result_views,
     scoring_views,
+    season_views,
     token_views,
     views,
     webhook_views,
@@ -79,6 +80,19 @@ urlpatterns = [
         name="club-tokens-revoke",
     ),
     path("c/<slug:club>/", views.club, name="club"),
+    path("c/<slug:club>/seasons/<int:pk>/", season_views.season_page, name="season"),
+    path("c/<slug:club>/seasons/<int:pk>/table.csv", season_views.season_file, name="season-csv"),
+    *[
+        path(
+            f"c/<slug:club>/seasons/<int:pk>/table.{kind}",
+            season_views.season_file,
+            {"kind": kind},
+            name=f"season-{kind}",
+        )
+        for kind in ("xlsx", "ods", "pdf")
+    ],
+    path("c/<slug:club>/seasons/new/", season_views.season_office, name="office-season-new"),
+    path("c/<slug:club>/seasons/<int:pk>/rules/", season_views.season_office, name="office-season"),
     path("c/<slug:club>/office/", office_views.hub, name="office"),
     path("c/<slug:club>/members/", office_views.members, name="office-members"),
     path(

@@ -12,7 +12,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.clubs.models import Competition, Player, Round, Table
+from ledger.clubs.games import validate_game
+from ledger.clubs.models import Competition, Player, Round, Season, Table
 
 
 class FormatSettings(models.Model):
@@ -234,3 +235,95 @@ class KnockoutMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} {self.stage}.{self.slot}"
+
+
+class Championship(models.Model):
+    """A season's championship table, as its organiser declares it: the nights are the
+    season's competitions of its game, each scored by the player's place (or the night's own
+    points), the best ``best_of`` counted, ranked once ``min_nights`` are played, ties broken
+    by ``tiebreaks`` in order, the top ``qualifiers`` going to a final (seasons.py)."""
+
+    class Scoring(models.TextChoices):
+        PLACES = "places", _("Points for each place in a night")
+        POINTS = "points", _("The night's own points")
+
+    class Tiebreak(models.TextChoices):
+        PLACES = "places", _("More first places, then more second places, and so on")
+        BEST = "best", _("The better best night, then the next best")
+        NIGHTS = "nights", _("More nights played")
+        TOTAL = "total", _("More points over every night, the dropped ones too")
+        LAST = "last", _("The better score in the latest night")
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="championship")
+    game = models.CharField(_("game"), max_length=16, validators=[validate_game])
+    scoring = models.CharField(
+        _("a night scores"), max_length=8, choices=Scoring.choices, default=Scoring.PLACES
+    )
+    # Points for 1st, 2nd, ... place, as text of decimals ("10", "8", ...); a place beyond
+    # the list scores nothing.
+    place_points = models.JSONField(_("points per place"), default=list, blank=True)
+    best_of = models.PositiveSmallIntegerField(_("best nights counted"), null=True, blank=True)
+    min_nights = models.PositiveSmallIntegerField(_("nights to be ranked"), default=1)
+    tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    qualifiers = models.PositiveSmallIntegerField(_("qualify for the final"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("championship")
+        verbose_name_plural = _("championships")
+
+    def __str__(self) -> str:
+        return str(self.season)
+
+
+class Stage(models.Model):
+    """A competition that is a stage of an event: its entrants come from the final
+    standings of earlier stages (``sources``, each a group) or of a season's table, seeded
+    by them (stages.py)."""
+
+    class Rule(models.TextChoices):
+        TOP = "top", _("The top N")
+        TOP_PER_GROUP = "top_per_group", _("The top N of each group")
+        ABOVE = "above", _("Everyone with at least a score")
+
+    competition = models.OneToOneField(Competition, on_delete=models.CASCADE, related_name="stage")
+    sources = models.ManyToManyField(Competition, blank=True, related_name="next_stages")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.CASCADE, related_name="stages"
+    )
+    rule = models.CharField(
+        _("who advances"), max_length=16, choices=Rule.choices, default=Rule.TOP
+    )
+    count = models.PositiveSmallIntegerField(_("how many"), null=True, blank=True)
+    threshold = models.DecimalField(
+        _("score at least"), max_digits=12, decimal_places=2, null=True, blank=True
+    )
+    carry_over = models.BooleanField(_("carry the score over"), default=False)
+    advanced_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+
+    def __str__(self) -> str:
+        return str(self.competition)
+
+
+class Advanced(models.Model):
+    """One player advanced into a stage: from where, at which place, with which seed and the
+    score carried over (zero unless the stage carries it)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="advanced")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seed = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    came_from = models.CharField(max_length=120)
+    carried = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+
+    class Meta:
+        ordering = ["stage", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "player"], name="advanced_once_per_stage")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} {self.seed}: {self.player}"

@@ -44,7 +44,7 @@ class CompetitionData:
 
 
 # Addresses under /c/<club>/ that are pages of the club, never a competition's short name.
-RESERVED = {"office", "members", "tokens", "import", "export", "p", "competitions"}
+RESERVED = {"office", "members", "tokens", "import", "export", "p", "competitions", "seasons"}
 
 
 def _unique_slug(club: Club, name: str, exclude: int | None = None) -> str:

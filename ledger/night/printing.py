@@ -262,3 +262,35 @@ def _standings(heading: str, context: dict[str, Any]) -> _Sheet:
         doc.set_font("Helvetica", size=8)
         doc.multi_cell(0, 5, _text("* " + _("Penalties are counted in the points.")))
     return doc
+
+
+def table_pdf(
+    title: str, header: list[str], rows: list[list[str]], notes: list[str] | None = None
+) -> bytes:
+    """Any table of text as a PDF (a season's table, say): the title, the notes that explain
+    it, the header in bold and a row per line, the widest column (the names) given the room
+    the others leave, on a landscape page when the columns are many."""
+    landscape = len(header) > 8
+    doc = _Sheet(title, "L" if landscape else "P")
+    doc.add_page()
+    _title(doc, title)
+    if notes:
+        doc.set_font("Helvetica", size=9)
+        for note in notes:
+            doc.multi_cell(0, 5, _text(note), new_x="LMARGIN", new_y="NEXT")
+        doc.ln(2)
+    room = doc.w - doc.l_margin - doc.r_margin
+    narrow = min(22.0, (room - 55) / max(1, len(header) - 1))
+    widths = [narrow] * len(header)
+    if len(header) > 1:
+        widths[1] = room - narrow * (len(header) - 1)
+    doc.set_font("Helvetica", "B", 9)
+    for w, name in zip(widths, header, strict=True):
+        doc.cell(w, 7, _text(name)[: int(w / 1.8)], border="B")
+    doc.ln()
+    doc.set_font("Helvetica", size=9)
+    for row in rows:
+        for w, value in zip(widths, row, strict=True):
+            doc.cell(w, 6, _text(value)[: int(w / 1.8)])
+        doc.ln()
+    return bytes(doc.output())

@@ -75,7 +75,8 @@ def home(request: HttpRequest) -> HttpResponse:
             queryset=Competition.objects.select_related("season").annotate(
                 results_count=Count("results", distinct=True)
             ),
-        )
+        ),
+        "seasons",
     )
     roles = _roles_of(request.user)
     for c in clubs:
