@@ -14,7 +14,7 @@ import dj_database_url
 import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
 
-from ledger.env import env_bool, env_int, env_list, env_networks, env_str
+from ledger.env import env_bool, env_email, env_int, env_list, env_networks, env_str
 
 # The generic admin, form and view classes take type arguments at run time too (mypy reads
 # them: `admin.TabularInline[Seat, Table]`).
@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "ledger.play",
     "ledger.formats",
     "ledger.night",
+    "ledger.notify",
 ]
 
 MIDDLEWARE = [
@@ -356,6 +357,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(LEDGER_CHECKPOINT_SECONDS),
     },
     "retry-webhooks": {"task": "ledger.clubs.tasks.retry_webhooks", "schedule": 30.0},
+    "retry-notifications": {"task": "ledger.notify.tasks.retry_notifications", "schedule": 60.0},
 }
 
 # --- webhooks: where deliveries may go (ledger/clubs/webhooks.py)
@@ -378,3 +380,31 @@ LEDGER_MAX_JSON_DEPTH = env_int("LEDGER_MAX_JSON_DEPTH", 64)
 LEDGER_IMPORT_MAX_ROWS = env_int("LEDGER_IMPORT_MAX_ROWS", 20_000)
 LEDGER_IMPORT_MAX_SECONDS = env_int("LEDGER_IMPORT_MAX_SECONDS", 120)
 LEDGER_IMPORT_MAX_REFUSED = env_int("LEDGER_IMPORT_MAX_REFUSED", 500)
+
+# --- notifications (ledger/notify): e-mail through any SMTP server named by one URL
+# (EMAIL_URL=smtp://user:password@host:587?tls=1, smtps://host:465; unset: printed on the
+# console), Web Push signed with the site's VAPID keys, and links back to the site.
+_email = env_email("EMAIL_URL")
+EMAIL_BACKEND = str(_email["EMAIL_BACKEND"])
+EMAIL_FILE_PATH = str(_email.get("EMAIL_FILE_PATH", VAR_DIR / "mail"))
+EMAIL_HOST = str(_email.get("EMAIL_HOST", "localhost"))
+EMAIL_PORT = int(str(_email.get("EMAIL_PORT", 25)))
+EMAIL_HOST_USER = str(_email.get("EMAIL_HOST_USER", ""))
+EMAIL_HOST_PASSWORD = str(_email.get("EMAIL_HOST_PASSWORD", ""))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+EMAIL_TIMEOUT = int(str(_email.get("EMAIL_TIMEOUT", 10)))
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Club ledger <ledger@localhost>")
+# The address the messages' links start with (the site as its players reach it).
+LEDGER_SITE_URL = env_str("LEDGER_SITE_URL", "http://localhost:8000").rstrip("/")
+# Web Push: the VAPID key pair (the private key as base64url of its 32 bytes or as PEM; the
+# public key as base64url of its uncompressed point, the one the browser subscribes with) and
+# the contact the push services may write to. Without keys, nothing is sent by push.
+LEDGER_VAPID_PRIVATE_KEY = env_str("LEDGER_VAPID_PRIVATE_KEY")
+LEDGER_VAPID_PUBLIC_KEY = env_str("LEDGER_VAPID_PUBLIC_KEY")
+LEDGER_VAPID_SUBJECT = env_str("LEDGER_VAPID_SUBJECT", "mailto:ledger@localhost")
+# A message is tried this many times, waiting twice as long each time, before it is failed.
+LEDGER_NOTIFY_ATTEMPTS = env_int("LEDGER_NOTIFY_ATTEMPTS", 5)
+# A digital table's turn is told after this many seconds, if the player has not moved and
+# is not on the table's page.
+LEDGER_TURN_NOTICE_SECONDS = env_int("LEDGER_TURN_NOTICE_SECONDS", 120)

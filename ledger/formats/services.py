@@ -19,7 +19,7 @@ from django.db.models import Max, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from ledger.clubs import checkpoints
+from ledger.clubs import checkpoints, events
 from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import meta, table_sizes
@@ -1041,6 +1041,8 @@ def publish_draw(*, user: Any, draw: Draw) -> Draw:
     if draw.round.played_on is None:
         draw.round.played_on = timezone.localdate()
         draw.round.save(update_fields=["played_on"])
+    # The players drawn hear of their seats once this commits (ledger/notify).
+    events.after_commit(events.ROUND_PUBLISHED, draw=draw.pk)
     return draw
 
 

@@ -35,3 +35,18 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(networkFirst(request, request.url));
   }
 });
+
+// Push messages from the club (ledger/notify): shown as a notification; a tap opens the
+// page the message is about.
+self.addEventListener("push", function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {body: event.data ? event.data.text() : ""}; }
+  event.waitUntil(self.registration.showNotification(data.title || "", {
+    body: data.body || "", lang: data.lang || "", data: {url: data.url || "/"}, icon: "/static/favicon.svg"
+  }));
+});
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var url = (event.notification.data && event.notification.data.url) || "/";
+  event.waitUntil(self.clients.openWindow(url));
+});

@@ -1,0 +1,27 @@
+import json
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class NotifyConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ledger.notify"
+    verbose_name = "Notifications and calendars"
+
+    def ready(self) -> None:
+        from ledger.clubs import events
+
+        events.happened.connect(heard, dispatch_uid="notify-heard")
+
+
+DELIVER = "ledger.notify.tasks.deliver"
+
+
+def heard(sender: Any, kind: str, **ids: Any) -> None:
+    """An event, after its commit: the job sends what it owes, in the background."""
+    from ledger.clubs import jobs
+
+    ids.pop("signal", None)
+    # The ids as one JSON text: a job's arguments are plain and hashable (jobs.enqueue).
+    jobs.enqueue(DELIVER, kind, json.dumps(ids, sort_keys=True))

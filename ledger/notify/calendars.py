@@ -1,0 +1,269 @@
+"""Calendars (RFC 5545, written with the icalendar library): a club's feed (the rounds of all
+its competitions), a competition's, and a person's own (the rounds they are drawn in, with
+table and seat), at a secret address a phone's calendar subscribes to. Times are written in
+Europe/Rome (the club's zone) with the zone's VTIMEZONE, so that a round at 21:00 stays at
+21:00 across the change to and from summer time; a round with a day and no time is a
+whole-day event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import icalendar
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from ledger.clubs.errors import LedgerError
+from ledger.clubs.models import Club, Competition, Player, Role, Round
+from ledger.formats.models import Draw
+from ledger.notify import services
+from ledger.notify.models import Preferences, RoundTime
+
+PRODID = "-//Club ledger//Calendars//IT"
+
+
+def zone() -> ZoneInfo:
+    return ZoneInfo(settings.TIME_ZONE)
+
+
+@dataclass
+class Dated:
+    """A round as a calendar shows it."""
+
+    round: Round
+    starts_at: datetime | None  # aware; None: a whole day
+    minutes: int
+    place: str = ""  # "table 3, seat 2" in a person's feed
+
+
+def rounds_of(competitions: list[Competition]) -> list[Dated]:
+    """The rounds with a start time or a day, in order."""
+    rounds = list(
+        Round.objects.filter(competition__in=competitions)
+        .select_related("competition__club")
+        .order_by("competition_id", "number")
+    )
+    planned = {t.round_id: t for t in RoundTime.objects.filter(round__in=rounds)}
+    out = []
+    for r in rounds:
+        t = planned.get(r.pk)
+        if t is not None:
+            out.append(Dated(r, t.starts_at, t.minutes))
+        elif r.played_on is not None:
+            out.append(Dated(r, None, 0))
+    return out
+
+
+def event_for(dated: Dated, site: str) -> icalendar.Event:
+    r = dated.round
+    competition = r.competition
+    event = icalendar.Event()
+    event.add("uid", f"round-{r.pk}@{site.split('://')[-1]}")
+    title = _("%(competition)s, round %(round)d") % {
+        "competition": competition.name,
+        "round": r.number,
+    }
+    if dated.place:
+        title = f"{title} · {dated.place}"
+    event.add("summary", title)
+    if dated.starts_at is not None:
+        start = dated.starts_at.astimezone(zone())
+        event.add("dtstart", start)
+        event.add("dtend", start + timedelta(minutes=dated.minutes or 60))
+    else:
+        day = r.played_on or date.today()
+        event.add("dtstart", day)
+        event.add("dtend", day + timedelta(days=1))
+    event.add("dtstamp", timezone.now())
+    event.add("location", competition.club.city or competition.club.name)
+    url = f"{site}{reverse('competition', args=[competition.club.slug, competition.slug])}"
+    event.add("url", url)
+    lines = [competition.club.name, competition.name]
+    if dated.place:
+        lines.append(dated.place)
+    lines.append(url)
+    event.add("description", "\n".join(lines))
+    return event
+
+
+def calendar(name: str, dated: list[Dated]) -> bytes:
+    cal = icalendar.Calendar()
+    cal.add("prodid", PRODID)
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    cal.add("x-wr-calname", name)
+    cal.add("x-wr-timezone", settings.TIME_ZONE)
+    site = settings.LEDGER_SITE_URL
+    for d in dated:
+        cal.add_component(event_for(d, site))
+    # The zone's VTIMEZONE, with its summer and winter rules, for every TZID used.
+    cal.add_missing_timezones()
+    return bytes(cal.to_ical())
+
+
+def _answer(body: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+def _language(request: HttpRequest) -> str:
+    return getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
+
+
+def club_feed(request: HttpRequest, club: str) -> HttpResponse:
+    owner = get_object_or_404(Club, slug=club)
+    competitions = list(Competition.objects.filter(club=owner))
+    return _answer(calendar(owner.name, rounds_of(competitions)), f"{owner.slug}.ics")
+
+
+def competition_feed(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    competition = get_object_or_404(Competition, club__slug=club, slug=slug)
+    return _answer(calendar(competition.name, rounds_of([competition])), f"{competition.slug}.ics")
+
+
+def round_file(request: HttpRequest, club: str, slug: str, number: int) -> HttpResponse:
+    """One round, to add to a calendar with a tap."""
+    competition = get_object_or_404(Competition, club__slug=club, slug=slug)
+    found = [d for d in rounds_of([competition]) if d.round.number == number]
+    if not found:
+        raise Http404
+    response = _answer(calendar(competition.name, found), f"{competition.slug}-{number}.ics")
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-{number}.ics"'
+    return response
+
+
+def person_rounds(player: Player) -> list[Dated]:
+    """The rounds a person is drawn in, with their table and seat (or bye)."""
+    draws = list(
+        Draw.objects.filter(status=Draw.Status.PUBLISHED).select_related("round__competition__club")
+    )
+    mine: dict[int, str] = {}
+    for draw in draws:
+        for t in draw.tables:
+            if player.pk in t["players"]:
+                mine[draw.round_id] = _("table %(table)s, seat %(seat)d") % {
+                    "table": t["label"],
+                    "seat": t["players"].index(player.pk) + 1,
+                }
+        if player.pk in draw.byes:
+            mine[draw.round_id] = _("bye")
+    competitions = list({d.round.competition for d in draws if d.round_id in mine})
+    out = []
+    for d in rounds_of(competitions):
+        if d.round.pk in mine:
+            d.place = mine[d.round.pk]
+            out.append(d)
+    return out
+
+
+def person_feed(request: HttpRequest, key: str) -> HttpResponse:
+    prefs = Preferences.objects.filter(calendar_key=key).select_related("player").first()
+    if prefs is None:
+        raise Http404
+    with translation.override(prefs.language):
+        body = calendar(_("My rounds"), person_rounds(prefs.player))
+    return _answer(body, "rounds.ics")
+
+
+def _webcal(url: str) -> str:
+    return "webcal://" + url.split("://", 1)[-1]
+
+
+@never_cache
+def competition_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """The competition's rounds with "add to calendar", the feed to subscribe to, and, for
+    organisers, each round's start time."""
+    competition = get_object_or_404(
+        Competition.objects.select_related("club"), club__slug=club, slug=slug
+    )
+    organiser = competition.club.allows(request.user, Role.ORGANISER)
+    errors: dict[int, str] = {}
+    typed: dict[int, dict[str, Any]] = {}
+    if request.method == "POST":
+        if not organiser:
+            messages.error(request, _("Only the club's organisers set the rounds' times."))
+            return redirect("calendar-page", club, slug)
+        number = int(request.POST.get("round") or 0)
+        rnd = Round.objects.filter(competition=competition, number=number).first()
+        when = (request.POST.get("starts_at") or "").strip()
+        minutes_raw = (request.POST.get("minutes") or "60").strip()
+        if rnd is None:
+            number = int(request.POST.get("new_round") or 0)
+            if number > 0:
+                rnd, _made = Round.objects.get_or_create(competition=competition, number=number)
+        if rnd is None:
+            messages.error(request, _("Choose a round."))
+            return redirect("calendar-page", club, slug)
+        starts_at = None
+        try:
+            minutes = int(minutes_raw)
+            if not 1 <= minutes <= 1440:
+                raise ValueError
+        except ValueError:
+            errors[rnd.number] = _("Give the minutes as a whole number from 1 to 1440.")
+            minutes = 60
+        if when:
+            try:
+                starts_at = datetime.fromisoformat(when).replace(tzinfo=zone())
+            except ValueError:
+                errors[rnd.number] = _("Give the day and time as the date picker writes them.")
+        if errors:
+            typed[rnd.number] = {"starts_at": when, "minutes": minutes_raw}
+        else:
+            try:
+                services.plan_round(
+                    user=request.user, round=rnd, starts_at=starts_at, minutes=minutes
+                )
+            except LedgerError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Round %(n)d's time is saved.") % {"n": rnd.number})
+                return redirect("calendar-page", club, slug)
+    dated = {d.round.pk: d for d in rounds_of([competition])}
+    rows: list[dict[str, Any]] = []
+    for r in Round.objects.filter(competition=competition).order_by("number"):
+        d = dated.get(r.pk)
+        local = d.starts_at.astimezone(zone()) if d and d.starts_at else None
+        rows.append(
+            {
+                "round": r,
+                "starts_at": local,
+                "day": r.played_on,
+                "minutes": d.minutes if d and d.starts_at else 60,
+                "input": typed.get(r.number, {}).get("starts_at")
+                or (local.strftime("%Y-%m-%dT%H:%M") if local else ""),
+                "minutes_input": typed.get(r.number, {}).get("minutes")
+                or (d.minutes if d and d.starts_at else 60),
+                "error": errors.get(r.number, ""),
+                "file": reverse("calendar-round", args=[club, slug, r.number]) if d else "",
+            }
+        )
+    feed = request.build_absolute_uri(reverse("calendar-competition", args=[club, slug]))
+    club_feed_url = request.build_absolute_uri(reverse("calendar-club", args=[club]))
+    return render(
+        request,
+        "notify/calendar.html",
+        {
+            "competition": competition,
+            "club": competition.club,
+            "organiser": organiser,
+            "rows": rows,
+            "feed": feed,
+            "webcal": _webcal(feed),
+            "club_feed": club_feed_url,
+            "club_webcal": _webcal(club_feed_url),
+            "next_number": (rows[-1]["round"].number + 1) if rows else 1,
+        },
+    )

@@ -1,0 +1,87 @@
+"""What a message says, in its reader's language: a title and a few lines for each kind,
+from the facts the event left (ledger/notify/hearing.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+
+@dataclass
+class Said:
+    title: str
+    lines: list[str]
+    url: str
+
+
+def when(facts: dict[str, Any]) -> str:
+    """The round's start in the club's time zone, or its day, in the reader's format."""
+    if facts.get("starts_at"):
+        moment = timezone.localtime(datetime.fromisoformat(facts["starts_at"]))
+        return formats.date_format(moment, "DATETIME_FORMAT")
+    if facts.get("played_on"):
+        return formats.date_format(date.fromisoformat(facts["played_on"]), "DATE_FORMAT")
+    return ""
+
+
+def absolute(path: str) -> str:
+    return f"{settings.LEDGER_SITE_URL}{path}" if path.startswith("/") else path
+
+
+def say(kind: str, facts: dict[str, Any]) -> Said:
+    """One event's message, in the active language."""
+    maker = SAYINGS.get(kind, _generic)
+    return maker(facts)
+
+
+def _seat(facts: dict[str, Any]) -> Said:
+    title = _("%(competition)s, round %(round)s: table %(table)s, seat %(seat)s") % facts
+    lines = [
+        _("Round %(round)s of %(competition)s is drawn.") % facts,
+        _("Your place: table %(table)s, seat %(seat)s.") % facts,
+    ]
+    if facts.get("opponents"):
+        lines.append(
+            ngettext(
+                "Your opponent: %(names)s.", "Your opponents: %(names)s.", len(facts["opponents"])
+            )
+            % {"names": ", ".join(facts["opponents"])}
+        )
+    start = when(facts)
+    if start:
+        lines.append(_("Start: %(when)s.") % {"when": start})
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
+def _bye(facts: dict[str, Any]) -> Said:
+    title = _("%(competition)s, round %(round)s: you have a bye") % facts
+    lines = [_("Round %(round)s of %(competition)s is drawn and you sit it out.") % facts]
+    if facts.get("points"):
+        lines.append(_("The bye counts %(points)s points.") % facts)
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
+def _generic(facts: dict[str, Any]) -> Said:
+    return Said(
+        str(facts.get("title", "")), list(facts.get("lines", [])), absolute(facts.get("path", "/"))
+    )
+
+
+SAYINGS = {"seat": _seat, "bye": _bye}
+
+
+def in_language(language: str, kind: str, facts: dict[str, Any]) -> Said:
+    with translation.override(language):
+        return say(kind, facts)
+
+
+def kind_label(kind: str) -> str:
+    from ledger.notify.models import Kind
+
+    return str(Kind(kind).label) if kind in Kind.values else kind
