@@ -20,7 +20,7 @@ from games.cardchess.state import (
     encode,
 )
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read
-from games.core.declare import Shape, SummaryForm
+from games.core.declare import Shape, SummaryForm, record_shape
 
 JSON = Any
 
@@ -180,6 +180,12 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         from games.cardchess.form import summary_shape
 
         return summary_shape(self.choices("card"))
+
+    def record_shape(self) -> Shape:
+        """A whole game's record as JSON (games/cardchess/notation.py)."""
+        from games.cardchess.notation import ACTIONS, DEAL
+
+        return record_shape(SLUG, self.info.name, deal=DEAL, actions=ACTIONS)
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         players = summary.get("players")

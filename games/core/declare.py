@@ -18,7 +18,8 @@ the field or row they name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -231,10 +232,14 @@ def _rows(parts: tuple[Part, ...]) -> list[Rows]:
 
 # --- the summary as JSON ----------------------------------------------------------------
 
-#: What one value of a summary is: a whole number (its range); one of ``choices``; a seat
-#: (counted from 0); a list of any of ``choices``; a line of text; an object of ``keys``; a
-#: list of ``items``; or any JSON (a form the game reads but does not describe here).
-ShapeKind = Literal["integer", "choice", "seat", "choices", "text", "object", "list", "any"]
+#: What one value of a summary or a record is: a whole number (its range); one of
+#: ``choices``; a seat (counted from 0); a list of any of ``choices``; a line of text (a
+#: ``pattern`` may say which, a card's code say); true or false (``flag``); an object of
+#: ``keys``; a list of ``items``; one of its ``alternatives`` (``either``: a record's action,
+#: one of the game's kinds); or any JSON (a form the game reads but does not describe here).
+ShapeKind = Literal[
+    "integer", "choice", "seat", "choices", "text", "flag", "object", "list", "either", "any"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +263,7 @@ class Shape:
     most: int | None = None
     nullable: bool = False
     alternatives: tuple[Shape, ...] = ()
+    pattern: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,3 +304,91 @@ CLAIMED_SCORES = Shape(
     ),
     items=Shape("integer"),
 )
+
+
+# --- a full record as JSON ---------------------------------------------------------------
+
+
+def codes(label: Text, values: Sequence[str], nullable: bool = False) -> Shape:
+    """A line of text that is one of ``values`` (a card's code, say): told in words by
+    ``label``, held to them by a pattern (a list of dozens of codes is no list of choices a
+    person reads through)."""
+    pattern = "^(?:" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    return Shape("text", label, pattern=pattern + ")$", nullable=nullable)
+
+
+#: The seat that takes an action of a record, counted from 0 as the notation writes it.
+ACTING_SEAT = Shape("seat", Text("Il posto che agisce", "The seat that acts"))
+
+
+def action(label: Text, *keys: Key) -> Shape:
+    """One kind of a record's actions: an object with the acting ``seat`` and ``keys``."""
+    return Shape("object", label, keys=(Key("seat", ACTING_SEAT, required=True), *keys))
+
+
+def record_shape(
+    slug: str,
+    name: Text,
+    *,
+    deal: Shape,
+    actions: Sequence[Shape],
+    more: Sequence[Key] = (),
+    seed: Text | None = None,
+) -> Shape:
+    """The JSON of a game's full record (docs/notation/<game>.md): which game and notation
+    version, its ruleset, its deal (``deal``) or the seed that dealt it, every action in order
+    (each one of ``actions``), what the table wrote down, and the game's ``more`` keys."""
+    return Shape(
+        "object",
+        Text(
+            f"La registrazione completa di una partita di {name.it}: ogni azione, in ordine",
+            f"The full record of a game of {name.en}: every action, in order",
+        ),
+        keys=(
+            Key(
+                "game",
+                Shape("choice", Text("Il gioco", "The game"), choices=(Choice(slug, name),)),
+            ),
+            Key(
+                "version",
+                Shape(
+                    "integer",
+                    Text("La versione della notazione", "The notation's version"),
+                    minimum=1,
+                    maximum=1,
+                ),
+            ),
+            Key("ruleset", RULESET),
+            Key("deal", deal),
+            Key(
+                "seed",
+                Shape(
+                    "integer",
+                    seed
+                    or Text(
+                        "Il seme che ha dato le carte, al posto della distribuzione",
+                        "The seed that dealt, instead of the deal",
+                    ),
+                    nullable=True,
+                ),
+            ),
+            Key(
+                "actions",
+                Shape(
+                    "list",
+                    Text(
+                        "Le azioni, in ordine, ognuna col suo posto",
+                        "The actions, in order, each with its seat",
+                    ),
+                    items=Shape(
+                        "either",
+                        Text("Un'azione", "An action"),
+                        alternatives=tuple(actions),
+                    ),
+                ),
+                required=True,
+            ),
+            *more,
+            Key("claimed_scores", CLAIMED_SCORES),
+        ),
+    )

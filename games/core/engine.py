@@ -332,6 +332,12 @@ class Game(ABC, Generic[R, S, A]):
         describe it (any JSON object is then taken, and the game's rules judge it)."""
         return None
 
+    def record_shape(self) -> Shape | None:
+        """The JSON of this game's full record (games/core/declare.py, ``record_shape``): what
+        the API's schema tells a program to send with source full_record; None for a game
+        that does not describe it (any JSON object is then taken, and the replay judges it)."""
+        return None
+
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
     ) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read, rng
-from games.core.declare import Shape, SummaryForm
+from games.core.declare import Shape, SummaryForm, record_shape
 from games.core.rng import shuffle
 from games.ergio import actions as A
 from games.ergio import cards as C
@@ -240,6 +240,12 @@ class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
         from games.ergio.form import SHAPE
 
         return SHAPE
+
+    def record_shape(self) -> Shape:
+        """A whole match's record as JSON (games/ergio/notation.py)."""
+        from games.ergio.notation import ACTIONS, DEAL
+
+        return record_shape(SLUG, self.info.name, deal=DEAL, actions=ACTIONS)
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: ErGioRuleset) -> ScoreReport:
         result, found = score_summary(

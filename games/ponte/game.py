@@ -18,7 +18,7 @@ from games.core import (
     rng,
     rule_broken,
 )
-from games.core.declare import Shape, SummaryForm
+from games.core.declare import Shape, SummaryForm, record_shape
 from games.core.rng import shuffle
 from games.ponte.bots import HeuristicBot, strong_bot
 from games.ponte.model import (
@@ -355,6 +355,18 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
         from games.ponte.form import summary_shape
 
         return summary_shape(self.choices("magistratura"))
+
+    def record_shape(self) -> Shape:
+        """A whole match's record as JSON (games/ponte/notation.py)."""
+        from games.ponte.notation import CLAIMS, DEAL, actions
+
+        return record_shape(
+            SLUG,
+            self.info.name,
+            deal=DEAL,
+            actions=actions(self.choices("magistratura")),
+            more=(CLAIMS,),
+        )
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: PonteRuleset) -> ScoreReport:
         result, found = score_summary(ruleset, summary)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
-from games.core.declare import Shape, SummaryForm
+from games.core.declare import Shape, SummaryForm, record_shape
 from games.sanmarco.actions import Act, decode, encode
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
@@ -230,6 +230,13 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
         from games.sanmarco.form import SHAPE
 
         return SHAPE
+
+    def record_shape(self) -> Shape:
+        """A whole game's record as JSON, the board game's or the scoring round's
+        (games/sanmarco/notation.py)."""
+        from games.sanmarco.notation import ACTIONS, DEAL
+
+        return record_shape(SLUG, self.info.name, deal=DEAL, actions=ACTIONS)
 
     def ruleset_named_by(self, summary: Mapping[str, JSON]) -> str | None:
         variant, players = summary.get("variant"), summary.get("players")

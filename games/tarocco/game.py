@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, read
 from games.core.cards import shuffled
-from games.core.declare import Shape, SummaryForm
+from games.core.declare import Shape, SummaryForm, record_shape
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot, strong_bot
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
@@ -250,6 +250,12 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
         from games.tarocco.form import SHAPE
 
         return SHAPE
+
+    def record_shape(self) -> Shape:
+        """A whole smazzata's record as JSON (games/tarocco/notation.py)."""
+        from games.tarocco.notation import ACTIONS, DEAL
+
+        return record_shape(SLUG, self.info.name, deal=DEAL, actions=ACTIONS)
 
     def score_summary(self, summary: Mapping[str, JSON], ruleset: TaroccoRuleset) -> ScoreReport:
         result, found = score_summary(summary, ruleset)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.request import Request
 
-from ledger.api.summaries import component_name, summary_schemas
+from ledger.api.summaries import component_name, record_name, record_schemas, summary_schemas
 
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -125,30 +125,22 @@ def _refers_to(node: Any, ref: str) -> bool:
     return False
 
 
-def _full_record() -> dict[str, Any]:
-    return {
-        "type": "object",
-        "additionalProperties": True,
-        "description": _(
-            "With source full_record: every action of the game, as the game's notation "
-            "(docs/notation) writes it."
-        ),
-    }
-
-
 def type_summaries(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
     """A result's body, one per game of the registry, told apart by ``game``: its ``record``
-    is that game's summary (ledger/api/summaries.py), so a generated client has a model of
-    each game's summary with its keys, ranges and words."""
+    is that game's summary or its full record (ledger/api/summaries.py), so a generated client
+    has a model of each game's summary and record with their keys, ranges and words."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     base = schemas.get("ResultCreateRequest")
     operation = result.get("paths", {}).get("/api/v1/results/", {}).get("post")
     if base is None or operation is None:
         return result
     mapping: dict[str, str] = {}
-    for slug, summary in summary_schemas(translation.get_language() or "en").items():
+    lang = translation.get_language() or "en"
+    records = record_schemas(lang)
+    for slug, summary in summary_schemas(lang).items():
         summary_name = component_name(slug)
         schemas[summary_name] = summary
+        schemas[record_name(slug)] = records[slug]
         body = copy.deepcopy(base)
         others = {k: v for k, v in body["properties"].items() if k not in ("game", "record")}
         body["properties"] = {
@@ -159,7 +151,10 @@ def type_summaries(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
             },
             **others,
             "record": {
-                "anyOf": [{"$ref": f"#/components/schemas/{summary_name}"}, _full_record()],
+                "anyOf": [
+                    {"$ref": f"#/components/schemas/{summary_name}"},
+                    {"$ref": f"#/components/schemas/{record_name(slug)}"},
+                ],
                 "description": _(
                     "The game's summary (source summary), or its full record (source "
                     "full_record); empty with source manual."

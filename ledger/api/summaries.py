@@ -45,6 +45,12 @@ def json_schema(shape: Shape, lang: str, seats: int) -> dict[str, Any]:
         out = {"type": "array", "items": _choice_values(shape, lang)}
     elif shape.kind == "text":
         out = {"type": "string"}
+        if shape.pattern:
+            out["pattern"] = shape.pattern
+    elif shape.kind == "flag":
+        out = {"type": "boolean"}
+    elif shape.kind == "either":
+        out = {"anyOf": [json_schema(a, lang, seats) for a in shape.alternatives]}
     elif shape.kind == "object":
         out = {
             "type": "object",
@@ -69,13 +75,42 @@ def json_schema(shape: Shape, lang: str, seats: int) -> dict[str, Any]:
         out["description"] = f"{words} ({labels})" if words else labels
     else:
         out.update(_words(shape.label, lang))
-    if shape.alternatives:
+    if shape.alternatives and shape.kind != "either":
         forms = [out] + [json_schema(a, lang, seats) for a in shape.alternatives]
         described = {"description": out.pop("description")} if "description" in out else {}
         out = {"anyOf": forms, **described}
     if shape.nullable:
         out["nullable"] = True
     return out
+
+
+def record_name(slug: str) -> str:
+    """A game's full record as a component's name: ``carta_alta`` -> ``CartaAltaRecord``."""
+    return component_name(slug).removesuffix("Summary") + "Record"
+
+
+def record_schemas(lang: str) -> dict[str, dict[str, Any]]:
+    """Every registered game's full record schema by its slug, in ``lang``
+    (``Game.record_shape()``); a game that does not describe its record gets any JSON object
+    with its actions."""
+    schemas: dict[str, dict[str, Any]] = {}
+    for slug in registry.available():
+        game = registry.get(slug)
+        shape = game.record_shape()
+        if shape is None:
+            schemas[slug] = {
+                "type": "object",
+                "additionalProperties": True,
+                "description": f"{game.info.name.get(lang)}: "
+                + (
+                    "ogni azione della partita, come la scrive la notazione del gioco."
+                    if lang == "it"
+                    else "every action of the game, as the game's notation writes it."
+                ),
+            }
+        else:
+            schemas[slug] = json_schema(shape, lang, max(game.info.seat_counts))
+    return schemas
 
 
 def summary_schemas(lang: str) -> dict[str, dict[str, Any]]:

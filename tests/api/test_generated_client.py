@@ -10,6 +10,7 @@ reads the standings, the ratings, a player and a rating by its id."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -24,8 +25,8 @@ from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.testcases import LiveServerThread
 
-from games.core import registry
-from ledger.api.summaries import component_name
+from games.core import RandomBot, play, registry
+from ledger.api.summaries import component_name, record_name
 from tests.conftest import People, api_key
 
 BIN = Path(sys.executable).parent
@@ -175,6 +176,36 @@ def _flow(client: Any, people: People) -> None:
         if first_result is None:
             first_result = (body, key, result)
 
+    # A whole game's full record, as the game's own typed model of its notation: the first
+    # game of the registry played out by the random bots, its record read by the model and
+    # sent back as the model writes it.
+    slug = games[0]
+    game = registry.get(slug)
+    seats = game.ruleset().seats
+    state = game.new_game(game.ruleset(), 7)
+    play(game, state, [RandomBot(70 + i) for i in range(seats)])
+    written = json.loads(json.dumps(state.to_record()))
+    record = _model(record_name(slug)).from_dict(written)
+    assert record.to_dict() == written
+    table = _op("tables", "tables_create").sync(
+        client=client,
+        body=_model("TableCreateRequest")(
+            competition=made[slug].id, label=f"R-{slug}", players=ids[:seats]
+        ),
+    )
+    prefix = component_name(slug).removesuffix("Summary")
+    body = _model(f"{prefix}ResultCreateRequest")(
+        game=_model(f"{prefix}ResultCreateRequestGame")(slug),
+        table=table.id,
+        source=_model("SourceEnum")("full_record"),
+        record=record,
+    )
+    replayed = _op("results", "results_create").sync(
+        client=client, body=body, idempotency_key=f"client-{slug}-record"
+    )
+    assert replayed.status == "accepted", replayed
+    assert [float(s) for s in replayed.scores] == [float(s) for s in state.outcome().scores]
+
     # The same body with the same key, sent again: the first result comes back.
     body, key, result = first_result
     again = _op("results", "results_create").sync_detailed(
@@ -184,7 +215,7 @@ def _flow(client: Any, people: People) -> None:
     assert again.headers.get("Idempotent-Replayed") == "true"
     assert again.parsed.id == result.id
     listed_results = _op("results", "results_list").sync(client=client, club=club, limit=100)
-    assert listed_results.count == len(games)
+    assert listed_results.count == len(games) + 1
 
     # Standings, ratings, a player and a rating by its id.
     standings = _op("competitions", "competitions_standings_retrieve").sync(
