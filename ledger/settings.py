@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "ledger.referee",
     "ledger.play",
     "ledger.formats",
+    "ledger.signup",
     "ledger.night",
     "ledger.notify",
 ]

@@ -182,6 +182,7 @@ urlpatterns = [
     path("", include("ledger.formats.urls")),
     path("", include("ledger.night.urls")),
     path("", include("ledger.notify.urls")),
+    path("", include("ledger.signup.urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", EnglishSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

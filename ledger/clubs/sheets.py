@@ -334,7 +334,8 @@ def _shown(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, float | Decimal) and not isinstance(value, bool):
-        return f"{value:g}" if isinstance(value, float) else str(value.normalize())
+        # Fixed-point: 10.00 is "10", never normalize()'s "1E+1".
+        return f"{value:g}" if isinstance(value, float) else f"{value.normalize():f}"
     return str(value)
 
 

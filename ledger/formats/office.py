@@ -22,6 +22,7 @@ from ledger.clubs.outcomes import SettingsError, clean_settings
 from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import check_ruleset
 from ledger.formats import services as formats
+from ledger.formats.names import name_key
 
 MAX_PASTED = 400
 
@@ -169,8 +170,9 @@ def pasted_names(text: str) -> list[str]:
     for line in text.splitlines():
         name = re.sub(r"^\s*(\d+[.)]|[-*•])\s*", "", line)
         name = " ".join(name.split())[:120]
-        if name and name.casefold() not in seen:
-            seen.add(name.casefold())
+        key = name_key(name) or name.casefold()
+        if name and key not in seen:
+            seen.add(key)
             out.append(name)
     return out
 
@@ -182,7 +184,8 @@ class Matched:
 
 
 def match_names(club: Club, names: list[str]) -> Matched:
-    """The club's members with these names (letter case aside), and the names that are not."""
+    """The club's members with these names (letter case, accents, apostrophes and the order
+    of the words aside: ledger/formats/names.py), and the names that are not."""
     if len(names) > MAX_PASTED:
         raise Invalid(
             _("Paste at most %(n)d names at a time.") % {"n": MAX_PASTED},
@@ -190,9 +193,9 @@ def match_names(club: Club, names: list[str]) -> Matched:
         )
     members: dict[str, Player] = {}
     for player in Player.objects.filter(memberships__club=club, automated=False).order_by("id"):
-        members.setdefault(player.name.casefold(), player)
-    known = [members[n.casefold()] for n in names if n.casefold() in members]
-    new = [n for n in names if n.casefold() not in members]
+        members.setdefault(name_key(player.name), player)
+    known = [members[name_key(n)] for n in names if name_key(n) in members]
+    new = [n for n in names if name_key(n) not in members]
     return Matched(known, new)
 
 

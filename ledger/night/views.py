@@ -27,6 +27,8 @@ from ledger.formats import services as formats
 from ledger.formats.blockers import blockers, playing_round
 from ledger.night import printing, services
 from ledger.night.models import CheckIn, ExtraTime, NightSettings, Replacement
+from ledger.signup import services as signup
+from ledger.signup.models import Payment
 
 
 def _competition(club: str, slug: str) -> Competition:
@@ -258,6 +260,12 @@ def checkin_list(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "venue_url": venue,
             "venue_qr": printing.qr_png_uri(venue),
             "blockers": blockers(competition),
+            # The fees still due of those who signed up (ledger/signup), paid at the door.
+            "fees_due": sorted(
+                (s for s in signup.fees_of(competition).values() if s.owed > 0),
+                key=lambda s: s.name,
+            ),
+            "methods": Payment.Method.choices,
         },
     )
 
@@ -369,7 +377,14 @@ def tablet_confirm(request: HttpRequest, club: str, slug: str, player_id: int) -
     return render(
         request,
         "night/tablet_confirm.html",
-        {"competition": competition, "number": number, "player": player},
+        {
+            "competition": competition,
+            "number": number,
+            "player": player,
+            # Their fee, if they signed up and it is still due: paid here at the door.
+            "fee": signup.fees_of(competition).get(player.pk),
+            "methods": Payment.Method.choices,
+        },
     )
 
 

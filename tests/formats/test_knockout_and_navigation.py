@@ -154,12 +154,12 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
     club: Any, people: Any, fmt: str, points_game: str
 ) -> None:
     comp = make_competition(club, fmt)
-    public = {"standings", "rounds", "ratings", "printables", "night", "penalties"}
+    public = {"standings", "rounds", "ratings", "printables", "night", "penalties", "signup"}
     public |= {"swiss": {"tiebreaks"}, "knockout": {"bracket"}, "league": set()}[fmt]
     organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens", "export"}
     organiser |= {"checkin", "clock", "tables", "edit", "enrol", "members"}
-    organiser |= {"webhooks"}
-    pages = ["", "rounds/", "ratings/", "print/", "night/penalties/"]
+    organiser |= {"webhooks", "signup-manage", "fees"}
+    pages = ["", "rounds/", "ratings/", "print/", "night/penalties/", "signup/"]
     pages += {"swiss": ["tiebreaks/"], "knockout": ["bracket/"], "league": []}[fmt]
     for tail in pages:
         assert nav_links(client_for(people, None).get(url(comp, tail)).content.decode()) == public

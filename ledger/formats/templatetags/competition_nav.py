@@ -38,6 +38,7 @@ def competition_nav(
     links.append(("printables", _("Printables"), reverse("formats-printables", args=args)))
     links.append(("night", _("Tournament night"), reverse("night-hub", args=args)))
     links.append(("penalties", _("Penalties"), reverse("night-penalties", args=args)))
+    links.append(("signup", _("Sign-up"), reverse("signup", args=args)))
     staff: list[tuple[str, str, str]] = []
     if user is not None and club.allows(user, Role.SCOREKEEPER):
         staff.append(("score", _("Record a result"), reverse("choose-table", args=args)))
@@ -47,6 +48,8 @@ def competition_nav(
         staff += [
             ("edit", _("Edit the competition"), reverse("office-competition-edit", args=args)),
             ("enrol", _("Enrol players"), reverse("office-enrol", args=args)),
+            ("signup-manage", _("Sign-up list and fees"), reverse("signup-manage", args=args)),
+            ("fees", _("Treasurer's report"), reverse("signup-report", args=args)),
             ("draw", _("Draw and entrants"), manage),
             ("settings", _("Format settings"), manage + "#settings"),
             (
