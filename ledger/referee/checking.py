@@ -17,6 +17,7 @@ from games.core import words as game_words
 from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
 from ledger.clubs.games import engine_available, reader_language, step_groups, with_players
+from ledger.referee import remedies
 
 MAX_OFFERED = 300
 
@@ -107,7 +108,11 @@ def parse_record(text: str) -> dict[str, Any]:
 
 
 def check(
-    game: str, record: Any, ruleset: Any = None, names: list[str] | None = None
+    game: str,
+    record: Any,
+    ruleset: Any = None,
+    names: list[str] | None = None,
+    remedy: bool | Mapping[str, Any] = True,
 ) -> dict[str, Any]:
     """Replay a record: the verdict JSON, each violation explained, and the timeline."""
     engine = engine_for(game)
@@ -144,7 +149,27 @@ def check(
             if names and isinstance(seat, int) and 0 <= seat < len(names)
             else (_("Seat %(n)s") % {"n": seat + 1} if isinstance(seat, int) else "")
         )
-    out["first_violation"] = out["violations"][0] if out["violations"] else None
+    # The remedy plays the hand on from the fault (a bot's game): worked out once per change
+    # of the record and kept with the case's verdict, which a page may pass back here.
+    if isinstance(remedy, Mapping):
+        out["remedy"] = dict(remedy)
+    else:
+        out["remedy"] = remedies.propose(engine, full, out) if remedy else {}
+    first = out["violations"][0] if out["violations"] else None
+    if first is not None:
+        seat = first.get("seat")
+        offenders = out["remedy"].get("offenders") or ([seat] if isinstance(seat, int) else [])
+        remedies.consequences(out["violations"], offenders)
+        for v in out["violations"]:
+            if "consequence" in v:
+                v["is_consequence"] = True
+                v["engine_detail"] = v["detail"]
+                v["detail"] = _(
+                    "A consequence of the fault at step %(n)d, not a new fault of %(who)s."
+                ) % {"n": v["consequence"] + 1, "who": v["who"] or _("this seat")}
+    out["faults"] = [v for v in out["violations"] if "consequence" not in v]
+    out["consequences"] = [v for v in out["violations"] if "consequence" in v]
+    out["first_violation"] = first
     words = game_words.for_game(game)
     lines = getattr(words, "outcome_lines", None) if words is not None else None
     out["outcome_lines"] = (

@@ -99,6 +99,14 @@ def _reference(
                 fields={field: [_("Complete the record first.")]},
             )
         return [Decimal(s) for s in verdict["outcome"]["scores"]]
+    if name == "remedy":
+        remedy = (case.verdict or {}).get("remedy") or {}
+        if not remedy.get("scores"):
+            raise Invalid(
+                _("There is no fault to remedy: the record is played by the rules."),
+                fields={field: [_("Choose another score.")]},
+            )
+        return [Decimal(str(s)) for s in remedy["scores"]]
     if name in LEVELS:
         return artificial.value(name)
     raise Invalid(
@@ -141,7 +149,7 @@ def ruling_scores(case: Case, result: Result, kind: str, params: dict[str, Any])
                     % {"i": i + 1},
                     fields={field: [_("Choose plus, average or minus.")]},
                 )
-            if isinstance(choice, str) and choice not in ("table", "rules", *LEVELS):
+            if isinstance(choice, str) and choice not in ("table", "rules", "remedy", *LEVELS):
                 out.append(_points(choice, field))
                 continue
             if isinstance(choice, int | float) and not isinstance(choice, bool):
@@ -257,7 +265,8 @@ def _editable(user: Any, case: Case) -> Case:
 def set_record(*, user: Any, case: Case, record: dict[str, Any]) -> Case:
     """Replace the case's record (pasted or uploaded) and check it again."""
     case = _editable(user, case)
-    checking.check(case.game, record, case.competition.ruleset)  # refuse what cannot be read
+    # refuse what cannot be read
+    checking.check(case.game, record, case.competition.ruleset, remedy=False)
     case.record = record
     case.later = []
     case.save(update_fields=["later"])

@@ -217,7 +217,14 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     names = _seat_names(case, seats)
     if case.record:
         try:
-            verdict = checking.check(case.game, case.record, case.competition.ruleset, names)
+            kept_remedy = (case.verdict or {}).get("remedy")
+            verdict = checking.check(
+                case.game,
+                case.record,
+                case.competition.ruleset,
+                names,
+                remedy=kept_remedy if isinstance(kept_remedy, dict) else True,
+            )
         except LedgerError as exc:
             error = exc.message
     dealing = game_tabledeal.for_game(case.game)
@@ -229,6 +236,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     artificial = ArtificialScores.for_competition(case.competition)
     table_scores = list(case.result.scores) if case.result is not None else []
     rules_scores = verdict["scores"] if verdict and verdict.get("scores") else None
+    remedy = (verdict or {}).get("remedy") or {}
     differs = bool(
         rules_scores
         and table_scores
@@ -264,6 +272,9 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
                     "name": names[i],
                     "table": table_scores[i] if i < len(table_scores) else "",
                     "rules": rules_scores[i] if rules_scores else "",
+                    "remedy": remedy["scores"][i] if remedy else "",
+                    "clean": remedy["clean"][i] if remedy else "",
+                    "offender": bool(remedy) and i in remedy.get("offenders", []),
                     "split": post.get(f"split_{i}", "table"),
                     "split_number": post.get(f"split_number_{i}", ""),
                     "artificial": post.get(f"artificial_{i}", "average"),
@@ -275,7 +286,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "kept": {
                 "kind": post.get("kind", ""),
                 "note": post.get("note", ""),
-                "assigned": post.get("assigned", "rules"),
+                "assigned": post.get("assigned", "remedy" if remedy else "rules"),
                 "error": kept.get("error", ""),
                 "fields": fields,
             },
@@ -285,6 +296,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "split_choices": [
                 ("table", _("as recorded at the table")),
                 ("rules", _("by the rules")),
+                *([("remedy", _("the remedy for the fault"))] if remedy else []),
                 ("plus", _("average-plus")),
                 ("average", _("average")),
                 ("minus", _("average-minus")),
@@ -297,6 +309,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "record_error": record_kept.get("error", ""),
             "record_place": record_kept.get("place") or {},
             "kinds": Case.Kind.choices,
+            "remedy": remedy,
             "differs": differs,
             # A game whose deals are asked for as they come offers its own link when one is
             # due; the picker's link opens a case with no deal yet.
@@ -785,6 +798,8 @@ def _numbers(text: str) -> list[str]:
 
 # The named scores as a person may type them, in either language.
 ALIASES = {
+    "remedy": "remedy",
+    "rimedio": "remedy",
     "table": "table",
     "tavolo": "table",
     "rules": "rules",

@@ -172,3 +172,18 @@ def test_a_step_entered_after_going_back_replaces_the_steps_set_aside(
     client.post(f"/referee/case/{case.pk}/step/", {"action": json.dumps(legal)})
     case.refresh_from_db()
     assert case.record["actions"][-1] == legal and case.later == []
+
+
+def test_saving_the_deal_of_a_finished_hand_says_the_hand_is_over_not_enter_the_play(
+    people: Any, club: Any
+) -> None:
+    from games.tarocco import tabledeal
+
+    record = planted.played("tarocco", 7)
+    case = _case(people, club, "tarocco", record)
+    client = _client(people)
+    dealer, placed = tabledeal.placed_from(record["deal"])
+    post = {"dealer": str(dealer), **{f"place_{k}": ",".join(v) for k, v in placed.items()}}
+    page = client.post(f"/referee/case/{case.pk}/cards/", post, follow=True).content.decode()
+    assert "reach the end of the hand" in page
+    assert "now enter the play" not in page
