@@ -14,4 +14,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(C + "export.trf", views.trf_file, name="formats-trf"),
     path(C + "bracket/", views.bracket_page, name="formats-bracket"),
     path(C + "print/", views.printables_page, name="formats-printables"),
+    path(C + "stage/", views.stage_page, name="formats-stage"),
 ]

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_http_methods
 
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import hand_words
-from ledger.clubs.models import Competition, Player, Role
-from ledger.formats import services
+from ledger.clubs.models import Competition, Player, Role, Season
+from ledger.formats import services, stages
 from ledger.formats.blockers import blockers
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
 
@@ -398,4 +398,112 @@ def printables_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "swiss": competition.format in (Competition.Format.SWISS, Competition.Format.TEAM),
             "knockout": competition.format == Competition.Format.KNOCKOUT,
         },
+    )
+
+
+# --- a stage of an event ------------------------------------------------------------------
+
+
+def _decimal_or_none(value: str, name: str) -> Decimal | None:
+    text = (value or "").strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        found = Decimal(text)
+    except InvalidOperation:
+        found = Decimal("NaN")
+    if not found.is_finite():
+        raise LedgerError(
+            _("“%(value)s” is not a number.") % {"value": value},
+            fields={name: [_("A number, such as 12 or 7.5.")]},
+        )
+    return found
+
+
+@require_http_methods(["GET", "POST"])
+def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """Where a stage's players come from, who advances with which seed (the preview), and
+    the one button that enters them once the earlier stages are over."""
+    competition = _competition(club, slug)
+    organiser = competition.club.allows(request.user, Role.ORGANISER)
+    stage = stages.stage_of(competition)
+    typed: dict[str, Any] = {}
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        if not organiser:
+            raise PermissionDenied(_("Only the club's organisers change a stage."))
+        try:
+            if request.POST.get("action") == "advance":
+                chosen = stages.advance(user=request.user, competition=competition)
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(n)d player advanced into %(name)s.",
+                        "%(n)d players advanced into %(name)s.",
+                        len(chosen),
+                    )
+                    % {"n": len(chosen), "name": competition.name},
+                )
+                return redirect("formats-stage", club, slug)
+            typed = {k: request.POST.get(k, "") for k in ("rule", "count", "threshold", "season")}
+            typed["sources"] = request.POST.getlist("sources")
+            typed["carry_over"] = bool(request.POST.get("carry_over"))
+            sources = list(
+                Competition.objects.filter(
+                    club=competition.club, pk__in=[int(v) for v in typed["sources"] if v.isdigit()]
+                )
+            )
+            season = (
+                Season.objects.filter(club=competition.club, pk=int(typed["season"])).first()
+                if typed["season"].isdigit()
+                else None
+            )
+            count = (typed["count"] or "").strip()
+            stages.make_stage(
+                user=request.user,
+                competition=competition,
+                sources=sources,
+                season=season,
+                rule=typed["rule"],
+                count=_int(count, "count") if count else None,
+                threshold=_decimal_or_none(typed["threshold"], "threshold"),
+                carry_over=typed["carry_over"],
+            )
+            messages.success(request, _("The stage is saved: check who advances below."))
+            return redirect("formats-stage", club, slug)
+        except LedgerError as error:
+            errors = {name: [str(p) for p in problems] for name, problems in error.fields.items()}
+            if not errors:
+                errors = {"form": [error.message]}
+            elif error.message:
+                errors.setdefault("form", [error.message])
+    preview = stages.candidates(stage) if stage is not None else []
+    if stage is not None and not typed:
+        typed = {
+            "rule": stage.rule,
+            "count": "" if stage.count is None else str(stage.count),
+            "threshold": "" if stage.threshold is None else f"{stage.threshold.normalize():f}",
+            "season": str(stage.season_id or ""),
+            "sources": [str(pk) for pk in stage.sources.values_list("pk", flat=True)],
+            "carry_over": stage.carry_over,
+        }
+    return render(
+        request,
+        "formats/stage.html",
+        {
+            "competition": competition,
+            "stage": stage,
+            "organiser": organiser,
+            "preview": preview,
+            "advanced": list(stage.advanced.select_related("player")) if stage else [],
+            "blocked": stages.blocked(stage) if stage is not None else "",
+            "typed": typed or {"rule": "top", "sources": []},
+            "errors": errors,
+            "rules": stages.Stage.Rule.choices,
+            "others": Competition.objects.filter(club=competition.club)
+            .exclude(pk=competition.pk)
+            .order_by("-created_at"),
+            "seasons": Season.objects.filter(club=competition.club),
+        },
+        status=400 if errors else 200,
     )

@@ -158,7 +158,7 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
     public |= {"swiss": {"tiebreaks"}, "knockout": {"bracket"}, "league": set()}[fmt]
     organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens", "export"}
     organiser |= {"checkin", "clock", "tables", "edit", "enrol", "members"}
-    organiser |= {"webhooks", "signup-manage", "fees"}
+    organiser |= {"webhooks", "signup-manage", "fees", "stage"}
     pages = ["", "rounds/", "ratings/", "print/", "night/penalties/", "signup/"]
     pages += {"swiss": ["tiebreaks/"], "knockout": ["bracket/"], "league": []}[fmt]
     for tail in pages:

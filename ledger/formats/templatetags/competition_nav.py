@@ -52,6 +52,7 @@ def competition_nav(
             ("fees", _("Treasurer's report"), reverse("signup-report", args=args)),
             ("draw", _("Draw and entrants"), manage),
             ("settings", _("Format settings"), manage + "#settings"),
+            ("stage", _("Stage of an event"), reverse("formats-stage", args=args)),
             (
                 "standings-settings",
                 _("Points and ranking"),

@@ -1,0 +1,257 @@
+"""Stages of an event: a competition whose entrants come from the final standings of the
+stages before it (each a group), or from a season's championship table, seeded by them.
+
+Cases: league nights -> a final table of four (the season's top four); a qualifying Swiss
+-> a knockout of eight (the Swiss's top eight, seeded 1-8 by the Swiss table); groups -> a
+bracket (the top two of each group, the group winners seeded first).
+
+Advancing is one write, once every earlier stage is over, and it enters exactly the players
+the preview shows (both read ``candidates``): each with its seed (the entrant's number and
+rating for seeding, so the draw seeds by it), its place and where it came from, and the
+score it carries over when the stage carries scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.clubs.errors import Conflict, Invalid
+from ledger.clubs.models import Competition, Player, Result, Role, Season
+from ledger.clubs.roles import require_role
+from ledger.formats import seasons
+from ledger.formats.models import Advanced, Entrant, Stage
+
+__all__ = ["Candidate", "Stage", "advance", "blocked", "candidates", "make_stage", "stage_of"]
+from ledger.formats.services import enter_player, progress, standings_for
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One player who advances, as the preview shows them and the write enters them."""
+
+    seed: int
+    player_id: int
+    name: str
+    place: int
+    came_from: str
+    score: Decimal  # the score they had where they came from
+    carried: Decimal  # the score they take with them (zero unless the stage carries it)
+
+
+def stage_of(competition: Competition) -> Stage | None:
+    return (
+        Stage.objects.filter(competition=competition)
+        .select_related("season", "competition")
+        .prefetch_related("sources")
+        .first()
+    )
+
+
+def _score(row: dict[str, Any]) -> Decimal:
+    try:
+        return Decimal(str(row.get("points", row.get("score", 0))))
+    except InvalidOperation:
+        return Decimal(0)
+
+
+def _groups(stage: Stage) -> list[tuple[str, list[tuple[int, str, int, Decimal]]]]:
+    """Each source's final standings as (player, name, place, score), best first: each
+    earlier competition (a group), or the season's table (its ranked players)."""
+    found: list[tuple[str, list[tuple[int, str, int, Decimal]]]] = []
+    if stage.season_id is not None:
+        season = stage.season
+        assert season is not None
+        table = seasons.season_table(season)
+        found.append(
+            (
+                season.name,
+                [(r.player_id, r.name, r.rank, r.total) for r in table.rows if r.rank is not None],
+            )
+        )
+    for source in sorted(stage.sources.all(), key=lambda c: (c.created_at, c.pk)):
+        found.append(
+            (
+                source.name,
+                [
+                    (int(r["player"]), str(r["name"]), int(r["place"]), _score(r))
+                    for r in standings_for(source)
+                    if r.get("played", 1)
+                ],
+            )
+        )
+    return found
+
+
+def candidates(stage: Stage) -> list[Candidate]:
+    """Who advances into the stage, in seed order, by its rule: the top N (of all the
+    sources' rows, by place, then score), the top N of each group (the group winners
+    seeded first, then the seconds, each rank by score), or everyone with at least the
+    threshold's score (by score)."""
+    groups = _groups(stage)
+    picked: list[tuple[int, str, int, Decimal, str]] = []
+    if stage.rule == Stage.Rule.TOP_PER_GROUP:
+        per = stage.count or 0
+        for name, rows in groups:
+            picked.extend((p, n, place, score, name) for p, n, place, score in rows[:per])
+        picked.sort(key=lambda c: (c[2], -c[3], c[1]))
+    else:
+        for name, rows in groups:
+            picked.extend((p, n, place, score, name) for p, n, place, score in rows)
+        if stage.rule == Stage.Rule.ABOVE:
+            threshold = stage.threshold if stage.threshold is not None else Decimal(0)
+            picked = [c for c in picked if c[3] >= threshold]
+            picked.sort(key=lambda c: (-c[3], c[2], c[1]))
+        else:
+            if len(groups) > 1:
+                picked.sort(key=lambda c: (c[2], -c[3], c[1]))
+            picked = picked[: stage.count or 0]
+    seen: set[int] = set()
+    out: list[Candidate] = []
+    for player_id, name, place, score, source in picked:
+        if player_id in seen:
+            continue  # a player in two groups advances once, at their better seed
+        seen.add(player_id)
+        out.append(
+            Candidate(
+                len(out) + 1,
+                player_id,
+                name,
+                place,
+                source,
+                score,
+                score if stage.carry_over else Decimal(0),
+            )
+        )
+    return out
+
+
+def _over(competition: Competition) -> bool:
+    """A competition whose final standings are known: it played its planned rounds to the
+    end (a knockout: its final is won) or, open-ended (league nights), it has results and
+    none awaits confirmation or a ruling."""
+    found = progress(competition)
+    if found.concluded:
+        return True
+    if found.planned is not None:
+        return False
+    results = Result.objects.filter(competition=competition)
+    return (
+        results.filter(status=Result.Status.ACCEPTED).exists()
+        and not results.filter(status__in=(Result.Status.PENDING, Result.Status.DISPUTED)).exists()
+    )
+
+
+def waiting_for(stage: Stage) -> list[str]:
+    """The earlier stages (or the season's nights) not over yet, by name: advancing waits
+    for them."""
+    sources = list(stage.sources.all())
+    if stage.season is not None:
+        sources += [n.competition for n in seasons.nights(stage.season)]
+    return [c.name for c in sources if not _over(c)]
+
+
+def blocked(stage: Stage) -> str:
+    """Why the stage cannot advance now, in words ("" when it can)."""
+    if stage.advanced_at is not None:
+        return _("The players have advanced into this stage already.")
+    if Entrant.objects.filter(competition=stage.competition).exists():
+        return _("This stage has entrants already: advancing enters them all itself.")
+    if not stage.season_id and not stage.sources.exists():
+        return _("Choose the stage the players come from.")
+    left = waiting_for(stage)
+    if left:
+        return _("Advancing waits until these are over: %(names)s.") % {"names": ", ".join(left)}
+    return ""
+
+
+@transaction.atomic
+def advance(*, user: Any, competition: Competition) -> list[Candidate]:
+    """Enter the players who advance into the stage, seeded, exactly as the preview shows
+    them; refused while an earlier stage is not over, or once done."""
+    require_role(user, competition.club, Role.ORGANISER)
+    stage = Stage.objects.select_for_update().filter(competition=competition).first()
+    if stage is None:
+        raise Invalid(_("This competition is not a stage of an event."))
+    reason = blocked(stage)
+    if reason:
+        raise Conflict(reason)
+    chosen = candidates(stage)
+    if len(chosen) < 2:
+        raise Conflict(_("Fewer than two players advance: there is nothing to play."))
+    players = Player.objects.in_bulk([c.player_id for c in chosen])
+    for c in chosen:
+        # The rating for seeding falls with the seed: every draw seeds by it.
+        enter_player(
+            user=user,
+            competition=competition,
+            player=players[c.player_id],
+            rating=len(chosen) + 1 - c.seed,
+        )
+        Advanced.objects.create(
+            stage=stage,
+            player_id=c.player_id,
+            seed=c.seed,
+            place=c.place,
+            came_from=c.came_from[:120],
+            carried=c.carried,
+        )
+    stage.advanced_at = timezone.now()
+    stage.save(update_fields=["advanced_at"])
+    return chosen
+
+
+@transaction.atomic
+def make_stage(
+    *,
+    user: Any,
+    competition: Competition,
+    sources: list[Competition],
+    season: Season | None,
+    rule: str,
+    count: int | None,
+    threshold: Decimal | None,
+    carry_over: bool,
+) -> Stage:
+    """Declare (or change, until the players advanced) where a stage's players come from."""
+    require_role(user, competition.club, Role.ORGANISER)
+    if rule not in Stage.Rule.values:
+        raise Invalid(_("Choose who advances."), fields={"rule": [_("Choose one.")]})
+    if not sources and season is None:
+        raise Invalid(
+            _("Choose the stage the players come from."),
+            fields={"sources": [_("Choose at least one competition, or a season.")]},
+        )
+    if competition in sources:
+        raise Invalid(
+            _("A stage cannot take its players from itself."),
+            fields={"sources": [_("Not this competition.")]},
+        )
+    if any(s.club_id != competition.club_id for s in sources) or (
+        season is not None and season.club_id != competition.club_id
+    ):
+        raise Invalid(_("The earlier stage belongs to another club."), fields={"sources": ["?"]})
+    if rule in (Stage.Rule.TOP, Stage.Rule.TOP_PER_GROUP) and not count:
+        raise Invalid(
+            _("Say how many players advance."), fields={"count": [_("A number, such as 4 or 8.")]}
+        )
+    if rule == Stage.Rule.ABOVE and threshold is None:
+        raise Invalid(
+            _("Say the score a player needs to advance."),
+            fields={"threshold": [_("A number, such as 12.")]},
+        )
+    stage = Stage.objects.select_for_update().filter(competition=competition).first()
+    if stage is not None and stage.advanced_at is not None:
+        raise Conflict(_("The players have advanced into this stage already."))
+    if stage is None:
+        stage = Stage(competition=competition)
+    stage.season, stage.rule, stage.count = season, rule, count
+    stage.threshold, stage.carry_over = threshold, carry_over
+    stage.save()
+    stage.sources.set(sources)
+    return stage

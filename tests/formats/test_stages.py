@@ -1,0 +1,215 @@
+"""Stages of an event: who advances from the earlier stage's final standings (or a season's
+table), with which seeds, and the one write that enters exactly the players the preview
+showed, once the earlier stage is over."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from ledger.clubs import services as core
+from ledger.clubs.errors import Conflict
+from ledger.clubs.models import Competition, Membership, Player, Round
+from ledger.formats import services, stages
+from ledger.formats.models import Advanced, Championship, Entrant, Stage
+from tests.formats.season_fixture import make_season
+
+pytestmark = pytest.mark.django_db
+
+
+def night_of(club: Any, user: Any, slug: str, scores: dict[str, int]) -> Competition:
+    """A league competition with one table whose players score as given (names made members
+    when new)."""
+    comp = Competition.objects.create(club=club, name=slug.title(), slug=slug, game="punti")
+    players = []
+    for name in scores:
+        player = Player.objects.filter(name=name).first()
+        if player is None:
+            player = Player.objects.create(name=name)
+            Membership.objects.create(club=club, player=player)
+        players.append(player)
+    rnd = Round.objects.create(competition=comp, number=1)
+    for start in range(0, len(players), 6):
+        group = players[start : start + 6]
+        table = core.create_table(
+            user=user, competition=comp, label=f"T{start}", players=group, round=rnd
+        )
+        core.record_result(
+            user=user, table=table, source="manual", scores=[scores[p.name] for p in group]
+        )
+    return comp
+
+
+def test_league_nights_send_the_seasons_top_four_to_a_final_table(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    season, _results = make_season(club, boss)
+    Championship.objects.create(
+        season=season, game="punti", place_points=["10", "8", "6", "5", "4", "3"], best_of=4
+    )
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    stage = stages.make_stage(
+        user=boss,
+        competition=final,
+        sources=[],
+        season=season,
+        rule=Stage.Rule.TOP,
+        count=4,
+        threshold=None,
+        carry_over=True,
+    )
+    preview = stages.candidates(stage)
+    assert [(c.seed, c.name, c.place, c.carried) for c in preview] == [
+        (1, "Anna", 1, Decimal(34)),
+        (2, "Bruno", 2, Decimal(32)),
+        (3, "Carla", 3, Decimal(30)),
+        (4, "Dario", 4, Decimal(29)),
+    ]
+    assert stages.blocked(stage) == ""
+    applied = stages.advance(user=boss, competition=final)
+    assert applied == preview
+    entered = Entrant.objects.filter(competition=final).order_by("number")
+    assert [(e.player.name, e.number, e.rating) for e in entered] == [
+        ("Anna", 1, 4),
+        ("Bruno", 2, 3),
+        ("Carla", 3, 2),
+        ("Dario", 4, 1),
+    ]
+    assert [(a.seed, a.player_id, a.carried) for a in Advanced.objects.filter(stage=stage)] == [
+        (c.seed, c.player_id, c.carried) for c in preview
+    ]
+    with pytest.raises(Conflict):
+        stages.advance(user=boss, competition=final)
+
+
+def test_advancing_waits_for_a_result_still_to_confirm(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    source = night_of(club, boss, "girone", {"Anna": 9, "Bruno": 7, "Carla": 5, "Dario": 3})
+    Competition.objects.filter(pk=source.pk).update(confirmation="second_person")
+    source.refresh_from_db()
+    table = core.create_table(
+        user=boss,
+        competition=source,
+        label="T9",
+        players=list(Player.objects.filter(name__in=["Anna", "Bruno"])),
+    )
+    core.record_result(
+        user=people.users["scorekeeper"], table=table, source="manual", scores=[1, 2]
+    )
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    stage = stages.make_stage(
+        user=boss,
+        competition=final,
+        sources=[source],
+        season=None,
+        rule=Stage.Rule.TOP,
+        count=2,
+        threshold=None,
+        carry_over=False,
+    )
+    assert "Girone" in stages.blocked(stage)
+    with pytest.raises(Conflict):
+        stages.advance(user=boss, competition=final)
+
+
+def test_a_qualifying_stage_cuts_to_a_knockout_of_eight_seeded_one_against_eight(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    scores = {f"Q{n:02d}": 100 - n for n in range(1, 13)}  # Q01 first ... Q12 last
+    source = night_of(club, boss, "qualificazioni", scores)
+    knockout = Competition.objects.create(
+        club=club, name="Tabellone", slug="tabellone", game="punti", format="knockout"
+    )
+    stage = stages.make_stage(
+        user=boss,
+        competition=knockout,
+        sources=[source],
+        season=None,
+        rule=Stage.Rule.TOP,
+        count=8,
+        threshold=None,
+        carry_over=False,
+    )
+    assert [c.name for c in stages.candidates(stage)] == [f"Q{n:02d}" for n in range(1, 9)]
+    stages.advance(user=boss, competition=knockout)
+    draw = services.generate_round(user=boss, competition=knockout)
+    names = dict(Player.objects.values_list("pk", "name"))
+    pairs = {frozenset(names[p] for p in table["players"]) for table in draw.tables}
+    assert frozenset({"Q01", "Q08"}) in pairs and frozenset({"Q04", "Q05"}) in pairs
+    assert len(pairs) == 4
+
+
+def test_groups_send_their_top_two_to_a_bracket_the_winners_seeded_first(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    a = night_of(club, boss, "girone-a", {"Anna": 9, "Bruno": 7, "Carla": 5, "Dario": 3})
+    b = night_of(club, boss, "girone-b", {"Elena": 8, "Fabio": 6, "Gino": 4, "Ugo": 2})
+    bracket = Competition.objects.create(
+        club=club, name="Tabellone", slug="tabellone", game="punti", format="knockout"
+    )
+    stage = stages.make_stage(
+        user=boss,
+        competition=bracket,
+        sources=[a, b],
+        season=None,
+        rule=Stage.Rule.TOP_PER_GROUP,
+        count=2,
+        threshold=None,
+        carry_over=False,
+    )
+    assert [(c.seed, c.name, c.came_from) for c in stages.candidates(stage)] == [
+        (1, "Anna", "Girone-A"),
+        (2, "Elena", "Girone-B"),
+        (3, "Bruno", "Girone-A"),
+        (4, "Fabio", "Girone-B"),
+    ]
+
+
+def test_everyone_with_at_least_a_score_advances(club: Any, people: Any, points_game: str) -> None:
+    boss = people.users["organiser"]
+    source = night_of(club, boss, "girone", {"Anna": 9, "Bruno": 7, "Carla": 5, "Dario": 3})
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    stage = stages.make_stage(
+        user=boss,
+        competition=final,
+        sources=[source],
+        season=None,
+        rule=Stage.Rule.ABOVE,
+        count=None,
+        threshold=Decimal(5),
+        carry_over=False,
+    )
+    assert [c.name for c in stages.candidates(stage)] == ["Anna", "Bruno", "Carla"]
+
+
+def test_the_stage_page_previews_then_advances(
+    client: Any, club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    source = night_of(club, boss, "girone", {"Anna": 9, "Bruno": 7, "Carla": 5, "Dario": 3})
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    client.force_login(boss)
+    refused = client.post(
+        "/c/prova/finale/stage/",
+        {"action": "save", "sources": [str(source.pk)], "rule": "top", "count": ""},
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert refused.status_code == 400
+    assert "Indica quanti giocatori passano." in refused.content.decode()
+    saved = client.post(
+        "/c/prova/finale/stage/",
+        {"action": "save", "sources": [str(source.pk)], "rule": "top", "count": "3"},
+    )
+    assert saved.status_code == 302
+    page = client.get("/c/prova/finale/stage/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Anteprima" in page and page.index("Anna") < page.index("Bruno") < page.index("Carla")
+    assert "Dario" not in page.split('id="stage-preview"')[1].split("</table>")[0]
+    client.post("/c/prova/finale/stage/", {"action": "advance"})
+    assert Entrant.objects.filter(competition=final).count() == 3
