@@ -18,8 +18,12 @@ T = TypeVar("T")
 # Apostrophes of every keyboard, and the marks that join parts of one name.
 _JOINERS = re.compile(r"['’‘`´ʼ.\-]")
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
-# How alike two keys must be (difflib's ratio) to ask "did you mean".
-CLOSE = 0.85
+
+
+# How many letters two keys may differ by (added, dropped or changed: one changed letter
+# counts two) to ask "did you mean": two in a short name, one more per ten letters.
+def _allowed(a: str, b: str) -> int:
+    return max(2, max(len(a), len(b)) // 10)
 
 
 def _plain(name: str) -> str:
@@ -56,7 +60,8 @@ def _close(a: str, b: str) -> bool:
     # The words run together ("Della Gherardesca", "Dellagherardesca").
     if a.replace(" ", "") == b.replace(" ", ""):
         return True
-    return difflib.SequenceMatcher(None, a, b).ratio() >= CLOSE
+    same = sum(block.size for block in difflib.SequenceMatcher(None, a, b).get_matching_blocks())
+    return len(a) + len(b) - 2 * same <= _allowed(a, b)
 
 
 def close_matches(name: str, candidates: Iterable[tuple[str, T]]) -> list[T]:

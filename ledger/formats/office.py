@@ -22,7 +22,7 @@ from ledger.clubs.outcomes import SettingsError, clean_settings
 from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import check_ruleset
 from ledger.formats import services as formats
-from ledger.formats.names import name_key
+from ledger.formats.names import close_matches, name_key
 
 MAX_PASTED = 400
 
@@ -181,6 +181,8 @@ def pasted_names(text: str) -> list[str]:
 class Matched:
     known: list[Player]
     new: list[str]
+    # Each new name with the members' names close to it: the "did you mean" to ask.
+    asked: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 def match_names(club: Club, names: list[str]) -> Matched:
@@ -196,7 +198,8 @@ def match_names(club: Club, names: list[str]) -> Matched:
         members.setdefault(name_key(player.name), player)
     known = [members[name_key(n)] for n in names if name_key(n) in members]
     new = [n for n in names if name_key(n) not in members]
-    return Matched(known, new)
+    everyone = [(p.name, p.name) for p in members.values()]
+    return Matched(known, new, [(n, close_matches(n, everyone)) for n in new])
 
 
 @transaction.atomic

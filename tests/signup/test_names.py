@@ -48,6 +48,8 @@ def test_a_close_name_is_a_did_you_mean_and_a_far_one_is_not() -> None:
     assert close_matches("Mario Rossi", known) == ["Mario Rossi Bianchi"]
     assert close_matches("Dellagherardesca Nicolò", known) == ["Nicolò Della Gherardesca"]
     assert close_matches("Giulia Neri", known) == []
+    # Another number is another person, one letter more or less is a question.
+    assert close_matches("Giocatore 33", [("Giocatore 0", 0), ("Giocatore 3", 3)]) == [3]
     # The same person is found, not asked about.
     assert close_matches("Anna Verdi", known) == []
     assert find_same("verdi anna", known) == "Anna Verdi"
