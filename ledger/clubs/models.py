@@ -371,6 +371,8 @@ class Result(models.Model):
         DIGITAL = "digital", _("Digital game")
         IMPORT = "import", _("Import")
         MANUAL = "manual", _("Per-seat scores")
+        # A table decided without a game: who did not play lost (services.record_forfeit).
+        FORFEIT = "forfeit", _("Forfeit")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending confirmation")

@@ -27,14 +27,54 @@ KEYS = ("match_points", "points", "wins")
 
 
 def outcomes(scores: Sequence[Any], verdict: Mapping[str, Any] | None) -> list[str]:
-    """``win``, ``draw`` or ``loss`` for each seat of a result."""
+    """``win``, ``draw`` or ``loss`` for each seat of a result. A forfeit is a loss for every
+    seat that forfeited and a win for the others: a double forfeit is lost by everyone."""
     seats = len(scores)
+    lost = forfeited_seats(verdict, seats)
+    if lost is not None:
+        return [LOSS if i in lost else WIN for i in range(seats)]
     winners = engine_winners(verdict, seats)
     if winners is None:
         winners = _plain_points_winners(scores)
     if not winners or len(winners) == seats:
         return [DRAW] * seats
     return [WIN if i in winners else LOSS for i in range(seats)]
+
+
+#: The termination of a forfeit's Outcome: the table was decided without a game.
+FORFEIT = "forfeit"
+
+
+def forfeited_seats(verdict: Mapping[str, Any] | None, seats: int) -> set[int] | None:
+    """The seats that forfeited, when the verdict is a forfeit's (None otherwise)."""
+    if not isinstance(verdict, Mapping):
+        return None
+    forfeit = verdict.get("forfeit")
+    if not isinstance(forfeit, Mapping) or not isinstance(forfeit.get("seats"), list):
+        return None
+    return {v for v in forfeit["seats"] if isinstance(v, int) and 0 <= v < seats}
+
+
+def forfeit_verdict(game: str, seats: int, forfeited: Sequence[int], reason: str) -> dict[str, Any]:
+    """The verdict of a forfeit: no engine ran, so the ledger gives the Outcome itself, in
+    the engine's shape: every seat scores 0 game points; the seats that played win, those
+    that forfeited lose (place 2; all of them in a double forfeit). The standings' points
+    for a win and a loss then do the rest, as for any result."""
+    lost = sorted(set(forfeited))
+    winners = [i for i in range(seats) if i not in lost]
+    return {
+        "game": game,
+        "valid": True,
+        "forfeit": {"seats": lost, "reason": reason},
+        "outcome": {
+            "scores": [0] * seats,
+            "termination": FORFEIT,
+            "winners": winners,
+            "places": [2 if i in lost else 1 for i in range(seats)],
+            "detail": {"forfeited": lost, "reason": reason},
+        },
+        "violations": [],
+    }
 
 
 def engine_winners(verdict: Mapping[str, Any] | None, seats: int) -> set[int] | None:

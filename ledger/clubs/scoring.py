@@ -100,6 +100,12 @@ def score_result(
     """Per-seat points for a result, or an error that says what to fix. A summary of a game
     that is not over yet is refused, unless ``unfinished`` allows it (the live preview shows
     the score so far while the scorekeeper types)."""
+    if source == "forfeit":
+        # A forfeit has no game to score: a referee records it (services.record_forfeit).
+        raise Invalid(
+            _("A forfeit is recorded by a referee from the table's page, with its reason."),
+            fields={"source": [_("Use 'summary', 'full_record' or 'manual'.")]},
+        )
     written = _as_points(explicit, seats, "scores") if explicit is not None else None
     if not engine_available(game) or source == "manual":
         if not plain_scores(game):

@@ -45,7 +45,7 @@ from ledger.clubs.models import (
     Table,
     Webhook,
 )
-from ledger.clubs.outcomes import SettingsError, clean_settings
+from ledger.clubs.outcomes import SettingsError, clean_settings, forfeit_verdict
 from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import Scored, score_result
 
@@ -288,6 +288,75 @@ def record_result(
     ):
         return write.result, True
     return _write_alone(write, club.pk)
+
+
+#: The results that keep a table's place: a forfeit is written only at a table without one.
+_STANDING = (Result.Status.PENDING, Result.Status.ACCEPTED, Result.Status.DISPUTED)
+
+
+def record_forfeit(
+    *,
+    user: Any,
+    table: Table,
+    forfeited: Sequence[int],
+    reason: str,
+    idempotency_key: str | None = None,
+) -> Result:
+    """A referee decides a table without a game: the seats in ``forfeited`` did not play
+    (all of them: a double forfeit). The result is written through the one write path,
+    accepted at once (a referee's decision has no second person to wait for), with the
+    forfeit's own Outcome (``outcomes.forfeit_verdict``): the journal credits each seat 0
+    game points and the standings count the players' win or loss; the reason is kept.
+
+    Only at a table with no result waiting or counted: a game begun is corrected or voided
+    first, so a forfeit never stands beside hands that were played."""
+    club = table.competition.club
+    require_role(user, club, Role.REFEREE)
+    why = (reason or "").strip()
+    if not why:
+        raise Invalid(
+            _("Say why the table was not played: the reason is kept with the forfeit."),
+            fields={"reason": [_("Give the reason.")]},
+        )
+    if len(why) > 500:
+        raise Invalid(_("Keep the reason to 500 characters."), fields={"reason": [_("Too long.")]})
+    seated = _seats(table.pk)
+    lost = sorted({int(s) for s in forfeited})
+    if not lost or any(s not in seated for s in lost):
+        raise Invalid(
+            _("Choose who did not play: at least one of the table's seats."),
+            fields={"forfeited": [_("Choose at least one seat of this table.")]},
+        )
+    if Result.objects.filter(table=table, status__in=_STANDING).exists():
+        raise Conflict(
+            _(
+                "Table %(t)s has a result already: a forfeit decides a table nobody played. "
+                "Void or correct that result first."
+            )
+            % {"t": table.label},
+            fields={"forfeited": [_("The table has a result.")]},
+        )
+    verdict = forfeit_verdict(table.competition.game, len(seated), lost, why)
+    scored = Scored([Decimal(0)] * len(seated), verdict)
+    record = {"forfeited": lost, "reason": why}
+    write = _prepare(
+        user,
+        table,
+        Result.Source.FORFEIT,
+        record,
+        None,
+        None,
+        idempotency_key,
+        "",
+        scored=scored,
+    )
+    # A referee's decision counts at once, whatever the competition's confirmation.
+    now = timezone.now()
+    write.accept = True
+    write.result.status = Result.Status.ACCEPTED
+    write.result.confirmed_by, write.result.confirmed_at = user, now
+    result, _created = _write_alone(write, club.pk)
+    return result
 
 
 def _write_alone(write: _Write, club_id: int) -> tuple[Result, bool]:

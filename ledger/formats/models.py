@@ -223,6 +223,9 @@ class KnockoutMatch(models.Model):
     winner = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # Why the referee named the winner (a play-off off the books, a match left level);
+    # empty when the games or a forfeit decided it.
+    reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
     tables = models.ManyToManyField(Table, blank=True, related_name="knockout_matches")
 
     class Meta:

@@ -69,7 +69,9 @@ def scaled_games(
     return [
         tiebreaks.Game(g.round, g.a, None, bye)
         if g.b is None
-        else tiebreaks.Game(g.round, g.a, g.b, scale.result(g.score_a), scale.result(g.score_b))
+        else tiebreaks.Game(
+            g.round, g.a, g.b, scale.result(g.score_a), scale.result(g.score_b), g.forfeit
+        )
         for g in games
     ]
 
@@ -301,18 +303,44 @@ def accepted_hands(table_ids: Sequence[int]) -> list[tuple[int, list[Any], list[
     Outcome kept in the result's verdict (``clubs.outcomes``), so a hand the rules decide
     with the points level (a Bella Nazionale at 3-3, a deciding sfida, San Marco's
     tie-break) is the win it is; only the Outcome's winners are read from the verdict."""
+    return hands_and_forfeits(table_ids)[0]
+
+
+Forfeits = dict[int, tuple[list[int], str]]
+
+
+def hands_and_forfeits(
+    table_ids: Sequence[int],
+) -> tuple[list[tuple[int, list[Any], list[str]]], Forfeits]:
+    """``accepted_hands``, and the tables decided by a forfeit (table -> the seats that
+    forfeited, the reason), from the same query. A forfeit's seats read as lost and the
+    others' as won, so a match read from the hands has the winner the forfeit gives; a
+    format that must not count the table as a game played (colours, who met whom) asks
+    the second answer."""
     if not table_ids:
-        return []
+        return [], {}
     rows = (
         Result.objects.filter(table_id__in=table_ids, status=Result.Status.ACCEPTED)
         .order_by("id")
-        .values_list("table_id", "scores", "verdict__outcome__winners")
+        .values_list(
+            "table_id",
+            "scores",
+            "verdict__outcome__winners",
+            "verdict__forfeit__seats",
+            "verdict__forfeit__reason",
+        )
     )
     out = []
-    for table_id, scores, winners in rows:
-        verdict = {"outcome": {"winners": winners}} if isinstance(winners, list) else None
+    forfeits: Forfeits = {}
+    for table_id, scores, winners, lost, reason in rows:
+        verdict: dict[str, Any] | None = None
+        if isinstance(lost, list):
+            verdict = {"forfeit": {"seats": lost}}
+            forfeits[int(table_id)] = ([int(s) for s in lost], str(reason or ""))
+        elif isinstance(winners, list):
+            verdict = {"outcome": {"winners": winners}}
         out.append((int(table_id), list(scores), outcomes(scores, verdict)))
-    return out
+    return out, forfeits
 
 
 def side_result(seat_outcomes: Sequence[str]) -> tuple[float, float]:
@@ -351,6 +379,8 @@ class History:
     games: list[tiebreaks.Game] = field(default_factory=list)
     points: dict[int, Decimal] = field(default_factory=dict)  # summed ledger points
     fines: dict[int, Decimal] = field(default_factory=dict)  # standing penalties' points
+    # Tables decided by a forfeit: table -> the players (entrants) who forfeited.
+    forfeits: dict[int, list[int]] = field(default_factory=dict)
 
 
 def history(competition: Competition, before_round: int | None = None) -> History:
@@ -380,7 +410,8 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
         table_round[table_id] = rnd
     sums: dict[int, list[Decimal]] = {}
     hands: dict[int, list[list[str]]] = defaultdict(list)
-    for table_id, scores, seat_outcomes in accepted_hands(list(tables)):
+    read, forfeits = hands_and_forfeits(list(tables))
+    for table_id, scores, seat_outcomes in read:
         acc = sums.setdefault(table_id, [Decimal(0)] * len(scores))
         for i, s in enumerate(scores):
             if i < len(acc):
@@ -390,6 +421,28 @@ def history(competition: Competition, before_round: int | None = None) -> Histor
     for table_id, seated in tables.items():
         players = [p for _i, p in seated]
         rnd = table_round[table_id]
+        if table_id in forfeits:
+            # Nobody played: no meeting, no seat or side taken; the points stand (a win for
+            # who came, a loss for who did not), read as an unplayed game.
+            lost = set(forfeits[table_id][0])
+            h.forfeits[table_id] = sorted(p for i, p in seated if i in lost)
+            if len(players) == 2 or team_event:
+                a, b = players[0], players[1]
+                sides_lost = (
+                    any(i in lost for i, _p in seated if i % 2 == 0),
+                    any(i in lost for i, _p in seated if i % 2 == 1),
+                )
+                h.games.append(
+                    tiebreaks.Game(
+                        rnd,
+                        a,
+                        b,
+                        0.0 if sides_lost[0] else 1.0,
+                        0.0 if sides_lost[1] else 1.0,
+                        forfeit=True,
+                    )
+                )
+            continue
         for index, p in seated:
             h.seat_counts[(p, index)] += 1
             h.points[p] = h.points.get(p, Decimal(0)) + (
@@ -611,6 +664,11 @@ def _swiss_players(
             if g.b is None:
                 floats[g.a].append("down")
                 continue
+            if g.forfeit:
+                # Unplayed: a point won without a game floats down, as a bye does.
+                floats[g.a].append("down" if g.score_a > g.score_b else "none")
+                floats[g.b].append("down" if g.score_b > g.score_a else "none")
+                continue
             sa, sb = before[(g.a, r)], before[(g.b, r)]
             floats[g.a].append("down" if sa > sb else "up" if sa < sb else "none")
             floats[g.b].append("down" if sb > sa else "up" if sb < sa else "none")
@@ -782,8 +840,8 @@ def match_games(
 
 
 def _match_winner(competition: Competition, match: KnockoutMatch) -> int | None:
-    hands = accepted_hands([t.pk for t in match.tables.all()])
-    return _decided(match, hands, settings_for(competition).best_of)
+    hands, forfeits = hands_and_forfeits([t.pk for t in match.tables.all()])
+    return _decided(match, hands, settings_for(competition).best_of, forfeits)
 
 
 # --- editing and publishing ---------------------------------------------------------------
@@ -1071,20 +1129,66 @@ def _publish_knockout(competition: Competition, draw: Draw, created: list[Table]
         )
 
 
-@transaction.atomic
-def set_match_winner(*, user: Any, match: KnockoutMatch, winner: Player) -> KnockoutMatch:
-    """A referee's decision (a forfeit, a tie-break game played off the books)."""
-    require_role(user, match.competition.club, Role.REFEREE)
-    if winner.pk not in (match.first_id, match.second_id):
-        raise Invalid(_("The winner must be one of the two players of the match."))
+def record_forfeit(*, user: Any, table: Table, forfeited: Sequence[int], reason: str) -> Result:
+    """A referee decides a table that was not played, in any format: the seats in
+    ``forfeited`` did not come (every seat: a double forfeit). The result goes through the
+    ledger's one write path (``clubs.services.record_forfeit``), so the journal, the
+    standings and every format read it as it is: a win for who came and a loss for who did
+    not, never a game played (no meeting, no side for the Swiss's next pairing).
+
+    In a team event a seat's whole side forfeits with it (its side is the seat's parity). A
+    knockout match needs a winner, so a double forfeit is refused there, and so is a forfeit
+    once the next round is drawn with the match's players in it."""
+    competition = table.competition
+    seats = sorted({int(s) for s in forfeited})
+    if competition.format == Format.TEAM:
+        size = table.seats.count()
+        sides = {s % 2 for s in seats}
+        seats = [i for i in range(size) if i % 2 in sides]
+    if competition.format == Format.KNOCKOUT:
+        match = KnockoutMatch.objects.filter(competition=competition, tables=table).first()
+        if match is not None:
+            if len(seats) >= 2:
+                raise Invalid(
+                    _(
+                        "A knockout match needs a winner: choose the player who did not play. "
+                        "If neither came, a referee names who goes through on the bracket."
+                    ),
+                    fields={"forfeited": [_("Choose one player.")]},
+                )
+            _refuse_when_next_round_drawn(match)
+    return core.record_forfeit(user=user, table=table, forfeited=seats, reason=reason)
+
+
+def _refuse_when_next_round_drawn(match: KnockoutMatch) -> None:
     later = KnockoutMatch.objects.filter(competition=match.competition, stage=match.stage + 1)
     if later.filter(
         Q(first_id__in=(match.first_id, match.second_id))
         | Q(second_id__in=(match.first_id, match.second_id))
     ).exists():
         raise Conflict(_("The next round is already drawn with this match's winner in it."))
+
+
+@transaction.atomic
+def set_match_winner(
+    *, user: Any, match: KnockoutMatch, winner: Player, reason: str = ""
+) -> KnockoutMatch:
+    """A referee's decision (a tie-break game played off the books, a match left level),
+    with its reason kept and shown on the bracket. A forfeit is recorded at the match's
+    table instead (``record_forfeit``)."""
+    require_role(user, match.competition.club, Role.REFEREE)
+    if winner.pk not in (match.first_id, match.second_id):
+        raise Invalid(
+            _("The winner must be one of the two players of the match."),
+            fields={"winner": [_("Choose one of the two players.")]},
+        )
+    why = (reason or "").strip()
+    if len(why) > 500:
+        raise Invalid(_("Keep the reason to 500 characters."), fields={"reason": [_("Too long.")]})
+    _refuse_when_next_round_drawn(match)
     match.winner = winner
-    match.save(update_fields=["winner"])
+    match.reason = why
+    match.save(update_fields=["winner", "reason"])
     return match
 
 
@@ -1137,12 +1241,18 @@ def swiss_standings(competition: Competition, as_of: int | None = None) -> list[
                 "median_buchholz": line.median_buchholz,
                 "sonneborn_berger": line.sonneborn_berger,
                 "byes": line.byes,
+                "forfeit_wins": line.forfeit_wins,
+                "forfeit_losses": line.forfeit_losses,
             }
         )
     return out
 
 
 def trf_export(competition: Competition) -> str:
+    """The Swiss as a TRF16 file a pairing program accepts: every published round's games
+    (forfeits and byes in the standard's codes), ``XXR`` the planned rounds (the published
+    ones when the competition is open-ended), and who is kept out of the next round (an
+    announced absence, a withdrawal) marked in its column."""
     h = history(competition)
     entrants = list(
         Entrant.objects.filter(competition=competition).select_related("player").order_by("number")
@@ -1156,7 +1266,18 @@ def trf_export(competition: Competition) -> str:
         for g in h.games
         if g.a in known and (g.b is None or g.b in known)
     ]
-    return trf.export(competition.name, players, games, max(_published_rounds(competition), 1))
+    published = _published_rounds(competition)
+    planned = planned_rounds(competition) or published
+    following = published + 1
+    absent: dict[int, set[int]] = {}
+    if planned and following <= planned:
+        away = set(
+            Absence.objects.filter(competition=competition, round_number=following).values_list(
+                "player_id", flat=True
+            )
+        )
+        absent[following] = {e.player_id for e in entrants if not e.plays_in(following)} | away
+    return trf.export(competition.name, players, games, max(planned, 1), absent)
 
 
 def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
@@ -1185,7 +1306,8 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
         ):
             results[r.table_id].append(r)
         hands: dict[int, list[tuple[list[Any], list[str]]]] = defaultdict(list)
-        for table_id, scores, seat_outcomes in accepted_hands([t.pk for t in rows]):
+        read, forfeits = hands_and_forfeits([t.pk for t in rows])
+        for table_id, scores, seat_outcomes in read:
             hands[table_id].append((scores, seat_outcomes))
         for table in rows:
             seats = list(table.seats.all())
@@ -1201,8 +1323,11 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
             # Who won the table: at a table of two sides the side that won more hands
             # (each hand's winners are its Outcome's, so 3-3 with a Bella Nazionale is a
             # win); at a larger table whoever won the most hands.
+            forfeit = forfeits.get(table.pk)
             if not accepted:
                 winners: list[int] = []
+            elif forfeit is not None:
+                winners = [i for i in range(len(seats)) if i not in forfeit[0]]
             elif len(seats) == 2 or competition.format == Format.TEAM:
                 first, second = match_result([side_result(o) for _s, o in hands[table.pk]])
                 winners = [i for i in range(len(seats)) if (first, second)[i % 2] == 1.0]
@@ -1230,7 +1355,15 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
                     "pending": pending,
                     "totals": [f"{t:f}" for t in totals] if accepted else None,
                     "winners": [seats[i].player.name for i in winners],
-                    "drawn": bool(accepted) and not winners,
+                    "drawn": bool(accepted) and not winners and forfeit is None,
+                    # Decided without a game: who did not play, and the referee's reason.
+                    "forfeit": None
+                    if forfeit is None
+                    else {
+                        "names": [seats[i].player.name for i in forfeit[0] if i < len(seats)],
+                        "reason": forfeit[1],
+                        "double": len(forfeit[0]) == len(seats),
+                    },
                 }
             )
     else:
@@ -1255,6 +1388,7 @@ def round_view(competition: Competition, number: int) -> dict[str, Any] | None:
                     "totals": None,
                     "winners": [],
                     "drawn": False,
+                    "forfeit": None,
                 }
             )
     return {
@@ -1299,7 +1433,7 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
     names: dict[int | None, str] = {
         p.pk: p.name for m in matches for p in (m.first, m.second) if p is not None
     }
-    hands = accepted_hands([t.pk for m in matches for t in m.tables.all()])
+    hands, forfeits = hands_and_forfeits([t.pk for m in matches for t in m.tables.all()])
     best_of = settings_for(competition).best_of
     winners: dict[tuple[int, int], int | None] = {}
     out: list[dict[str, Any]] = []
@@ -1312,7 +1446,15 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
             sides: list[dict[str, Any]] = []
             if m is not None:
                 games = match_games(m, hands)
-                won = _decided(m, hands, best_of)
+                won = _decided(m, hands, best_of, forfeits)
+                forfeit = forfeit_of(m, forfeits)
+                cell["forfeit"] = None
+                if forfeit is not None:
+                    cell["forfeit"] = {
+                        "player": forfeit[0],
+                        "name": names.get(forfeit[0], "") if forfeit[0] else "",
+                        "reason": forfeit[1],
+                    }
                 winners[(stage, slot)] = won
                 wins = [sum(1 for a, b in games if a > b), sum(1 for a, b in games if b > a)]
                 for i, pid in enumerate((m.first_id, m.second_id)):
@@ -1329,6 +1471,7 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
                 cell["bye"] = m.second_id is None
                 cell["match"] = m.pk
                 cell["by_referee"] = bool(m.winner_id) and m.second_id is not None
+                cell["reason"] = m.reason
                 # Level after its games, or a forfeit: a referee names the winner.
                 cell["undecided"] = (
                     won is None and m.first_id is not None and m.second_id is not None
@@ -1454,17 +1597,40 @@ def _bracket_size(matches: Sequence[KnockoutMatch]) -> int:
     return 2 * max(len(first), max(m.slot for m in first) + 1 if first else 1)
 
 
+def forfeit_of(match: KnockoutMatch, forfeits: Forfeits) -> tuple[int | None, str] | None:
+    """The forfeit that decided a match: (who forfeited, the reason), or None."""
+    for table in match.tables.all():
+        if table.pk in forfeits:
+            lost, reason = forfeits[table.pk]
+            seat_of = {seat.index: seat.entrant_id for seat in table.seats.all()}
+            gone = [seat_of.get(i) for i in lost]
+            return (gone[0] if len(gone) == 1 else None), reason
+    return None
+
+
 def _decided(
-    match: KnockoutMatch, hands: Sequence[tuple[int, list[Any], list[str]]], best_of: int
+    match: KnockoutMatch,
+    hands: Sequence[tuple[int, list[Any], list[str]]],
+    best_of: int,
+    forfeits: Forfeits | None = None,
 ) -> int | None:
-    """Who goes through from a match: the referee's decision, the only player of a bye, or
-    whoever first won a majority of its best-of games by their Outcomes; None while open."""
+    """Who goes through from a match: the referee's decision, the only player of a bye, the
+    player who came when the other forfeited, or whoever first won a majority of its
+    best-of games by their Outcomes; None while open."""
     if match.winner_id:
         return int(match.winner_id)
     if match.second_id is None:
         return int(match.first_id) if match.first_id else None
     if match.first_id is None:
         return int(match.second_id)
+    forfeit = forfeit_of(match, forfeits or {})
+    if forfeit is not None:
+        gone = forfeit[0]
+        if gone == match.first_id:
+            return int(match.second_id)
+        if gone == match.second_id:
+            return int(match.first_id)
+        return None
     side = knockout.match_winner(match_games(match, hands), best_of)
     if side is None:
         return None
@@ -1484,7 +1650,7 @@ def knockout_standings(competition: Competition, as_of: int | None = None) -> li
     if not matches:
         return []
     stages = knockout.rounds_needed(_bracket_size(matches))
-    hands = accepted_hands([t.pk for m in matches for t in m.tables.all()])
+    hands, forfeits = hands_and_forfeits([t.pk for m in matches for t in m.tables.all()])
     best_of = settings_for(competition).best_of
     reached: dict[int, int] = {}
     out: set[int] = set()
@@ -1496,7 +1662,7 @@ def knockout_standings(competition: Competition, as_of: int | None = None) -> li
             if seated is not None:
                 names[seated.pk] = seated.name
                 reached[seated.pk] = max(reached.get(seated.pk, 0), m.stage)
-        winner = _decided(m, hands, best_of)
+        winner = _decided(m, hands, best_of, forfeits)
         if winner is None:
             continue
         reached[winner] = max(reached[winner], m.stage + 1)
@@ -1590,13 +1756,18 @@ def progress(competition: Competition) -> Progress:
 
 
 def _tables_short(competition: Competition, hands: int) -> bool:
-    """Whether a table of a published round has fewer accepted results than its hands."""
+    """Whether a table of a published round has fewer accepted results than its hands (a
+    table decided by a forfeit has all it will ever have)."""
     from django.db.models import Count
 
+    accepted = Q(results__status=Result.Status.ACCEPTED)
     return (
         Table.objects.filter(competition=competition, round__draw__status=Draw.Status.PUBLISHED)
-        .annotate(n=Count("results", filter=Q(results__status=Result.Status.ACCEPTED)))
-        .filter(n__lt=hands)
+        .annotate(
+            n=Count("results", filter=accepted),
+            forfeits=Count("results", filter=accepted & Q(results__source=Result.Source.FORFEIT)),
+        )
+        .filter(n__lt=hands, forfeits=0)
         .exists()
     )
 

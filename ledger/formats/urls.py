@@ -15,4 +15,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(C + "bracket/", views.bracket_page, name="formats-bracket"),
     path(C + "print/", views.printables_page, name="formats-printables"),
     path(C + "stage/", views.stage_page, name="formats-stage"),
+    path(C + "t/<int:table>/decide/", views.decide_page, name="formats-decide"),
 ]

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import hand_words
-from ledger.clubs.models import Competition, Player, Role, Season
+from ledger.clubs.models import Competition, Player, Role, Season, Table
 from ledger.formats import services, stages
 from ledger.formats.blockers import blockers
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
@@ -305,6 +305,7 @@ def round_page(
         "rounds": numbers,
         "two_sided": all(len(t["seats"]) == 2 for t in view["tables"]) if view else False,
         "is_organiser": competition.club.allows(request.user, Role.ORGANISER),
+        "can_referee": competition.club.allows(request.user, Role.REFEREE),
         "hands": services.settings_for(competition).hands_per_table,
     }
     if request.headers.get("HX-Request"):
@@ -354,7 +355,12 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         try:
             if winner is None:
                 raise Invalid(_("Choose the winner."))
-            services.set_match_winner(user=request.user, match=match, winner=winner)
+            services.set_match_winner(
+                user=request.user,
+                match=match,
+                winner=winner,
+                reason=request.POST.get("reason", ""),
+            )
         except LedgerError as exc:
             messages.error(request, exc.message)
         else:
@@ -382,6 +388,81 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "can_decide": can_decide,
             "champion": services.champion(competition) if stages else None,
         },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def decide_page(request: HttpRequest, club: str, slug: str, table: int) -> HttpResponse:
+    """A referee decides a table without its games: a forfeit (who did not play, and why),
+    or, at a knockout match, the winner named by the referee with the reason. Reached from
+    the table's score-entry page and the round page."""
+    competition = _competition(club, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not competition.club.allows(request.user, Role.REFEREE):
+        raise PermissionDenied(_("Only the club's referees record a forfeit."))
+    found = get_object_or_404(
+        Table.objects.select_related("round", "competition"), pk=table, competition=competition
+    )
+    seats = list(found.seats.select_related("player").order_by("index"))
+    match = KnockoutMatch.objects.filter(competition=competition, tables=found).first()
+    typed: dict[str, Any] = {"forfeited": [], "reason": "", "winner": "", "decision_reason": ""}
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "forfeit")
+        typed = {
+            "forfeited": request.POST.getlist("forfeited"),
+            "reason": request.POST.get("reason", ""),
+            "winner": request.POST.get("winner", ""),
+            "decision_reason": request.POST.get("decision_reason", ""),
+        }
+        try:
+            if action == "winner" and match is not None:
+                winner = Player.objects.filter(
+                    pk__in=[match.first_id, match.second_id], pk=_int(typed["winner"], "winner")
+                ).first()
+                if winner is None:
+                    raise Invalid(_("Choose the winner."), fields={"winner": [_("Choose one.")]})
+                services.set_match_winner(
+                    user=request.user, match=match, winner=winner, reason=typed["decision_reason"]
+                )
+                note = _("%(name)s goes through, by the referee's decision.") % {
+                    "name": winner.name
+                }
+            else:
+                chosen = [_int(v, "forfeited") for v in typed["forfeited"]]
+                services.record_forfeit(
+                    user=request.user, table=found, forfeited=chosen, reason=typed["reason"]
+                )
+                note = _("The forfeit is recorded.")
+        except LedgerError as error:
+            messages.error(request, error.message)
+            errors = {
+                ("decision_reason" if action == "winner" and k == "reason" else k): [error.message]
+                for k in (error.fields or {"reason": []})
+            }
+            status = 400
+        else:
+            messages.success(request, note)
+            if found.round is not None and competition.format == Competition.Format.KNOCKOUT:
+                return redirect("formats-bracket", club, slug)
+            if found.round is not None:
+                return redirect("formats-round", club, slug, found.round.number)
+            return redirect("score-entry", club, slug, found.pk)
+    return render(
+        request,
+        "formats/decide.html",
+        {
+            "competition": competition,
+            "table": found,
+            "seats": seats,
+            "match": match,
+            "typed": typed,
+            "errors": errors,
+            "knockout": match is not None,
+        },
+        status=status,
     )
 
 

@@ -508,6 +508,8 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             and table_obj.capacity is not None
             and table_obj.games >= table_obj.capacity,
             "counted": [r for r in recent if r.status in COUNTING],
+            "can_referee": competition.club.allows(request.user, Role.REFEREE),
+            "knockout_table": competition.format == Competition.Format.KNOCKOUT,
         },
     )
 

@@ -128,6 +128,11 @@ def test_a_rule_book_of_no_game_is_not_found(db):
         ("casual", "abbinamento svizzero rapido", "quick Swiss pairing"),
         ("team dutch", "a squadre, con il sistema olandese", "teams, by the FIDE Dutch"),
         ("dutch (repaired)", "coppie rifatte", "pairs then redone"),
+        ("knockout + by hand", "il tabellone, poi modificato a mano", "then changed by hand"),
+        ("by hand", "organizzatore, a mano", "the organiser, by hand"),
+        ("search", "una ricerca di avversari", "a search for opponents"),
+        ("groups", "tavoli di giocatori con punti vicini", "players close on points"),
+        ("movement", "un movimento fisso", "a fixed movement"),
     ],
 )
 def test_a_draft_says_how_it_was_drawn_in_words(engine, it, en):
@@ -136,6 +141,17 @@ def test_a_draft_says_how_it_was_drawn_in_words(engine, it, en):
         with translation.override(language):
             said = template.render(Context({"engine": engine}))
         assert words in said and "dutch" not in said, said
+
+
+@pytest.mark.parametrize(
+    "engine", ["dutch", "casual", "berger", "groups", "knockout", "movement", "search", "bogus"]
+)
+def test_no_way_of_drawing_reaches_the_page_by_its_code_name(engine):
+    template = Template("{% load draws %}{{ engine|drawn_by }}")
+    for name in (engine, f"team {engine}", f"{engine} (repaired)", f"{engine} + by hand"):
+        with translation.override("it"):
+            said = template.render(Context({"engine": name}))
+        assert not {engine, "team", "repaired", "by hand", "+"} & set(said.split()), said
 
 
 def test_the_token_help_line_shows_its_placeholder(db, people):

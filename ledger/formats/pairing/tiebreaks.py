@@ -4,9 +4,10 @@ Everything is counted on the competition's one points scale (``Scale``: a win, a
 a loss, 1/½/0 unless the competition says otherwise), the same the standings and the
 pairing use; a bye is worth what the competition gives for it.
 
-A bye is scored against a *virtual opponent* (FIDE's rule for unplayed games, the one
-lichess adopted in its issue 13694): who starts the round with the player's own score,
-takes the other side of the bye's result, and draws every later round:
+A bye, and each side of a game decided by a forfeit, is scored against a *virtual
+opponent* (FIDE's rule for unplayed games, the one lichess adopted in its issue 13694): who
+starts the round with the player's own score, takes the other side of the bye's result, and
+draws every later round:
     Svon = score before the round + (win + loss - bye) + draw * (rounds played - round)
 (with 1/½/0: before + (1 - bye) + 0.5 * (rounds - round)). For Sonneborn-Berger the bye
 is a result worth (bye - loss) / (win - loss) of a win against that virtual opponent.
@@ -43,6 +44,9 @@ class Game:
     b: int | None  # None: a bye for a
     score_a: float  # points for a on the scale (the bye's points for a bye)
     score_b: float = 0.0
+    # Decided by a forfeit: the points stand, but neither met the other (each is scored
+    # against a virtual opponent, as for a bye).
+    forfeit: bool = False
 
 
 @dataclass
@@ -57,6 +61,8 @@ class Line:
     draws: int = 0
     losses: int = 0
     byes: int = 0
+    forfeit_wins: int = 0
+    forfeit_losses: int = 0
     opponents: list[int] = field(default_factory=list)
 
 
@@ -86,13 +92,25 @@ def table(
     played_rounds = max(rounds, max(by_round) if by_round else 0)
     contributions: dict[int, list[float]] = {p: [] for p in lines}
     sb: dict[int, float] = {p: 0.0 for p in lines}
+
+    def unplayed(player: int, points: float, rnd: int) -> None:
+        other_side = min(max(scale.win + scale.loss - points, scale.loss), scale.win)
+        virtual = before[(player, rnd)] + other_side + scale.draw * (played_rounds - rnd)
+        contributions[player].append(virtual)
+        sb[player] += scale.share(points) * virtual
+
     for g in games:
         if g.b is None:
-            other_side = min(max(scale.win + scale.loss - g.score_a, scale.loss), scale.win)
-            virtual = before[(g.a, g.round)] + other_side + scale.draw * (played_rounds - g.round)
-            contributions[g.a].append(virtual)
-            sb[g.a] += scale.share(g.score_a) * virtual
+            unplayed(g.a, g.score_a, g.round)
             lines[g.a].byes += 1
+            continue
+        if g.forfeit:
+            for me, mine in ((g.a, g.score_a), (g.b, g.score_b)):
+                unplayed(me, mine, g.round)
+                if mine > scale.loss:
+                    lines[me].forfeit_wins += 1
+                else:
+                    lines[me].forfeit_losses += 1
             continue
         for me, other, mine in ((g.a, g.b, g.score_a), (g.b, g.a, g.score_b)):
             line = lines[me]
