@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('formats', '0005_tables_have_room_for_their_games'),
+        ('formats', '0006_seasons_and_stages'),
     ]
 
     operations = [
