@@ -15,4 +15,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("play/<int:pk>/join/<str:invite>/", views.join, name="play-join"),
     path("play/<int:pk>/replay/", views.replay_page, name="play-replay"),
     path("play/<int:pk>/record.json", views.record, name="play-record"),
+    path("play/<int:pk>/verify_deal.py", views.verify_deal, name="play-verify-deal"),
 ]

@@ -24,7 +24,7 @@ from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import has_strong_bot, meta, presets, reader_language
 from ledger.clubs.models import Club, Competition, Role, Table
-from ledger.play import boards, drawings, live, selectors, services
+from ledger.play import boards, dealcheck, drawings, live, selectors, services
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import bot_kinds, replay
 
@@ -547,8 +547,29 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "result_url": _result_url(table),
             "fair": selectors.fairness(table),
+            "deal_check": dealcheck.data(
+                table,
+                selectors.full_record(table),
+                [names.get(i, "") for i in range(len(seats))],
+                services.language(),
+            ),
         },
     )
+
+
+def verify_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    """The single-file verifier (Python's standard library only) of a finished game's deal."""
+    table = _table(pk)
+    if not table.over:
+        return JsonResponse(
+            {"error": {"code": "conflict", "message": _("The deal is checked once it is over.")}},
+            status=409,
+        )
+    response = HttpResponse(
+        dealcheck.VERIFIER.read_text(encoding="utf-8"), content_type="text/x-python"
+    )
+    response["Content-Disposition"] = 'attachment; filename="verify_deal.py"'
+    return response
 
 
 def record(request: HttpRequest, pk: int) -> HttpResponse:
