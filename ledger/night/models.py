@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.clubs.models import Competition, Player, Round, Table
+from ledger.clubs.models import Club, Competition, Player, Round, Table
 
 
 class NightSettings(models.Model):
@@ -155,3 +155,45 @@ class Replacement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.substitute} for {self.replaced} at {self.table} from hand {self.from_hand}"
+
+
+class Venue(models.Model):
+    """A place where a club plays: its own room, a hotel's hall, a school's gym."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="venues")
+    name = models.CharField(_("name"), max_length=80)
+    address = models.CharField(_("address"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        verbose_name = _("venue")
+        verbose_name_plural = _("venues")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="venue_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ScheduledRound(models.Model):
+    """When and where a round of a competition is played: its day, its start and its venue,
+    set by the organiser before or after the round is drawn (rounds are keyed by number,
+    so a round not yet drawn can be scheduled)."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="schedule")
+    number = models.PositiveIntegerField(_("round"))
+    day = models.DateField(_("day"), null=True, blank=True)
+    starts_at = models.TimeField(_("starts at"), null=True, blank=True)
+    venue = models.ForeignKey(
+        Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
+    )
+
+    class Meta:
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="one_schedule_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition} #{self.number}"

@@ -91,6 +91,9 @@ def pdf(kind: str, competition: Competition, context: dict[str, Any]) -> bytes:
     heading = competition.name + (
         " - " + _("Round %(n)d") % {"n": rnd.number} if rnd is not None else ""
     )
+    venue = context.get("venue")
+    if venue is not None:
+        heading += " - " + venue.name
     if kind == "pairings":
         doc = _pairings(heading, context)
     elif kind == "tents":

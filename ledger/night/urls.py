@@ -9,6 +9,7 @@ C = "c/<slug:club>/<slug:slug>/night/"
 urlpatterns: list[URLPattern | URLResolver] = [
     path(C, views.hub, name="night-hub"),
     path(C + "settings/", views.night_settings, name="night-settings"),
+    path(C + "schedule/", views.schedule_page, name="night-schedule"),
     path(C + "penalties/", views.penalty_page, name="night-penalties"),
     path(C + "checkin/", views.checkin_list, name="night-checkin"),
     path(C + "checkin/code/", views.venue_code, name="night-venue-code"),

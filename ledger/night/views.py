@@ -25,8 +25,15 @@ from ledger.clubs.models import Competition, Penalty, Player, Role, Round, Table
 from ledger.clubs.standings import standings
 from ledger.formats import services as formats
 from ledger.formats.blockers import blockers, playing_round
-from ledger.night import printing, services
-from ledger.night.models import CheckIn, ExtraTime, NightSettings, Replacement
+from ledger.night import printing, schedule, services
+from ledger.night.models import (
+    CheckIn,
+    ExtraTime,
+    NightSettings,
+    Replacement,
+    ScheduledRound,
+    Venue,
+)
 from ledger.signup import services as signup
 from ledger.signup.models import Payment
 
@@ -42,6 +49,11 @@ def _gate(request: HttpRequest, competition: Competition, role: str) -> HttpResp
     if not competition.club.allows(request.user, role):
         return render(request, "formats/forbidden.html", {"competition": competition}, status=403)
     return None
+
+
+def _query(at: dict[str, Any]) -> str:
+    venue = at.get("venue")
+    return f"?venue={venue.pk}" if venue is not None else ""
 
 
 def _here(request: HttpRequest, name: str, competition: Competition, *args: Any) -> str:
@@ -69,6 +81,7 @@ def hub(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "blockers": blockers(competition) if organiser else [],
             "checkin_round": number,
             "seen": seen,
+            "venues": schedule.venues_of(competition),
         },
     )
 
@@ -245,7 +258,9 @@ def checkin_list(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 )
         except LedgerError as error:
             messages.error(request, error.message)
-        return redirect(_here(request, "night-checkin", competition))
+        return redirect(
+            _here(request, "night-checkin", competition) + _query(_at(request, competition))
+        )
     token = services.checkin_token(competition, number)
     venue = request.build_absolute_uri(
         _here(request, "night-checkin-self", competition, number, token)
@@ -266,6 +281,11 @@ def checkin_list(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 key=lambda s: s.name,
             ),
             "methods": Payment.Method.choices,
+            # Where and when the round checked in for is played (its schedule), if set.
+            "slot": ScheduledRound.objects.filter(competition=competition, number=number)
+            .select_related("venue")
+            .first(),
+            **_at(request, competition),
         },
     )
 
@@ -391,9 +411,31 @@ def tablet_confirm(request: HttpRequest, club: str, slug: str, player_id: int) -
 # --- the clock and the big screen ---
 
 
-def _round(competition: Competition, number: int | None) -> Round:
+def _venue(request: HttpRequest, competition: Competition) -> Venue | None:
+    """The venue the page is filtered to (``?venue=``, one of the club's), or None."""
+    value = request.GET.get("venue", "")
+    if not value:
+        return None
+    if not value.isdigit():
+        raise Http404(_("No such venue."))
+    return get_object_or_404(Venue, pk=int(value), club=competition.club)
+
+
+def _at(request: HttpRequest, competition: Competition) -> dict[str, Any]:
+    """What every night page filtered per venue shows: the venue chosen and the others."""
+    return {"venue": _venue(request, competition), "venues": schedule.venues_of(competition)}
+
+
+def _playing(competition: Competition, venue: Venue | None) -> Round | None:
+    """The round being played (at the venue, when the page is filtered to one)."""
+    if venue is not None:
+        return schedule.round_at(competition, venue)
+    return playing_round(competition)
+
+
+def _round(competition: Competition, number: int | None, venue: Venue | None = None) -> Round:
     if number is None:
-        found = playing_round(competition)
+        found = _playing(competition, venue)
         if found is None:
             raise Http404(_("No round is published yet."))
         return found
@@ -408,7 +450,8 @@ def clock_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     refused = _gate(request, competition, Role.ORGANISER)
     if refused:
         return refused
-    rnd = playing_round(competition)
+    at = _at(request, competition)
+    rnd = _playing(competition, at["venue"])
     if request.method == "POST" and rnd is not None:
         post = request.POST
         try:
@@ -434,7 +477,7 @@ def clock_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 )
         except LedgerError as error:
             messages.error(request, error.message)
-        return redirect(_here(request, "night-clock", competition))
+        return redirect(_here(request, "night-clock", competition) + _query(at))
     extras = {e.table_id: e for e in ExtraTime.objects.filter(table__round=rnd)} if rnd else {}
     tables = list(Table.objects.filter(round=rnd).order_by("id")) if rnd else []
     return render(
@@ -446,6 +489,7 @@ def clock_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "clock": services.clock_state(rnd),
             "settings": services.settings_for(competition),
             "tables": [(t, extras.get(t.pk)) for t in tables],
+            **at,
         },
     )
 
@@ -467,7 +511,7 @@ def _screen_data(competition: Competition, rnd: Round) -> dict[str, Any]:
 def screen(request: HttpRequest, club: str, slug: str, number: int | None = None) -> HttpResponse:
     """The big screen (a laptop or a TV): the time left, large, with the pairings."""
     competition = _competition(club, slug)
-    rnd = _round(competition, number)
+    rnd = _round(competition, number, _venue(request, competition))
     data = _screen_data(competition, rnd)
     return render(
         request,
@@ -487,7 +531,7 @@ def screen(request: HttpRequest, club: str, slug: str, number: int | None = None
 def clock_json(request: HttpRequest, club: str, slug: str, number: int) -> JsonResponse:
     """The clock for pages that count down: seconds left now, per table with its extra."""
     competition = _competition(club, slug)
-    rnd = _round(competition, number)
+    rnd = _round(competition, number, _venue(request, competition))
     data = _screen_data(competition, rnd)
     state = data["state"]
     return JsonResponse(
@@ -588,14 +632,20 @@ def tables_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     refused = _gate(request, competition, Role.ORGANISER)
     if refused:
         return refused
-    rnd = playing_round(competition)
-    tables = (
-        Table.objects.filter(round=rnd).prefetch_related("seats__player").order_by("id")
-        if rnd
-        else Table.objects.filter(competition=competition).prefetch_related("seats__player")[:50]
-    )
+    at = _at(request, competition)
+    rnd = _playing(competition, at["venue"])
+    if rnd is None and at["venue"] is not None:
+        tables: Any = []
+    elif rnd is not None:
+        tables = Table.objects.filter(round=rnd).prefetch_related("seats__player").order_by("id")
+    else:
+        tables = Table.objects.filter(competition=competition).prefetch_related("seats__player")[
+            :50
+        ]
     return render(
-        request, "night/tables.html", {"competition": competition, "round": rnd, "tables": tables}
+        request,
+        "night/tables.html",
+        {"competition": competition, "round": rnd, "tables": tables, **at},
     )
 
 
@@ -605,6 +655,7 @@ def tables_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 def _printable(
     request: HttpRequest, competition: Competition, kind: str, context: dict[str, Any]
 ) -> HttpResponse:
+    context = {**_at(request, competition), **context}
     if request.GET.get("format") == "pdf":
         data = printing.pdf(kind, competition, context)
         response = HttpResponse(data, content_type="application/pdf")
@@ -630,7 +681,7 @@ def print_pairings(
     request: HttpRequest, club: str, slug: str, number: int | None = None
 ) -> HttpResponse:
     competition = _competition(club, slug)
-    rnd = _round(competition, number)
+    rnd = _round(competition, number, _venue(request, competition))
     view = formats.round_view(competition, rnd.number) or {}
     kind = request.GET.get("format", "")
     if kind in ("csv", sheets.XLSX, sheets.ODS):
@@ -692,7 +743,7 @@ def print_tents(
     request: HttpRequest, club: str, slug: str, number: int | None = None
 ) -> HttpResponse:
     competition = _competition(club, slug)
-    rnd = _round(competition, number)
+    rnd = _round(competition, number, _venue(request, competition))
     return _printable(
         request,
         competition,
@@ -705,7 +756,7 @@ def print_sheets(
     request: HttpRequest, club: str, slug: str, number: int | None = None
 ) -> HttpResponse:
     competition = _competition(club, slug)
-    rnd = _round(competition, number)
+    rnd = _round(competition, number, _venue(request, competition))
     hands = formats.settings_for(competition).hands_per_table
     return _printable(
         request,
@@ -733,4 +784,105 @@ def print_standings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "rows": rows,
             "fines": {pid: pts for pid, pts in fines.items() if pts != Decimal(0)},
         },
+    )
+
+
+# --- the event's schedule: days, venues, rounds ---
+
+
+def _parsed_slots(request: HttpRequest, competition: Competition) -> list[schedule.SlotData]:
+    """The schedule form's rows (``number``, ``day-N``, ``time-N``, ``venue-N`` per round)
+    as typed; Invalid at the field for a day or time that is not one."""
+    from datetime import date, time
+
+    slots = []
+    for value in request.POST.getlist("number"):
+        if not value.isdigit():
+            continue
+        n = int(value)
+        day_text = request.POST.get(f"day-{n}", "").strip()
+        time_text = request.POST.get(f"time-{n}", "").strip()
+        venue_text = request.POST.get(f"venue-{n}", "").strip()
+        try:
+            day = date.fromisoformat(day_text) if day_text else None
+        except ValueError:
+            raise LedgerError(
+                _("Round %(n)d: “%(value)s” is not a day.") % {"n": n, "value": day_text},
+                fields={f"day-{n}": [_("A day, such as 2026-05-16.")]},
+            ) from None
+        try:
+            starts = time.fromisoformat(time_text) if time_text else None
+        except ValueError:
+            raise LedgerError(
+                _("Round %(n)d: “%(value)s” is not a time.") % {"n": n, "value": time_text},
+                fields={f"time-{n}": [_("A time, such as 09:30.")]},
+            ) from None
+        venue = None if not venue_text else (0 if venue_text == "new" else int(venue_text))
+        slots.append(schedule.SlotData(n, day, starts, venue))
+    return slots
+
+
+@require_http_methods(["GET", "POST"])
+def schedule_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+    """The event's schedule for everyone (each day, its venues and the rounds played there,
+    of this competition and of the stages linked to it); the organiser sets each round's
+    day, start and venue here."""
+    competition = _competition(club, slug)
+    organiser = competition.club.allows(request.user, Role.ORGANISER)
+    errors: dict[str, list[str]] = {}
+    problem = ""
+    if request.method == "POST":
+        if not organiser:
+            return render(
+                request, "formats/forbidden.html", {"competition": competition}, status=403
+            )
+        try:
+            schedule.save_schedule(
+                user=request.user,
+                competition=competition,
+                slots=_parsed_slots(request, competition),
+                new_venue=request.POST.get("new_venue", ""),
+            )
+        except LedgerError as error:
+            problem = error.message
+            errors = {k: [str(p) for p in v] for k, v in error.fields.items()}
+        else:
+            messages.success(request, _("The schedule is saved."))
+            return redirect(_here(request, "night-schedule", competition))
+    rows = schedule.slots_of(competition)
+    # One more round than the schedule knows, to plan ahead (a knockout before its entrants).
+    following = max((s.number for s in rows), default=0) + 1
+    rows.append(schedule.Slot(competition, following, None, None, None, False))
+    if request.method == "POST":
+        typed = {
+            n: (
+                request.POST.get(f"day-{n}", ""),
+                request.POST.get(f"time-{n}", ""),
+                request.POST.get(f"venue-{n}", ""),
+            )
+            for n in (s.number for s in rows)
+        }
+    else:
+        typed = {
+            s.number: (
+                s.day.isoformat() if s.day else "",
+                s.starts_at.strftime("%H:%M") if s.starts_at else "",
+                str(s.venue.pk) if s.venue else "",
+            )
+            for s in rows
+        }
+    return render(
+        request,
+        "night/schedule.html",
+        {
+            "competition": competition,
+            "organiser": organiser,
+            "days": schedule.schedule(competition),
+            "rows": [(s, *typed.get(s.number, ("", "", ""))) for s in rows],
+            "club_venues": Venue.objects.filter(club=competition.club),
+            "new_venue": request.POST.get("new_venue", ""),
+            "problem": problem,
+            "errors": errors,
+        },
+        status=400 if problem else 200,
     )
