@@ -33,26 +33,7 @@
     }
   }
   document.body.addEventListener("htmx:afterSettle", settle);
-
-  // How far a fragment's board is, compared with the board shown: -1 older, 0 as far, 1 newer.
-  function compare(html) {
-    var current = board();
-    var tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    var incoming = tpl.content.querySelector("#board");
-    if (!current || !incoming) { return 1; }
-    var a = movesOf(incoming), b = movesOf(current);
-    if (a !== b) { return a < b ? -1 : 1; }
-    return incoming.getAttribute("data-status") === current.getAttribute("data-status") ? 0 : 1;
-  }
-  // A board older than the one shown (an answer that crossed a newer one) is never swapped in.
-  function older(html) { return compare(html) < 0; }
-  document.body.addEventListener("htmx:beforeSwap", function (evt) {
-    var target = evt.detail.target;
-    if (target && target.id === "board" && evt.detail.xhr && older(evt.detail.xhr.responseText)) {
-      evt.detail.shouldSwap = false;
-    }
-  });
+  document.body.addEventListener("play:drawn", settle);  // a board play.js drew (see refresh)
 
   // ``seats``: the seats changed (moves and status may not have), so an equal board is
   // swapped in too; otherwise only a newer one, so that a board the player is using is
@@ -67,11 +48,8 @@
     fetch(boardUrl, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
-        var current = board();
-        if (html && current && compare(html) >= wanted) {
-          htmx.swap(current, html, { swapStyle: "outerHTML" });
-          settle();
-        }
+        // Drawn through play.js: never while a finger is on the board, never an older one.
+        if (html && board()) { window.playBoard.offer(html, wanted); }
       })
       .catch(function () { /* the next notice or the reconnection catches up */ })
       .finally(function () {
