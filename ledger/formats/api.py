@@ -43,6 +43,10 @@ class SettingsSerializer(serializers.Serializer[Any]):
         help_text="On the standings' points scale; null: a bye is worth a win.",
     )
     best_of = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    third_place = serializers.BooleanField(
+        required=False,
+        help_text="Knockout: the semi-finals' losers play for third place beside the final.",
+    )
     exact_limit = serializers.IntegerField(
         min_value=0,
         max_value=200,

@@ -46,6 +46,11 @@ class FormatSettings(models.Model):
     best_of = models.PositiveSmallIntegerField(
         _("best of"), default=1, help_text=_("Knockout: games per match (odd).")
     )
+    third_place = models.BooleanField(
+        _("match for third place"),
+        default=False,
+        help_text=_("Knockout: the semi-finals' losers play for third place beside the final."),
+    )
     exact_limit = models.PositiveSmallIntegerField(
         _("exact FIDE Dutch up to"),
         default=200,

@@ -106,6 +106,7 @@ SETTING_FIELDS = (
     "best_of",
     "exact_limit",
     "initial_side",
+    "third_place",
 )
 
 
@@ -148,6 +149,7 @@ def update_settings(*, user: Any, competition: Competition, **values: Any) -> Fo
         raise Invalid(_("Choose Tramontana or Mezzogiorno."), fields={"initial_side": ["0, 1"]})
     if int(fs.hands_per_table) < 1:
         raise Invalid(_("A table plays at least one hand."), fields={"hands_per_table": [">= 1"]})
+    fs.third_place = bool(fs.third_place)
     fs.save()
     return fs
 
@@ -786,10 +788,20 @@ def _draft_knockout(competition: Competition, number: int, entrants: list[Entran
                 )
                 % {"n": len(undecided)}
             )
+        if number - 1 >= knockout.rounds_needed(_bracket_size(list(matches))):
+            raise Conflict(_("The knockout is over."))
         if len(previous) <= 1:
             raise Conflict(_("The knockout is over."))
         winners = [_match_winner(competition, m) for m in previous]
         pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+        if len(previous) == 2 and settings_for(competition).third_place:
+            # The final, and beside it the semi-finals' losers play for third place.
+            losers = [
+                m.second_id if w == m.first_id else m.first_id
+                for m, w in zip(previous, winners, strict=True)
+            ]
+            if all(losers):
+                pairs.append((losers[0], losers[1]))
     tables: list[list[int]] = []
     byes: list[int] = []
     slots_out: list[int | None] = []
@@ -800,9 +812,18 @@ def _draft_knockout(competition: Competition, number: int, entrants: list[Entran
                 byes.append(alone)
             continue
         tables.append([a, b])
-        slots_out.append(slot)
+        slots_out.append(slot)  # the match for third place, if any, is the final's slot 1
     # The "match" of a table is its slot; byes advance as walkovers at publication.
     return Drafted(tables, byes=byes, engine="knockout", matches=slots_out)
+
+
+#: The bracket slot of the match for third place, in the final's round (the final is slot 0).
+THIRD_PLACE_SLOT = 1
+
+
+def third_place_match(matches: Sequence[KnockoutMatch], stages: int) -> KnockoutMatch | None:
+    """The match for third place among a knockout's matches: the final round's second slot."""
+    return next((m for m in matches if m.stage == stages and m.slot == THIRD_PLACE_SLOT), None)
 
 
 def _knockout_still_in(competition: Competition, number: int) -> set[int] | None:
@@ -1436,6 +1457,39 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
     hands, forfeits = hands_and_forfeits([t.pk for m in matches for t in m.tables.all()])
     best_of = settings_for(competition).best_of
     winners: dict[tuple[int, int], int | None] = {}
+
+    def drawn(m: KnockoutMatch, cell: dict[str, Any]) -> list[dict[str, Any]]:
+        games = match_games(m, hands)
+        won = _decided(m, hands, best_of, forfeits)
+        forfeit = forfeit_of(m, forfeits)
+        cell["forfeit"] = None
+        if forfeit is not None:
+            cell["forfeit"] = {
+                "player": forfeit[0],
+                "name": names.get(forfeit[0], "") if forfeit[0] else "",
+                "reason": forfeit[1],
+            }
+        winners[(m.stage, m.slot)] = won
+        wins = [sum(1 for a, b in games if a > b), sum(1 for a, b in games if b > a)]
+        cell["bye"] = m.second_id is None
+        cell["match"] = m.pk
+        cell["by_referee"] = bool(m.winner_id) and m.second_id is not None
+        cell["reason"] = m.reason
+        # Level after its games: a referee names the winner.
+        cell["undecided"] = won is None and m.first_id is not None and m.second_id is not None
+        cell["players"] = [(pid, names.get(pid, "")) for pid in (m.first_id, m.second_id)]
+        return [
+            {
+                "player": pid,
+                "name": names.get(pid, "") if pid else "",
+                "bye": pid is None,
+                "won": won is not None and won == pid,
+                "out": won is not None and pid is not None and won != pid,
+                "games": wins[i] if games and m.second_id else None,
+            }
+            for i, pid in enumerate((m.first_id, m.second_id))
+        ]
+
     out: list[dict[str, Any]] = []
     for stage in range(1, stages + 1):
         count = size >> stage
@@ -1445,38 +1499,7 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
             cell: dict[str, Any] = {"slot": slot, "number": slot + 1, "drawn": m is not None}
             sides: list[dict[str, Any]] = []
             if m is not None:
-                games = match_games(m, hands)
-                won = _decided(m, hands, best_of, forfeits)
-                forfeit = forfeit_of(m, forfeits)
-                cell["forfeit"] = None
-                if forfeit is not None:
-                    cell["forfeit"] = {
-                        "player": forfeit[0],
-                        "name": names.get(forfeit[0], "") if forfeit[0] else "",
-                        "reason": forfeit[1],
-                    }
-                winners[(stage, slot)] = won
-                wins = [sum(1 for a, b in games if a > b), sum(1 for a, b in games if b > a)]
-                for i, pid in enumerate((m.first_id, m.second_id)):
-                    sides.append(
-                        {
-                            "player": pid,
-                            "name": names.get(pid, "") if pid else "",
-                            "bye": pid is None,
-                            "won": won is not None and won == pid,
-                            "out": won is not None and pid is not None and won != pid,
-                            "games": wins[i] if games and m.second_id else None,
-                        }
-                    )
-                cell["bye"] = m.second_id is None
-                cell["match"] = m.pk
-                cell["by_referee"] = bool(m.winner_id) and m.second_id is not None
-                cell["reason"] = m.reason
-                # Level after its games, or a forfeit: a referee names the winner.
-                cell["undecided"] = (
-                    won is None and m.first_id is not None and m.second_id is not None
-                )
-                cell["players"] = [(pid, names.get(pid, "")) for pid in (m.first_id, m.second_id)]
+                sides = drawn(m, cell)
             else:
                 winners[(stage, slot)] = None
                 for feeder in (2 * slot, 2 * slot + 1):
@@ -1495,7 +1518,13 @@ def bracket_view(competition: Competition) -> list[dict[str, Any]]:
             cell["sides"] = sides
             cells.append(cell)
         remaining = size >> (stage - 1)
-        out.append({"stage": stage, "players": remaining, "matches": cells})
+        round_: dict[str, Any] = {"stage": stage, "players": remaining, "matches": cells}
+        third = third_place_match(matches, stages) if stage == stages else None
+        if third is not None:
+            cell = {"slot": third.slot, "number": third.slot + 1, "drawn": True}
+            cell["sides"] = drawn(third, cell)
+            round_["third_place"] = cell
+        out.append(round_)
     return out
 
 
@@ -1657,7 +1686,19 @@ def knockout_standings(competition: Competition, as_of: int | None = None) -> li
     names: dict[int, str] = {}
     won: Counter[int] = Counter()
     played: Counter[int] = Counter()
+    third = third_place_match(matches, stages)
+    podium: dict[int, int] = {}  # the match for third place: its winner 1, its loser 0
+    if third is not None:
+        decided = _decided(third, hands, best_of, forfeits)
+        if decided is not None:
+            other = third.second_id if decided == third.first_id else third.first_id
+            podium = {decided: 1, int(other or 0): 0}
+            played[decided] += 1
+            played[int(other or 0)] += 1
+            won[decided] += 1
     for m in sorted(matches, key=lambda m: (m.stage, m.slot)):
+        if m is third:
+            continue
         for seated in (m.first, m.second):
             if seated is not None:
                 names[seated.pk] = seated.name
@@ -1672,20 +1713,24 @@ def knockout_standings(competition: Competition, as_of: int | None = None) -> li
             played[winner] += 1
             played[int(loser)] += 1
             won[winner] += 1
-    keys = {p: (reached[p], p not in out) for p in reached}
+    keys = {p: (reached[p], p not in out, podium.get(p, 0)) for p in reached}
     rows = []
     for p in sorted(reached, key=lambda p: (tuple(-int(v) for v in keys[p]), names[p])):
         champion = reached[p] > stages
         stage = min(reached[p], stages)
+        if champion:
+            label = _("Champion")
+        elif p in podium:
+            label = _("Third place") if podium[p] else _("Fourth place")
+        else:
+            label = stage_title(stage, 2 ** (stages - stage + 1))
         rows.append(
             {
                 "place": 1 + sum(1 for other in keys.values() if other > keys[p]),
                 "player": p,
                 "name": names[p],
                 "reached": reached[p],
-                "round": _("Champion")
-                if champion
-                else stage_title(stage, 2 ** (stages - stage + 1)),
+                "round": label,
                 "champion": champion,
                 "out": p in out,
                 "played": played[p],
@@ -1743,7 +1788,9 @@ def progress(competition: Competition) -> Progress:
     published = _published_rounds(competition)
     all_drawn = planned is not None and published >= planned
     if competition.format == Format.KNOCKOUT:
-        concluded = all_drawn and champion(competition) is not None
+        concluded = (
+            all_drawn and champion(competition) is not None and _third_place_over(competition)
+        )
     else:
         concluded = all_drawn and not _tables_short(competition, int(fs.hands_per_table))
     if competition.format == Format.KNOCKOUT:
@@ -1753,6 +1800,13 @@ def progress(competition: Competition) -> Progress:
     else:
         can_extend = planned is not None
     return Progress(planned, published, all_drawn, concluded, can_extend)
+
+
+def _third_place_over(competition: Competition) -> bool:
+    """Whether the match for third place, when the knockout has one, has its winner."""
+    matches = list(KnockoutMatch.objects.filter(competition=competition))
+    third = third_place_match(matches, knockout.rounds_needed(_bracket_size(matches)))
+    return third is None or _match_winner(competition, third) is not None
 
 
 def _tables_short(competition: Competition, hands: int) -> bool:

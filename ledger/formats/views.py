@@ -85,6 +85,7 @@ SETTING_LABELS = {
     "initial_side": gettext_lazy("Top seed's side in round 1"),
     "cycles": gettext_lazy("Cycles"),
     "best_of": gettext_lazy("Best of"),
+    "third_place": gettext_lazy("Match for third place"),
 }
 
 
