@@ -16,6 +16,7 @@ from ledger.web import (
     result_views,
     scoring_views,
     season_views,
+    stats_views,
     token_views,
     views,
     webhook_views,
@@ -145,6 +146,11 @@ urlpatterns = [
         name="competition-ratings",
     ),
     path("c/<slug:club>/p/<int:player_id>/", views.player, name="player"),
+    path(
+        "c/<slug:club>/p/<int:player_id>/stats/<slug:game>/",
+        stats_views.player_stats,
+        name="player-stats",
+    ),
     path("c/<slug:club>/<slug:slug>/score/", scoring_views.choose_table, name="choose-table"),
     path(
         "c/<slug:club>/<slug:slug>/t/<int:table>/score/",

@@ -1,7 +1,7 @@
 """What every engine shares: the interface, rule books, verdicts, seeded RNG and bots."""
 
 from games.core.bots import RandomBot, make_bot
-from games.core.declare import Choice
+from games.core.declare import Choice, Figure
 from games.core.engine import NOTATION_VERSION, Bot, Game, GameInfo, Ruleset, State, play
 from games.core.errors import EngineError, IllegalAction, RecordError
 from games.core.rng import rng
@@ -24,6 +24,7 @@ __all__ = [
     "Bot",
     "Choice",
     "EngineError",
+    "Figure",
     "Game",
     "GameInfo",
     "IllegalAction",

@@ -392,3 +392,18 @@ def record_shape(
             Key("claimed_scores", CLAIMED_SCORES),
         ),
     )
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of a player's own at one game, on their statistics page: the game declares
+    it (``Game.figures``) and reads each result's share of it (``Game.player_figures``).
+
+    ``kind`` says how the results add up: ``"total"`` sums the values; ``"ratio"`` divides
+    this figure's sum by the sum of the figure ``of`` (average card points per solo);
+    ``"percent"`` does the same as a percentage (solos made of solos played)."""
+
+    key: str
+    label: Text
+    kind: Literal["total", "ratio", "percent"] = "total"
+    of: str = ""

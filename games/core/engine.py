@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from typing_extensions import TypeVar as DefaultTypeVar
 
-from games.core.declare import Choice, Shape, SummaryForm
+from games.core.declare import Choice, Figure, Shape, SummaryForm
 from games.core.errors import IllegalAction, RecordError
 from games.core.read import list_of
 from games.core.rules import RuleBook
@@ -258,6 +258,9 @@ class Game(ABC, Generic[R, S, A]):
     #: Each preset's name as players say it, in Italian and English (the lobby's choice of
     #: rules): every preset of ``rulesets`` has one (tests/games/test_ruleset_labels.py).
     ruleset_labels: ClassVar[Mapping[str, Text]] = {}
+    #: The figures of a player's own this game reports on their statistics page, in order
+    #: (Tarocco's hands as soloist...); each result's share is read by ``player_figures``.
+    figures: ClassVar[tuple[Figure, ...]] = ()
     #: Whether replay takes a state's ``replay_run`` short cut when it has one; False replays
     #: every action the long way (a game's tests compare the two ways' verdicts).
     replay_short_cut: bool = True
@@ -347,6 +350,12 @@ class Game(ABC, Generic[R, S, A]):
         each seat said by its player's name from ``names`` (by seat). A game whose summary
         is the points themselves declares nothing beyond those points."""
         return []
+
+    def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
+        """What one recorded result adds to the figures of the player at ``seat`` (keys of
+        ``figures``), read from its Outcome (``Outcome.to_json()``). A figure absent from
+        the answer adds nothing. The default: no figures of the game's own."""
+        return {}
 
     def step_groups(self, actions: Sequence[Mapping[str, JSON]], lang: str) -> list[str]:
         """The heading of the part of the game each action belongs to, one per action, in

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from games.core import Game, GameInfo, RecordError, ScoreReport, Text, read
 from games.core.cards import shuffled
-from games.core.declare import Shape, SummaryForm, record_shape
+from games.core.declare import Figure, Shape, SummaryForm, record_shape
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot, strong_bot
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
@@ -98,6 +98,23 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
     }
     artificial_scores: ClassVar[tuple[str, str, str] | None] = ("6", "0", "-6")
     turn_rule: ClassVar[str | None] = "tarocco.turn.order"
+    # A player's own figures (their statistics page): solos played, made, and the card
+    # points they took as soloist.
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("solo_hands", Text("Mani da solista", "Hands as soloist")),
+        Figure(
+            "solo_made",
+            Text("Soli riusciti", "Solos made"),
+            kind="percent",
+            of="solo_hands",
+        ),
+        Figure(
+            "solo_card_points",
+            Text("Punti carta medi da solista", "Average card points as soloist"),
+            kind="ratio",
+            of="solo_hands",
+        ),
+    )
     rulesets: ClassVar[Mapping[str, TaroccoRuleset]] = {
         DUMMETT.name: DUMMETT,
         DOSSENA.name: DOSSENA,
@@ -238,6 +255,28 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
 
         detail = outcome.get("detail")
         return describe(detail if isinstance(detail, Mapping) else None, lang, names)
+
+    def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
+        """The smazzate ``seat`` played solo in this result: how many, how many made (more
+        card points than the soloist's break-even, tarocco.score.solo) and their card
+        points."""
+        detail = outcome.get("detail")
+        if not isinstance(detail, Mapping):
+            return {}
+        listed = detail.get("hands")
+        hands = listed if isinstance(listed, list) else [detail]
+        out = {"solo_hands": 0.0, "solo_made": 0.0, "solo_card_points": 0.0}
+        for row in hands:
+            hand = row.get("summary") if isinstance(row, Mapping) else None
+            if not isinstance(hand, Mapping) or hand.get("outcome") != "solo":
+                continue
+            points = hand.get("card_points")
+            if hand.get("declarer") != seat or not isinstance(points, int):
+                continue
+            out["solo_hands"] += 1
+            out["solo_made"] += 1 if points > C.SOLO_TARGET else 0
+            out["solo_card_points"] += points
+        return out if out["solo_hands"] else {}
 
     def summary_form(self, ruleset: TaroccoRuleset) -> SummaryForm:
         """Outcome, dealer, then what the outcome needs (games/tarocco/form.py)."""

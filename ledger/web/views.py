@@ -35,6 +35,7 @@ from ledger.clubs import checkpoints, services, sheets
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import LedgerError, logged_unavailable
 from ledger.clubs.games import engine_available, meta, points_label, rule_book
+from ledger.clubs.games import label as game_label
 from ledger.clubs.models import (
     ROLE_RANK,
     Checkpoint,
@@ -54,6 +55,7 @@ from ledger.clubs.models import (
     Table,
 )
 from ledger.clubs.outcomes import KEYS, Settings, key_label, settings_for
+from ledger.clubs.playerstats import games_played
 from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
 from ledger.clubs.visibility import SEALED, viewer_of
 from ledger.formats import services as formats_services
@@ -855,6 +857,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
             "opponents": _head_to_head(the_club, person),
             "seats": formats_services.seats_this_round(the_club.pk, person),
             "practice": _practice_games(the_club, person),
+            "stats_games": [(g, game_label(g)) for g in games_played(the_club, person)],
         },
     )
 

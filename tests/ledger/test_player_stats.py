@@ -1,0 +1,97 @@
+"""A player's statistics page per game: games, wins, average place and points, best and
+worst, season by season, the game's own figures declared in its package (Tarocco's hands
+as soloist), and the points drawn over time."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.core import registry
+from ledger.clubs import services
+from ledger.clubs.models import Club, Competition, Season
+from ledger.clubs.playerstats import games_played, player_numbers
+from tests.conftest import People
+
+pytestmark = pytest.mark.django_db
+
+
+def _hand(people: People, table: Any, declarer: int, points: int) -> None:
+    services.record_result(
+        user=people.users["organiser"],
+        table=table,
+        source="summary",
+        record={"outcome": "solo", "dealer": 3, "declarer": declarer, "card_points": points},
+    )
+
+
+def test_a_tarocco_player_sees_their_numbers_and_solos_by_season(
+    people: People, club: Club
+) -> None:
+    seasons = [
+        Season.objects.create(
+            club=club, name=str(y), starts_on=date(y, 1, 1), ends_on=date(y, 12, 31)
+        )
+        for y in (2025, 2026)
+    ]
+    tables = []
+    for season in seasons:
+        competition = Competition.objects.create(
+            club=club,
+            name=f"Tarocco {season.name}",
+            slug=f"t{season.name}",
+            game="tarocco",
+            season=season,
+        )
+        tables.append(
+            services.create_table(
+                user=people.users["organiser"],
+                competition=competition,
+                label="T1",
+                players=people.extra[:4],
+            )
+        )
+    # Giocatore 0 sits at seat 0. 2025: solo with 70 (+45, made), solo with 50 (-15, lost);
+    # 2026: another plays solo with 61 (Giocatore 0 a defender: 109 - 61 - 54 = -6).
+    _hand(people, tables[0], 0, 70)
+    _hand(people, tables[0], 0, 50)
+    _hand(people, tables[1], 1, 61)
+    me = people.extra[0]
+    assert games_played(club, me) == ["tarocco"]
+    numbers = player_numbers(club, me, "tarocco")
+    overall = numbers.overall
+    assert (overall.games, overall.wins) == (3, 1)
+    assert overall.points == Decimal(45 - 15 - 6)
+    assert overall.average_points == Decimal("8.00")
+    assert overall.best is not None and overall.best.points == 45
+    assert overall.worst is not None and overall.worst.points == -15
+    assert [line.label for line in numbers.seasons] == ["2025", "2026"]
+    assert [line.games for line in numbers.seasons] == [2, 1]
+    solos = dict(numbers.figure_rows())
+    assert solos["Mani da solista"] == ["2", "2", "0"]
+    assert solos["Soli riusciti"] == ["50%", "50%", "—"]
+    assert solos["Punti carta medi da solista"] == ["60.0", "60.0", "—"]
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="it")
+    page = client.get(reverse("player", args=[club.slug, me.pk]))
+    stats = reverse("player-stats", args=[club.slug, me.pk, "tarocco"])
+    assert stats in page.content.decode()
+    body = client.get(stats).content.decode()
+    assert "Mani da solista" in body and 'id="points-chart"' in body
+    assert "<polyline" in body and "Tarocco 2025" in body
+
+
+def test_every_game_declares_figures_it_can_read() -> None:
+    for slug in registry.installed():
+        engine = registry.get(slug)
+        keys = {f.key for f in engine.figures}
+        for figure in engine.figures:
+            assert figure.kind in ("total", "ratio", "percent")
+            assert figure.kind == "total" or figure.of in keys
+            assert figure.label.it and figure.label.en
+        assert set(engine.player_figures({"detail": {}}, 0)) <= keys
