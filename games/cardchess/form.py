@@ -196,7 +196,12 @@ def summary_shape(cards: tuple[Choice, ...]) -> Shape:
                         "Each sfida's points, one per player",
                     ),
                     items=Shape(
-                        "list", per_player, items=Shape("integer", minimum=0), least=2, most=4
+                        "list",
+                        per_player,
+                        items=Shape("integer", minimum=0),
+                        least=2,
+                        most=4,
+                        per_seat=True,
                     ),
                     least=1,
                     most=MOST_SFIDE,
@@ -213,6 +218,7 @@ def summary_shape(cards: tuple[Choice, ...]) -> Shape:
                     items=Shape("integer", minimum=0),
                     least=2,
                     most=4,
+                    per_seat=True,
                 ),
             ),
             Key(
@@ -226,6 +232,7 @@ def summary_shape(cards: tuple[Choice, ...]) -> Shape:
                     items=Shape("choices", per_player, choices=cards),
                     least=2,
                     most=4,
+                    per_seat=True,
                 ),
             ),
             Key("ruleset", RULESET),

@@ -264,6 +264,8 @@ class Shape:
     nullable: bool = False
     alternatives: tuple[Shape, ...] = ()
     pattern: str = ""
+    #: A list of one value per seat, in seat order (a message names each by its player).
+    per_seat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +305,7 @@ CLAIMED_SCORES = Shape(
         "Points the table wrote down, one per seat (optional, checked).",
     ),
     items=Shape("integer"),
+    per_seat=True,
 )
 
 

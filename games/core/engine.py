@@ -341,6 +341,30 @@ class Game(ABC, Generic[R, S, A]):
         that does not describe it (any JSON object is then taken, and the replay judges it)."""
         return None
 
+    def read_error(
+        self,
+        exc: RecordError,
+        data: Any = None,
+        names: Sequence[str] | None = None,
+        *,
+        record: bool = False,
+    ) -> Text:
+        """A summary (or, with ``record``, a full record) this engine could not read, said to
+        a club member in both languages (games/core/explain.py): the place by the words the
+        game declares for it, each seat by its player's name from ``names`` where given."""
+        from games.core.explain import in_words
+
+        return in_words(
+            exc,
+            self.record_shape() if record else self.summary_shape(),
+            data=data,
+            names=names,
+            rulesets=self.ruleset_labels,
+            whole=Text("La registrazione", "The record")
+            if record
+            else Text("Il riepilogo", "The summary"),
+        )
+
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None
     ) -> list[str]:

@@ -26,6 +26,7 @@ class RecordError(EngineError, ValueError):
 
     def __init__(self, message: str, *, path: str = "") -> None:
         self.path = path
+        self.message = message
         super().__init__(f"{path}: {message}" if path else message)
 
 

@@ -215,6 +215,7 @@ SHAPE = Shape(
                 ),
                 items=Shape("integer", minimum=0, maximum=200, alternatives=(_PAIR,)),
                 least=2,
+                per_seat=True,
             ),
             required=True,
         ),

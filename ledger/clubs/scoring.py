@@ -8,7 +8,7 @@ only for games that have no engine yet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -31,11 +31,29 @@ def check_ruleset(game: str, spec: Any) -> str | None:
     """None when the engine accepts this ruleset spec, else what to fix."""
     if not engine_available(game):
         return None
+    engine = registry.get(game)
     try:
-        registry.get(game).ruleset(spec or None)
+        engine.ruleset(spec or None)
     except RecordError as exc:
-        return str(exc)
+        return engine.read_error(exc).get(reader_language())
     return None
+
+
+def read_error_words(
+    game: str,
+    exc: RecordError,
+    data: Any,
+    names: Callable[[], Sequence[str]] | None,
+    *,
+    record: bool,
+) -> str:
+    """What the engine could not read, in the reader's words: the place as the game names
+    it, each seat by its player where the table's names are known (games/core/explain.py)."""
+    return (
+        registry.get(game)
+        .read_error(exc, data, names() if names is not None else None, record=record)
+        .get(reader_language())
+    )
 
 
 def _message(violations: Sequence[Mapping[str, Any]]) -> str:
@@ -96,10 +114,12 @@ def score_result(
     record: Any,
     explicit: Sequence[Any] | None,
     unfinished: bool = False,
+    names: Callable[[], Sequence[str]] | None = None,
 ) -> Scored:
     """Per-seat points for a result, or an error that says what to fix. A summary of a game
     that is not over yet is refused, unless ``unfinished`` allows it (the live preview shows
-    the score so far while the scorekeeper types)."""
+    the score so far while the scorekeeper types). ``names`` gives the players' names by seat,
+    asked for only when a message must name a seat."""
     if source == "forfeit":
         # A forfeit has no game to score: a referee records it (services.record_forfeit).
         raise Invalid(
@@ -129,7 +149,8 @@ def score_result(
         try:
             report = registry.get(game).score({"scores": plain}, ruleset or None)
         except RecordError as exc:
-            raise Invalid(str(exc), fields={"scores": [str(exc)]}) from exc
+            said = read_error_words(game, exc, {"scores": plain}, names, record=False)
+            raise Invalid(said, fields={"scores": [said]}) from exc
         if report.violations:
             found = [v.to_json() for v in report.violations]
             raise RuleViolation(
@@ -184,9 +205,10 @@ def score_result(
                 )
             computed = list(checked.outcome.scores)
     except RecordError as exc:
+        said = read_error_words(game, exc, record, names, record=source != "summary")
         raise Invalid(
-            _("The record cannot be read: %(error)s") % {"error": exc},
-            fields={"record": [str(exc)]},
+            _("The record cannot be read: %(error)s") % {"error": said},
+            fields={"record": [said]},
         ) from exc
     scores = _as_points(computed, seats, "record")
     if written is not None and written != scores:

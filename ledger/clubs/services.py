@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -451,6 +451,7 @@ def _prepare(
             source=source,
             record=record,
             explicit=scores,
+            names=lambda: _names(seated),
         )
     accept = force or competition.confirmation == Competition.Confirmation.NONE
     now = timezone.now()
@@ -668,6 +669,12 @@ def table_from_rows(found: Sequence[Sequence[Any]], user: Any = None, at: int = 
     if user is not None:
         club.known_roles = {user.pk: row[-5]}
     return table
+
+
+def _names(seated: Mapping[int, int]) -> list[str]:
+    """The players' names in seat order (for a message that names a seat)."""
+    by_id = dict(Player.objects.filter(pk__in=seated.values()).values_list("pk", "name"))
+    return [by_id.get(seated[i], "") for i in sorted(seated)]
 
 
 def _seats(table_id: int) -> dict[int, int]:
@@ -932,6 +939,7 @@ def reenter_result(
             source=source,
             record=record,
             explicit=scores,
+            names=lambda: _names(_seats(result.table_id)),
         )
     again = [f"{x:f}" for x in scored.scores]
     if [Decimal(x) for x in again] == [Decimal(x) for x in result.scores]:

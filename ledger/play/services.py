@@ -326,8 +326,9 @@ def create_table(
     try:
         chosen = rules_engine.ruleset(ruleset or None)
     except RecordError as exc:
+        said = rules_engine.read_error(exc).get(reader_language())
         raise Invalid(
-            _("The ruleset is not valid: %(e)s") % {"e": exc}, fields={"ruleset": [str(exc)]}
+            _("The ruleset is not valid: %(e)s") % {"e": said}, fields={"ruleset": [said]}
         ) from exc
     if len(seats) != chosen.seats:
         raise Invalid(

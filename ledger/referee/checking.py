@@ -17,6 +17,7 @@ from games.core import words as game_words
 from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
 from ledger.clubs.games import engine_available, reader_language, step_groups, with_players
+from ledger.clubs.scoring import read_error_words
 from ledger.referee import remedies
 
 MAX_OFFERED = 300
@@ -125,9 +126,10 @@ def check(
     try:
         verdict = engine.validate(full)
     except RecordError as exc:
+        said = read_error_words(game, exc, full, (lambda: names) if names else None, record=True)
         raise Invalid(
-            _("The record cannot be read: %(error)s") % {"error": exc},
-            fields={"record": [str(exc)]},
+            _("The record cannot be read: %(error)s") % {"error": said},
+            fields={"record": [said]},
         ) from exc
     out: dict[str, Any] = verdict.to_json()
     lang = language()
@@ -283,7 +285,8 @@ def builder(
             seat, action = engine.decode_step(raw, f"actions[{step}]")
             state.apply_unchecked(seat, action)
     except RecordError as exc:
-        return {"error": str(exc), "seat": None, "choices": [], "held": [], "over": False}
+        said = read_error_words(game, exc, full, (lambda: names) if names else None, record=True)
+        return {"error": said, "seat": None, "choices": [], "held": [], "over": False}
     if state.is_over():
         return {"error": "", "seat": None, "choices": [], "held": [], "over": True}
     seat = state.to_act()

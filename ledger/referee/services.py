@@ -23,7 +23,7 @@ from ledger.clubs import previews, services
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.roles import require_role
-from ledger.clubs.scoring import MAX_POINTS
+from ledger.clubs.scoring import MAX_POINTS, read_error_words
 from ledger.clubs.services import ROW_LOCK as _ROW
 from ledger.referee import checking
 from ledger.referee.models import ArtificialScores, Case
@@ -696,7 +696,8 @@ def add_drawn(*, user: Any, case: Case, side: str, cards: list[str], dry: bool =
             seat, action = engine.decode_step(raw, f"actions[{step}]")
             state.apply_unchecked(seat, action)
     except RecordError as exc:
-        raise Invalid(str(exc), fields={"record": [str(exc)]}) from exc
+        said = read_error_words(case.game, exc, full, None, record=True)
+        raise Invalid(said, fields={"record": [said]}) from exc
     wanted = asked(full, state.view(None), checking.language()) if asked is not None else None
     if wanted is None or wanted["side"] != side:
         raise Invalid(_("No cards are waiting to be drawn now."), fields={"cards": ["?"]})

@@ -318,6 +318,9 @@ def _evaluate(
             record=record,
             explicit=explicit,
             unfinished=preview,
+            names=lambda: [
+                s.player.name for s in table.seats.select_related("player").order_by("index")
+            ],
         )
     except LedgerError as exc:
         violations = _explained(exc.violations, competition.game, form)
