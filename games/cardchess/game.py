@@ -20,7 +20,7 @@ from games.cardchess.state import (
     encode,
 )
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read
-from games.core.declare import Shape, SummaryForm, record_shape
+from games.core.declare import Figure, Shape, SummaryForm, record_shape
 
 JSON = Any
 
@@ -48,6 +48,18 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         "order": ["points", "wins"],
     }
     turn_rule: ClassVar[str | None] = "cardchess.turn.order"
+    # A player's own figures (their statistics page): gold cards taken, and the sfide won.
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("gold", Text("Carte d'oro prese", "Gold cards taken")),
+        Figure("sfide_won", Text("Sfide vinte", "Sfide won")),
+        Figure(
+            "sfide_won_share",
+            Text("Sfide vinte sul totale", "Share of sfide won"),
+            kind="percent",
+            of="sfide",
+        ),
+        Figure("sfide", Text("Sfide giocate", "Sfide played")),
+    )
     rulesets: ClassVar[Mapping[str, CardChessRuleset]] = {
         "2p": CardChessRuleset("2p", 2),
         "3p": CardChessRuleset("3p", 3),
@@ -151,6 +163,20 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         if field != "card":
             return super().choices(field, ruleset)
         return tuple(Choice(code, Text(code, code)) for code in C.CODES)
+
+    def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
+        """The gold cards the seat took and the sfide it won (each sfida's gold went to it),
+        read from the Outcome."""
+        detail = outcome.get("detail")
+        if not isinstance(detail, Mapping):
+            return {}
+        gold = detail.get("gold")
+        sfide = [s for s in detail.get("sfide") or [] if isinstance(s, Mapping)]
+        won = float(sum(1 for s in sfide if s.get("gold") == seat))
+        out = {"sfide": float(len(sfide)), "sfide_won": won, "sfide_won_share": won}
+        if isinstance(gold, list) and seat < len(gold) and isinstance(gold[seat], int):
+            out["gold"] = float(gold[seat])
+        return out
 
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None

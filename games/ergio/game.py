@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, read, rng
-from games.core.declare import Shape, SummaryForm, record_shape
+from games.core.declare import Figure, Shape, SummaryForm, record_shape
 from games.core.rng import shuffle
 from games.ergio import actions as A
 from games.ergio import cards as C
@@ -52,6 +52,25 @@ class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
     }
     artificial_scores: ClassVar[tuple[str, str, str] | None] = ("3.60", "3", "2.40")
     turn_rule: ClassVar[str | None] = "ergio.turn.order"
+    # A player's own figures (their statistics page): scontri won of those played, and the
+    # games that went to the Bella Nazionale.
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("scontri_won", Text("Scontri vinti", "Scontri won")),
+        Figure(
+            "scontri_won_share",
+            Text("Scontri vinti sul totale", "Share of scontri won"),
+            kind="percent",
+            of="scontri",
+        ),
+        Figure("scontri", Text("Scontri giocati", "Scontri played")),
+        Figure("bella", Text("Partite alla Bella Nazionale", "Games to the Bella Nazionale")),
+        Figure(
+            "bella_won",
+            Text("Belle Nazionali vinte", "Bella Nazionale won"),
+            kind="percent",
+            of="bella",
+        ),
+    )
     rulesets: ClassVar[Mapping[str, ErGioRuleset]] = {
         "base": ErGioRuleset("base", 2),
         "advanced": ErGioRuleset("advanced", 2, advanced=True),
@@ -218,6 +237,22 @@ class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
             if "send" in raw:
                 sends += 1
             out.append("Corteo" if sends == 0 else f"Scontro {(sends - 1) // 2 + 1}")
+        return out
+
+    def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
+        """The scontri the seat's side won and played, and a game gone to the Bella
+        Nazionale (won or not), read from the Outcome."""
+        detail, sides = outcome.get("detail"), outcome.get("sides")
+        if not isinstance(detail, Mapping) or not isinstance(sides, list) or seat >= len(sides):
+            return {}
+        mine = C.SIDES[sides[seat]]
+        scontri = [s for s in detail.get("scontri") or [] if isinstance(s, Mapping)]
+        won = float(sum(1 for s in scontri if s.get("winner") == mine))
+        out = {"scontri": float(len(scontri)), "scontri_won": won, "scontri_won_share": won}
+        if outcome.get("termination") == "bella_nazionale":
+            winners = outcome.get("winners")
+            out["bella"] = 1.0
+            out["bella_won"] = 1.0 if isinstance(winners, list) and seat in winners else 0.0
         return out
 
     def describe(

@@ -18,7 +18,7 @@ from games.core import (
     rng,
     rule_broken,
 )
-from games.core.declare import Shape, SummaryForm, record_shape
+from games.core.declare import Figure, Shape, SummaryForm, record_shape
 from games.core.rng import shuffle
 from games.ponte.bots import HeuristicBot, strong_bot
 from games.ponte.model import (
@@ -102,6 +102,17 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
         "order": ["match_points", "points", "wins"],
     }
     turn_rule: ClassVar[str | None] = "ponte.turn.order"
+    # A player's own figures (their statistics page): the challenges their side won.
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("challenges_won", Text("Sfide vinte", "Challenges won")),
+        Figure(
+            "challenges_won_share",
+            Text("Sfide vinte sul totale", "Share of challenges won"),
+            kind="percent",
+            of="challenges",
+        ),
+        Figure("challenges", Text("Sfide giocate", "Challenges played")),
+    )
     rulesets: ClassVar[Mapping[str, PonteRuleset]] = _presets()
     default_ruleset = "2p-base"
     ruleset_labels: ClassVar[Mapping[str, Text]] = _labels()
@@ -334,6 +345,20 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
             seat = owners[quarter_of(m)] if owners is not None else None
             out.append(Choice(name, Text(label, label), side=m // 6, seat=seat))
         return tuple(out)
+
+    def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
+        """The challenges the seat's side won and played, read from the Outcome."""
+        detail, sides = outcome.get("detail"), outcome.get("sides")
+        if not isinstance(detail, Mapping) or not isinstance(sides, list) or seat >= len(sides):
+            return {}
+        mine = SIDES[sides[seat]]
+        fought = [c for c in detail.get("challenges") or [] if isinstance(c, Mapping)]
+        won = float(sum(1 for c in fought if c.get("winner") == mine))
+        return {
+            "challenges": float(len(fought)),
+            "challenges_won": won,
+            "challenges_won_share": won,
+        }
 
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None

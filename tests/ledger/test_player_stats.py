@@ -95,3 +95,22 @@ def test_every_game_declares_figures_it_can_read() -> None:
             assert figure.kind == "total" or figure.of in keys
             assert figure.label.it and figure.label.en
         assert set(engine.player_figures({"detail": {}}, 0)) <= keys
+
+
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        ("cardchess", {"gold": 3, "sfide": 5, "sfide_won": 3, "sfide_won_share": 3}),
+        (
+            "ergio",
+            {"scontri": 6, "scontri_won": 3, "scontri_won_share": 3, "bella": 1, "bella_won": 1},
+        ),
+        ("ponte", {"challenges": 6, "challenges_won": 4, "challenges_won_share": 4}),
+    ],
+)
+def test_each_game_reads_its_own_figures_from_a_result(
+    game: str, expected: dict[str, float]
+) -> None:
+    engine = registry.get(game)
+    outcome = engine.score(dict(engine.summary_examples[0])).outcome.to_json()
+    assert engine.player_figures(outcome, 0) == expected
