@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ledger.clubs import confirmers, groupcommit, jobs, previews, webhooks
+from ledger.clubs import confirmers, events, groupcommit, jobs, previews, webhooks
 from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta, table_sizes
@@ -494,6 +494,9 @@ def _write(writes: Sequence[_Write]) -> None:
         numbered()
     for finish in deferred:
         finish()
+    for w in writes:
+        if not w.accept:  # waits for a confirmation: those who may give it hear of it
+            events.after_commit(events.RESULT_WAITING, result=w.result.pk)
 
 
 _RESULT_COLUMNS = (
@@ -1006,6 +1009,7 @@ def dispute_result(*, user: Any, result: Result, reason: str) -> Dispute:
 def _open_dispute(result: Result, user: Any, reason: str, other: dict[str, Any] | None) -> Dispute:
     result.status = Result.Status.DISPUTED
     result.save(update_fields=["status"])
+    events.after_commit(events.RESULT_CHANGED, result=result.pk, change="contested")
     return Dispute.objects.create(
         result=result,
         opened_by=user,
@@ -1038,6 +1042,7 @@ def rule_dispute(
         _accept(result, confirmed_by=user)
         _close_dispute(dispute, ruling, user, note, timezone.now())
         webhooks.announce("result.ruled", result)
+        events.after_commit(events.RESULT_CHANGED, result=result.pk, change="ruled")
         return result
     if ruling not in (Dispute.Ruling.SECOND, Dispute.Ruling.NEW):
         raise Invalid(_("Unknown ruling “%(r)s”.") % {"r": ruling}, fields={"ruling": ["?"]})
@@ -1290,6 +1295,9 @@ def correct(
         webhooks.announce(event, counting)
         club_id, game = old.club_id, old.competition.game
         transaction.on_commit(lambda: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club_id, game))
+    # The players of the hand hear of it (ledger/notify), a void of a waiting result too.
+    change = "voided" if voiding else ("ruled" if event == "result.ruled" else "corrected")
+    events.after_commit(events.RESULT_CHANGED, result=counting.pk, change=change)
     return counting
 
 

@@ -2,6 +2,7 @@ import json
 from typing import Any
 
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class NotifyConfig(AppConfig):
@@ -23,5 +24,7 @@ def heard(sender: Any, kind: str, **ids: Any) -> None:
     from ledger.clubs import jobs
 
     ids.pop("signal", None)
+    # A digital table's turn is told only after a while, if nobody has moved meanwhile.
+    later = settings.LEDGER_TURN_NOTICE_SECONDS if kind == "table.turn" else None
     # The ids as one JSON text: a job's arguments are plain and hashable (jobs.enqueue).
-    jobs.enqueue(DELIVER, kind, json.dumps(ids, sort_keys=True))
+    jobs.enqueue(DELIVER, kind, json.dumps(ids, sort_keys=True), countdown=later)

@@ -37,40 +37,39 @@ def zone() -> ZoneInfo:
 
 @dataclass
 class Dated:
-    """A round as a calendar shows it."""
+    """A round as a calendar shows it: drawn or only planned."""
 
-    round: Round
+    competition: Competition
+    number: int
     starts_at: datetime | None  # aware; None: a whole day
+    day: date | None
     minutes: int
     place: str = ""  # "table 3, seat 2" in a person's feed
 
 
 def rounds_of(competitions: list[Competition]) -> list[Dated]:
-    """The rounds with a start time or a day, in order."""
-    rounds = list(
-        Round.objects.filter(competition__in=competitions)
-        .select_related("competition__club")
-        .order_by("competition_id", "number")
-    )
-    planned = {t.round_id: t for t in RoundTime.objects.filter(round__in=rounds)}
-    out = []
-    for r in rounds:
-        t = planned.get(r.pk)
-        if t is not None:
-            out.append(Dated(r, t.starts_at, t.minutes))
-        elif r.played_on is not None:
-            out.append(Dated(r, None, 0))
-    return out
+    """The rounds with a start time or a day, in order: a planned time first, else the day
+    the round was played."""
+    by_pk = {c.pk: c for c in competitions}
+    found: dict[tuple[int, int], Dated] = {}
+    for r in Round.objects.filter(competition__in=competitions, played_on__isnull=False):
+        found[(r.competition_id, r.number)] = Dated(
+            by_pk[r.competition_id], r.number, None, r.played_on, 0
+        )
+    for t in RoundTime.objects.filter(competition__in=competitions):
+        found[(t.competition_id, t.number)] = Dated(
+            by_pk[t.competition_id], t.number, t.starts_at, None, t.minutes
+        )
+    return [found[k] for k in sorted(found)]
 
 
 def event_for(dated: Dated, site: str) -> icalendar.Event:
-    r = dated.round
-    competition = r.competition
+    competition = dated.competition
     event = icalendar.Event()
-    event.add("uid", f"round-{r.pk}@{site.split('://')[-1]}")
+    event.add("uid", f"round-{competition.pk}-{dated.number}@{site.split('://')[-1]}")
     title = _("%(competition)s, round %(round)d") % {
         "competition": competition.name,
-        "round": r.number,
+        "round": dated.number,
     }
     if dated.place:
         title = f"{title} · {dated.place}"
@@ -80,7 +79,7 @@ def event_for(dated: Dated, site: str) -> icalendar.Event:
         event.add("dtstart", start)
         event.add("dtend", start + timedelta(minutes=dated.minutes or 60))
     else:
-        day = r.played_on or date.today()
+        day = dated.day or timezone.localdate()
         event.add("dtstart", day)
         event.add("dtend", day + timedelta(days=1))
     event.add("dtstamp", timezone.now())
@@ -136,7 +135,7 @@ def competition_feed(request: HttpRequest, club: str, slug: str) -> HttpResponse
 def round_file(request: HttpRequest, club: str, slug: str, number: int) -> HttpResponse:
     """One round, to add to a calendar with a tap."""
     competition = get_object_or_404(Competition, club__slug=club, slug=slug)
-    found = [d for d in rounds_of([competition]) if d.round.number == number]
+    found = [d for d in rounds_of([competition]) if d.number == number]
     if not found:
         raise Http404
     response = _answer(calendar(competition.name, found), f"{competition.slug}-{number}.ics")
@@ -149,21 +148,25 @@ def person_rounds(player: Player) -> list[Dated]:
     draws = list(
         Draw.objects.filter(status=Draw.Status.PUBLISHED).select_related("round__competition__club")
     )
-    mine: dict[int, str] = {}
+    mine: dict[tuple[int, int], str] = {}
+    competitions: dict[int, Competition] = {}
     for draw in draws:
+        key = (draw.round.competition_id, draw.round.number)
         for t in draw.tables:
             if player.pk in t["players"]:
-                mine[draw.round_id] = _("table %(table)s, seat %(seat)d") % {
+                mine[key] = _("table %(table)s, seat %(seat)d") % {
                     "table": t["label"],
                     "seat": t["players"].index(player.pk) + 1,
                 }
         if player.pk in draw.byes:
-            mine[draw.round_id] = _("bye")
-    competitions = list({d.round.competition for d in draws if d.round_id in mine})
+            mine[key] = _("bye")
+        if key in mine:
+            competitions[draw.round.competition_id] = draw.round.competition
     out = []
-    for d in rounds_of(competitions):
-        if d.round.pk in mine:
-            d.place = mine[d.round.pk]
+    for d in rounds_of(list(competitions.values())):
+        key = (d.competition.pk, d.number)
+        if key in mine:
+            d.place = mine[key]
             out.append(d)
     return out
 
@@ -195,59 +198,64 @@ def competition_page(request: HttpRequest, club: str, slug: str) -> HttpResponse
         if not organiser:
             messages.error(request, _("Only the club's organisers set the rounds' times."))
             return redirect("calendar-page", club, slug)
-        number = int(request.POST.get("round") or 0)
-        rnd = Round.objects.filter(competition=competition, number=number).first()
-        when = (request.POST.get("starts_at") or "").strip()
-        minutes_raw = (request.POST.get("minutes") or "60").strip()
-        if rnd is None:
-            number = int(request.POST.get("new_round") or 0)
-            if number > 0:
-                rnd, _made = Round.objects.get_or_create(competition=competition, number=number)
-        if rnd is None:
+        try:
+            number = int(request.POST.get("round") or 0)
+        except ValueError:
+            number = 0
+        if not 0 < number <= 1000:
             messages.error(request, _("Choose a round."))
             return redirect("calendar-page", club, slug)
+        when = (request.POST.get("starts_at") or "").strip()
+        minutes_raw = (request.POST.get("minutes") or "60").strip()
         starts_at = None
         try:
             minutes = int(minutes_raw)
             if not 1 <= minutes <= 1440:
                 raise ValueError
         except ValueError:
-            errors[rnd.number] = _("Give the minutes as a whole number from 1 to 1440.")
+            errors[number] = _("Give the minutes as a whole number from 1 to 1440.")
             minutes = 60
         if when:
             try:
                 starts_at = datetime.fromisoformat(when).replace(tzinfo=zone())
             except ValueError:
-                errors[rnd.number] = _("Give the day and time as the date picker writes them.")
+                errors[number] = _("Give the day and time as the date picker writes them.")
         if errors:
-            typed[rnd.number] = {"starts_at": when, "minutes": minutes_raw}
+            typed[number] = {"starts_at": when, "minutes": minutes_raw}
         else:
             try:
                 services.plan_round(
-                    user=request.user, round=rnd, starts_at=starts_at, minutes=minutes
+                    user=request.user,
+                    competition=competition,
+                    number=number,
+                    starts_at=starts_at,
+                    minutes=minutes,
                 )
             except LedgerError as exc:
                 messages.error(request, exc.message)
             else:
-                messages.success(request, _("Round %(n)d's time is saved.") % {"n": rnd.number})
+                messages.success(request, _("Round %(n)d's time is saved.") % {"n": number})
                 return redirect("calendar-page", club, slug)
-    dated = {d.round.pk: d for d in rounds_of([competition])}
+    dated = {d.number: d for d in rounds_of([competition])}
+    numbers = set(dated) | set(
+        Round.objects.filter(competition=competition).values_list("number", flat=True)
+    )
+    numbers |= set(typed)
     rows: list[dict[str, Any]] = []
-    for r in Round.objects.filter(competition=competition).order_by("number"):
-        d = dated.get(r.pk)
+    for number in sorted(numbers):
+        d = dated.get(number)
         local = d.starts_at.astimezone(zone()) if d and d.starts_at else None
         rows.append(
             {
-                "round": r,
+                "number": number,
                 "starts_at": local,
-                "day": r.played_on,
-                "minutes": d.minutes if d and d.starts_at else 60,
-                "input": typed.get(r.number, {}).get("starts_at")
+                "day": d.day if d else None,
+                "input": typed.get(number, {}).get("starts_at")
                 or (local.strftime("%Y-%m-%dT%H:%M") if local else ""),
-                "minutes_input": typed.get(r.number, {}).get("minutes")
+                "minutes_input": typed.get(number, {}).get("minutes")
                 or (d.minutes if d and d.starts_at else 60),
-                "error": errors.get(r.number, ""),
-                "file": reverse("calendar-round", args=[club, slug, r.number]) if d else "",
+                "error": errors.get(number, ""),
+                "file": reverse("calendar-round", args=[club, slug, number]) if d else "",
             }
         )
     feed = request.build_absolute_uri(reverse("calendar-competition", args=[club, slug]))
@@ -264,6 +272,6 @@ def competition_page(request: HttpRequest, club: str, slug: str) -> HttpResponse
             "webcal": _webcal(feed),
             "club_feed": club_feed_url,
             "club_webcal": _webcal(club_feed_url),
-            "next_number": (rows[-1]["round"].number + 1) if rows else 1,
+            "next_number": (rows[-1]["number"] + 1) if rows else 1,
         },
     )

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.clubs.models import Club, Player, Round
+from ledger.clubs.models import Club, Competition, Player
 
 
 class Kind(models.TextChoices):
@@ -164,11 +164,21 @@ class Announcement(models.Model):
 
 
 class RoundTime(models.Model):
-    """When a round is due to start (the calendars and the seat messages give it)."""
+    """When a round of a competition is due to start (the calendars and the seat messages
+    give it), by its number: a round may be planned before it is drawn."""
 
-    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="planned")
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="round_times"
+    )
+    number = models.PositiveIntegerField(_("round"))
     starts_at = models.DateTimeField(_("starts at"))
     minutes = models.PositiveSmallIntegerField(_("minutes"), default=60)
 
+    class Meta:
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="one_time_per_round")
+        ]
+
     def __str__(self) -> str:
-        return f"{self.round} at {self.starts_at}"
+        return f"{self.competition} #{self.number} at {self.starts_at}"

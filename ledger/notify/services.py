@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from ledger.clubs import events
-from ledger.clubs.models import Club, Player, Role, Round
+from ledger.clubs.models import Club, Competition, Player, Role
 from ledger.clubs.roles import require_role
 from ledger.notify.models import Announcement, Preferences, PushSubscription, RoundTime
 
@@ -75,12 +75,16 @@ def announce(*, user: Any, club: Club, title: str, text: str) -> Announcement:
 
 
 @transaction.atomic
-def plan_round(*, user: Any, round: Round, starts_at: datetime | None, minutes: int) -> None:
-    """When a round is due to start (None: no time planned)."""
-    require_role(user, round.competition.club, Role.ORGANISER)
+def plan_round(
+    *, user: Any, competition: Competition, number: int, starts_at: datetime | None, minutes: int
+) -> None:
+    """When round ``number`` is due to start (None: no time planned)."""
+    require_role(user, competition.club, Role.ORGANISER)
     if starts_at is None:
-        RoundTime.objects.filter(round=round).delete()
+        RoundTime.objects.filter(competition=competition, number=number).delete()
         return
     RoundTime.objects.update_or_create(
-        round=round, defaults={"starts_at": starts_at, "minutes": minutes}
+        competition=competition,
+        number=number,
+        defaults={"starts_at": starts_at, "minutes": minutes},
     )

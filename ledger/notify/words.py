@@ -67,13 +67,78 @@ def _bye(facts: dict[str, Any]) -> Said:
     return Said(title, lines, absolute(facts.get("path", "/")))
 
 
+def _confirm(facts: dict[str, Any]) -> Said:
+    title = _("%(competition)s, table %(table)s: a result waits for your confirmation") % facts
+    lines = [
+        _("A result of table %(table)s of %(competition)s waits to be confirmed.") % facts,
+        _("Type it again without looking at the first entry, on its page.")
+        if facts.get("blind")
+        else _("Check it and confirm it on its page, or sign it off with your PIN."),
+    ]
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
+def _changed(facts: dict[str, Any]) -> Said:
+    change = facts.get("change")
+    if change == "voided":
+        title = _("%(competition)s, table %(table)s: your result was voided") % facts
+        first = _("A result of yours at table %(table)s of %(competition)s was voided.") % facts
+    elif change == "contested":
+        title = _("%(competition)s, table %(table)s: your result is contested") % facts
+        first = _("A result of yours at table %(table)s of %(competition)s is contested.") % facts
+    else:
+        title = _("%(competition)s, table %(table)s: your result was corrected") % facts
+        first = _("A result of yours at table %(table)s of %(competition)s was corrected.") % facts
+    lines = [first]
+    if facts.get("reason"):
+        lines.append(_("Why: %(reason)s") % facts)
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
+def _referee(facts: dict[str, Any]) -> Said:
+    if facts.get("change") == "called":
+        title = _("%(competition)s, table %(table)s: a referee is called") % facts
+        lines = [
+            _("A referee is looking at a result of yours at table %(table)s of %(competition)s.")
+            % facts
+        ]
+    else:
+        title = _("%(competition)s, table %(table)s: the referee's ruling") % facts
+        lines = [
+            _("The referee ruled on a result of yours at table %(table)s of %(competition)s.")
+            % facts
+        ]
+        if facts.get("reason"):
+            lines.append(_("The referee's note: %(reason)s") % facts)
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
+def _announcement(facts: dict[str, Any]) -> Said:
+    title = f"{facts.get('club', '')}: {facts.get('title', '')}"
+    return Said(title, str(facts.get("text", "")).splitlines(), absolute(facts.get("path", "/")))
+
+
+def _turn(facts: dict[str, Any]) -> Said:
+    title = _("Your turn at %(table)s") % facts
+    lines = [_("The game at %(table)s waits for your move.") % facts]
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
 def _generic(facts: dict[str, Any]) -> Said:
     return Said(
         str(facts.get("title", "")), list(facts.get("lines", [])), absolute(facts.get("path", "/"))
     )
 
 
-SAYINGS = {"seat": _seat, "bye": _bye}
+SAYINGS = {
+    "seat": _seat,
+    "bye": _bye,
+    "confirm": _confirm,
+    "changed": _changed,
+    "referee": _referee,
+    "announcement": _announcement,
+    "turn": _turn,
+}
 
 
 def in_language(language: str, kind: str, facts: dict[str, Any]) -> Said:

@@ -116,11 +116,44 @@ def _snapshot(table_id: int) -> dict[str, Any] | None:
     return notice(table_id, row["moves_count"], row["status"], "hello")
 
 
+# Who has a table's page open (a socket each), so that a player whose turn it is is not
+# sent a notification while watching the table (ledger/notify). In the site's cache: shared
+# by every process with CACHE_URL.
+WATCHING_SECONDS = 6 * 3600
+
+
+def _watch_key(table_id: int, user_id: int) -> str:
+    return f"play-watching:{table_id}:{user_id}"
+
+
+def seen(table_id: int, user_id: int, change: int) -> None:
+    """One more (``change`` 1) or one fewer (-1) socket of this person on this table."""
+    from django.core.cache import cache
+
+    key = _watch_key(table_id, user_id)
+    cache.add(key, 0, WATCHING_SECONDS)
+    try:
+        now = cache.incr(key, change)
+    except ValueError:  # expired between the two calls
+        now = max(change, 0)
+        cache.set(key, now, WATCHING_SECONDS)
+    if now <= 0:
+        cache.delete(key)
+
+
+def watching(table_id: int, user_id: int) -> bool:
+    """Whether this person has the table's page open now."""
+    from django.core.cache import cache
+
+    return bool(cache.get(_watch_key(table_id, user_id)))
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One browser watching one table: it is told of every change, and of the table as it
     is when it (re)connects or asks."""
 
     table_id: int = 0
+    watcher: int = 0
 
     async def connect(self) -> None:
         table_id = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -136,10 +169,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group(self.table_id), self.channel_name)
         await self.accept()
         await self.send_json(_public(snapshot))
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.watcher = int(user.pk)
+            await database_sync_to_async(seen)(self.table_id, self.watcher, 1)
 
     async def disconnect(self, code: int) -> None:
         if self.table_id:
             await self.channel_layer.group_discard(group(self.table_id), self.channel_name)
+            if getattr(self, "watcher", 0):
+                await database_sync_to_async(seen)(self.table_id, self.watcher, -1)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

@@ -25,6 +25,7 @@ from games.core import RecordError
 from games.core.engine import State
 from games.core.fair import commitment
 from games.core.verdict import violation
+from ledger.clubs import events
 from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.games import engine_available, meta, reader_language, turn_rule
@@ -657,6 +658,8 @@ def _append(
     table.save(update_fields=["moves_count", "last_move_at"])
     if state.is_over():
         _finish(table, state)
+    else:  # the player whose turn it is hears of it later, if not at the table (ledger/notify)
+        events.after_commit(events.TABLE_TURN, table=table.pk, move=table.moves_count)
     live.announce_after_commit(table)
     return move
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import RecordError
-from ledger.clubs import previews, services
+from ledger.clubs import events, previews, services
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.roles import require_role
@@ -230,6 +230,8 @@ def open_case(
     )
     if record:
         _recheck(case)
+    if result is not None:  # the players of the hand hear that a referee was called
+        events.after_commit(events.REFEREE_CALL, case=case.pk)
     return case
 
 
