@@ -7,60 +7,24 @@ whole-day event."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import icalendar
 from django.conf import settings
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Competition, Player, Role, Round
 from ledger.formats.models import Draw
-from ledger.notify import services
-from ledger.notify.models import Preferences, RoundTime
+from ledger.notify.models import Preferences
+from ledger.notify.times import Dated, rounds_of, zone
 
 PRODID = "-//Club ledger//Calendars//IT"
-
-
-def zone() -> ZoneInfo:
-    return ZoneInfo(settings.TIME_ZONE)
-
-
-@dataclass
-class Dated:
-    """A round as a calendar shows it: drawn or only planned."""
-
-    competition: Competition
-    number: int
-    starts_at: datetime | None  # aware; None: a whole day
-    day: date | None
-    minutes: int
-    place: str = ""  # "table 3, seat 2" in a person's feed
-
-
-def rounds_of(competitions: list[Competition]) -> list[Dated]:
-    """The rounds with a start time or a day, in order: a planned time first, else the day
-    the round was played."""
-    by_pk = {c.pk: c for c in competitions}
-    found: dict[tuple[int, int], Dated] = {}
-    for r in Round.objects.filter(competition__in=competitions, played_on__isnull=False):
-        found[(r.competition_id, r.number)] = Dated(
-            by_pk[r.competition_id], r.number, None, r.played_on, 0
-        )
-    for t in RoundTime.objects.filter(competition__in=competitions):
-        found[(t.competition_id, t.number)] = Dated(
-            by_pk[t.competition_id], t.number, t.starts_at, None, t.minutes
-        )
-    return [found[k] for k in sorted(found)]
 
 
 def event_for(dated: Dated, site: str) -> icalendar.Event:
@@ -79,11 +43,10 @@ def event_for(dated: Dated, site: str) -> icalendar.Event:
         event.add("dtstart", start)
         event.add("dtend", start + timedelta(minutes=dated.minutes or 60))
     else:
-        day = dated.day or timezone.localdate()
-        event.add("dtstart", day)
-        event.add("dtend", day + timedelta(days=1))
+        event.add("dtstart", dated.day)
+        event.add("dtend", dated.day + timedelta(days=1))
     event.add("dtstamp", timezone.now())
-    event.add("location", competition.club.city or competition.club.name)
+    event.add("location", dated.venue or competition.club.city or competition.club.name)
     url = f"{site}{reverse('competition', args=[competition.club.slug, competition.slug])}"
     event.add("url", url)
     lines = [competition.club.name, competition.name]
@@ -186,75 +149,25 @@ def _webcal(url: str) -> str:
 
 @never_cache
 def competition_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
-    """The competition's rounds with "add to calendar", the feed to subscribe to, and, for
-    organisers, each round's start time."""
+    """The competition's rounds with "add to calendar" and the feeds to subscribe to (the
+    rounds' days, starts and venues are set on the night's schedule page)."""
     competition = get_object_or_404(
         Competition.objects.select_related("club"), club__slug=club, slug=slug
     )
     organiser = competition.club.allows(request.user, Role.ORGANISER)
-    errors: dict[int, str] = {}
-    typed: dict[int, dict[str, Any]] = {}
-    if request.method == "POST":
-        if not organiser:
-            messages.error(request, _("Only the club's organisers set the rounds' times."))
-            return redirect("calendar-page", club, slug)
-        try:
-            number = int(request.POST.get("round") or 0)
-        except ValueError:
-            number = 0
-        if not 0 < number <= 1000:
-            messages.error(request, _("Choose a round."))
-            return redirect("calendar-page", club, slug)
-        when = (request.POST.get("starts_at") or "").strip()
-        minutes_raw = (request.POST.get("minutes") or "60").strip()
-        starts_at = None
-        try:
-            minutes = int(minutes_raw)
-            if not 1 <= minutes <= 1440:
-                raise ValueError
-        except ValueError:
-            errors[number] = _("Give the minutes as a whole number from 1 to 1440.")
-            minutes = 60
-        if when:
-            try:
-                starts_at = datetime.fromisoformat(when).replace(tzinfo=zone())
-            except ValueError:
-                errors[number] = _("Give the day and time as the date picker writes them.")
-        if errors:
-            typed[number] = {"starts_at": when, "minutes": minutes_raw}
-        else:
-            try:
-                services.plan_round(
-                    user=request.user,
-                    competition=competition,
-                    number=number,
-                    starts_at=starts_at,
-                    minutes=minutes,
-                )
-            except LedgerError as exc:
-                messages.error(request, exc.message)
-            else:
-                messages.success(request, _("Round %(n)d's time is saved.") % {"n": number})
-                return redirect("calendar-page", club, slug)
     dated = {d.number: d for d in rounds_of([competition])}
     numbers = set(dated) | set(
         Round.objects.filter(competition=competition).values_list("number", flat=True)
     )
-    numbers |= set(typed)
     rows: list[dict[str, Any]] = []
     for number in sorted(numbers):
         d = dated.get(number)
-        local = d.starts_at.astimezone(zone()) if d and d.starts_at else None
         rows.append(
             {
                 "number": number,
-                "starts_at": local,
+                "starts_at": d.starts_at.astimezone(zone()) if d and d.starts_at else None,
                 "day": d.day if d else None,
-                "input": typed.get(number, {}).get("starts_at")
-                or (local.strftime("%Y-%m-%dT%H:%M") if local else ""),
-                "minutes_input": typed.get(number, {}).get("minutes")
-                or (d.minutes if d and d.starts_at else 60),
-                "error": errors.get(number, ""),
+                "venue": d.venue if d else "",
                 "file": reverse("calendar-round", args=[club, slug, number]) if d else "",
             }
         )
@@ -272,6 +185,5 @@ def competition_page(request: HttpRequest, club: str, slug: str) -> HttpResponse
             "webcal": _webcal(feed),
             "club_feed": club_feed_url,
             "club_webcal": _webcal(club_feed_url),
-            "next_number": (rows[-1]["number"] + 1) if rows else 1,
         },
     )

@@ -12,7 +12,8 @@ from django.urls import reverse
 from ledger.clubs import confirmers, events
 from ledger.clubs.models import Competition, Dispute, Membership, Player, Result, Role
 from ledger.formats.models import Bye, Draw
-from ledger.notify.models import Announcement, Kind, RoundTime
+from ledger.notify import times
+from ledger.notify.models import Announcement, Kind
 from ledger.play import live
 from ledger.play import services as play
 from ledger.play.models import GameTable, PlaySeat
@@ -48,15 +49,16 @@ def round_published(draw_id: int) -> Heard | None:
         return None
     rnd = draw.round
     competition = rnd.competition
-    planned = RoundTime.objects.filter(competition=competition, number=rnd.number).first()
+    planned = times.round_of(competition, rnd.number)
     ids = {p for t in draw.tables for p in t["players"]}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     common: dict[str, Any] = {
         "club": competition.club.name,
         "competition": competition.name,
         "round": rnd.number,
-        "starts_at": planned.starts_at.isoformat() if planned else None,
-        "played_on": rnd.played_on.isoformat() if rnd.played_on else None,
+        "starts_at": planned.starts_at.isoformat() if planned and planned.starts_at else None,
+        "played_on": planned.day.isoformat() if planned else None,
+        "venue": planned.venue if planned else "",
         "path": reverse("competition", args=[competition.club.slug, competition.slug]),
     }
     owed: list[Owed] = []

@@ -1,7 +1,6 @@
 """Notifications and calendars: what each person wants to hear about and where, every
 message owed to someone (one row per person, event and channel: a job that runs twice finds
-it already sent), the web app's push subscriptions, the clubs' announcements and the times
-rounds start."""
+it already sent), the web app's push subscriptions, the clubs' announcements."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.clubs.models import Club, Competition, Player
+from ledger.clubs.models import Club, Player
 
 
 class Kind(models.TextChoices):
@@ -161,24 +160,3 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.title
-
-
-class RoundTime(models.Model):
-    """When a round of a competition is due to start (the calendars and the seat messages
-    give it), by its number: a round may be planned before it is drawn."""
-
-    competition = models.ForeignKey(
-        Competition, on_delete=models.CASCADE, related_name="round_times"
-    )
-    number = models.PositiveIntegerField(_("round"))
-    starts_at = models.DateTimeField(_("starts at"))
-    minutes = models.PositiveSmallIntegerField(_("minutes"), default=60)
-
-    class Meta:
-        ordering = ["competition", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="one_time_per_round")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.competition} #{self.number} at {self.starts_at}"

@@ -3,15 +3,14 @@ push subscription, a club's announcement, a round's start time."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
 from ledger.clubs import events
-from ledger.clubs.models import Club, Competition, Player, Role
+from ledger.clubs.models import Club, Player, Role
 from ledger.clubs.roles import require_role
-from ledger.notify.models import Announcement, Preferences, PushSubscription, RoundTime
+from ledger.notify.models import Announcement, Preferences, PushSubscription
 
 
 def preferences_of(player: Player) -> Preferences | None:
@@ -72,19 +71,3 @@ def announce(*, user: Any, club: Club, title: str, text: str) -> Announcement:
     made = Announcement.objects.create(club=club, title=title, text=text, written_by=user)
     events.after_commit(events.ANNOUNCEMENT, announcement=made.pk)
     return made
-
-
-@transaction.atomic
-def plan_round(
-    *, user: Any, competition: Competition, number: int, starts_at: datetime | None, minutes: int
-) -> None:
-    """When round ``number`` is due to start (None: no time planned)."""
-    require_role(user, competition.club, Role.ORGANISER)
-    if starts_at is None:
-        RoundTime.objects.filter(competition=competition, number=number).delete()
-        return
-    RoundTime.objects.update_or_create(
-        competition=competition,
-        number=number,
-        defaults={"starts_at": starts_at, "minutes": minutes},
-    )

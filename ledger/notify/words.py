@@ -56,6 +56,8 @@ def _seat(facts: dict[str, Any]) -> Said:
     start = when(facts)
     if start:
         lines.append(_("Start: %(when)s.") % {"when": start})
+    if facts.get("venue"):
+        lines.append(_("Where: %(venue)s.") % facts)
     return Said(title, lines, absolute(facts.get("path", "/")))
 
 

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import icalendar
 from django.test import Client
 from django.urls import reverse
 
 from ledger.clubs.models import Round
-from ledger.notify.models import Preferences, RoundTime
+from ledger.night.models import NightSettings, ScheduledRound, Venue
+from ledger.notify.models import Preferences
 from tests.notify.conftest import publish_round
-
-ROME = ZoneInfo("Europe/Rome")
 
 
 def feed(url: str) -> icalendar.Calendar:
@@ -32,9 +30,15 @@ def feed(url: str) -> icalendar.Calendar:
     return cal
 
 
-def plan(competition: Any, number: int, local: datetime) -> RoundTime:
-    return RoundTime.objects.create(
-        competition=competition, number=number, starts_at=local.replace(tzinfo=ROME), minutes=90
+def plan(competition: Any, number: int, local: datetime, venue: Venue | None = None) -> None:
+    """The night's schedule: round ``number`` on that day at that local time."""
+    NightSettings.objects.get_or_create(competition=competition, defaults={"round_minutes": 90})
+    ScheduledRound.objects.create(
+        competition=competition,
+        number=number,
+        day=local.date(),
+        starts_at=local.time(),
+        venue=venue,
     )
 
 
@@ -50,6 +54,7 @@ def test_a_round_keeps_its_local_time_across_both_changes_of_summer_time(
     assert str(zone["TZID"]) == "Europe/Rome"
     assert zone.walk("STANDARD") and zone.walk("DAYLIGHT")
     starts = {}
+    assert len(cal.walk("VEVENT")) == 3
     for event in cal.walk("VEVENT"):
         start = event["DTSTART"]
         assert start.params["TZID"] == "Europe/Rome"
@@ -108,31 +113,31 @@ def test_the_seat_message_gives_the_start_in_rome_time(
     assert "Start: Oct. 25, 2026, 9 p.m." in message.body
 
 
-def test_an_organiser_sets_a_rounds_time_and_everyone_can_add_it(
+def test_the_calendar_page_offers_each_scheduled_round_and_the_feeds(
     people: Any, drawn: dict[str, Any]
 ) -> None:
     competition = drawn["competition"]
+    hall = Venue.objects.create(club=people.club, name="Sala grande", address="Via Roma 1")
+    plan(competition, 1, datetime(2027, 3, 29, 21, 0), venue=hall)
+    ScheduledRound.objects.create(competition=competition, number=2)  # no day yet
     url = reverse("calendar-page", args=["prova", competition.slug])
-    organiser = Client(HTTP_ACCEPT_LANGUAGE="en")
-    organiser.force_login(people.users["organiser"])
-    answer = organiser.post(url, {"round": "1", "starts_at": "2027-03-29T21:00", "minutes": "120"})
-    assert answer.status_code == 302
-    planned = RoundTime.objects.get(competition=competition, number=1)
-    assert not Round.objects.filter(competition=competition).exists()  # the draw's to make
-    assert planned.starts_at == datetime(2027, 3, 29, 19, 0, tzinfo=UTC)
-    assert planned.minutes == 120
-    bad = organiser.post(url, {"round": "1", "starts_at": "domani sera", "minutes": "120"})
-    body = bad.content.decode()
-    assert (
-        bad.status_code == 200 and 'value="domani sera"' in body and 'aria-invalid="true"' in body
-    )
     member = Client(HTTP_ACCEPT_LANGUAGE="it")
     page = member.get(url).content.decode()
-    assert "Aggiungi al calendario" in page and "webcal://" in page
-    assert member.post(url, {"round": "2", "starts_at": "2027-04-01T21:00"}).status_code == 302
-    assert not RoundTime.objects.filter(number=2).exists()
+    assert "Aggiungi al calendario" in page and "webcal://" in page and "Sala grande" in page
     one = member.get(reverse("calendar-round", args=["prova", competition.slug, 1]))
     assert one.status_code == 200 and b"DTSTART;TZID=Europe/Rome:20270329T210000" in one.content
-    # The competition's page links to its calendar.
+    (event,) = icalendar.Calendar.from_ical(one.content).walk("VEVENT")
+    assert str(event["LOCATION"]) == "Sala grande, Via Roma 1"
+    assert (
+        member.get(reverse("calendar-round", args=["prova", competition.slug, 2])).status_code
+        == 404
+    )
+    # The competition's page links to its calendar; an organiser's calendar page to the schedule.
     competition_page = member.get(reverse("competition", args=["prova", competition.slug]))
     assert url in competition_page.content.decode()
+    organiser = Client()
+    organiser.force_login(people.users["organiser"])
+    assert (
+        reverse("night-schedule", args=["prova", competition.slug])
+        in organiser.get(url).content.decode()
+    )
