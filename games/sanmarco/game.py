@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import Choice, Game, GameInfo, RecordError, ScoreReport, Text, rng
-from games.core.declare import Shape, SummaryForm, record_shape
+from games.core.declare import Figure, Shape, SummaryForm, record_shape
 from games.sanmarco.actions import Act, decode, encode
 from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
@@ -73,6 +73,17 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
         "order": ["points", "wins"],
     }
     turn_rule: ClassVar[str | None] = "sanmarco.entry.turn"
+    # A player's own figures (their statistics page): the prestige of their colours in the
+    # scoring round.
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure(
+            "prestige",
+            Text("Prestigio medio per colore", "Average prestige per colour"),
+            kind="ratio",
+            of="colours",
+        ),
+        Figure("colours", Text("Colori contati", "Colours counted")),
+    )
     rulesets: ClassVar[Mapping[str, Any]] = {
         "variant3": SanMarcoRuleset("variant3", 2, variant=3),
         "variant1": SanMarcoRuleset("variant1", 2, variant=1),
@@ -202,6 +213,20 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
             for seat, colours in enumerate(DEFAULT_COLOURS[variant])
             for colour in colours
         )
+
+    def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
+        """The prestige points of the seat's colours in the scoring round, read from the
+        Outcome."""
+        detail = outcome.get("detail")
+        players = detail.get("players") if isinstance(detail, Mapping) else None
+        if not isinstance(players, list) or seat >= len(players):
+            return {}
+        mine = players[seat]
+        colours = mine.get("colours") if isinstance(mine, Mapping) else None
+        if not isinstance(colours, list) or not colours:
+            return {}
+        points = [c for c in colours if isinstance(c, int)]
+        return {"prestige": float(sum(points)), "colours": float(len(points))}
 
     def describe(
         self, outcome: Mapping[str, JSON], lang: str, names: Sequence[str] | None = None

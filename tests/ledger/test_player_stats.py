@@ -106,6 +106,7 @@ def test_every_game_declares_figures_it_can_read() -> None:
             {"scontri": 6, "scontri_won": 3, "scontri_won_share": 3, "bella": 1, "bella_won": 1},
         ),
         ("ponte", {"challenges": 6, "challenges_won": 4, "challenges_won_share": 4}),
+        ("sanmarco", {"prestige": 55 + 66, "colours": 2}),
     ],
 )
 def test_each_game_reads_its_own_figures_from_a_result(
