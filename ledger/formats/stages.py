@@ -27,7 +27,16 @@ from ledger.clubs.roles import require_role
 from ledger.formats import seasons
 from ledger.formats.models import Advanced, Entrant, Stage
 
-__all__ = ["Candidate", "Stage", "advance", "blocked", "candidates", "make_stage", "stage_of"]
+__all__ = [
+    "Candidate",
+    "Stage",
+    "advance",
+    "blocked",
+    "candidates",
+    "describe",
+    "make_stage",
+    "stage_of",
+]
 from ledger.formats.services import enter_player, progress, standings_for
 
 
@@ -129,6 +138,17 @@ def candidates(stage: Stage) -> list[Candidate]:
             )
         )
     return out
+
+
+def describe(stage: Stage) -> str:
+    """Who advances, in words: "The top 4", "The top 2 of each group", "Everyone with at
+    least 12 points"."""
+    if stage.rule == Stage.Rule.ABOVE:
+        threshold = stage.threshold if stage.threshold is not None else Decimal(0)
+        return _("Everyone with at least %(score)s") % {"score": f"{threshold.normalize():f}"}
+    if stage.rule == Stage.Rule.TOP_PER_GROUP:
+        return _("The top %(n)d of each group") % {"n": stage.count or 0}
+    return _("The top %(n)d") % {"n": stage.count or 0}
 
 
 def _over(competition: Competition) -> bool:

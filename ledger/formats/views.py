@@ -579,6 +579,7 @@ def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "preview": preview,
             "advanced": list(stage.advanced.select_related("player")) if stage else [],
             "blocked": stages.blocked(stage) if stage is not None else "",
+            "described": stages.describe(stage) if stage is not None else "",
             "typed": typed or {"rule": "top", "sources": []},
             "errors": errors,
             "rules": stages.Stage.Rule.choices,

@@ -21,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from ledger.clubs import sheets
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.game_fields import GameFormField
+from ledger.clubs.games import label as game_label
 from ledger.clubs.models import Club, Competition, Role, Season
 from ledger.formats import seasons
 from ledger.formats.models import Championship
@@ -91,6 +92,7 @@ def season_page(request: HttpRequest, club: str, pk: int) -> HttpResponse:
             "rules": _rules(table),
             "last_qualifier": last_qualifier,
             "can_organise": season.club.allows(request.user, Role.ORGANISER),
+            "game": game_label(table.championship.game) if table.championship.game else "",
             "query": f"?night={table.as_of}" if table.as_of else "",
         },
     )
