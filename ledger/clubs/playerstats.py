@@ -13,8 +13,18 @@ from typing import Any
 from games.core import registry
 from games.core.declare import Figure
 from ledger.clubs.games import engine_available, reader_language
-from ledger.clubs.models import Club, Player, Result, Seat
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Player,
+    RatingChange,
+    Result,
+    Round,
+    RoundTotal,
+    Seat,
+)
 from ledger.clubs.outcomes import engine_winners
+from ledger.clubs.ratings import MODEL
 
 
 @dataclass
@@ -170,4 +180,64 @@ def player_numbers(club: Club, player: Player, game: str, no_season: str = "") -
         overall=overall,
         seasons=sorted(by_season.values(), key=lambda line: line.label),
         games=played,
+    )
+
+
+@dataclass
+class Night:
+    """The player's latest round played (a night): their place among those who played it,
+    their points, and how their rating moved over its results."""
+
+    competition: Competition
+    round: Round
+    place: int
+    field: int
+    points: Decimal
+    rating_change: float | None
+
+
+def last_night(club: Club, player: Player) -> Night | None:
+    mine = (
+        RoundTotal.objects.filter(
+            competition__club=club, player=player, played__gt=0, round_key__gt=0
+        )
+        .select_related("competition")
+        .order_by("-round_key")
+        .first()
+    )
+    if mine is None:
+        return None
+    the_round = Round.objects.filter(pk=mine.round_key).first()
+    if the_round is None:
+        return None
+    everyone = RoundTotal.objects.filter(
+        competition=mine.competition, round_key=mine.round_key, played__gt=0
+    )
+    ahead = everyone.filter(points__gt=mine.points).count()
+    changes = list(
+        RatingChange.objects.filter(
+            club=club,
+            player=player,
+            game=mine.competition.game,
+            result__table__round_id=mine.round_key,
+        ).order_by("at", "id")
+    )
+    delta = None
+    if changes:
+        before = (
+            RatingChange.objects.filter(
+                club=club, player=player, game=mine.competition.game, at__lt=changes[0].at
+            )
+            .order_by("-at", "-id")
+            .first()
+        )
+        start = before.mu if before is not None else MODEL.mu
+        delta = round(changes[-1].mu - start, 1)
+    return Night(
+        competition=mine.competition,
+        round=the_round,
+        place=ahead + 1,
+        field=everyone.count(),
+        points=mine.points,
+        rating_change=delta,
     )

@@ -55,7 +55,7 @@ from ledger.clubs.models import (
     Table,
 )
 from ledger.clubs.outcomes import KEYS, Settings, key_label, settings_for
-from ledger.clubs.playerstats import games_played
+from ledger.clubs.playerstats import games_played, last_night
 from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
 from ledger.clubs.visibility import SEALED, viewer_of
 from ledger.formats import services as formats_services
@@ -858,6 +858,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
             "seats": formats_services.seats_this_round(the_club.pk, person),
             "practice": _practice_games(the_club, person),
             "stats_games": [(g, game_label(g)) for g in games_played(the_club, person)],
+            "last_night": last_night(the_club, person),
         },
     )
 

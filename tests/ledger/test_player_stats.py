@@ -115,3 +115,45 @@ def test_each_game_reads_its_own_figures_from_a_result(
     engine = registry.get(game)
     outcome = engine.score(dict(engine.summary_examples[0])).outcome.to_json()
     assert engine.player_figures(outcome, 0) == expected
+
+
+def test_the_player_page_sums_up_their_last_night(people: People, club: Club) -> None:
+    from ledger.clubs.models import Round
+    from ledger.clubs.playerstats import last_night
+
+    competition = Competition.objects.create(club=club, name="Serate", slug="s", game="tarocco")
+    first, second = (
+        Round.objects.create(competition=competition, number=n, played_on=date(2026, 11, n))
+        for n in (1, 2)
+    )
+    organiser = people.users["organiser"]
+    early = services.create_table(
+        user=organiser, competition=competition, label="A", players=people.extra[:4], round=first
+    )
+    _hand(people, early, 0, 70)
+    tables = [
+        services.create_table(
+            user=organiser,
+            competition=competition,
+            label=label,
+            players=people.extra[i : i + 4]
+            if i == 0
+            else [*people.extra[4:6], *list(people.players.values())[:2]],
+            round=second,
+        )
+        for i, label in ((0, "B"), (4, "C"))
+    ]
+    # Round 2: at B Giocatore 1 (seat 1) plays solo with 61: +18, the others -6; at C the
+    # first seat plays solo with 80: +75, the others -25. Giocatore 0 has -6: behind +75 and
+    # +18, level with three others, ahead of three at -25: third of eight.
+    _hand(people, tables[0], 1, 61)
+    _hand(people, tables[1], 0, 80)
+    night = last_night(club, people.extra[0])
+    assert night is not None
+    assert (night.round.number, night.place, night.field, night.points) == (2, 3, 8, -6)
+    assert night.rating_change is not None and night.rating_change < 0
+    page = Client(HTTP_ACCEPT_LANGUAGE="it").get(
+        reverse("player", args=[club.slug, people.extra[0].pk])
+    )
+    summary = page.content.decode()
+    assert 'id="last-night-summary"' in summary and "3° di 8, -6" in summary
