@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.db.models import F
 from django.template.loader import render_to_string
@@ -140,7 +141,7 @@ def claim(player_id: int, channel: str) -> tuple[str, list[Delivery]]:
     return token, taken
 
 
-def flush(player_id: int, channel: str) -> bool:
+def flush(player_id: int, channel: str, connection: Any = None) -> bool:
     """Send this person's waiting messages on this channel: one message, or one digest of
     several. False when it failed (the rows wait for the next attempt)."""
     _token, taken = claim(player_id, channel)
@@ -151,7 +152,7 @@ def flush(player_id: int, channel: str) -> bool:
         if person is None:
             raise NotSent("no such person")
         if channel == Channel.EMAIL:
-            send_email(person, taken)
+            send_email(person, taken, connection)
         else:
             push.send(person.player, _push_payload(person, taken))
     except Exception as exc:
@@ -172,7 +173,7 @@ def _said(person: Person, taken: list[Delivery]) -> list[tuple[Delivery, words.S
     return [(d, words.say(d.kind, d.facts)) for d in taken]
 
 
-def send_email(person: Person, taken: list[Delivery]) -> None:
+def send_email(person: Person, taken: list[Delivery], connection: Any = None) -> None:
     with translation.override(person.language):
         said = _said(person, taken)
         if len(said) == 1:
@@ -197,6 +198,7 @@ def send_email(person: Person, taken: list[Delivery]) -> None:
         text = render_to_string("notify/email/message.txt", context)
         html = render_to_string("notify/email/message.html", context)
     message = EmailMultiAlternatives(
+        connection=connection,
         subject=subject,
         body=text,
         to=[taken[0].address or person.email],
@@ -233,11 +235,28 @@ def _push_payload(person: Person, taken: list[Delivery]) -> dict[str, Any]:
 
 def deliver(event: str, ids: dict[str, Any]) -> int:
     """Hear an event and send what it owes; how many messages failed (to try again)."""
-    pairs = record(event, ids)
+    return flush_all(record(event, ids))
+
+
+def flush_all(pairs: Iterable[tuple[int, str]]) -> int:
+    """Send what waits for each (person, channel), the e-mails over one connection to the
+    server; how many failed."""
     failed = 0
-    for player_id, channel in pairs:
-        if not flush(player_id, channel):
-            failed += 1
+    connection = get_connection()
+    opened = False
+    try:
+        for player_id, channel in pairs:
+            if channel == Channel.EMAIL and not opened:
+                opened = True
+                try:
+                    connection.open()
+                except OSError:  # each message will say why it failed
+                    log.warning("the mail server cannot be reached", exc_info=True)
+            if not flush(player_id, channel, connection):
+                failed += 1
+    finally:
+        if opened:
+            connection.close()
     return failed
 
 
@@ -248,10 +267,10 @@ def retry_due() -> int:
     Delivery.objects.filter(status=Delivery.Status.SENDING, created_at__lt=stale).update(
         status=Delivery.Status.PENDING, claim=""
     )
-    failed = 0
-    for player_id, channel in set(
-        Delivery.objects.filter(status=Delivery.Status.PENDING).values_list("player_id", "channel")
-    ):
-        if not flush(player_id, channel):
-            failed += 1
-    return failed
+    return flush_all(
+        set(
+            Delivery.objects.filter(status=Delivery.Status.PENDING).values_list(
+                "player_id", "channel"
+            )
+        )
+    )

@@ -16,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from ledger.clubs.addresses import Refused, check_url
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Player, Role
 from ledger.notify import sending, services, words
@@ -86,12 +87,13 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
         if body.get("drop"):
             services.unsubscribe_push(player=player, endpoint=endpoint)
             return JsonResponse({"subscribed": False})
-        if not endpoint.startswith("https://") and not settings.DEBUG:
-            raise ValueError("endpoint")
+        # The server will post to it: a push service on the public internet, never this
+        # machine or the club's own network (the webhooks' rule).
+        check_url(endpoint)
         services.subscribe_push(
             player=player, endpoint=endpoint, p256dh=str(keys["p256dh"]), auth=str(keys["auth"])
         )
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError, Refused):
         return JsonResponse({"error": _("This is not a push subscription.")}, status=400)
     return JsonResponse({"subscribed": True})
 
