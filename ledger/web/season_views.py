@@ -94,6 +94,8 @@ def season_page(request: HttpRequest, club: str, pk: int) -> HttpResponse:
             "can_organise": season.club.allows(request.user, Role.ORGANISER),
             "game": game_label(table.championship.game) if table.championship.game else "",
             "query": f"?night={table.as_of}" if table.as_of else "",
+            # The stages that take their players from this season's table (its final).
+            "finals": list(season.stages.select_related("competition")),
         },
     )
 

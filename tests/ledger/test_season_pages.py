@@ -139,3 +139,27 @@ def test_a_new_season_groups_nights_of_one_game_only(
     )
     assert page.status_code == 400
     assert "Scacchi" in page.content.decode()
+
+
+def test_the_season_names_its_final_and_the_office_lists_it(
+    client: Any, people: Any, season: Any, club: Any
+) -> None:
+    from ledger.clubs.models import Competition
+    from ledger.formats import stages
+
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    stages.make_stage(
+        user=people.users["organiser"],
+        competition=final,
+        sources=[],
+        season=season,
+        rule="top",
+        count=4,
+        threshold=None,
+        carry_over=False,
+    )
+    page = client.get(f"/c/prova/seasons/{season.pk}/").content.decode()
+    assert "/c/prova/finale/stage/" in page
+    client.force_login(people.users["organiser"])
+    hub = client.get("/c/prova/office/").content.decode()
+    assert f"/c/prova/seasons/{season.pk}/rules/" in hub
