@@ -107,6 +107,9 @@ class Delivery(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     claim = models.CharField(max_length=32, blank=True)
+    # When a job took it to send (a message taken long ago by a job that stopped is sent
+    # again by the sweep).
+    claimed_at = models.DateTimeField(null=True, blank=True)
     # How many events the message that carried this one held (more than one: a digest).
     bundled = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)

@@ -29,6 +29,7 @@ from ledger.notify.models import Channel, Delivery, Notice, Preferences, PushSub
 log = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "ledger.notify.unsubscribe"
+PUSH_BODY = 1000
 
 
 class NotSent(Exception):
@@ -132,7 +133,12 @@ def claim(player_id: int, channel: str) -> tuple[str, list[Delivery]]:
     with transaction.atomic():
         Delivery.objects.filter(
             player_id=player_id, channel=channel, status=Delivery.Status.PENDING
-        ).update(status=Delivery.Status.SENDING, claim=token, attempts=F("attempts") + 1)
+        ).update(
+            status=Delivery.Status.SENDING,
+            claim=token,
+            claimed_at=timezone.now(),
+            attempts=F("attempts") + 1,
+        )
     taken = list(
         Delivery.objects.filter(claim=token, status=Delivery.Status.SENDING)
         .select_related("notice")
@@ -224,6 +230,9 @@ def _push_payload(person: Person, taken: list[Delivery]) -> dict[str, Any]:
             }
             body = "\n".join(s.title for _d, s in said)
             url = words.absolute(reverse("notify-settings"))
+        # A push message carries at most about 4 KB: the page holds the rest.
+        if len(body) > PUSH_BODY:
+            body = body[: PUSH_BODY - 1] + "…"
         return {
             "title": title,
             "body": body,
@@ -264,7 +273,7 @@ def retry_due() -> int:
     """Send again every message still waiting (a failed attempt's, or one a stopped worker
     left taken for more than ten minutes)."""
     stale = timezone.now() - timedelta(minutes=10)
-    Delivery.objects.filter(status=Delivery.Status.SENDING, created_at__lt=stale).update(
+    Delivery.objects.filter(status=Delivery.Status.SENDING, claimed_at__lt=stale).update(
         status=Delivery.Status.PENDING, claim=""
     )
     return flush_all(

@@ -264,3 +264,36 @@ def test_a_turn_at_a_digital_table_is_told_only_to_a_player_not_watching(
     (message,) = mail.outbox
     assert message.to == [f"{waiting}@example.org"]
     assert f"/play/{table.pk}/" in message.body
+
+
+def test_the_sweep_sends_what_a_stopped_job_left_taken_and_leaves_a_running_ones(
+    people: Any, manual_table: Any, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    p = people.extra[0]
+    Preferences.objects.create(player=p, email="p@example.org", language="en")
+    settings.EMAIL_BACKEND = "tests.notify.test_every_kind.BrokenBackend"
+    result, _made = core.record_result(
+        user=people.users["scorekeeper"], table=manual_table, source="manual", scores=[3, 1]
+    )
+    run(
+        core.void_result,
+        django_capture_on_commit_callbacks,
+        user=people.users["organiser"],
+        result=result,
+        reason="Doppio",
+    )
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # A job took it a moment ago and is sending it: the sweep leaves it alone.
+    Delivery.objects.update(status="sending", claim="x", claimed_at=timezone.now())
+    sending.retry_due()
+    assert mail.outbox == []
+    # A job took it twenty minutes ago and stopped: the sweep sends it, once.
+    Delivery.objects.update(claimed_at=timezone.now() - timedelta(minutes=20))
+    sending.retry_due()
+    sending.retry_due()
+    assert len(to("p@example.org")) == 1
+    assert Delivery.objects.get().status == "sent"
