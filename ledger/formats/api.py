@@ -188,6 +188,8 @@ class TiebreakRow(serializers.Serializer[Any]):
     median_buchholz = serializers.FloatField()
     sonneborn_berger = serializers.FloatField()
     byes = serializers.IntegerField()
+    forfeit_wins = serializers.IntegerField(help_text="Games won by the opponent's forfeit.")
+    forfeit_losses = serializers.IntegerField(help_text="Games lost by not playing.")
 
 
 def _competition(pk: int) -> Competition:
