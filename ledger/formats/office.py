@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import engine_available, meta, presets
-from ledger.clubs.models import Club, Competition, Player, Role
+from ledger.clubs.models import Club, Competition, Player, Role, Season
 from ledger.clubs.office import new_member
 from ledger.clubs.outcomes import SettingsError, clean_settings
 from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import check_ruleset
 from ledger.formats import services as formats
+from ledger.formats.models import Championship
 from ledger.formats.names import close_matches, name_key
 
 MAX_PASTED = 400
@@ -42,6 +43,8 @@ class CompetitionData:
     points: dict[str, str] = field(default_factory=dict)
     # Whether the people's results at digital tables with bots count (never the bots').
     bot_tables_count: bool = False
+    # The club's season the competition counts in (its id), or None.
+    season: int | None = None
 
 
 # Addresses under /c/<club>/ that are pages of the club, never a competition's short name.
@@ -93,7 +96,16 @@ def _check(club: Club, data: CompetitionData) -> dict[str, Any]:
         points = clean_settings({k: v for k, v in data.points.items() if str(v).strip() != ""})
     except SettingsError as exc:
         raise Invalid(str(exc), fields={exc.field: [str(exc)]}) from exc
-    return {"ruleset": ruleset, "points": points}
+    season = None
+    if data.season:
+        season = Season.objects.filter(club=club, pk=data.season).first()
+        if season is None:
+            raise Invalid(_("Choose one of the club's seasons."), fields={"season": ["?"]})
+        game = Championship.objects.filter(season=season).values_list("game", flat=True).first()
+        if game and game != data.game:
+            message = _("The season %(name)s is of another game.") % {"name": season.name}
+            raise Invalid(message, fields={"season": [message]})
+    return {"ruleset": ruleset, "points": points, "season": season}
 
 
 def _format_settings(user: Any, competition: Competition, data: CompetitionData) -> None:
@@ -120,6 +132,7 @@ def create_competition(*, user: Any, club: Club, data: CompetitionData) -> Compe
         confirmation=data.confirmation,
         standings_settings=checked["points"],
         bot_tables_count=data.bot_tables_count,
+        season=checked["season"],
     )
     _format_settings(user, competition, data)
     return competition
@@ -152,6 +165,7 @@ def update_competition(
     competition.format = data.format
     competition.confirmation = data.confirmation
     competition.bot_tables_count = data.bot_tables_count
+    competition.season = checked["season"]
     # The ranking order is set on its own page; this form sets the points only.
     kept = {k: v for k, v in competition.standings_settings.items() if k == "order"}
     competition.standings_settings = {**kept, **checked["points"]}

@@ -25,7 +25,15 @@ from ledger.clubs import office
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.game_fields import GameFormField
 from ledger.clubs.games import game_choices, meta, presets, reader_language
-from ledger.clubs.models import Club, Competition, Invitation, Membership, Player, Role
+from ledger.clubs.models import (
+    Club,
+    Competition,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    Season,
+)
 from ledger.clubs.outcomes import settings_for
 from ledger.formats import office as competitions
 from ledger.formats.models import Entrant, FormatSettings
@@ -83,6 +91,13 @@ class CompetitionForm(forms.Form):
         help_text=gettext_lazy("The variant the club plays, as the game's rules name it."),
     )
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Competition.Format.choices)
+    season = forms.TypedChoiceField(
+        label=gettext_lazy("Season"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text=gettext_lazy("The club's season whose championship table counts it."),
+    )
     confirmation = forms.ChoiceField(
         label=gettext_lazy("Results confirmed by"), choices=Competition.Confirmation.choices
     )
@@ -116,8 +131,13 @@ class CompetitionForm(forms.Form):
     draw = forms.CharField(label=gettext_lazy("Points for a draw"), required=False, max_length=8)
     loss = forms.CharField(label=gettext_lazy("Points for a loss"), required=False, max_length=8)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        seasons = Season.objects.filter(club=club) if club is not None else Season.objects.none()
+        cast(forms.ChoiceField, self.fields["season"]).choices = [
+            ("", "—"),
+            *[(str(s.pk), s.name) for s in seasons],
+        ]
         language = reader_language()
         groups: list[tuple[Any, list[tuple[str, str]]]] = []
         installed = game_choices()
@@ -152,6 +172,7 @@ class CompetitionForm(forms.Form):
             rounds=int(d.get("rounds") or 0),
             points={k: d.get(k) or "" for k in ("win", "draw", "loss")},
             bot_tables_count=bool(d.get("bot_tables_count")),
+            season=d.get("season"),
         )
 
 
@@ -166,6 +187,7 @@ def _initial(competition: Competition) -> dict[str, Any]:
         "format": competition.format,
         "confirmation": competition.confirmation,
         "bot_tables_count": competition.bot_tables_count,
+        "season": str(competition.season_id or ""),
         "seats_per_table": str(fs.seats_per_table) if fs else "0",
         "hands_per_table": fs.hands_per_table if fs else 1,
         "rounds": fs.rounds if fs else 0,
@@ -177,9 +199,11 @@ def _competition_page(
     request: HttpRequest, club: Club, competition: Competition | None
 ) -> HttpResponse:
     if competition is None:
-        form = CompetitionForm(request.POST or None, initial={"hands_per_table": 1, "rounds": 0})
+        form = CompetitionForm(
+            request.POST or None, initial={"hands_per_table": 1, "rounds": 0}, club=club
+        )
     else:
-        form = CompetitionForm(request.POST or None, initial=_initial(competition))
+        form = CompetitionForm(request.POST or None, initial=_initial(competition), club=club)
     if request.method == "POST" and form.is_valid():
         data = form.data_for_service()
         try:

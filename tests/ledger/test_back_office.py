@@ -429,3 +429,36 @@ def test_an_organiser_lets_games_against_bots_count_and_the_bots_stay_unranked(
     assert "Bot" not in ratings
     members = client.get(reverse("office-members", args=[club.slug])).content.decode()
     assert "Bot" not in members and "Arbitro digitale" not in members
+
+
+def test_a_new_night_goes_into_a_season_of_its_game_only(people: People, club: Club) -> None:
+    import datetime
+
+    from ledger.clubs.models import Season
+    from ledger.formats.models import Championship
+
+    season = Season.objects.create(
+        club=club,
+        name="Campionato",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 6, 30),
+    )
+    Championship.objects.create(season=season, game="tarocco")
+    client = _client(people, language="it")
+    url = reverse("office-competition-new", args=[club.slug])
+    answer = client.post(url, {**NEW, "season": str(season.pk)})
+    assert answer.status_code == 302
+    assert Competition.objects.get(club=club).season == season
+    refused = client.post(
+        url,
+        {
+            **NEW,
+            "name": "Scacchi",
+            "game": "cardchess",
+            "preset": "cardchess:2p",
+            "seats_per_table": "2",
+            "season": str(season.pk),
+        },
+    )
+    assert refused.status_code == 400
+    assert "è di un altro gioco" in refused.content.decode()
