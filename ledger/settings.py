@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "ledger.play",
     "ledger.formats",
     "ledger.signup",
+    "ledger.federation",
     "ledger.night",
     "ledger.notify",
 ]

@@ -189,6 +189,7 @@ urlpatterns = [
     path("", include("ledger.night.urls")),
     path("", include("ledger.notify.urls")),
     path("", include("ledger.signup.urls")),
+    path("", include("ledger.federation.urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", EnglishSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

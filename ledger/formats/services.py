@@ -8,7 +8,7 @@ when it drafts a round's draw (a round is not part of the journal).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -161,6 +161,17 @@ def _published_rounds(competition: Competition) -> int:
     return int(top or 0)
 
 
+#: The other apps' checks of a new entry (the federation's membership cards), each asked
+#: before a player is entered; one that refuses raises a LedgerError saying why.
+_entry_checks: list[Callable[[Competition, Player], None]] = []
+
+
+def add_entry_check(check: Callable[[Competition, Player], None]) -> None:
+    """Ask ``check`` too before each new entry (once, however often added)."""
+    if check not in _entry_checks:
+        _entry_checks.append(check)
+
+
 @transaction.atomic
 def enter_player(
     *, user: Any, competition: Competition, player: Player, rating: int = 0
@@ -184,6 +195,8 @@ def enter_player(
         if existing.withdrawn_after is not None:
             raise Conflict(_("%(name)s withdrew and cannot re-enter.") % {"name": player.name})
         return existing
+    for check in _entry_checks:
+        check(competition, player)
     number = (
         Entrant.objects.filter(competition=competition).aggregate(n=Max("number"))["n"] or 0
     ) + 1

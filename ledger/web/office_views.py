@@ -35,6 +35,7 @@ from ledger.clubs.models import (
     Season,
 )
 from ledger.clubs.outcomes import settings_for
+from ledger.federation import cards as federation_cards
 from ledger.formats import office as competitions
 from ledger.formats.models import Entrant, FormatSettings
 
@@ -282,7 +283,9 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 chosen = [m for m in members if m.pk in picked]
                 if not chosen:
                     raise LedgerError(_("Tick at least one member."))
-                competitions.enrol(user=request.user, competition=competition, players=chosen)
+                enrolled = competitions.enrol(
+                    user=request.user, competition=competition, players=chosen
+                )
                 count = len(chosen)
             else:
                 names = competitions.pasted_names(pasted)
@@ -292,7 +295,7 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 if matched.new and request.POST.get("confirm") != "1":
                     confirm = matched
                     raise LedgerError("")
-                competitions.enrol(
+                enrolled = competitions.enrol(
                     user=request.user,
                     competition=competition,
                     players=matched.known,
@@ -306,6 +309,11 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 request,
                 _("%(n)d players entered in %(name)s.") % {"n": count, "name": competition.name},
             )
+            # A competition sanctioned at a tier that warns: who entered without a card.
+            for warning in federation_cards.entry_warnings(
+                competition, [e.player for e in enrolled]
+            ):
+                messages.warning(request, warning)
             return redirect("office-enrol", the_club.slug, competition.slug)
     return render(
         request,

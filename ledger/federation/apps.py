@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FederationConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ledger.federation"
+    verbose_name = _("Federations")
+
+    def ready(self) -> None:
+        # A sanctioned competition's enrolment asks the federation for each player's card:
+        # the formats learn of it through their hook, never by importing this app.
+        from ledger.federation import cards
+        from ledger.formats import services
+
+        services.add_entry_check(cards.check_entry)
