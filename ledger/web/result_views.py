@@ -124,6 +124,9 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
                 [s.player.name for s in sorted(seats, key=lambda s: s.index)],
             ),
             "names": [(s.index, s.player.name) for s in seats],
+            # A forfeit: who did not play, and the referee's reason (never hidden: no
+            # scores to seal, and the decision counts at once).
+            "forfeit": _forfeit(result, seats),
             "waits": WAITS.get(mode) if pending else None,
             # Naming who may sign off tells who lost: only to those who may see the result.
             "who_confirms": services.who_confirms(result, reveal=not hide) if pending else "",
@@ -505,3 +508,16 @@ def correct(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResponse
             "preview": preview,
         },
     )
+
+
+def _forfeit(result: Result, seats: Any) -> dict[str, Any] | None:
+    found = (result.verdict or {}).get("forfeit") if isinstance(result.verdict, dict) else None
+    if not isinstance(found, dict):
+        return None
+    lost = {int(i) for i in found.get("seats") or [] if isinstance(i, int)}
+    ordered = sorted(seats, key=lambda s: s.index)
+    return {
+        "names": [s.player.name for s in ordered if s.index in lost],
+        "double": len(lost) == len(ordered),
+        "reason": str(found.get("reason") or ""),
+    }

@@ -297,3 +297,45 @@ def test_the_decide_page_records_a_forfeit_and_keeps_what_was_typed_when_refused
     stranger = Client()
     stranger.force_login(people.users["scorekeeper"])
     assert stranger.get(url).status_code == 403
+
+
+def test_a_forfeits_own_page_says_who_did_not_play_and_why(
+    club: Any, people: Any, points_game: str
+) -> None:
+    comp = make_competition(club, "swiss")
+    enter(people, comp, 4)
+    tables = _round(people, comp)
+    gone = tables[0].seats.get(index=1).player.name
+    result = _forfeit(people, tables[0], [1], reason="Assente senza avviso")
+    browser = Client(HTTP_ACCEPT_LANGUAGE="it")
+    browser.force_login(people.users["referee"])
+    page = browser.get(f"/c/{club.slug}/{comp.slug}/r/{result.pk}/")
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "Forfait" in body and gone in body and "Assente senza avviso" in body
+    entry = browser.get(f"/c/{club.slug}/{comp.slug}/t/{tables[0].pk}/score/")
+    assert entry.status_code == 200 and "Forfait" in entry.content.decode()
+
+
+def test_a_forfeit_is_corrected_into_the_game_that_was_played_after_all(
+    club: Any, people: Any, points_game: str
+) -> None:
+    comp = make_competition(club, "swiss")
+    enter(people, comp, 4)
+    tables = _round(people, comp)
+    a, b = _seated(tables[0])
+    result = _forfeit(people, tables[0], [1])
+    browser = Client(HTTP_ACCEPT_LANGUAGE="it")
+    browser.force_login(people.users["referee"])
+    assert browser.get(f"/c/{club.slug}/{comp.slug}/r/{result.pk}/correct/").status_code == 200
+    core.supersede_result(
+        user=people.users["referee"],
+        result=result,
+        source="manual",
+        record=None,
+        scores=[1, 3],
+        reason="Giocata in ritardo",
+    )
+    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    assert (rows[b]["wins"], rows[b]["forfeit_wins"], rows[a]["forfeit_wins"]) == (1, 0, 0)
+    assert key(a, b) in services.history(comp).met
