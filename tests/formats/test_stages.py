@@ -213,3 +213,50 @@ def test_the_stage_page_previews_then_advances(
     assert "Dario" not in page.split('id="stage-preview"')[1].split("</table>")[0]
     client.post("/c/prova/finale/stage/", {"action": "advance"})
     assert Entrant.objects.filter(competition=final).count() == 3
+
+
+def test_a_qualifying_swiss_of_twelve_cuts_to_a_knockout_of_eight_once_it_is_over(
+    club: Any, people: Any, points_game: str
+) -> None:
+    from tests.formats.conftest import enter, make_competition
+
+    boss = people.users["organiser"]
+    swiss = make_competition(club, "swiss")
+    enter(people, swiss, 12)
+    services.update_settings(user=boss, competition=swiss, rounds=3)
+    knockout = Competition.objects.create(
+        club=club, name="Tabellone", slug="tabellone", game="punti", format="knockout"
+    )
+    stage = stages.make_stage(
+        user=boss,
+        competition=knockout,
+        sources=[swiss],
+        season=None,
+        rule=Stage.Rule.TOP,
+        count=8,
+        threshold=None,
+        carry_over=False,
+    )
+    for number in (1, 2, 3):
+        assert swiss.name in stages.blocked(stage), number  # the Swiss is not over yet
+        draw = services.generate_round(user=boss, competition=swiss)
+        services.publish_draw(user=boss, draw=draw)
+        for table in draw.round.tables.all():
+            core.record_result(user=boss, table=table, source="manual", scores=[3, 1])
+    assert stages.blocked(stage) == ""
+    table = services.swiss_standings(swiss)
+    preview = stages.candidates(stage)
+    # The top eight of the Swiss table, in its order, seeded 1 to 8.
+    assert [(c.seed, c.player_id) for c in preview] == [
+        (n, row["player"]) for n, row in enumerate(table[:8], start=1)
+    ]
+    assert stages.advance(user=boss, competition=knockout) == preview
+    draw = services.generate_round(user=boss, competition=knockout)
+    pairs = {frozenset(t["players"]) for t in draw.tables}
+    seed = {c.seed: c.player_id for c in preview}
+    assert pairs == {
+        frozenset({seed[1], seed[8]}),
+        frozenset({seed[4], seed[5]}),
+        frozenset({seed[2], seed[7]}),
+        frozenset({seed[3], seed[6]}),
+    }
