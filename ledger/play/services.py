@@ -683,22 +683,37 @@ def _finish(table: GameTable, state: State) -> None:
 
 
 def play_bots(table_id: int, limit: int | None = None) -> int:
-    """Let the bots move while it is a bot's turn. Returns the number of moves made."""
+    """Let the bots move while it is a bot's turn. Returns the number of moves made.
+
+    A bot thinks without holding the table's lock (a strong bot may think half a second):
+    its move is chosen from the state read outside any transaction, then applied under the
+    lock only if the table still holds the moves it was chosen for; if anything moved
+    meanwhile (a takeback, a clock, another worker) it thinks again from the new state."""
     made = 0
-    with transaction.atomic():
-        table = GameTable.objects.select_for_update().get(pk=table_id)
+    table = GameTable.objects.get(pk=table_id)
+    cap = limit if limit is not None else engine(table.game).info.max_actions
+    stale = 0
+    while made < cap and stale < 5:
+        table = GameTable.objects.get(pk=table_id)
         if table.status != GameTable.Status.PLAYING:
-            return 0
+            break
         bots = {s.index: s.kind for s in table.seats.all() if s.is_bot}
-        state = state_of(table)
-        seed = secrets_of(table)[0]
-        cap = limit if limit is not None else engine(table.game).info.max_actions
-        while made < cap and not table.over:
-            seat = state.to_act()
-            if seat is None or seat not in bots:
-                break
-            bot = make_bot(table.game, bots[seat], bot_seed(seed, seat, table.moves_count))
-            _append(table, state, seat, bot.choose(state, seat), bot=bots[seat])
+        state, seen = replayed(table)
+        seat = state.to_act()
+        if state.is_over() or seat is None or seat not in bots:
+            break
+        bot = make_bot(table.game, bots[seat], bot_seed(secrets_of(table)[0], seat, seen))
+        chosen = bot.choose(state, seat)
+        with transaction.atomic():
+            locked = _locked(table)
+            if locked.status != GameTable.Status.PLAYING or locked.moves_count != seen:
+                stale += 1
+                continue
+            fresh = state_of(locked)
+            if fresh.to_act() != seat or fresh.check(seat, chosen):
+                stale += 1
+                continue
+            _append(locked, fresh, seat, chosen, bot=bots[seat])
             made += 1
     return made
 

@@ -303,7 +303,7 @@ def test_the_table_page_offers_the_strong_bot_where_the_game_has_one(people, com
     table = _table(people, commit, "tarocco", ["me", "open", "open", "open"], seed=4)
     page = owner.get(f"/play/{table.pk}/").content.decode()
     assert '<option value="strong">Strong bots' in page
-    assert '<option value="heuristic">Heuristic bots' in page
+    assert '<option value="heuristic" selected>Heuristic bots' in page
     italian = Client(HTTP_ACCEPT_LANGUAGE="it")
     italian.force_login(people.users["member"])
     assert '<option value="strong">Bot forti' in italian.get(f"/play/{table.pk}/").content.decode()
