@@ -237,3 +237,19 @@ def with_sheets(earlier: Mapping[str, Any], made: Mapping[str, Any]) -> dict[str
     out["deal"] = made["deal"]
     out["actions"] = [*made["actions"], *kept_actions(earlier)]
     return out
+
+
+def real_steps(seat: int, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What a side could really put on the bridge in a fight, legal or not: besides the
+    fight cards left in its pack, each one already spent (the desk offers those marked, so a
+    card played twice is entered by tapping)."""
+    if view.get("phase") != "fight" or not any("fight" in a for a in view.get("legal") or []):
+        return []
+    said = view.get("seat_side")
+    side = SIDES.index(said) if said in SIDES else said
+    packs = view.get("packs")
+    if not isinstance(side, int) or not isinstance(packs, list) or not 0 <= side < len(packs):
+        return []
+    every = sorted(set(_state(None).ruleset.fight_cards))
+    left = set(packs[side])
+    return [{"seat": seat, "fight": code, "strategy": None} for code in every if code not in left]

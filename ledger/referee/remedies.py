@@ -117,8 +117,8 @@ def propose(engine: Any, record: Mapping[str, Any], verdict: Mapping[str, Any]) 
         "rule": first.get("rule", ""),
         "offenders": offenders,
         "sides": sides,
-        "played": played,
-        "clean": clean_scores,
+        "played": [_plain(x) for x in played] if played is not None else None,
+        "clean": [_plain(x) for x in clean_scores],
         "scores": [_plain(x) for x in scores],
     }
 

@@ -316,8 +316,9 @@ def add_step(*, user: Any, case: Case, action: dict[str, Any], as_played: bool) 
     record["actions"] = [*record.get("actions", []), action]
     case.record = record
     later = list(case.later or [])
-    # The next step set aside entered again keeps the others; another step drops them.
-    case.later = later[1:] if later and later[0] == action else []
+    # The next step set aside entered again is taken from them; another step (what really
+    # happened there) leaves them to be put back after it, or dropped.
+    case.later = later[1:] if later and later[0] == action else later
     _recheck(case)
     case.save(update_fields=["later"])
     return case
@@ -368,6 +369,17 @@ def put_back(*, user: Any, case: Case, count: int | None = None) -> Case:
     case = _editable(user, case)
     later = list(case.later or [])
     return _put_back(case, len(later) if count is None else count)
+
+
+@transaction.atomic
+def drop_later(*, user: Any, case: Case, count: int | None = None) -> Case:
+    """Forget the steps set aside (the next ``count``, or all), e.g. one replaced by what
+    really happened there."""
+    case = _editable(user, case)
+    later = list(case.later or [])
+    case.later = [] if count is None else later[count:]
+    case.save(update_fields=["later"])
+    return case
 
 
 def _put_back(case: Case, count: int) -> Case:

@@ -317,6 +317,9 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             and (getattr(dealing, "KIND", "cards") != "dealt" or not case.record),
             "entry_kept": getattr(request, "entry_kept", None) or {},
             "later": len(case.later or []),
+            "later_next": checking.step_words(case.game, case.later[0], names)
+            if case.later and isinstance(case.later[0], dict)
+            else "",
             "steps_done": len((case.record or {}).get("actions", [])),
             "titles": dealing.titles(checking.language()) if hasattr(dealing, "titles") else {},
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
@@ -772,10 +775,12 @@ def go_to(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def put_back(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
+    count = 1 if request.POST.get("one") == "1" else None
     try:
-        services.put_back(
-            user=request.user, case=case, count=1 if request.POST.get("one") == "1" else None
-        )
+        if request.POST.get("drop") == "1":
+            services.drop_later(user=request.user, case=case, count=count)
+        else:
+            services.put_back(user=request.user, case=case, count=count)
     except LedgerError as exc:
         messages.error(request, exc.message)
     return _back(case, "#builder")

@@ -159,7 +159,7 @@ def test_the_timeline_goes_back_to_any_step_and_puts_the_steps_back(people: Any,
     assert "Write a step number from 1 to" in bad.content.decode()
 
 
-def test_a_step_entered_after_going_back_replaces_the_steps_set_aside(
+def test_a_step_entered_after_going_back_keeps_the_steps_set_aside_to_put_back_or_drop(
     people: Any, club: Any
 ) -> None:
     record, step = planted.tarocco_revoke()
@@ -171,7 +171,21 @@ def test_a_step_entered_after_going_back_replaces_the_steps_set_aside(
     legal = build["choices"][0]["raw"]
     client.post(f"/referee/case/{case.pk}/step/", {"action": json.dumps(legal)})
     case.refresh_from_db()
-    assert case.record["actions"][-1] == legal and case.later == []
+    total = len(record["actions"])
+    assert case.record["actions"][-1] == legal and len(case.later) == total - step
+    page = client.get(f"/referee/case/{case.pk}/").content.decode()
+    assert 'id="later-note"' in page and 'id="drop-next"' in page
+    client.post(f"/referee/case/{case.pk}/put-back/", {"drop": "1", "one": "1"})
+    case.refresh_from_db()
+    assert len(case.later) == total - step - 1  # the revoke, replaced, is dropped
+    client.post(f"/referee/case/{case.pk}/put-back/", {})
+    case.refresh_from_db()
+    assert len(case.record["actions"]) == total and case.later == []
+    assert case.record["actions"][step] == legal
+    client.post(f"/referee/case/{case.pk}/goto/", {"step": "1"})
+    client.post(f"/referee/case/{case.pk}/put-back/", {"drop": "1"})
+    case.refresh_from_db()
+    assert case.record["actions"] == [] and case.later == []
 
 
 def test_saving_the_deal_of_a_finished_hand_says_the_hand_is_over_not_enter_the_play(
