@@ -143,7 +143,7 @@ def season_table(season: Season, as_of: int | None = None) -> SeasonTable:
     championship = championship_of(season)
     every = nights(season, championship)
     upto = len(every) if as_of is None else as_of
-    if not 0 <= upto <= len(every):
+    if not (as_of is None or 1 <= upto <= len(every)):
         raise Invalid(_("The season has no such night."))
     shown = every[:upto]
     results = [night_results(n.competition) for n in shown]

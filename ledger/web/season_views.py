@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from ledger.clubs import sheets
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.game_fields import GameFormField
 from ledger.clubs.games import label as game_label
 from ledger.clubs.models import Club, Competition, Role, Season
@@ -33,18 +33,14 @@ def _season(club: str, pk: int) -> Season:
     return get_object_or_404(Season.objects.select_related("club"), club__slug=club, pk=pk)
 
 
-def _night_param(request: HttpRequest, count: int) -> int | None:
-    value = request.GET.get("night", "")
-    if not value:
-        return None
-    if not value.isdigit() or not 1 <= int(value) <= count:
-        raise Http404(_("No such night."))
-    return int(value)
-
-
 def _table(request: HttpRequest, season: Season) -> seasons.SeasonTable:
-    every = seasons.nights(season)
-    return seasons.season_table(season, _night_param(request, len(every)))
+    value = request.GET.get("night", "")
+    if value and not value.isdigit():
+        raise Http404(_("No such night."))
+    try:
+        return seasons.season_table(season, int(value) if value else None)
+    except Invalid:
+        raise Http404(_("No such night.")) from None
 
 
 def _rules(table: seasons.SeasonTable) -> list[str]:

@@ -163,3 +163,13 @@ def test_the_season_names_its_final_and_the_office_lists_it(
     client.force_login(people.users["organiser"])
     hub = client.get("/c/prova/office/").content.decode()
     assert f"/c/prova/seasons/{season.pk}/rules/" in hub
+
+
+def test_the_season_page_reads_two_queries_a_night(
+    client: Any, season: Any, django_assert_num_queries: Any
+) -> None:
+    # The season, its rules, its nights, each night's last round and standings, its finals.
+    with django_assert_num_queries(4 + 2 * 6):
+        client.get(f"/c/prova/seasons/{season.pk}/")
+    assert client.get(f"/c/prova/seasons/{season.pk}/?night=0").status_code == 404
+    assert client.get(f"/c/prova/seasons/{season.pk}/?night=7").status_code == 404
