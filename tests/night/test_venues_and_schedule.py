@@ -106,6 +106,10 @@ def test_the_night_pages_filtered_to_a_venue_play_its_round(
     assert b"Round 2" in tables
     hub = client.get(base, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f"?venue={hall.pk}" in hub and f"?venue={gym.pk}" in hub
+    # Check-in for round 3, scheduled at the gym, seen from the hall.
+    ScheduledRound.objects.create(competition=comp, number=3, venue=gym)
+    checkin = client.get(base + f"checkin/?venue={hall.pk}", HTTP_ACCEPT_LANGUAGE="en")
+    assert b"This round is not played at Sala Garibaldi" in checkin.content
     other = Venue.objects.create(club=club, name="Altrove")
     assert client.get(base + f"clock/?venue={other.pk}").status_code == 200
     assert client.get(base + "clock/?venue=x").status_code == 404
