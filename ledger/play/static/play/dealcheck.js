@@ -171,8 +171,13 @@
   }
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
-  // a hand as the replay shows it may be sorted: the same cards, in any order
-  function sameCards(a, b) { return same(a.slice().sort(), b.slice().sort()); }
+  // Whether every card dealt is in the replay's first hand (shown sorted, perhaps with the
+  // first cards drawn already: Er Giò's first side starts its turn with a draw).
+  function sameCards(replay, dealt) {
+    const left = {};
+    replay.forEach((c) => { left[c] = (left[c] || 0) + 1; });
+    return dealt.every((c) => (left[c] = (left[c] || 0) - 1) >= 0);
+  }
 
   // Whether the record's deal is the one the number deals (as verify_deal.compared).
   function compared(game, mine, theirs) {
