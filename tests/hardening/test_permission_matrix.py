@@ -179,6 +179,21 @@ def _upload(w: World) -> io.BytesIO:
 # --- preparations that need objects of their own --------------------------------------------
 
 
+def _import_waiting(w: World) -> dict[str, Any]:
+    """A file sent with preview, waiting for its scorekeeper to confirm what was understood."""
+    from ledger.clubs import imports
+
+    job = imports.create_job(
+        user=w.users["admin"],
+        club=w.club,
+        filename="results.csv",
+        raw=_csv(w),
+        fmt=None,
+        preview=True,
+    )
+    return {"job": job}
+
+
 def _pending(w: World) -> dict[str, Any]:
     comp, result = w.pending_competition()
     return {"comp": comp, "result": result}
@@ -341,6 +356,20 @@ API_WRITES = [
             "/api/v1/imports/", {"club": w.club.pk, "file": _upload(w)}, format="multipart"
         ),
         _count(ImportJob),
+    ),
+    Write(
+        "POST /api/v1/imports/{id}/confirm/",
+        at_least("scorekeeper"),
+        _import_waiting,
+        _json("post", lambda c: f"/api/v1/imports/{c['job'].pk}/confirm/", lambda w, c: {}),
+        lambda c: ImportJob.objects.filter(pk=c["job"].pk, status="preview").count(),
+    ),
+    Write(
+        "DELETE /api/v1/imports/{id}/",
+        at_least("scorekeeper"),
+        _import_waiting,
+        lambda w, who, c: w.api(who).delete(f"/api/v1/imports/{c['job'].pk}/"),
+        lambda c: ImportJob.objects.filter(pk=c["job"].pk).count(),
     ),
     Write(
         "POST /api/v1/referee/rulings",
