@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ledger.clubs.errors import Invalid, NotAllowed
-from ledger.clubs.models import Competition, Player, Role
+from ledger.clubs.models import Competition, Player, Role, Table
 from ledger.formats import services
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
 
@@ -555,6 +555,26 @@ class MatchOut(serializers.Serializer[Any]):
 
 class WinnerIn(serializers.Serializer[Any]):
     player = serializers.IntegerField()
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=500, help_text="Why the referee decided."
+    )
+
+
+class ForfeitIn(serializers.Serializer[Any]):
+    forfeited = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=1,
+        help_text="The seats (from 0) whose players did not play; every seat: a double forfeit.",
+    )
+    reason = serializers.CharField(max_length=500, help_text="Why the table was not played.")
+
+
+class ForfeitOut(serializers.Serializer[Any]):
+    result = serializers.IntegerField(help_text="The forfeit's result, accepted at once.")
+    table = serializers.IntegerField()
+    forfeited = serializers.ListField(child=serializers.IntegerField())
+    winners = serializers.ListField(child=serializers.IntegerField(), help_text="Seats, from 0.")
+    reason = serializers.CharField()
 
 
 def _match_body(competition: Competition, m: KnockoutMatch) -> dict[str, Any]:
@@ -582,13 +602,43 @@ class MatchWinnerView(APIView):
         tags=TAG,
         request=WinnerIn,
         responses=MatchOut,
-        summary="A referee decides a match (a forfeit, a play-off off the books)",
+        summary="A referee names a match's winner (a play-off off the books), with the reason",
     )
     def post(self, request: Request, pk: int, match: int) -> Response:
         competition = _competition(pk)
         found = get_object_or_404(KnockoutMatch, pk=match, competition=competition)
         data = _valid(WinnerIn, request.data)
         services.set_match_winner(
-            user=request.user, match=found, winner=_player(competition, data["player"])
+            user=request.user,
+            match=found,
+            winner=_player(competition, data["player"]),
+            reason=data.get("reason", ""),
         )
         return Response(_match_body(competition, found))
+
+
+class ForfeitView(APIView):
+    @extend_schema(
+        tags=TAG,
+        request=ForfeitIn,
+        responses={201: ForfeitOut},
+        summary="A referee records a table nobody played as a forfeit (docs/formats.md)",
+    )
+    def post(self, request: Request, pk: int, table: int) -> Response:
+        competition = _competition(pk)
+        found = get_object_or_404(Table, pk=table, competition=competition)
+        data = _valid(ForfeitIn, request.data)
+        result = services.record_forfeit(
+            user=request.user, table=found, forfeited=data["forfeited"], reason=data["reason"]
+        )
+        verdict = result.verdict or {}
+        return Response(
+            {
+                "result": result.pk,
+                "table": found.pk,
+                "forfeited": verdict["forfeit"]["seats"],
+                "winners": verdict["outcome"]["winners"],
+                "reason": verdict["forfeit"]["reason"],
+            },
+            status=201,
+        )

@@ -30,4 +30,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
         api.MatchWinnerView.as_view(),
         name="formats-api-match-winner",
     ),
+    path(C + "tables/<int:table>/forfeit/", api.ForfeitView.as_view(), name="formats-api-forfeit"),
 ]

@@ -339,3 +339,22 @@ def test_a_forfeit_is_corrected_into_the_game_that_was_played_after_all(
     rows = {r["player"]: r for r in services.swiss_standings(comp)}
     assert (rows[b]["wins"], rows[b]["forfeit_wins"], rows[a]["forfeit_wins"]) == (1, 0, 0)
     assert key(a, b) in services.history(comp).met
+
+
+def test_the_api_records_a_forfeit_for_a_referee_and_refuses_anyone_else(
+    club: Any, people: Any, points_game: str
+) -> None:
+    comp = make_competition(club, "swiss")
+    enter(people, comp, 4)
+    tables = _round(people, comp)
+    url = f"/api/v1/formats/competitions/{comp.pk}/tables/{tables[0].pk}/forfeit/"
+    body = {"forfeited": [0], "reason": "Assente"}
+    refused = people.client("scorekeeper").post(url, body, format="json")
+    assert refused.status_code == 403
+    blank = people.client("referee").post(url, {"forfeited": [0]}, format="json")
+    assert blank.status_code == 400 and "reason" in blank.json()["error"]["fields"]
+    done = people.client("referee").post(url, body, format="json")
+    assert done.status_code == 201, done.json()
+    assert (done.json()["forfeited"], done.json()["winners"]) == ([0], [1])
+    again = people.client("referee").post(url, body, format="json")
+    assert again.status_code == 409
