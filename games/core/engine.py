@@ -348,12 +348,22 @@ class Game(ABC, Generic[R, S, A]):
         names: Sequence[str] | None = None,
         *,
         record: bool = False,
+        action: bool = False,
     ) -> Text:
-        """A summary (or, with ``record``, a full record) this engine could not read, said to
-        a club member in both languages (games/core/explain.py): the place by the words the
-        game declares for it, each seat by its player's name from ``names`` where given."""
+        """A summary (or, with ``record``, a full record; with ``action``, one action read at
+        the path ``action``) this engine could not read, said to a club member in both
+        languages (games/core/explain.py): the place by the words the game declares for it,
+        each seat by its player's name from ``names`` where given."""
         from games.core.explain import in_words
 
+        if action:
+            shape = self.record_shape()
+            keys = shape.keys if shape is not None else ()
+            kinds = next((k.shape.items for k in keys if k.name == "actions"), None)
+            inner = RecordError(exc.message, path=exc.path.removeprefix("action").lstrip("."))
+            return in_words(
+                inner, kinds, data=data, names=names, whole=Text("La mossa", "The move")
+            )
         return in_words(
             exc,
             self.record_shape() if record else self.summary_shape(),

@@ -597,7 +597,9 @@ def _act(
         raise NotAllowed(_("You do not sit at this table."))
     if seat is not None and seat != mine.index:
         raise NotAllowed(
-            _("You sit in seat %(mine)d, not %(seat)d.") % {"mine": mine.index, "seat": seat}
+            # Seats as people count them, from 1 (the engine's seat 0 is the first).
+            _("You sit in seat %(mine)d, not %(seat)d.")
+            % {"mine": mine.index + 1, "seat": seat + 1 if isinstance(seat, int) else 0}
         )
     _refuse_if_over(table)
     if table.status == GameTable.Status.WAITING:
@@ -611,8 +613,9 @@ def _act(
     try:
         decoded = game.decode_step({**action, "seat": mine.index}, "action")[1]
     except RecordError as exc:
+        said = game.read_error(exc, action, action=True).get(language())
         raise Invalid(
-            _("The action cannot be read: %(e)s") % {"e": exc}, fields={"action": [str(exc)]}
+            _("The action cannot be read: %(e)s") % {"e": said}, fields={"action": [said]}
         ) from exc
     found = [v.to_json() for v in state.check(mine.index, decoded)]
     if not found and state.to_act() != mine.index:

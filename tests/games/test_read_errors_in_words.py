@@ -125,3 +125,14 @@ def test_an_unknown_ruleset_is_answered_with_the_rules_names_in_words():
     for label in game.ruleset_labels.values():
         assert f"“{label.en}”" in said.en and f"“{label.it}”" in said.it
     assert "dummett-mcleod" not in said.en and "dummett-mcleod" not in said.it
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_an_action_a_digital_table_cannot_read_is_said_in_words(slug):
+    game = registry.get(slug)
+    for action in ({"dance": True}, {"seat": 0}, {"play": 12, "resolve": "x", "bid": 3}):
+        with pytest.raises(RecordError) as caught:
+            game.decode_step({**action, "seat": 0}, "action")
+        said = game.read_error(caught.value, action, NAMES, action=True)
+        assert not faults(said.it, said.en), (action, said)
+        assert said.en[:1].isupper() and said.it[:1].isupper()
