@@ -20,7 +20,9 @@ A tabledeal module offers:
   ``kept_actions(record)``: the steps that stay when the deal is entered again;
 * for the play: ``play_step(seat, code)``, ``is_play(step)``, ``played_card(step)``,
   ``is_card_set(step)``, ``card_set_step(seat, codes)`` (Tarocco's tricks and monte), or
-  ``real_steps(seat, view)`` (every step the seat could physically take, legal or not),
+  ``real_steps(seat, view)`` (every step the seat could physically take, legal or not) or
+  ``illegal_steps(seat, view, legal)`` (the steps beside the legal ones given: San Marco's
+  bridges where the board has no site),
   ``choice_group(step, lang)`` (the heading a choice goes under), ``pending(record, view,
   lang)`` and ``with_drawn(record, side, codes, dry)`` (cards drawn that the referee is asked
   for as they come: Er Giò's draws after a scontro).

@@ -17,6 +17,7 @@ from typing import Any
 from games.core import RecordError, registry
 from games.core.words import pick, seat_name
 from games.sanmarco import words as W
+from games.sanmarco.board import DISTRICTS
 from games.sanmarco.state import DEFAULT_COLOURS, SLOTS, BoardRuleset
 
 KIND = "cards"
@@ -170,3 +171,21 @@ def number_step(values: Mapping[str, str]) -> dict[str, Any]:
     if not body.isdigit():
         raise RecordError("write a whole number", path="points")
     return {"seat": int(seat_s), "colour": int(colour_s), "points": int(text)}
+
+
+# --- the board: what could physically be done, legal or not --------------------------------
+def illegal_steps(
+    seat: int, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """When a bridge is laid, a bridge between any two districts (the desk offers those the
+    rules do not allow marked, with the rule they break, so a bridge laid where no site is
+    is entered by tapping)."""
+    if "board" not in view or not any(s.get("do") == "bridge" for s in legal):
+        return []
+    laid = {frozenset(s.get("between") or []) for s in legal if s.get("do") == "bridge"}
+    out = []
+    for i, a in enumerate(DISTRICTS):
+        for b in DISTRICTS[i + 1 :]:
+            if frozenset((a, b)) not in laid:
+                out.append({"seat": seat, "do": "bridge", "between": [a, b]})
+    return out

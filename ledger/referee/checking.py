@@ -358,9 +358,14 @@ def builder(
             }
             choices = []
     real = getattr(dealing, "real_steps", None)
-    if real is not None:
+    illegal = getattr(dealing, "illegal_steps", None)
+    if real is not None or illegal is not None:
         legal_steps = [c["raw"] for c in choices]
-        for step in real(seat, state.view(seat)):
+        found = list(real(seat, state.view(seat))) if real is not None else []
+        if illegal is not None:
+            # the game says what could be done beside the legal steps it is shown
+            found += illegal(seat, state.view(seat), legal_steps)
+        for step in found:
             if step in legal_steps:
                 continue
             held.append(

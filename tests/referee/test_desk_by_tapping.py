@@ -201,3 +201,24 @@ def test_saving_the_deal_of_a_finished_hand_says_the_hand_is_over_not_enter_the_
     page = client.post(f"/referee/case/{case.pk}/cards/", post, follow=True).content.decode()
     assert "reach the end of the hand" in page
     assert "now enter the play" not in page
+
+
+def test_a_san_marco_bridge_where_the_board_has_no_site_is_offered_marked(
+    people: Any, club: Any
+) -> None:
+    engine = registry.get("sanmarco")
+    record = json.loads(json.dumps(engine.new_game(engine.ruleset("base3"), 3).to_record()))
+    record["actions"] = []
+    comp = Competition.objects.create(
+        club=club, name="San Marco", slug="sanmarco-board", game="sanmarco", ruleset="base3"
+    )
+    case = services.open_case(user=people.users["referee"], competition=comp, record=record)
+    client = _client(people)
+    page = client.get(f"/referee/case/{case.pk}/").content.decode()
+    assert 'id="enter-deal"' not in page  # the board is entered step by step
+    held = page.split('class="choices-groups held-buttons"')[1].split("</form>")[0]
+    step = {"seat": 0, "do": "bridge", "between": ["cannaregio", "dorsoduro"]}
+    assert json.dumps(step).replace('"', "&quot;") in held and "Breaks:" in held
+    client.post(f"/referee/case/{case.pk}/step/", {"action": json.dumps(step), "as_played": "1"})
+    case.refresh_from_db()
+    assert case.verdict["violations"][0]["step"] == 0
