@@ -360,6 +360,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     "retry-webhooks": {"task": "ledger.clubs.tasks.retry_webhooks", "schedule": 30.0},
     "retry-notifications": {"task": "ledger.notify.tasks.retry_notifications", "schedule": 60.0},
+    # A table's clock is decided on every board and move too; this catches a turn nobody
+    # is looking at.
+    "play-clocks": {"task": "ledger.play.tasks.check_clocks", "schedule": 5.0},
 }
 
 # --- webhooks: where deliveries may go (ledger/clubs/webhooks.py)

@@ -30,6 +30,9 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         slug=SLUG,
         name=Text("3D cardChess", "3D cardChess"),
         points=Text("Carte d'oro", "Gold cards"),
+        # A sfida waits on both seats' face-down plays: a seat out of time loses its game,
+        # as a chess clock's flag does; a bot finishing it would decide the gold for it.
+        on_flag="abandon",
         seat_counts=(2, 3, 4),
         max_actions=20_000,
         hidden_information=True,

@@ -135,6 +135,10 @@ class GameInfo:
     short_name: Text | None = None
     #: What a seat's points are at this game (the standings' column: "Scontri vinti").
     points: Text = Text("Punti", "Points")  # noqa: RUF009 - Text is frozen
+    #: What a table's clock does when a seat's time runs out (docs/play.md, Clocks): "bot",
+    #: the heuristic bot plays that turn for the seat and the game goes on; "abandon", the
+    #: game stops there, abandoned by the seat out of time.
+    on_flag: str = "bot"
 
 
 class ReplayFault(Exception):

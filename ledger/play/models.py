@@ -80,6 +80,24 @@ class GameTable(models.Model):
     last_move_at = models.DateTimeField(default=timezone.now)
     moves_count = models.PositiveIntegerField(default=0)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # An optional clock, chosen when the table is made (ledger/play/clocks.py): "move",
+    # ``clock_seconds`` for each turn; "game", a bank of ``clock_seconds`` for each seat, plus
+    # ``clock_increment`` after each of its moves. The server keeps the running turn's
+    # deadline and decides when it has passed; a page only draws it.
+    clock_kind = models.CharField(
+        _("clock"),
+        max_length=4,
+        blank=True,
+        choices=[("move", _("per move")), ("game", _("per game"))],
+    )
+    clock_seconds = models.PositiveIntegerField(default=0)
+    clock_increment = models.PositiveIntegerField(default=0)
+    # Seconds left in each seat's bank (per game), by seat.
+    clock_banks = models.JSONField(default=list, blank=True)
+    clock_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True)
+    # The seat whose time ran out last (the board says so; at "abandon" games, why it ended).
+    clock_flagged = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -31,7 +31,7 @@ from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.games import engine_available, meta, reader_language, turn_rule
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
 from ledger.clubs.roles import require_role
-from ledger.play import live, sealing
+from ledger.play import clocks, live, sealing
 from ledger.play.models import GameTable, Move, PlaySeat
 from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
 
@@ -279,6 +279,7 @@ def create_table(
     label: str = "",
     seed: int | None = None,
     practice: bool = False,
+    clock: dict[str, Any] | None = None,
 ) -> GameTable:
     """A new digital table. ``seats`` lists each seat: "me" (the creator, once), "open"
     (for a player invited by link) or a bot kind ("random", "heuristic").
@@ -352,6 +353,10 @@ def create_table(
     with_bots = any(kind not in (ME, OPEN) for kind in seats)
     if with_bots and competition is not None:
         _refuse_bots_in(competition)
+    if clock:
+        clock = clocks.checked(
+            str(clock.get("kind", "")), int(clock.get("seconds", 0)), int(clock.get("increment", 0))
+        )
     named = seed is not None
     if seed is None:
         seed = new_seed()
@@ -371,7 +376,17 @@ def create_table(
     )
     table.commitment = commitment(seed, table.pk)
     seal_table(table, seed, deal)
-    table.save(update_fields=["commitment", "sealed"])
+    clocks.setup(table, clock, chosen.seats)
+    table.save(
+        update_fields=[
+            "commitment",
+            "sealed",
+            "clock_kind",
+            "clock_seconds",
+            "clock_increment",
+            "clock_banks",
+        ]
+    )
     scheduled = dict(ledger_table.seats.values_list("index", "player_id")) if ledger_table else {}
     rows = []
     for i, kind in enumerate(seats):
@@ -418,7 +433,18 @@ def play_again(*, user: Any, table: GameTable) -> GameTable:
         ruleset=table.ruleset or None,
         competition=table.competition if not table.practice else None,
         label=table.label,
+        clock=_clock_of(table),
     )
+
+
+def _clock_of(table: GameTable) -> dict[str, Any] | None:
+    if not table.clock_kind:
+        return None
+    return {
+        "kind": table.clock_kind,
+        "seconds": table.clock_seconds,
+        "increment": table.clock_increment,
+    }
 
 
 def _refuse_bots_in(competition: Competition) -> None:
@@ -520,7 +546,8 @@ def _start_when_full(table: GameTable) -> None:
         # Nothing goes to the ledger: the bots need no player, the game no ledger table.
         table.status = GameTable.Status.PLAYING
         table.last_move_at = timezone.now()
-        table.save(update_fields=["status", "last_move_at"])
+        _start_clock(table, state_of(table), table.last_move_at)
+        table.save(update_fields=["status", "last_move_at", *clocks.FIELDS])
         live.announce_after_commit(table, "seats")
         _bots_after_commit(table)
         return
@@ -544,9 +571,17 @@ def _start_when_full(table: GameTable) -> None:
         )
     table.status = GameTable.Status.PLAYING
     table.last_move_at = timezone.now()
-    table.save(update_fields=["ledger_table", "status", "last_move_at"])
+    _start_clock(table, state_of(table), table.last_move_at)
+    table.save(update_fields=["ledger_table", "status", "last_move_at", *clocks.FIELDS])
     live.announce_after_commit(table, "seats")
     _bots_after_commit(table)
+
+
+def _start_clock(table: GameTable, state: State, now: Any) -> None:
+    if not table.clock_kind:
+        return
+    bots = {s.index for s in table.seats.all() if s.is_bot}
+    clocks.start(table, None if state.is_over() else state.to_act(), bots, now)
 
 
 def _bots_after_commit(table: GameTable) -> None:
@@ -573,6 +608,7 @@ def act(
     if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
         raise Invalid(_("A move id is a string of 1 to 64 characters."), fields={"move_id": ["?"]})
     expire_stale_tables_for(table)
+    enforce_clock(table)
     try:
         with transaction.atomic():
             return _act(user, table, action, move_id, seat)
@@ -658,7 +694,9 @@ def _append(
     )
     table.moves_count += 1
     table.last_move_at = move.created_at
-    table.save(update_fields=["moves_count", "last_move_at"])
+    clocks.stop(table, seat, move.created_at)
+    _start_clock(table, state, move.created_at)
+    table.save(update_fields=["moves_count", "last_move_at", *clocks.FIELDS])
     if state.is_over():
         _finish(table, state)
     else:  # the player whose turn it is hears of it later, if not at the table (ledger/notify)
@@ -719,6 +757,55 @@ def play_bots(table_id: int, limit: int | None = None) -> int:
             _append(locked, fresh, seat, chosen, bot=bots[seat])
             made += 1
     return made
+
+
+def enforce_clock(table: GameTable) -> bool:
+    """The server's decision on a table whose running turn is out of time (called on every
+    board, move and socket message, and by the task ``check_clocks``): by the game's rule,
+    the heuristic bot plays that turn for the seat, or the game is abandoned there. Returns
+    whether a flag fell. A quick unlocked look first: most calls find nothing due."""
+    if not clocks.due(table, timezone.now()):
+        return False
+    with transaction.atomic():
+        locked = _locked(table)
+        now = timezone.now()
+        if not clocks.due(locked, now):
+            return False
+        seat = locked.clock_seat
+        assert seat is not None
+        state, seen = replayed(locked)
+        locked.clock_flagged = seat
+        if state.is_over() or state.to_act() != seat:
+            # Nothing of this seat is due any more: run the clock of whoever is to act.
+            _start_clock(locked, state, now)
+            locked.save(update_fields=[*clocks.FIELDS])
+            return False
+        if engine(locked.game).info.on_flag == "abandon":
+            locked.status = GameTable.Status.ABANDONED
+            locked.ended_at = now
+            locked.clock_seat, locked.clock_deadline = None, None
+            locked.save(update_fields=["status", "ended_at", "clock_flagged", *clocks.FIELDS])
+            reveal(locked)
+            live.announce_after_commit(locked, "status")
+            return True
+        # The heuristic bot is quick (well under a millisecond a move): it plays under the
+        # lock, so the turn it plays is the one that ran out.
+        kind = "heuristic" if "heuristic" in bot_kinds(locked.game) else "random"
+        bot = make_bot(locked.game, kind, bot_seed(secrets_of(locked)[0], seat, seen))
+        locked.save(update_fields=["clock_flagged"])
+        _append(locked, state, seat, bot.choose(state, seat), bot="clock")
+        if not locked.over:
+            _bots_after_commit(locked)
+    table.refresh_from_db()
+    return True
+
+
+def enforce_clocks() -> int:
+    """Every table whose running turn is out of time, decided now (the periodic task)."""
+    due = GameTable.objects.filter(
+        status=GameTable.Status.PLAYING, clock_deadline__lte=timezone.now()
+    ).only("pk")
+    return sum(1 for t in due if enforce_clock(GameTable.objects.get(pk=t.pk)))
 
 
 def expire_stale_tables_for(table: GameTable) -> bool:

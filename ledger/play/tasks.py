@@ -19,3 +19,11 @@ def expire_tables() -> int:
     from ledger.play import services
 
     return services.expire_stale_tables()
+
+
+@shared_task
+def check_clocks() -> int:
+    """Decide every table whose running turn is out of time (scheduled with beat)."""
+    from ledger.play import services
+
+    return services.enforce_clocks()

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,9 +25,9 @@ from games.core import words as game_words
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import has_strong_bot, meta, presets, reader_language
 from ledger.clubs.models import Club, Competition, Role, Table
-from ledger.play import boards, dealcheck, drawings, live, selectors, services
+from ledger.play import boards, clocks, dealcheck, drawings, live, selectors, services
 from ledger.play.models import GameTable, PlaySeat
-from ledger.play.replay import bot_kinds, replay
+from ledger.play.replay import bot_kinds, engine, replay
 
 # Past this many choices the actions are offered as one list instead of one button each.
 MAX_BUTTONS = 40
@@ -164,6 +165,12 @@ def _board_context(
         # board by it); the row's count until a state is read below.
         "shown_moves": table.moves_count,
     }
+    context["clocks"] = clocks.shown(table, [s["name"] for s in context["seats"]], timezone.now())
+    context["on_flag"] = engine(table.game).info.on_flag
+    context["clock_minutes"] = table.clock_seconds // 60
+    if table.clock_flagged is not None and context["seats"]:
+        context["flagged_name"] = context["seats"][table.clock_flagged]["name"]
+        context["flag_abandons"] = table.status == GameTable.Status.ABANDONED
     if seat is not None and seat.player_id is not None:
         context["history_url"] = reverse("player", args=[table.club.slug, seat.player_id])
     if seat is not None and table.status != GameTable.Status.WAITING:
@@ -359,6 +366,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 _("%(game)s has no strong bot: choose heuristic or random bots.")
                 % {"game": registry.get(game).info.name.get((get_language() or "it")[:2])}
             )
+        clock = _clock_from(data)
         deal = data.get("deal", "").strip()
         if deal and not deal.isdigit():
             raise LedgerError(_("A deal number is made of digits only."))
@@ -372,6 +380,7 @@ def create(request: HttpRequest) -> HttpResponse:
             label=data.get("label", "").strip(),
             seed=int(deal) if deal else None,
             practice=bool(deal),
+            clock=clock,
         )
     except (LedgerError, ValueError, Table.DoesNotExist) as exc:
         messages.error(request, getattr(exc, "message", str(exc)))
@@ -379,8 +388,32 @@ def create(request: HttpRequest) -> HttpResponse:
     return redirect("play-table", pk=table.pk)
 
 
+def _clock_from(data: Any) -> dict[str, Any] | None:
+    """The clock chosen in the new table's form: none, per move (seconds a turn) or per
+    game (minutes a seat, seconds added after each move)."""
+    kind = data.get("clock", "")
+    if not kind:
+        return None
+
+    def number(field: str) -> int:
+        typed = (data.get(field, "") or "").strip()
+        if not typed.isdigit():
+            raise LedgerError(_("The clock's times are whole numbers."))
+        return int(typed)
+
+    if kind == "move":
+        return {"kind": kind, "seconds": number("move_seconds"), "increment": 0}
+    return {
+        "kind": kind,
+        "seconds": number("game_minutes") * 60,
+        "increment": number("increment"),
+    }
+
+
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
+    if not table.over and services.enforce_clock(table):
+        table = _table(pk)
     context = _board_context(request, table)
     # Only who may hold the table's socket gets the live script; others see the board poll.
     context["watch_live"] = not table.over and bool(live.may_watch(table.pk, request.user))
@@ -391,6 +424,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
     table = _table(pk)
     if not table.over:
         services.expire_stale_tables_for(table)
+        services.enforce_clock(table)
         table.refresh_from_db()
     return render(request, "play/_board.html", _board_context(request, table))
 

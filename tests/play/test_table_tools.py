@@ -3,12 +3,15 @@ takebacks at practice tables and hints."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
-from ledger.play import services
+from games.core import registry
+from ledger.play import clocks, services, tasks
 from ledger.play import services as play_services
 from ledger.play.models import GameTable
 from tests.play.conftest import dealt, seats_for
@@ -121,3 +124,100 @@ def test_the_board_links_the_games_rules_in_the_pages_language(people, commit):
     assert 'href="/rules/tarocco/"' in page and "Regole di" in page
     rules = _client(people, "it").get("/rules/tarocco/")
     assert rules.status_code == 200
+
+
+# --- clocks -------------------------------------------------------------------------------
+def _run_out(table: GameTable) -> None:
+    """The running turn's deadline passes (as if its seconds had gone by)."""
+    GameTable.objects.filter(pk=table.pk).update(
+        clock_deadline=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def test_a_clock_per_move_runs_for_the_person_to_act_and_never_for_a_bot(people, commit):
+    before = timezone.now()
+    table = _table(commit, people, clock={"kind": "move", "seconds": 30})
+    table.refresh_from_db()
+    assert table.clock_kind == "move" and table.clock_seat == 0
+    assert table.clock_deadline is not None
+    assert 29 <= (table.clock_deadline - before).total_seconds() <= 31
+    state = services.state_of(table)
+    action = registry.get("tarocco").encode_action(state.legal_actions(0)[0])
+    commit(services.act, user=people.users["member"], table=table, action=action, move_id="a")
+    table.refresh_from_db()
+    # The bots played at once; the clock runs again for the person, a whole turn anew.
+    assert services.state_of(table).to_act() == 0 and table.clock_seat == 0
+    assert table.moves.filter(bot="heuristic").exists()
+
+
+def test_out_of_time_the_heuristic_bot_plays_the_turn_and_the_board_says_so(people, commit):
+    table = _table(commit, people, clock={"kind": "move", "seconds": 30})
+    _run_out(table)
+    page = commit(_client(people, "it").get, f"/play/{table.pk}/board/").content.decode()
+    table.refresh_from_db()
+    first = table.moves.order_by("step").first()
+    assert first is not None and first.seat == 0 and first.bot == "clock"
+    assert table.clock_flagged == 0 and table.status == GameTable.Status.PLAYING
+    assert "ha finito il tempo" in page
+
+
+def test_a_turn_still_in_time_is_left_alone(people, commit):
+    table = _table(commit, people, clock={"kind": "move", "seconds": 30})
+    assert not services.enforce_clock(table)
+    assert commit(tasks.check_clocks.delay).get() == 0
+    assert table.moves.count() == 0
+
+
+def test_at_cardchess_a_seat_out_of_time_abandons_the_game(people, commit):
+    table = _table(
+        commit,
+        people,
+        "cardchess",
+        seats=["me", "heuristic"],
+        clock={"kind": "game", "seconds": 300, "increment": 2},
+    )
+    table.refresh_from_db()
+    assert table.clock_seat == 0 and table.clock_banks == [300, 300]
+    _run_out(table)
+    assert commit(tasks.check_clocks.delay).get() == 1  # the periodic task decides it
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.ABANDONED and table.clock_flagged == 0
+    assert table.sealed == ""  # the deal is revealed as for any game that ended
+    page = _client(people).get(f"/play/{table.pk}/").content.decode()
+    assert "ran out of time: the game is abandoned" in page
+
+
+def test_a_clock_per_game_keeps_what_is_left_and_adds_the_increment(people, commit):
+    table = _table(commit, people, clock={"kind": "game", "seconds": 600, "increment": 5})
+    table.refresh_from_db()
+    now = timezone.now()
+    table.clock_deadline = now + timedelta(seconds=400)
+    clocks.stop(table, 0, now)
+    assert table.clock_banks[0] == 405 and table.clock_banks[1:] == [600, 600, 600]
+    clocks.start(table, 0, {1, 2, 3}, now)
+    assert table.clock_deadline == now + timedelta(seconds=405)
+    clocks.start(table, 2, {1, 2, 3}, now)
+    assert table.clock_seat is None and table.clock_deadline is None
+
+
+def test_the_board_shows_the_running_clock_in_the_pages_language(people, commit):
+    table = _table(commit, people, clock={"kind": "game", "seconds": 600, "increment": 5})
+    page = _client(people, "it").get(f"/play/{table.pk}/").content.decode()
+    assert 'class="clock running" data-seat="0" data-left="' in page
+    assert "10:00" in page and "Orologio per partita" in page
+    assert "play/clock.js" in page
+
+
+def test_the_new_table_form_sets_a_clock_and_refuses_one_out_of_bounds(people):
+    client = _client(people, "it")
+    form = {
+        "club": people.club.pk,
+        "ruleset": "tarocco:" + next(iter(registry.get("tarocco").rulesets)),
+        "others": "heuristic",
+    }
+    client.post("/play/new/", {**form, "clock": "move", "move_seconds": "45"})
+    table = GameTable.objects.get()
+    assert (table.clock_kind, table.clock_seconds) == ("move", 45)
+    page = client.post("/play/new/", {**form, "clock": "move", "move_seconds": "2"}, follow=True)
+    assert "Il tempo di un turno va da 5 a 3600 secondi." in page.content.decode()
+    assert GameTable.objects.count() == 1
