@@ -35,8 +35,8 @@ def build_league(players: int, entries: int, rounds: int = ROUNDS, slug: str = "
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from ledger.clubs import projections
     from ledger.clubs.models import Club, Competition, Membership, Player, Round, Seat, Table
+    from ledger.clubs.projections import projections
 
     club = Club.objects.create(name=f"Bench club {slug}", slug=slug, city="Pisa")
     user = get_user_model().objects.filter(username="bench").first()
@@ -126,9 +126,9 @@ def standings_page(league: Any, repeats: int) -> dict[str, float]:
     from django.db.models import Count, Q, Sum
     from django.test import Client
 
-    from ledger.clubs import services
-    from ledger.clubs import standings as standings_module
     from ledger.clubs.models import Entry
+    from ledger.clubs.projections import standings as standings_module
+    from ledger.clubs.results import services
     from ledger.web import views
 
     client = Client()
@@ -358,8 +358,8 @@ def api_writes(
     import psycopg
     from django.contrib.auth import get_user_model
 
-    from ledger.clubs import services
     from ledger.clubs.models import ApiToken, Club, Competition, Membership, Player, Role
+    from ledger.clubs.results import services
 
     club = Club.objects.create(name="Write bench", slug="writes", city="Pisa")
     user = get_user_model().objects.create_superuser("writer", "", "writer-pw")

@@ -95,7 +95,6 @@ def build_club(lines: int, players: int = 200, rounds: int = 10) -> dict[str, An
     from django.core.management.color import no_style
     from django.db import connection
 
-    from ledger.clubs import projections, signing
     from ledger.clubs.models import (
         Club,
         Competition,
@@ -110,7 +109,9 @@ def build_club(lines: int, players: int = 200, rounds: int = 10) -> dict[str, An
         Table,
         entry_hash,
     )
-    from ledger.clubs.transfer import RATING_MODEL
+    from ledger.clubs.projections import projections
+    from ledger.clubs.storage import signing
+    from ledger.clubs.transfer.transfer import RATING_MODEL
 
     call_command("migrate", verbosity=0)
     club = Club.objects.create(name="Bench club", slug="bench", city="Pisa")

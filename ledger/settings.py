@@ -166,7 +166,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 elif env_bool("LEDGER_PREPARED_STATEMENTS", True):
-    # The write path's fixed statements ask to be prepared (ledger/clubs/rows.py); no other
+    # The write path's fixed statements ask to be prepared (ledger/clubs/storage/rows.py); no other
     # statement reaches the count, and Django's own cursors never prepare.
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
 LEDGER_PREPARED_STATEMENTS = env_bool("LEDGER_PREPARED_STATEMENTS", True)
@@ -235,7 +235,7 @@ LOGOUT_REDIRECT_URL = "home"
 HTTPS = env_bool("DJANGO_HTTPS", False)
 
 # Results written by one process at the same moment share a transaction (see
-# ledger/clubs/groupcommit.py); 0 makes every request commit on its own.
+# ledger/clubs/storage/groupcommit.py); 0 makes every request commit on its own.
 LEDGER_GROUP_COMMIT = env_bool("LEDGER_GROUP_COMMIT", True)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
@@ -334,7 +334,7 @@ LOGGING = {
 }
 
 # --- tamper evidence: checkpoints of each club's journal, signed with a key kept out of
-# the database (ledger/clubs/signing.py, docs/security.md). Without LEDGER_SIGNING_KEY or
+# the database (ledger/clubs/storage/signing.py, docs/security.md). Without LEDGER_SIGNING_KEY or
 # LEDGER_SIGNING_KEY_FILE a development key is made in var/ledger-signing.key.
 LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
 LEDGER_SIGNING_KEY_FILE = env_str("LEDGER_SIGNING_KEY_FILE")
@@ -378,7 +378,7 @@ LEDGER_WEBHOOK_ATTEMPTS = env_int("LEDGER_WEBHOOK_ATTEMPTS", 8)
 LEDGER_MAX_BODY_BYTES = env_int("LEDGER_MAX_BODY_BYTES", 1_000_000)
 LEDGER_IMPORT_MAX_BYTES = env_int("LEDGER_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
 LEDGER_MAX_JSON_DEPTH = env_int("LEDGER_MAX_JSON_DEPTH", 64)
-# An import's budget of work (ledger/clubs/imports.py, docs/imports.md): at most this many
+# An import's budget of work (ledger/clubs/transfer/imports.py, docs/imports.md): at most this many
 # rows (a longer file is refused before anything is written), this many seconds, and this
 # many refused rows; a job over its time or its refusals stops, rolling back the batch it
 # was in.

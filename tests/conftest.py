@@ -184,7 +184,7 @@ def manual_competition(club: Club, points_game: str) -> Competition:
 
 @pytest.fixture
 def manual_table(manual_competition: Competition, people: People) -> Table:
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     return create_table(
         user=people.users["organiser"],

@@ -24,8 +24,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
-from ledger.clubs import rows, services
 from ledger.clubs.models import ApiToken, Table, TokenLimit, token_digest
+from ledger.clubs.results import services
+from ledger.clubs.storage import rows
 
 WANTED = {"id", "is_superuser", "username", "is_staff", "is_active"}
 BOOLEAN = {"is_superuser", "is_staff", "is_active"}

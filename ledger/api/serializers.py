@@ -7,7 +7,6 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ledger.clubs.game_fields import GameSerializerField
-from ledger.clubs.imports import in_words
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -20,9 +19,10 @@ from ledger.clubs.models import (
     Season,
     Table,
 )
+from ledger.clubs.office.visibility import viewer_of
 from ledger.clubs.outcomes import KEYS, SettingsError, clean_settings
 from ledger.clubs.scoring import check_ruleset
-from ledger.clubs.visibility import viewer_of
+from ledger.clubs.transfer.imports import in_words
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from ledger.api import auth, errors
 from ledger.api import serializers as s
-from ledger.clubs import imports, jobs, services
+from ledger.clubs import jobs
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Club,
@@ -37,9 +37,11 @@ from ledger.clubs.models import (
     Role,
     Table,
 )
-from ledger.clubs.roles import require_role
-from ledger.clubs.standings import last_round, settings_of, standings
-from ledger.clubs.visibility import viewer_of
+from ledger.clubs.office.roles import require_role
+from ledger.clubs.office.visibility import viewer_of
+from ledger.clubs.projections.standings import last_round, settings_of, standings
+from ledger.clubs.results import services
+from ledger.clubs.transfer import imports
 
 
 def _filter(queryset: Any, request: Request, **params: str) -> Any:

@@ -19,10 +19,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ledger.clubs import rows
 from ledger.clubs.addresses import Refused, check_url
 from ledger.clubs.games import label as game_label
 from ledger.clubs.games import validate_game
+from ledger.clubs.storage import rows
 
 
 class Role(models.TextChoices):
@@ -65,7 +65,7 @@ class Club(models.Model):
     journal_length = models.PositiveBigIntegerField(default=0, editable=False)
     journal_head = models.CharField(max_length=64, default="", editable=False)
     # The public keys of the installations the club was brought from, whose checkpoints it
-    # keeps (ledger/clubs/checkpoints.py): ``[{"public_key": hex, "voucher": hex}]``, each
+    # keeps (ledger/clubs/journal/checkpoints.py): ``[{"public_key": hex, "voucher": hex}]``, each
     # vouched for by this installation's key when the club arrived in a file signed with it.
     earlier_keys = models.JSONField(default=list, blank=True, editable=False)
 
@@ -359,7 +359,7 @@ class Result(models.Model):
     """What a table reports for one hand or game, with every version kept."""
 
     # Set on an instance, not fields: by a page on the results it lists, whether it is sealed
-    # from this visitor until confirmed (ledger/clubs/visibility.py); by the write path, the
+    # from this visitor until confirmed (ledger/clubs/office/visibility.py); by the write path, the
     # journal lines it wrote (services); by confirmers, {seat: login id or None}.
     hidden: bool
     written_entries: list[Any]
@@ -539,14 +539,14 @@ class Entry(models.Model):
     sequence = models.PositiveBigIntegerField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
-    # HMAC of what the line says under a key only the service holds (clubs/signing.py):
+    # HMAC of what the line says under a key only the service holds (clubs/storage/signing.py):
     # a line slipped in through the database has none. Empty on lines written before seals.
     seal = models.CharField(max_length=64, blank=True, default="", db_default="")
     # The line's identity, which its seal binds: ``<write>.<place>.<count>`` (the write's
     # random number, this line's place in it, its number of lines). A copied line repeats
     # one. Empty on lines written before identities (their seal is of the first version).
     origin = models.CharField(max_length=40, blank=True, default="", db_default="")
-    # Which seal the line carries (clubs/signing.py): 3 binds its place (club, number and
+    # Which seal the line carries (clubs/storage/signing.py): 3 binds its place (club, number and
     # previous line's hash) too; 0 on lines written before, whose seal is of the first or
     # second version (without or with an identity).
     seal_version = models.PositiveSmallIntegerField(default=0, db_default=0)
@@ -668,7 +668,7 @@ class Checkpoint(models.Model):
         return f"{self.club_id}@{self.length}"
 
     def message(self) -> bytes:
-        from ledger.clubs.signing import checkpoint_message
+        from ledger.clubs.storage.signing import checkpoint_message
 
         return checkpoint_message(self.club_id, self.length, self.head, self.signed_at_text)
 
@@ -713,7 +713,7 @@ class RoundTotal(models.Model):
     lines in no round), kept current in the same transaction as the entries, so the
     standings "as of round N" and the movement column sum a few rows per player rather
     than the journal. Keyed by the round's id, so renumbering rounds changes nothing here;
-    moving a table to another round moves its lines' totals (see ledger/clubs/services.py).
+    moving a table to another round moves its lines' totals (see ledger/clubs/results/services.py).
     Rebuilt from the journal with the standings."""
 
     competition = models.ForeignKey(

@@ -24,9 +24,9 @@ from django.db.models import Min
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from ledger.clubs import rows
 from ledger.clubs.models import Club, Entry, Penalty, Rating, RatingChange, Result
 from ledger.clubs.outcomes import standing_order
+from ledger.clubs.storage import rows
 
 MODEL = PlackettLuce()
 

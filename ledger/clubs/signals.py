@@ -19,7 +19,7 @@ def deleted_round_leaves_its_totals_in_no_round(
     """The round's penalties fall out of every round (their foreign key is set to null):
     their lines' totals go with them. Its tables follow at the next standings read (see
     ``reconcile_moved_tables``)."""
-    from ledger.clubs.projections import move_penalty_totals
+    from ledger.clubs.projections.projections import move_penalty_totals
 
     for penalty_id in Penalty.objects.filter(round=instance).values_list("pk", flat=True):
         move_penalty_totals(penalty_id, instance.pk, 0)

@@ -8,10 +8,12 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from ledger.clubs import checkpoints, jobs, projections, ratings, webhooks
-from ledger.clubs.backup import make_backup
-from ledger.clubs.imports import run_job
+from ledger.clubs import jobs, ratings, webhooks
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Competition, WebhookDelivery
+from ledger.clubs.projections import projections
+from ledger.clubs.transfer.backup import make_backup
+from ledger.clubs.transfer.imports import run_job
 
 
 @shared_task(name=jobs.RECOMPUTE_RATINGS)

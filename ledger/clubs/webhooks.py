@@ -35,10 +35,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import checkpoints, jobs
+from ledger.clubs import jobs
 from ledger.clubs.addresses import Refused, check_url, resolve
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Result, Webhook, WebhookDelivery
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:

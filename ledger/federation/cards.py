@@ -1,7 +1,7 @@
 """Membership cards: who holds a valid one, what a sanctioned competition's enrolment does
 without one (the tier says: a warning, or a refusal), and a season's cards imported from the
 federation's list (CSV in any of a spreadsheet's separators and encodings, .xlsx, .ods:
-the readers of ledger/clubs/sheets.py)."""
+the readers of ledger/clubs/transfer/sheets.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import sheets
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Player
+from ledger.clubs.transfer import sheets
 from ledger.federation.models import Card, CardSeason, MemberClub, Sanction, Tier
 from ledger.federation.roles import require_officer
 from ledger.formats.names import name_key

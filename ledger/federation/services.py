@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Club, Competition, Role
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 from ledger.federation.models import (
     CardSeason,
     Federation,

@@ -8,7 +8,7 @@ class FormatsConfig(AppConfig):
     def ready(self) -> None:
         # A correction's, a ruling's and a void's preview read the standings as this
         # competition's format ranks them (the Swiss table, a knockout's rounds reached).
-        from ledger.clubs import previews
+        from ledger.clubs.results import previews
         from ledger.formats import capacity
         from ledger.formats.services import standings_for
 

@@ -1,5 +1,5 @@
 """How many games a table of a competition may take, from its format settings, told to the
-ledger core: the core refuses a result at a table with no room (ledger/clubs/services.py,
+ledger core: the core refuses a result at a table with no room (ledger/clubs/results/services.py,
 docs/ledger.md "Invariants") but knows no format, so the formats give it the number.
 
 A table plays the competition's hands per table; a knockout match's table plays that many
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Competition
+from ledger.clubs.results import services as core
 from ledger.formats.models import FormatSettings
 
 

@@ -1,7 +1,7 @@
 """The competitions' back office, for a club's organisers: a competition made and changed
 (its game, ruleset, points and format settings), and players enrolled by picking members or
 by pasting names. Every write here is one transaction; the pages only call these. The
-club's members, roles and invitations are ledger/clubs/office.py."""
+club's members, roles and invitations are ledger/clubs/office/office.py."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import engine_available, meta, presets
 from ledger.clubs.models import Club, Competition, Player, Role, Season
-from ledger.clubs.office import new_member
+from ledger.clubs.office.office import new_member
+from ledger.clubs.office.roles import require_role
 from ledger.clubs.outcomes import SettingsError, clean_settings
-from ledger.clubs.roles import require_role
 from ledger.clubs.scoring import check_ruleset
 from ledger.formats import services as formats
 from ledger.formats.models import Championship

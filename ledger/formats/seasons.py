@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Club, Competition, Role, Season
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 from ledger.formats.models import Championship
 from ledger.formats.services import standings_for
 

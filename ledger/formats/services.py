@@ -19,15 +19,16 @@ from django.db.models import Max, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from ledger.clubs import checkpoints, events
-from ledger.clubs import services as core
+from ledger.clubs import events
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import meta, table_sizes
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Competition, Penalty, Player, Result, Role, Round, Seat, Table
+from ledger.clubs.office.roles import require_role
 from ledger.clubs.outcomes import WIN, outcomes
-from ledger.clubs.penalties import active_total as active_penalties
-from ledger.clubs.roles import require_role
-from ledger.clubs.standings import settings_of
+from ledger.clubs.projections.standings import settings_of
+from ledger.clubs.results import services as core
+from ledger.clubs.results.penalties import active_total as active_penalties
 from ledger.formats.models import (
     Absence,
     Bye,
@@ -1618,7 +1619,7 @@ def standings_for(competition: Competition, as_of: int | None = None) -> list[di
         found = knockout_standings(competition, as_of)
         if found:
             return found
-    from ledger.clubs.standings import standings
+    from ledger.clubs.projections.standings import standings
 
     return [{**row.as_json(), "place": row.rank} for row in standings(competition, as_of)]
 

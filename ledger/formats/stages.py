@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Competition, Player, Result, Role, Season
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 from ledger.formats import seasons
 from ledger.formats.models import Advanced, Entrant, Stage
 

@@ -7,7 +7,7 @@ class NightConfig(AppConfig):
     verbose_name = "Tournament night"
 
     def ready(self) -> None:
-        from ledger.clubs.services import result_requested
+        from ledger.clubs.results.services import result_requested
         from ledger.formats import blockers
         from ledger.night.services import checkin_blockers, refuse_hands_after_time
 

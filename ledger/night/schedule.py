@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Role, Round
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 from ledger.formats import services as formats
 from ledger.formats.models import Stage
 from ledger.night.models import ScheduledRound, Venue

@@ -1,6 +1,6 @@
 """A night's logistics: check-in, the round clock, replacements and re-seating. Every write
 is one transaction and checks the role; results and their journal lines are written by
-ledger.clubs.services only."""
+ledger.clubs.results.services only."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import jobs, previews
-from ledger.clubs import services as core
+from ledger.clubs import jobs
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Competition,
@@ -29,7 +28,9 @@ from ledger.clubs.models import (
     Seat,
     Table,
 )
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
+from ledger.clubs.results import previews
+from ledger.clubs.results import services as core
 from ledger.formats import services as formats
 from ledger.formats.models import Absence, Draw, Entrant
 from ledger.night.models import CheckIn, ExtraTime, NightSettings, Replacement, RoundClock
@@ -600,7 +601,7 @@ def _table_totals(table: Table) -> dict[int, Decimal]:
 def reseat_preview(table: Table, order: Sequence[int], user: Any = None) -> dict[str, Any]:
     """What re-seating would change: each player's points at the table now and after, the
     after found by ``reseat`` itself, run in a savepoint that is rolled back
-    (ledger/clubs/previews.py), so a substitute's special credit moves as it will."""
+    (ledger/clubs/results/previews.py), so a substitute's special credit moves as it will."""
     current = _check_order(table, order)
     names = dict(Player.objects.filter(pk__in=order).values_list("pk", "name"))
     before = _table_totals(table)

@@ -1,7 +1,7 @@
 """Pages of a tournament night: the organiser's hub, penalties, check-in (the venue's QR
 code, the player's phone, the shared tablet), the round clock and the big screen,
 replacements and re-seating, and the printables. Thin: reads and writes go through
-ledger.night.services and ledger.clubs.penalties."""
+ledger.night.services and ledger.clubs.results.penalties."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from ledger.clubs import penalties, sheets
-from ledger.clubs.entrants import participants
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import meta
 from ledger.clubs.models import Competition, Penalty, Player, Role, Round, Table
-from ledger.clubs.standings import standings
+from ledger.clubs.office.entrants import participants
+from ledger.clubs.projections.standings import standings
+from ledger.clubs.results import penalties
+from ledger.clubs.transfer import sheets
 from ledger.formats import services as formats
 from ledger.formats.blockers import blockers, playing_round
 from ledger.night import printing, schedule, services

@@ -9,8 +9,9 @@ from typing import Any
 
 from django.urls import reverse
 
-from ledger.clubs import confirmers, events
+from ledger.clubs import events
 from ledger.clubs.models import Competition, Dispute, Membership, Player, Result, Role
+from ledger.clubs.results import confirmers
 from ledger.formats.models import Bye, Draw
 from ledger.notify import times
 from ledger.notify.models import Announcement, Kind

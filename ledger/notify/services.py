@@ -9,7 +9,7 @@ from django.db import transaction
 
 from ledger.clubs import events
 from ledger.clubs.models import Club, Player, Role
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 from ledger.notify.models import Announcement, Preferences, PushSubscription
 
 

@@ -12,7 +12,7 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from django.core import checks
 
-        from ledger.clubs import transfer
+        from ledger.clubs.transfer import transfer
         from ledger.play import sealing
 
         checks.register(live_layer_check)

@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from ledger.clubs.signing import decode_key
+from ledger.clubs.storage.signing import decode_key
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ from games.core.engine import State
 from games.core.fair import commitment
 from games.core.verdict import violation
 from ledger.clubs import events
-from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.games import engine_available, meta, reader_language, turn_rule
 from ledger.clubs.models import Club, Competition, Membership, Player, Role, Table
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
+from ledger.clubs.results import services as ledger
 from ledger.play import clocks, live, sealing
 from ledger.play.models import GameTable, Move, PlaySeat
 from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay

@@ -19,12 +19,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import RecordError
-from ledger.clubs import events, previews, services
+from ledger.clubs import events
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
+from ledger.clubs.results import previews, services
+from ledger.clubs.results.services import ROW_LOCK as _ROW
 from ledger.clubs.scoring import MAX_POINTS, read_error_words
-from ledger.clubs.services import ROW_LOCK as _ROW
 from ledger.referee import checking
 from ledger.referee.models import ArtificialScores, Case
 
@@ -506,7 +507,7 @@ def preview_rule(
     note: str = "",
 ) -> dict[str, Any]:
     """What the ruling would write, without writing it: ``rule`` itself runs in a savepoint
-    that is rolled back (ledger/clubs/previews.py). ``lines``: per seat, the player, the
+    that is rolled back (ledger/clubs/results/previews.py). ``lines``: per seat, the player, the
     points reversed and credited as the journal got them, and the change; ``rows`` and the
     rest: the standings people read for the competition's format, before and after."""
     if case.result_id is None:

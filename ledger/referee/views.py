@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST
 
 from games.core import RecordError
 from games.core import tabledeal as game_tabledeal
-from ledger.clubs import services as clubs_services
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Result, Role
+from ledger.clubs.results import services as clubs_services
 from ledger.referee import checking, services
 from ledger.referee.models import ArtificialScores, Case
 
@@ -202,7 +202,7 @@ def _seats_of(case: Case) -> int:
 def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case(request, pk)
     # The case shows a sealed blind first entry: each referee who reads it is written down
-    # and can no longer be its blind second entry (ledger/clubs/visibility.py).
+    # and can no longer be its blind second entry (ledger/clubs/office/visibility.py).
     if (
         case.result is not None
         and clubs_services.sealed_blind(case.result)

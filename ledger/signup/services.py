@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Membership, Player, Role
-from ledger.clubs.office import new_member
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.office import new_member
+from ledger.clubs.office.roles import require_role
 from ledger.formats import office
 from ledger.formats.names import close_matches, find_same, name_key
 from ledger.signup.models import LogLine, Payment, Registration, SignUp

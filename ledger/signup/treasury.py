@@ -1,7 +1,7 @@
 """The treasurer's report: per event, each person's fee, what they paid and by which method,
 refunds, and what is still due; per season, one line per event. Exact euros (Decimal)
 throughout; the same table is the page, the CSV, the .xlsx and .ods workbooks
-(ledger/clubs/sheets.py: numbers as numbers, frozen header, columns as wide as their cells)
+(ledger/clubs/transfer/sheets.py: numbers as numbers, frozen header, columns as wide as their cells)
 and the PDF (fpdf2, as the night's printables: ledger/night/printing.py)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from fpdf import FPDF
 
-from ledger.clubs import sheets
 from ledger.clubs.models import Competition, Season
+from ledger.clubs.transfer import sheets
 from ledger.signup.models import Payment, Registration, SignUp
 
 ZERO = Decimal("0.00")

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ledger.clubs import sheets
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Competition, Role, Season
+from ledger.clubs.transfer import sheets
 from ledger.signup import services, treasury
 from ledger.signup.forms import PaymentForm, PersonForm, RegistrationForm
 from ledger.signup.models import Payment, Registration, SignUp

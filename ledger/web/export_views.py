@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ledger.clubs import transfer
 from ledger.clubs.models import Club, Result, Role, Seat
+from ledger.clubs.transfer import transfer
 from ledger.web.views import csv_cell
 
 

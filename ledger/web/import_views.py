@@ -15,10 +15,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
-from ledger.clubs import sheets
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.imports import confirm_job, create_job, discard_job, in_words, template_rows
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
+from ledger.clubs.transfer import sheets
+from ledger.clubs.transfer.imports import (
+    confirm_job,
+    create_job,
+    discard_job,
+    in_words,
+    template_rows,
+)
 
 
 def _club(request: HttpRequest, slug: str) -> Club:

@@ -1,6 +1,6 @@
 """The club's back office pages (organisers only): the club's hub, a competition's form,
 enrolment, members and roles, and the invitation a person accepts. The writes are in
-ledger/clubs/office.py (members, roles, invitations) and ledger/formats/office.py
+ledger/clubs/office/office.py (members, roles, invitations) and ledger/formats/office.py
 (competitions, enrolment); these pages read the form, call one service, and show its errors
 at the field with what was typed kept."""
 
@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
-from ledger.clubs import office
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.game_fields import GameFormField
 from ledger.clubs.games import game_choices, meta, presets, reader_language
@@ -34,6 +33,7 @@ from ledger.clubs.models import (
     Role,
     Season,
 )
+from ledger.clubs.office import office
 from ledger.clubs.outcomes import settings_for
 from ledger.federation import cards as federation_cards
 from ledger.formats import office as competitions

@@ -18,11 +18,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import get_usage
 
-from ledger.clubs import services
 from ledger.clubs.errors import LedgerError, NotAllowed
 from ledger.clubs.games import declared_facts
 from ledger.clubs.models import Competition, Dispute, Player, Result, Role
-from ledger.clubs.visibility import viewer_of
+from ledger.clubs.office.visibility import viewer_of
+from ledger.clubs.results import services
 from ledger.referee import services as referee
 from ledger.referee.models import Case
 from ledger.web.scoring_views import (
@@ -140,7 +140,7 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "versions": versions,
             "may_confirm": may_confirm and mode != Competition.Confirmation.BLIND,
             "blind_form": blind_form,
-            # Sealed until confirmed: see ledger/clubs/visibility.py.
+            # Sealed until confirmed: see ledger/clubs/office/visibility.py.
             "hide_scores": hide,
             "may_contest": may_contest,
             "contest_kept": getattr(request, "contest_error", ("", ""))[0],

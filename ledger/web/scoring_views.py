@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_stubs_ext import StrOrPromise
 
-from ledger.clubs import services
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.games import (
     declared_facts,
@@ -31,9 +30,10 @@ from ledger.clubs.games import (
     with_players,
 )
 from ledger.clubs.models import Competition, Player, Result, Role, Table
+from ledger.clubs.office.visibility import viewer_of
 from ledger.clubs.outcomes import WIN, outcomes
+from ledger.clubs.results import services
 from ledger.clubs.scoring import score_result
-from ledger.clubs.visibility import viewer_of
 from ledger.web.forms import (
     MODES,
     DeclaredSummaryForm,
@@ -410,7 +410,7 @@ def _detail(game: str, source: str, verdict: dict[str, Any] | None) -> dict[str,
     return detail if isinstance(detail, dict) else None
 
 
-# The results that take a place at a table (ledger/clubs/services.py ``_check_room``).
+# The results that take a place at a table (ledger/clubs/results/services.py ``_check_room``).
 COUNTING = (Result.Status.PENDING, Result.Status.ACCEPTED, Result.Status.DISPUTED)
 
 
@@ -473,7 +473,8 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
     recent = list(table_obj.results.order_by("-entered_at", "-pk")[:10])
     viewer = viewer_of(request)
     for r in recent:
-        r.hidden = not viewer.may_see(r)  # sealed until confirmed (ledger/clubs/visibility.py)
+        # sealed until confirmed (ledger/clubs/office/visibility.py)
+        r.hidden = not viewer.may_see(r)
     if not form.is_bound and isinstance(form, DeclaredSummaryForm):
         # A field that follows the last result (the next hand's dealer) starts where the
         # engine said it goes.

@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
-from ledger.clubs import sheets
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.game_fields import GameFormField
 from ledger.clubs.games import label as game_label
 from ledger.clubs.models import Club, Competition, Role, Season
+from ledger.clubs.transfer import sheets
 from ledger.formats import seasons
 from ledger.formats.models import Championship
 from ledger.night import printing

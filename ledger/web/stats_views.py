@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.games import engine_available, label
 from ledger.clubs.models import Club, Player
-from ledger.clubs.playerstats import games_played, player_numbers
+from ledger.clubs.projections.playerstats import games_played, player_numbers
 from ledger.web.charts import rating_band
 
 

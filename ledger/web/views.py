@@ -31,11 +31,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from ledger.clubs import checkpoints, services, sheets
-from ledger.clubs import rows as rows_module
 from ledger.clubs.errors import LedgerError, logged_unavailable
 from ledger.clubs.games import engine_available, meta, points_label, rule_book
 from ledger.clubs.games import label as game_label
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import (
     ROLE_RANK,
     Checkpoint,
@@ -54,10 +53,13 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
+from ledger.clubs.office.visibility import SEALED, viewer_of
 from ledger.clubs.outcomes import KEYS, Settings, key_label, settings_for
-from ledger.clubs.playerstats import games_played, last_night
-from ledger.clubs.standings import last_round, layout_sql, settings_of, standings
-from ledger.clubs.visibility import SEALED, viewer_of
+from ledger.clubs.projections.playerstats import games_played, last_night
+from ledger.clubs.projections.standings import last_round, layout_sql, settings_of, standings
+from ledger.clubs.results import services
+from ledger.clubs.storage import rows as rows_module
+from ledger.clubs.transfer import sheets
 from ledger.formats import services as formats_services
 from ledger.web.charts import rating_band
 
@@ -116,7 +118,7 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     settings = settings_of(comp)
     show_match_points = "match_points" in settings.order
     # Results awaiting confirmation are sealed to all but the club's referees and
-    # organisers here (ledger/clubs/visibility.py).
+    # organisers here (ledger/clubs/office/visibility.py).
     reveal = viewer_of(request).sees_pending_of(comp)
     table, count, results = _tables(comp, settings, as_of, latest, show_match_points, reveal)
     can_score = comp.club.allows(request.user, "scorekeeper")
@@ -845,7 +847,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
         .select_related("competition", "table", "penalty")
         .order_by("-sequence")[:50]
     )
-    from ledger.clubs.penalties import for_player
+    from ledger.clubs.results.penalties import for_player
     from ledger.night.services import tonight_for
 
     return render(

@@ -10,7 +10,7 @@ import pytest
 
 from games.core import registry
 from ledger.clubs.models import Competition, Result
-from ledger.clubs.services import create_table
+from ledger.clubs.results.services import create_table
 from tests.games.test_messages_in_words import faults
 
 

@@ -1,7 +1,8 @@
 """Imports run one way (docs/architecture.md): every import of every module under ledger/,
 read with ``ast`` (those inside functions too, which a module may use to put off an import
 but not to hide one), follows the apps' order declared for import-linter in pyproject.toml,
-and the modules of ledger/clubs import each other without a cycle."""
+the rooms of ledger/clubs (its subpackages and ground-floor modules) follow the floors
+declared there too, and the modules of ledger/clubs import each other without a cycle."""
 
 from __future__ import annotations
 
@@ -68,11 +69,12 @@ for _name, _path in MODULES.items():
         GRAPH.edges[_name, _target].setdefault("lines", []).append(_line)
 
 
-def _declared_layers() -> list[set[str]]:
-    """The apps' layers, top first, as pyproject.toml declares them to import-linter."""
+def _declared_layers(contract_id: str = "ledger-apps") -> list[set[str]]:
+    """A layers contract's layers, top first, as pyproject.toml declares them to import-linter
+    (``a | b`` and ``a : b`` alike: both name the members of one layer)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    (contract,) = [c for c in config["contracts"] if c.get("id") == "ledger-apps"]
-    return [{m.strip() for m in layer.split("|")} for layer in contract["layers"]]
+    (contract,) = [c for c in config["contracts"] if c.get("id") == contract_id]
+    return [{m.strip() for m in layer.replace(":", "|").split("|")} for layer in contract["layers"]]
 
 
 def _app(module: str) -> str | None:
@@ -129,3 +131,36 @@ def test_the_modules_of_ledger_clubs_import_each_other_without_a_cycle() -> None
     assert unexplained == [], "import cycles in ledger/clubs: " + repr(unexplained)
     gone = [sorted(c) for c in KNOWN_CYCLES if c not in cycles]
     assert gone == [], "cycles listed as known that no longer exist: " + repr(gone)
+
+
+def _room(module: str) -> str | None:
+    """The room of ledger/clubs a module is in: its subpackage, or itself on the ground floor."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["ledger", "clubs"] else None
+
+
+def test_the_rooms_of_ledger_clubs_import_only_the_floors_below_them() -> None:
+    floors = _declared_layers("clubs-rooms")
+    level = {room: i for i, floor in enumerate(floors) for room in floor}
+    rooms = {r for m in MODULES if (r := _room(m)) is not None and r != "migrations"}
+    assert rooms == set(level), "every room of ledger/clubs has its floor in pyproject.toml"
+    wrong = []
+    for importer, imported, data in GRAPH.edges(data=True):
+        a, b = _room(importer), _room(imported)
+        if a is None or b is None or a == b or "migrations" in (a, b):
+            continue
+        # Below means a later floor; rooms sharing a floor may import each other one way
+        # (``a : b``), which the no-cycle test below holds to.
+        if level[b] < level[a]:
+            lines = ", ".join(map(str, sorted(set(data["lines"]))))
+            wrong.append(f"{importer} -> {imported} (line {lines})")
+    assert wrong == [], "imports against the floors of ledger/clubs:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_rooms_of_ledger_clubs_import_each_other_without_a_cycle() -> None:
+    rooms = nx.DiGraph()
+    for importer, imported in GRAPH.edges:
+        a, b = _room(importer), _room(imported)
+        if a is not None and b is not None and a != b:
+            rooms.add_edge(a, b)
+    assert list(nx.simple_cycles(rooms)) == []

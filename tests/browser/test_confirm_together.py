@@ -14,7 +14,7 @@ from tests.browser.conftest import log_in, manage
 # login confirms them (the demo club's own rows are left alone).
 SETUP = """
 from django.contrib.auth import get_user_model
-from ledger.clubs import services
+from ledger.clubs.results import services
 from ledger.clubs.models import Club, Competition, Player
 from tests.referee import planted
 club = Club.objects.get(slug="circolo-pisano")

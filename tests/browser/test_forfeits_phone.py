@@ -67,7 +67,7 @@ stages.make_stage(
 # browser (those with a player named in LEAVE). Prints each table's pair by names.
 PLAY = """
 from django.contrib.auth import get_user_model
-from ledger.clubs import services as core
+from ledger.clubs.results import services as core
 from ledger.clubs.models import Competition, Table
 from ledger.formats import services
 from ledger.formats.models import Entrant

@@ -23,7 +23,7 @@ PASSWORD = "ponte-di-mezzo-2026"
 SETUP = f"""
 from django.contrib.auth import get_user_model
 from ledger.clubs.models import Club, Competition, Membership, Player
-from ledger.clubs.services import create_table
+from ledger.clubs.results.services import create_table
 club = Club.objects.get(slug="circolo-pisano")
 competition, _ = Competition.objects.get_or_create(
     club=club, slug="variante-3-a-due", defaults={{

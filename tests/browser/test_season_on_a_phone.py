@@ -43,7 +43,7 @@ AFTER_FIVE += [("4", "Dario", "19")]
 SETUP = """
 import datetime
 from django.contrib.auth import get_user_model
-from ledger.clubs import services
+from ledger.clubs.results import services
 from ledger.clubs.models import Club, Competition, Membership, Player, Round, Season
 from ledger.formats import stages
 from ledger.formats.models import Championship, Stage

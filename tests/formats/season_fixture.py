@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from ledger.clubs import services
 from ledger.clubs.models import Club, Competition, Membership, Player, Result, Round, Season
+from ledger.clubs.results import services
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
 # Each night's points per player, in NAMES' order (None: did not play). One table a night;

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Competition, Entry, Membership, Player, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.night import services as night
 from tests.formats.conftest import enter

@@ -11,8 +11,8 @@ from caissify_pairings.fpc import check_trf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.formats.pairing import swiss
 from ledger.formats.pairing.swiss import Seated, SwissPlayer, allocate, key, preference

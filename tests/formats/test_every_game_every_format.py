@@ -19,8 +19,8 @@ import pytest
 from django.test import Client
 
 from games.core import registry
-from ledger.clubs import services as core
 from ledger.clubs.models import Competition, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from tests.formats.conftest import enter
 from tests.formats.level_results import Typed, decided

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid, LedgerError
 from ledger.clubs.models import Competition, Entry, Result, Standing, Table
-from ledger.clubs.projections import rebuild_standings
+from ledger.clubs.projections.projections import rebuild_standings
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.formats.models import KnockoutMatch
 from ledger.formats.pairing.swiss import key

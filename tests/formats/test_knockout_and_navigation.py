@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Membership, Player, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.formats.models import Draw, KnockoutMatch
 from tests.formats.conftest import enter, make_competition

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Competition, Table
-from ledger.clubs.standings import standings
+from ledger.clubs.projections.standings import standings
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from tests.formats.conftest import enter
 from tests.formats.level_results import Typed, decided

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict
 from ledger.clubs.models import Competition, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from tests.formats.conftest import enter, make_competition
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import services
 from ledger.clubs.errors import Invalid
+from ledger.clubs.results import services
 from ledger.formats import seasons
 from ledger.formats.models import Championship
 from tests.formats.season_fixture import make_season

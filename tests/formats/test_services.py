@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from caissify_pairings.trf import parse_trf
 
-from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Seat, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.formats.models import Bye, Draw, KnockoutMatch
 from ledger.formats.pairing.swiss import key

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import services as core
 from ledger.clubs.errors import Conflict
 from ledger.clubs.models import Competition, Membership, Player, Round
+from ledger.clubs.results import services as core
 from ledger.formats import services, stages
 from ledger.formats.models import Advanced, Championship, Entrant, Stage
 from tests.formats.season_fixture import make_season

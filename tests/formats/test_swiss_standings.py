@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.formats.pairing import tiebreaks
 from ledger.formats.pairing.tiebreaks import Game, Scale
@@ -152,7 +152,7 @@ def test_tiebreaks_on_a_two_point_scale_are_twice_those_on_one_point() -> None:
 def test_a_penalty_that_stands_moves_the_player_down_for_the_next_pairing_as_in_the_standings(
     club: Any, people: Any, points_game: str
 ) -> None:
-    from ledger.clubs.penalties import cancel_penalty, give_penalty
+    from ledger.clubs.results.penalties import cancel_penalty, give_penalty
 
     comp = make_competition(club, "swiss")
     enter(people, comp, 6)

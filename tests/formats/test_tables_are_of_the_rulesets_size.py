@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import services as core
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from tests.formats.conftest import enter
 

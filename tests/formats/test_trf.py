@@ -12,8 +12,8 @@ from caissify_pairings.engines.dutch import DutchEngine
 from caissify_pairings.fpc import check_trf
 from caissify_pairings.trf import parse_trf
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Table
+from ledger.clubs.results import services as core
 from ledger.formats import services
 from ledger.formats.pairing import trf
 from ledger.formats.pairing.tiebreaks import Game

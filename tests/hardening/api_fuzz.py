@@ -20,8 +20,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from ledger.clubs import services
 from ledger.clubs.models import Competition, Entry, ImportJob, Player, Result, Table
+from ledger.clubs.results import services
 from tests.conftest import api_key
 
 CHECKS = [

@@ -17,8 +17,9 @@ from typing import Any
 import requests
 from django.db import connection
 
-from ledger.clubs import projections, services
 from ledger.clubs.models import Competition, Entry, Result, Standing, Table
+from ledger.clubs.projections import projections
+from ledger.clubs.results import services
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = "/api/v1/results/"

@@ -78,7 +78,7 @@ def test_points_beyond_any_games_range_are_a_400(people, manual_table, points):
 def test_a_summary_whose_points_are_ten_to_the_thirty_is_a_400(people, club):
     from games.core import registry
     from ledger.clubs.models import Competition
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     if "tarocco" not in registry.available():
         pytest.skip("no Tarocco engine")

@@ -20,8 +20,10 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ledger.clubs import checkpoints, journal, services, signing
+from ledger.clubs.journal import checkpoints, journal
 from ledger.clubs.models import Checkpoint, Club, Entry, Result, Standing, entry_hash
+from ledger.clubs.results import services
+from ledger.clubs.storage import signing
 from tests.ledger.helpers import record
 
 

@@ -29,8 +29,9 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-from ledger.clubs import journal, services
+from ledger.clubs.journal import journal
 from ledger.clubs.models import Competition, Result
+from ledger.clubs.results import services
 from tests.conftest import api_key
 from tests.hardening.reliability import (
     ROOT,

@@ -24,8 +24,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
 
-from ledger.clubs import backup, checkpoints, signing, transfer
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Club, entry_hash
+from ledger.clubs.storage import signing
+from ledger.clubs.transfer import backup, transfer
 from tests.hardening.test_checkpoints import a_journal
 from tests.ledger.helpers import record
 

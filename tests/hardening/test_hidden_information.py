@@ -252,7 +252,7 @@ def test_6_a_referee_who_opened_a_pending_blind_result_reads_it_and_cannot_re_en
 ):
     from ledger.clubs.errors import NotAllowed
     from ledger.clubs.models import Result, SealOpening
-    from ledger.clubs.services import reenter_result
+    from ledger.clubs.results.services import reenter_result
 
     referee = people.users["referee"]
     desk = Client(HTTP_ACCEPT_LANGUAGE="en")
@@ -288,7 +288,7 @@ def test_6_a_referee_who_has_not_seen_a_pending_blind_result_may_be_its_second_e
     people, blind_result
 ):
     from ledger.clubs.models import Result
-    from ledger.clubs.services import reenter_result
+    from ledger.clubs.results.services import reenter_result
 
     reenter_result(
         user=people.users["referee"], result=blind_result, source="manual", scores=SCORES
@@ -307,7 +307,7 @@ def test_2_a_running_game_imported_with_its_secrets_in_clear_is_written_sealed(
     import shutil
     import sqlite3
 
-    from ledger.clubs import transfer
+    from ledger.clubs.transfer import transfer
     from tests.ledger.test_export import manage, our_key
 
     table = four_at_tarocco

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.clubs.errors import Invalid
-from ledger.clubs.imports import MAX_ROW_CHARS, create_job, run_job
 from ledger.clubs.models import Entry, ImportJob, Membership, Player, Result
+from ledger.clubs.transfer.imports import MAX_ROW_CHARS, create_job, run_job
 
 
 def names(people, n=2):

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from ledger.clubs import imports
-from ledger.clubs.imports import create_job, run_job
 from ledger.clubs.models import Entry, ImportJob, Result, Table
+from ledger.clubs.transfer import imports
+from ledger.clubs.transfer.imports import create_job, run_job
 
 HEADER = "competition,table,players,scores,key\n"
 

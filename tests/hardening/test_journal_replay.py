@@ -20,9 +20,10 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone, translation
 
-from ledger.clubs import audit, checkpoints, journal, signing
+from ledger.clubs.journal import audit, checkpoints, journal
 from ledger.clubs.models import Club, Entry, Result, Standing
-from ledger.clubs.projections import rebuild_standings
+from ledger.clubs.projections.projections import rebuild_standings
+from ledger.clubs.storage import signing
 from tests.hardening.test_checkpoints import a_journal, guard_off, rehash, saved_feed
 from tests.ledger.helpers import record
 

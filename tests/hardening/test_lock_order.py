@@ -19,8 +19,9 @@ from django.db import connection, connections
 from django.test import Client
 from rest_framework.test import APIClient
 
-from ledger.clubs import journal, services
+from ledger.clubs.journal import journal
 from ledger.clubs.models import Competition, Result
+from ledger.clubs.results import services
 from tests.conftest import api_key
 from tests.hardening.reliability import (
     assert_projection_equals_rebuild,

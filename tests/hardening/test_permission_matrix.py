@@ -15,7 +15,6 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from ledger.clubs import services
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -27,6 +26,7 @@ from ledger.clubs.models import (
     Role,
     Table,
 )
+from ledger.clubs.results import services
 from tests.conftest import api_key
 
 ROLES = ("anonymous", "member", "outsider", "scorekeeper", "referee", "organiser", "admin")
@@ -181,7 +181,7 @@ def _upload(w: World) -> io.BytesIO:
 
 def _import_waiting(w: World) -> dict[str, Any]:
     """A file sent with preview, waiting for its scorekeeper to confirm what was understood."""
-    from ledger.clubs import imports
+    from ledger.clubs.transfer import imports
 
     job = imports.create_job(
         user=w.users["admin"],

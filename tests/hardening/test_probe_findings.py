@@ -13,8 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.core.fair import commitment
-from ledger.clubs import imports, services
 from ledger.clubs.models import ImportJob, Result
+from ledger.clubs.results import services
+from ledger.clubs.transfer import imports
 from ledger.play import services as play_services
 from ledger.play.models import GameTable
 from tests.hardening.reliability import body, competition_with_tables

@@ -23,9 +23,9 @@ import requests
 from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Entry, Result
-from ledger.clubs.services import sender_key
+from ledger.clubs.results.services import sender_key
 from tests.conftest import api_key
 from tests.hardening.reliability import (
     ROOT,

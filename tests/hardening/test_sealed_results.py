@@ -113,7 +113,7 @@ def test_pages_and_exports_show_a_pending_result_as_a_question_mark(
 def test_no_webhook_tells_of_a_result_before_it_counts(people, manual_table, manual_competition):
     result = _record(people, manual_table, manual_competition, Competition.Confirmation.BLIND)
     assert not WebhookDelivery.objects.exists()
-    from ledger.clubs.services import reenter_result
+    from ledger.clubs.results.services import reenter_result
 
     reenter_result(user=people.users["scorekeeper2"], result=result, source="manual", scores=SCORES)
     result.refresh_from_db()

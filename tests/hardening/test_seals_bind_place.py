@@ -19,8 +19,9 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone, translation
 
-from ledger.clubs import checkpoints, journal, signing
+from ledger.clubs.journal import checkpoints, journal
 from ledger.clubs.models import Club, Entry, entry_hash
+from ledger.clubs.storage import signing
 from tests.hardening.test_checkpoints import a_journal, guard_off, rehash
 from tests.ledger.helpers import record
 

@@ -47,8 +47,9 @@ from hypothesis.stateful import (
 )
 
 from games.core import RandomBot, play, registry
-from ledger.clubs import imports, journal, penalties, projections, ratings, services
+from ledger.clubs import ratings
 from ledger.clubs.errors import Conflict, LedgerError
+from ledger.clubs.journal import journal
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -65,6 +66,9 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
+from ledger.clubs.projections import projections
+from ledger.clubs.results import penalties, services
+from ledger.clubs.transfer import imports
 from ledger.formats import office as competition_office
 from ledger.formats import services as formats
 from ledger.formats.models import Entrant, FormatSettings

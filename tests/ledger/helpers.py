@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.clubs import services
 from ledger.clubs.models import Competition, Result
+from ledger.clubs.results import services
 
 
 def use(competition: Competition, mode: str) -> None:

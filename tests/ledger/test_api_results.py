@@ -54,7 +54,7 @@ def test_the_same_key_with_another_body_is_a_conflict(people, manual_table):
 
 def test_idempotency_keys_are_per_club(people, manual_table, other_club, django_user_model):
     from ledger.clubs.models import Competition, Membership
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     competition = Competition.objects.create(
         club=other_club, name="X", slug="x", game=manual_table.competition.game
@@ -256,7 +256,7 @@ def test_an_unknown_table_is_a_clear_error(people, manual_table):
 @pytest.fixture
 def tarocco_table(people):
     from ledger.clubs.models import Competition
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     competition = Competition.objects.create(
         club=people.club, name="Tarocco", slug="tarocco", game="tarocco"
@@ -333,8 +333,8 @@ def test_a_table_that_does_not_exist_is_named_in_the_callers_language(people, ma
 def test_a_record_keeps_every_number_exactly_as_sent(people, club, extra):
     # An integer of 30 digits in a note is kept to the digit, through the fast path (a
     # token and a record only) and through the full one alike.
-    from ledger.clubs import services
     from ledger.clubs.models import Competition
+    from ledger.clubs.results import services
 
     competition = Competition.objects.create(club=club, name="T", slug="t", game="tarocco")
     table = services.create_table(

@@ -251,7 +251,7 @@ def test_a_logged_in_player_joins_a_second_club_by_invitation(
 ) -> None:
     other_organiser = people.players["organiser"]
     Membership.objects.create(club=other_club, player=other_organiser, role=Role.ORGANISER)
-    from ledger.clubs import office
+    from ledger.clubs.office import office
 
     _inv, key = office.invite(
         user=people.users["organiser"], club=other_club, name="Member", role=Role.MEMBER

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.clubs import services
 from ledger.clubs.errors import Conflict, NotAllowed
 from ledger.clubs.models import Entry, Result
+from ledger.clubs.results import services
 from tests.ledger.helpers import record, use
 
 

@@ -7,9 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.clubs import services
 from ledger.clubs.errors import Conflict, NotAllowed
 from ledger.clubs.models import Dispute, Entry, Result, Standing
+from ledger.clubs.results import services
 from tests.ledger.helpers import record, use
 
 

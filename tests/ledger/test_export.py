@@ -21,8 +21,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
 
-from ledger.clubs import transfer
 from ledger.clubs.models import Club, Entry, Player, Rating, Result, Standing
+from ledger.clubs.transfer import transfer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # and a dispute, so the export carries every version of a result.
 HISTORY = """
 from django.contrib.auth import get_user_model
-from ledger.clubs import services
+from ledger.clubs.results import services
 from ledger.clubs.models import Competition, Result
 user = get_user_model().objects.get(username="demo")
 comp = Competition.objects.get(slug="cardchess-2026")
@@ -46,7 +46,7 @@ pending, _ = services.record_result(
 )
 services.dispute_result(user=user, result=pending, reason="wrong seat")
 # Penalties are journal lines of their own, counted in the ratings where the club says so.
-from ledger.clubs import penalties
+from ledger.clubs.results import penalties
 from ledger.clubs.models import Club
 Club.objects.update(penalties_in_ratings=True)
 tarocco = Competition.objects.get(slug="tarocco-2026")
@@ -298,7 +298,8 @@ def _public_of(seed_hex: str) -> str:
 
 def _feed_there(db_file: Path, slug: str, key: str) -> dict[str, Any]:
     script = (
-        "import json; from ledger.clubs import checkpoints; from ledger.clubs.models import Club; "
+        "import json; from ledger.clubs.journal import checkpoints; "
+        "from ledger.clubs.models import Club; "
         f"print(json.dumps(checkpoints.feed(Club.objects.get(slug={slug!r}))))"
     )
     said = manage(db_file, "shell", "-c", script, key=key)
@@ -314,7 +315,8 @@ def test_a_club_moved_elsewhere_keeps_verifying_against_its_checkpoints_and_thei
     checkpoints signed before the move without being given the key, the club's feed
     publishes the key beside the new installation's, and a key changed in the database is
     reported. Moved on again, the club keeps both earlier keys."""
-    from ledger.clubs import checkpoints, signing
+    from ledger.clubs.journal import checkpoints
+    from ledger.clubs.storage import signing
 
     call_command("import_club", str(demo["export"]))
     ours = signing.public_key()
@@ -396,7 +398,8 @@ def test_signed_checkpoints_travel_with_the_club_and_still_verify_with_their_key
     signing key) the file is taken when its key is given with `--public-key`, and
     `verify_ledger --public-key` proves the journal still extends the checkpoint there; a
     checkpoint whose head was changed in the file (its line checks redone) is refused."""
-    from ledger.clubs import checkpoints, signing
+    from ledger.clubs.journal import checkpoints
+    from ledger.clubs.storage import signing
 
     call_command("import_club", str(demo["export"]))
     club = Club.objects.get(slug="circolo-pisano")

@@ -8,7 +8,8 @@ import io
 import pytest
 from django.test import Client
 
-from ledger.clubs import services, transfer
+from ledger.clubs.results import services
+from ledger.clubs.transfer import transfer
 
 pytestmark = pytest.mark.django_db
 

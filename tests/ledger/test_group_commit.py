@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from ledger.clubs import groupcommit, ratings, services
-from ledger.clubs.journal import verify_chain
+from ledger.clubs import ratings
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Competition, Entry, Membership, Player, Rating, Result
-from ledger.clubs.standings import journal_totals
+from ledger.clubs.projections.standings import journal_totals
+from ledger.clubs.results import services
+from ledger.clubs.storage import groupcommit
 
 NEEDS_PG = "threads writing at once need PostgreSQL"
 

@@ -12,8 +12,8 @@ import pytest
 from django.utils import translation
 
 from ledger.clubs.errors import Invalid
-from ledger.clubs.imports import create_job, in_words, run_job
 from ledger.clubs.models import Competition, ImportJob, Result
+from ledger.clubs.transfer.imports import create_job, in_words, run_job
 
 
 @pytest.fixture
@@ -181,7 +181,7 @@ def test_the_xlsx_template_has_the_competitions_players_and_notes_and_imports_as
 ):
     import openpyxl
 
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     seated = people.extra[:4]
     create_table(user=people.users["organiser"], competition=tarocco, label="T", players=seated)
@@ -263,7 +263,7 @@ def test_a_workbook_beyond_the_row_budget_is_refused_whole_before_it_is_read_on(
 def test_a_workbook_that_unpacks_into_too_much_is_refused_before_it_is_read(
     client, people, tarocco, monkeypatch
 ):
-    from ledger.clubs import sheets
+    from ledger.clubs.transfer import sheets
 
     client.force_login(people.users["scorekeeper"])
     monkeypatch.setattr(sheets, "MAX_UNPACKED", 1000)

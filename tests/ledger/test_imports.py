@@ -9,8 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from games.core import registry
-from ledger.clubs.imports import create_job, run_job
 from ledger.clubs.models import Entry, ImportJob, Result, Standing, Table
+from ledger.clubs.transfer.imports import create_job, run_job
 
 
 def names(people, n=2):

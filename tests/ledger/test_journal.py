@@ -11,9 +11,11 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.utils import translation
 
-from ledger.clubs import journal, projections, services
 from ledger.clubs.errors import Conflict, NotAllowed
+from ledger.clubs.journal import journal
 from ledger.clubs.models import Entry, Result, Standing
+from ledger.clubs.projections import projections
+from ledger.clubs.results import services
 from tests.ledger.helpers import record
 
 

@@ -8,9 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from ledger.clubs import services
 from ledger.clubs.errors import Invalid, NotAllowed
 from ledger.clubs.models import Competition, Membership, Player, Season
+from ledger.clubs.results import services
 
 
 def test_each_role_includes_the_ones_before_it(people, club):

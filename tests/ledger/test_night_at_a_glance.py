@@ -9,7 +9,7 @@ import re
 import pytest
 
 from ledger.clubs.models import Competition
-from ledger.clubs.services import create_table, record_result
+from ledger.clubs.results.services import create_table, record_result
 from ledger.formats.models import FormatSettings
 from tests.ledger.helpers import record, use
 
@@ -45,7 +45,7 @@ def test_the_entry_page_shows_each_seats_running_total(keeper, people, manual_ta
 
 
 def test_a_superseded_result_is_left_out_of_the_running_totals(keeper, people, manual_table):
-    from ledger.clubs import services
+    from ledger.clubs.results import services
 
     old = record(people, manual_table, [5, 1])
     services.supersede_result(

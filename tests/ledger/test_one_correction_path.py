@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import services
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Dispute, Entry, Result, Standing, Table
-from ledger.clubs.projections import rebuild_standings
+from ledger.clubs.projections.projections import rebuild_standings
+from ledger.clubs.results import services
 from ledger.referee import services as desk
 from tests.ledger.helpers import record, use
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from games.core import RandomBot, play, registry
-from ledger.clubs import services
 from ledger.clubs.models import Competition, Result, Table
+from ledger.clubs.results import services
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from unittest import mock
 
 from django.db.utils import OperationalError
 
-from ledger.clubs import services
+from ledger.clubs.results import services
 
 
 def test_the_home_page_lists_clubs_and_competitions(client, manual_competition):

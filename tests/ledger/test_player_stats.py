@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import registry
-from ledger.clubs import services
 from ledger.clubs.models import Club, Competition, Season
-from ledger.clubs.playerstats import games_played, player_numbers
+from ledger.clubs.projections.playerstats import games_played, player_numbers
+from ledger.clubs.results import services
 from tests.conftest import People
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +119,7 @@ def test_each_game_reads_its_own_figures_from_a_result(
 
 def test_the_player_page_sums_up_their_last_night(people: People, club: Club) -> None:
     from ledger.clubs.models import Round
-    from ledger.clubs.playerstats import last_night
+    from ledger.clubs.projections.playerstats import last_night
 
     competition = Competition.objects.create(club=club, name="Serate", slug="s", game="tarocco")
     first, second = (

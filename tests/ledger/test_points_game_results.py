@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.clubs import services
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Result, Standing
+from ledger.clubs.results import services
 
 
 def test_typed_points_are_scored_by_the_games_engine_and_keep_its_outcome(people, manual_table):

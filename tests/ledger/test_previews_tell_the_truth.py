@@ -15,8 +15,9 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.clubs import previews, ratings, services
+from ledger.clubs import ratings
 from ledger.clubs.models import Club, Entry, Rating, Result, Webhook, WebhookDelivery
+from ledger.clubs.results import previews, services
 from ledger.formats import services as formats
 from tests.formats.conftest import enter, make_competition
 

@@ -13,7 +13,7 @@ import pytest
 
 from games.core import RandomBot, registry
 from ledger.clubs.models import Competition, Result
-from ledger.clubs.services import create_table, record_result
+from ledger.clubs.results.services import create_table, record_result
 
 # Every game the registry lists whose results say more than each seat's points (a game
 # whose summary is the points themselves declares nothing beyond them: the page's table of

@@ -63,7 +63,7 @@ tarocco = pytest.mark.skipif("tarocco" not in registry.available(), reason="no T
 
 @pytest.fixture
 def tarocco_table(club, people):
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     competition = Competition.objects.create(club=club, name="T", slug="tarocco", game="tarocco")
     return create_table(
@@ -115,7 +115,7 @@ def test_a_tarocco_hand_recorded_on_the_page_moves_the_standings(logged_in, taro
 
 
 def _table(club, people, game: str, players: int, ruleset: str = "") -> Table:
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     competition = Competition.objects.create(
         club=club, name=game, slug=f"{game}-cup", game=game, ruleset=ruleset

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.cache import caches
 
-from ledger.clubs import services
 from ledger.clubs.errors import Invalid, NotAllowed
 from ledger.clubs.models import Result
+from ledger.clubs.results import services
 from tests.ledger.helpers import record, use
 
 

@@ -12,9 +12,11 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.clubs import projections, ratings, services
+from ledger.clubs import ratings
 from ledger.clubs.models import Competition, Rating, RatingChange, Result, Round, Standing
-from ledger.clubs.standings import standings
+from ledger.clubs.projections import projections
+from ledger.clubs.projections.standings import standings
+from ledger.clubs.results import services
 from tests.ledger.helpers import record
 
 
@@ -217,7 +219,7 @@ def test_totals_after_a_round_are_the_same_from_the_journal_and_from_the_project
     rounds after N) equals them after round N and after round N-1."""
     from django.core.cache import cache
 
-    from ledger.clubs.standings import (
+    from ledger.clubs.projections.standings import (
         Totals,
         counted_after,
         projection,
@@ -367,7 +369,7 @@ def test_standings_as_of_a_round_read_the_per_round_totals_never_the_journal(
 ):
     from django.core.cache import cache
 
-    from ledger.clubs import totals as module
+    from ledger.clubs.projections import totals as module
 
     competition, tables, (a, b, c, d) = league
     play_both_rounds(people, tables, (a, b, c, d))
@@ -390,7 +392,7 @@ def test_standings_as_of_a_round_read_the_per_round_totals_never_the_journal(
     assert later[b.name].rank == 1 and later[b.name].movement == 0
     assert sums == [], "no read summed the journal"
     monkeypatch.undo()
-    from ledger.clubs.audit import standing_problems
+    from ledger.clubs.journal.audit import standing_problems
 
     assert standing_problems(competition.club) == []
 
@@ -432,7 +434,7 @@ def test_the_ratings_table_shows_estimate_uncertainty_and_cautious_value_escaped
 
 
 def test_verify_names_a_changed_round_total_and_the_rebuild_restores_it(people, league):
-    from ledger.clubs.audit import standing_problems
+    from ledger.clubs.journal.audit import standing_problems
     from ledger.clubs.models import RoundTotal
 
     competition, tables, (a, b, c, d) = league
@@ -447,7 +449,7 @@ def test_verify_names_a_changed_round_total_and_the_rebuild_restores_it(people, 
 
 
 def test_a_deleted_round_leaves_its_tables_lines_out_of_every_round(people, league):
-    from ledger.clubs.audit import standing_problems
+    from ledger.clubs.journal.audit import standing_problems
 
     competition, tables, (a, b, c, d) = league
     play_both_rounds(people, tables, (a, b, c, d))
@@ -509,7 +511,7 @@ def test_the_places_after_a_round_are_the_ranks_of_the_full_rows(order, rows):
     """The movement column's places, ranked without building rows, are the ranks the
     standings give the same totals (ties on every key share a place)."""
     from ledger.clubs.outcomes import settings_for
-    from ledger.clubs.standings import places, rank_rows
+    from ledger.clubs.projections.standings import places, rank_rows
 
     rules = settings_for("ergio", {"order": order})
     totals = [

@@ -9,8 +9,8 @@ from unittest import mock
 
 import pytest
 
-from ledger.clubs import services
 from ledger.clubs.models import Club, Round, Standing
+from ledger.clubs.results import services
 from ledger.web import views
 from tests.ledger.helpers import record, use
 
@@ -107,7 +107,7 @@ def test_a_pending_result_and_its_confirmation_reach_a_cached_table(client, peop
 def test_pending_points_reach_only_referees_and_organisers_from_a_cached_table(
     client, people, played
 ):
-    """A result not confirmed yet is sealed (ledger/clubs/visibility.py): its provisional
+    """A result not confirmed yet is sealed (ledger/clubs/office/visibility.py): its provisional
     points are shown to the club's referees and organisers only, and with blind re-entry
     to nobody (the first entry is blind to them too until the second one)."""
     for mode in ("second_person", "blind"):
@@ -262,7 +262,7 @@ def test_a_corrections_preview_keeps_nothing_in_the_cache(people, manual_competi
     ]
     record(people, tables[0], [5, 1])
     second = record(people, tables[1], [0, 9])
-    from ledger.clubs.standings import standings
+    from ledger.clubs.projections.standings import standings
 
     standings(manual_competition)  # what the real journal gives is kept already
     kept = []

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.clubs import services
 from ledger.clubs.models import Competition, Standing
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, settings_for
-from ledger.clubs.standings import standings
+from ledger.clubs.projections.standings import standings
+from ledger.clubs.results import services
 from tests.ledger.helpers import record
 
 

@@ -8,10 +8,10 @@ import pytest
 from django.core.cache import caches
 from django.utils import translation
 
-from ledger.clubs import services
 from ledger.clubs.errors import NotAllowed
 from ledger.clubs.models import Entry, Result
-from ledger.clubs.services import create_table
+from ledger.clubs.results import services
+from ledger.clubs.results.services import create_table
 from tests.ledger.helpers import record, use
 
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger.clubs import audit, journal, services
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
+from ledger.clubs.journal import audit, journal
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -30,6 +30,7 @@ from ledger.clubs.models import (
     Webhook,
     WebhookDelivery,
 )
+from ledger.clubs.results import services
 from ledger.formats import services as formats
 from tests.ledger.helpers import record, use
 
@@ -289,7 +290,7 @@ def test_the_api_voids_a_result(people: Any, manual_table: Table) -> None:
 
 
 def test_an_import_row_voids_the_result_it_names(people: Any, manual_table: Table) -> None:
-    from ledger.clubs import imports
+    from ledger.clubs.transfer import imports
 
     result = record(people, manual_table, [5, 2])
     slug = manual_table.competition.slug

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from ledger.clubs import services
 from ledger.clubs.models import Webhook, WebhookDelivery
+from ledger.clubs.results import services
 
 
 class Sent:

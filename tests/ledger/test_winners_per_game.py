@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from games.core import RandomBot, play, registry
-from ledger.clubs import services
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Standing, Table
+from ledger.clubs.results import services
 
 #: A ruleset whose games the random bots finish quickly, for a game whose default is slow;
 #: every other installed game plays its default.

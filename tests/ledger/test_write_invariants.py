@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import imports, services
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Entry, Result, Round, Seat, Standing, Table
+from ledger.clubs.results import services
+from ledger.clubs.transfer import imports
 from ledger.formats import services as formats
 from tests.ledger.helpers import record
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Entry, Membership, Player, Standing, Table
-from ledger.clubs.projections import rebuild_standings
-from ledger.clubs.services import record_result, supersede_result
+from ledger.clubs.projections.projections import rebuild_standings
+from ledger.clubs.results.services import record_result, supersede_result
 from ledger.formats import services as formats
 from ledger.night import services as night
 from ledger.referee import services as referee

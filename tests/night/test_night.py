@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Entry, Membership, Player, Result, Standing, Table
-from ledger.clubs.services import record_result
+from ledger.clubs.results.services import record_result
 from ledger.formats import services as formats
 from ledger.formats.models import Draw
 from ledger.night import services

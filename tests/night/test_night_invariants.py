@@ -11,9 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger.clubs import penalties
 from ledger.clubs.errors import Conflict, Invalid
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import (
     Competition,
     Entry,
@@ -25,8 +24,9 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
-from ledger.clubs.services import confirm_result, record_result
-from ledger.clubs.standings import standings
+from ledger.clubs.projections.standings import standings
+from ledger.clubs.results import penalties
+from ledger.clubs.results.services import confirm_result, record_result
 from ledger.formats import services as formats
 from ledger.night import services
 from ledger.night.models import Replacement

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import penalties
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Entry, Standing
-from ledger.clubs.services import create_table, record_result
-from ledger.clubs.standings import journal_totals, standings
+from ledger.clubs.projections.standings import journal_totals, standings
+from ledger.clubs.results import penalties
+from ledger.clubs.results.services import create_table, record_result
 from tests.night.conftest import night_competition
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +143,7 @@ def test_the_standings_as_of_a_round_count_the_penalties_given_in_it(
     club: Any, people: Any, points_game: str
 ) -> None:
     from ledger.clubs.models import Round
-    from ledger.clubs.standings import counted_after
+    from ledger.clubs.projections.standings import counted_after
 
     competition = night_competition(club)
     one = Round.objects.create(competition=competition, number=1)
@@ -189,7 +189,8 @@ def test_penalty_lines_are_sealed_and_exported_after_the_penalties_they_name(
 
     import orjson
 
-    from ledger.clubs import checkpoints, transfer
+    from ledger.clubs.journal import checkpoints
+    from ledger.clubs.transfer import transfer
 
     competition = night_competition(club)
     table = _table(people, competition)

@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Result, Table
-from ledger.clubs.services import record_result
+from ledger.clubs.results.services import record_result
 from ledger.formats import services as formats
 from ledger.night import services
 from ledger.night.models import NightSettings, RoundClock

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import services as core
 from ledger.clubs.models import Competition, Round, Table
+from ledger.clubs.results import services as core
 from ledger.formats import services as formats
 from ledger.formats import stages
 from ledger.formats.models import Stage

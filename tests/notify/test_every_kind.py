@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from games.core import registry
 from ledger.clubs import events
-from ledger.clubs import services as core
 from ledger.clubs.models import Competition, Result
+from ledger.clubs.results import services as core
 from ledger.notify import sending, tasks
 from ledger.notify.models import Delivery, Preferences
 from ledger.play import live

@@ -143,7 +143,7 @@ def test_it_asks_for_game_and_seats_unless_a_scheduled_table_is_given(people):
 
 def test_it_opens_a_scheduled_table_for_its_players(people, django_capture_on_commit_callbacks):
     from ledger.clubs.models import Competition
-    from ledger.clubs.services import create_table
+    from ledger.clubs.results.services import create_table
 
     comp = Competition.objects.create(
         club=people.club, name="Lega", slug="lega", game="ergio", ruleset={"name": "base"}

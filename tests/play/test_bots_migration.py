@@ -7,9 +7,9 @@ import importlib
 
 from django.apps import apps
 
-from ledger.clubs import journal
+from ledger.clubs.journal import journal
 from ledger.clubs.models import Entry, Membership, Player, Rating, Result, Standing
-from ledger.clubs.standings import standings
+from ledger.clubs.projections.standings import standings
 from ledger.play import services
 from ledger.play.models import PlaySeat
 from tests.play.conftest import dealt, play_out

@@ -11,7 +11,7 @@ from games.core import registry
 from games.core.fair import commitment
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed, RuleViolation
 from ledger.clubs.models import Entry, Player, Result, Standing
-from ledger.clubs.standings import standings
+from ledger.clubs.projections.standings import standings
 from ledger.play import selectors, services
 from ledger.play.models import GameTable, Move
 from tests.play.conftest import GAMES, dealt, play_out, seats_for
@@ -70,7 +70,7 @@ def test_a_game_between_people_ends_in_the_ledger_with_its_full_record(commit, p
     assert Entry.objects.filter(result=result).count() == len(result.scores)
     assert result.competition.slug == "partite-digitali-cardchess"
     # The key of the table's result cannot be guessed from the table's number.
-    from ledger.clubs.services import sender_key
+    from ledger.clubs.results.services import sender_key
 
     assert result.idempotency_key == sender_key(
         result.entered_by_id, result.source, services.result_key(table)
@@ -337,7 +337,7 @@ def test_a_move_at_a_stale_table_is_refused_and_the_table_stays_abandoned(commit
 
 def test_a_scheduled_table_keeps_its_players_seats_and_records_there(commit, people):
     from ledger.clubs.models import Competition
-    from ledger.clubs.services import create_table as ledger_table
+    from ledger.clubs.results.services import create_table as ledger_table
 
     comp = Competition.objects.create(
         club=people.club, name="Lega", slug="lega", game="cardchess", ruleset={"name": "2p"}

@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from ledger.clubs import services
 from ledger.clubs.models import Competition, Result
+from ledger.clubs.results import services
 from tests.referee import planted
 
 

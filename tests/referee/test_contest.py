@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from ledger.clubs import services
 from ledger.clubs.models import Competition, Result
+from ledger.clubs.results import services
 from ledger.referee.models import Case
 from tests.referee import planted
 

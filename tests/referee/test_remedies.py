@@ -15,8 +15,8 @@ from django.test import Client
 from django.utils import translation
 
 from games.core import registry
-from ledger.clubs import services as clubs_services
 from ledger.clubs.models import Competition
+from ledger.clubs.results import services as clubs_services
 from ledger.referee import checking, remedies
 from ledger.referee.models import Case
 from tests.referee import planted

@@ -5,10 +5,10 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs import journal
-from ledger.clubs import services as ledger
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
+from ledger.clubs.journal import journal
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Standing
+from ledger.clubs.results import services as ledger
 from ledger.referee import services
 from ledger.referee.models import ArtificialScores, Case
 from tests.referee import planted

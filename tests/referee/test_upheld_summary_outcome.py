@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from games.core import RandomBot, play, registry
-from ledger.clubs import services as ledger
 from ledger.clubs.models import Competition, Standing
+from ledger.clubs.results import services as ledger
 from ledger.referee import services
 
 pytestmark = pytest.mark.django_db

@@ -19,9 +19,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import play, registry
-from ledger.clubs.imports import create_job, run_job
 from ledger.clubs.models import Competition, Entry, Result
-from ledger.clubs.services import create_table
+from ledger.clubs.results.services import create_table
+from ledger.clubs.transfer.imports import create_job, run_job
 from ledger.play import services as tables
 from ledger.play.models import GameTable
 from ledger.referee.models import Case

@@ -48,9 +48,10 @@ def bots_out_of_the_ledger(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) 
         return
     # Something to undo: through the live service code (see the module's note).
     from ledger.clubs import models as live
-    from ledger.clubs import ratings, services
-    from ledger.clubs import journal
-    from ledger.clubs import projections
+    from ledger.clubs import ratings
+    from ledger.clubs.results import services
+    from ledger.clubs.journal import journal
+    from ledger.clubs.projections import projections
 
     competitions = set()
     games = set()

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs import backup
+from ledger.clubs.transfer import backup
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs import transfer
 from ledger.clubs.models import Club
+from ledger.clubs.transfer import transfer
 
 
 class Command(BaseCommand):

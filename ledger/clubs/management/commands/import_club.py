@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs import transfer
+from ledger.clubs.transfer import transfer
 
 
 class Command(BaseCommand):

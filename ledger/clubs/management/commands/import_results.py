@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from ledger.clubs.errors import LedgerError
-from ledger.clubs.imports import create_job, in_words, run_job
 from ledger.clubs.models import Club
+from ledger.clubs.transfer.imports import create_job, in_words, run_job
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs import backup, transfer
+from ledger.clubs.transfer import backup, transfer
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from ledger.clubs import checkpoints
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Checkpoint
 
 

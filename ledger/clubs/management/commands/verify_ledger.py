@@ -16,8 +16,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs import audit, checkpoints
-from ledger.clubs.journal import verify_chain
+from ledger.clubs.journal import audit, checkpoints
+from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Club, Entry
 
 
@@ -118,7 +118,7 @@ class Command(BaseCommand):
         )
 
     def _check_exports(self, options: dict[str, Any]) -> None:
-        from ledger.clubs import transfer
+        from ledger.clubs.transfer import transfer
 
         refused = 0
         for name in options["export"]:

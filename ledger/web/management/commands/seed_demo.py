@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.core import make_bot, play, registry
-from ledger.clubs import services
 from ledger.clubs.games import engine_available, meta
 from ledger.clubs.models import Club, Competition, Membership, Player, Result, Role, Season, Table
+from ledger.clubs.results import services
 from ledger.formats import services as formats
 
 DEMO_USER = "demo"

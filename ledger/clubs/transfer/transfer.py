@@ -36,9 +36,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
-from ledger.clubs import checkpoints, signing
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Checkpoint, Club, Competition, Entry, Player, entry_hash
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, standing_order
+from ledger.clubs.storage import signing
 
 FORMAT = "club-ledger-export"
 # 2: every journal line carries its seal, the header names the signing key and the
@@ -157,7 +158,7 @@ def kinds(secrets: bool) -> list[Kind]:
 
 
 def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
-    # A journal line's seal is made with this installation's key (clubs/signing.py): it
+    # A journal line's seal is made with this installation's key (clubs/storage/signing.py): it
     # does not travel; the lines are sealed again on arrival, once their chain is proven.
     return [f for f in model._meta.concrete_fields if not (model is Entry and f.attname == "seal")]
 
@@ -757,7 +758,7 @@ def _import(
     _finish([t.model for t in tables.values()])
     prove_arrival(club, standings, ratings)
     # The per-round totals are keyed by this database's round ids: counted here again.
-    from ledger.clubs.projections import rebuild_round_totals
+    from ledger.clubs.projections.projections import rebuild_round_totals
 
     for competition in Competition.objects.filter(club=club).order_by("pk"):
         rebuild_round_totals(competition)
@@ -892,7 +893,7 @@ class _Evidence:
         vouched for by the installation that signed the file), and make them, with that
         installation's own key, the keys the club keeps here, vouched for by this one: the
         club's checkpoints signed there keep verifying here without their keys being named
-        (ledger/clubs/checkpoints.py). An unsigned file brings no keys."""
+        (ledger/clubs/journal/checkpoints.py). An unsigned file brings no keys."""
         if not self.signed:
             row["earlier_keys"] = []
             return

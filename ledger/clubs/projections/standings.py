@@ -19,8 +19,6 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Max
 
-from ledger.clubs import rows as rows_module
-from ledger.clubs.entrants import taking_part
 from ledger.clubs.models import (
     Competition,
     Player,
@@ -31,9 +29,11 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
+from ledger.clubs.office.entrants import taking_part
 from ledger.clubs.outcomes import Settings, settings_for
-from ledger.clubs.projections import reconcile_moved_tables
-from ledger.clubs.totals import Totals, journal_totals
+from ledger.clubs.projections.projections import reconcile_moved_tables
+from ledger.clubs.projections.totals import Totals, journal_totals
+from ledger.clubs.storage import rows as rows_module
 
 
 @dataclass
@@ -310,7 +310,7 @@ def standings(
     """The standings now (or after round ``as_of_round``), with movement, and with the
     points of results awaiting confirmation when ``with_pending`` (only for the club's
     referees and organisers: a result that is not confirmed is sealed to everyone else,
-    see ledger/clubs/visibility.py). A caller that already knows the last round passes it
+    see ledger/clubs/office/visibility.py). A caller that already knows the last round passes it
     as ``latest``; ``head`` (the club's journal length) is accepted for callers that know
     it, the projections being always current.
 
@@ -344,7 +344,7 @@ def standings(
 
 
 def _taking_part(competition: Competition, rows: list[Totalled]) -> list[Totalled]:
-    """The rows of players who take part in the competition (ledger/clubs/entrants.py). A
+    """The rows of players who take part in the competition (ledger/clubs/office/entrants.py). A
     row with games played is one; a row with none (a penalty's alone) is checked, in one
     query, only when there is such a row: a penalty to someone outside the competition is
     refused at the write, and one given before that rule never shows."""
@@ -450,7 +450,7 @@ def pending_points(competition: Competition) -> Pending:
     """Each player's points from results still awaiting confirmation, and their names.
     Plain rows: one query when nothing is pending (the usual case), three otherwise. With
     blind re-entry none: a pending result is sealed to the referees too until its second
-    entry (ledger/clubs/visibility.py)."""
+    entry (ledger/clubs/office/visibility.py)."""
     if competition.confirmation == Competition.Confirmation.BLIND:
         return {}, {}
     pending = list(

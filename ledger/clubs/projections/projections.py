@@ -1,5 +1,5 @@
 """Projections of the journal: standings, per-round totals ("as of round N"), and their
-rebuilds. They are written with the journal lines that move them (ledger/clubs/journal.py)
+rebuilds. They are written with the journal lines that move them (ledger/clubs/journal/journal.py)
 and can always be rebuilt from the journal alone.
 """
 
@@ -13,7 +13,6 @@ from django.db import connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 
-from ledger.clubs import rows as rows_module
 from ledger.clubs.models import (
     Competition,
     Entry,
@@ -24,12 +23,13 @@ from ledger.clubs.models import (
     Table,
 )
 from ledger.clubs.outcomes import COUNTERS, DRAW, LOSS, WIN, outcomes
-from ledger.clubs.totals import (
+from ledger.clubs.projections.totals import (
     Totals,
     journal_totals,
     journal_totals_of_penalty,
     journal_totals_of_table,
 )
+from ledger.clubs.storage import rows as rows_module
 
 
 def round_keys(results: Sequence[Result]) -> list[int]:

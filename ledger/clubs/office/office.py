@@ -26,7 +26,7 @@ from ledger.clubs.models import (
     Role,
     token_digest,
 )
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
 
 INVITATION_DAYS = 14
 

@@ -1,7 +1,7 @@
 """Signed checkpoints of each club's journal, and proving the journal extends them.
 
 A checkpoint is (club, journal length, journal head, moment), signed with the service's
-Ed25519 key (clubs/signing.py). They are signed once a club's journal has grown by
+Ed25519 key (clubs/storage/signing.py). They are signed once a club's journal has grown by
 ``LEDGER_CHECKPOINT_EVERY`` lines, when a round ends (the next round's draw is published),
 and by the periodic job; they are published on the standings pages, in every webhook and
 in the club's feed (``/c/<club>/checkpoints.json``). Copies kept outside the database are
@@ -27,8 +27,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import jobs, signing
+from ledger.clubs import jobs
 from ledger.clubs.models import Checkpoint, Club, Entry, Round, line_hash
+from ledger.clubs.storage import signing
 
 log = logging.getLogger(__name__)
 

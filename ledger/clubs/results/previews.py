@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs import ratings as rating_module
 from ledger.clubs.models import Competition, Rating, Result
 from ledger.clubs.outcomes import key_label
-from ledger.clubs.standings import kept_nowhere, settings_of, standings
+from ledger.clubs.projections.standings import kept_nowhere, settings_of, standings
 
 Rows = list[dict[str, Any]]
 

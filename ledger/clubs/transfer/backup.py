@@ -30,8 +30,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from ledger.clubs import signing, transfer
 from ledger.clubs.models import Club, entry_hash
+from ledger.clubs.storage import signing
+from ledger.clubs.transfer import transfer
 
 NAME = re.compile(r"^\d{8}T\d{6}Z(-\d+)?$")
 SQLITE_FILE, PG_FILE, MANIFEST = "ledger.sqlite3", "ledger.pgdump", "manifest.json"

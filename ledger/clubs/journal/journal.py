@@ -4,8 +4,8 @@ Every write of points goes through ``write``: under the club's lock on its journ
 numbers, hashes and seals the lines (the seal binds the line's place: its club, number and
 previous hash), appends them (on PostgreSQL through ``ledger_append``, which numbers and
 hashes them again and refuses lines sealed for another place), and folds them into the
-projections (ledger/clubs/projections.py) in the same transaction.
-Nothing here knows what a result is for: ledger/clubs/services.py decides what to write.
+projections (ledger/clubs/projections/projections.py) in the same transaction.
+Nothing here knows what a result is for: ledger/clubs/results/services.py decides what to write.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import checkpoints, ratings, signing
-from ledger.clubs import rows as rows_module
+from ledger.clubs import ratings
+from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import (
     Club,
     Entry,
@@ -29,7 +29,9 @@ from ledger.clubs.models import (
     entry_hash,
 )
 from ledger.clubs.outcomes import outcomes
-from ledger.clubs.projections import project, round_keys
+from ledger.clubs.projections.projections import project, round_keys
+from ledger.clubs.storage import rows as rows_module
+from ledger.clubs.storage import signing
 
 
 def journal_entries(

@@ -4,8 +4,9 @@ nothing does.
 
 Views and API endpoints validate their input's shape and call these; the rules about who
 may do what live here and nowhere else. The journal lines a result writes are appended by
-ledger/clubs/journal.py, which folds them into the projections (ledger/clubs/projections.py:
-standings and per-round totals) in the same transaction.
+ledger/clubs/journal/journal.py, which folds them into the projections
+(ledger/clubs/projections/projections.py: standings and per-round totals) in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -26,11 +27,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ledger.clubs import confirmers, events, groupcommit, jobs, previews, webhooks
-from ledger.clubs import rows as rows_module
+from ledger.clubs import events, jobs, webhooks
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.games import meta, table_sizes
-from ledger.clubs.journal import write as write_journal
+from ledger.clubs.journal.journal import write as write_journal
 from ledger.clubs.models import (
     Club,
     Competition,
@@ -45,9 +45,12 @@ from ledger.clubs.models import (
     Table,
     Webhook,
 )
+from ledger.clubs.office.roles import require_role
 from ledger.clubs.outcomes import SettingsError, clean_settings, forfeit_verdict
-from ledger.clubs.roles import require_role
+from ledger.clubs.results import confirmers, previews
 from ledger.clubs.scoring import Scored, score_result
+from ledger.clubs.storage import groupcommit
+from ledger.clubs.storage import rows as rows_module
 
 log = logging.getLogger(__name__)
 
@@ -741,7 +744,7 @@ def credited(result: Result, seats: dict[int, int]) -> list[tuple[int, int, Deci
 
 def _may_confirm(user: Any, result: Result) -> None:
     """Two people check a result: never the one who entered it, never someone who played at
-    the table for it (ledger/clubs/confirmers.py says who may)."""
+    the table for it (ledger/clubs/results/confirmers.py says who may)."""
     why = confirmers.refusal(user, result)
     if why is not None:
         raise NotAllowed(why)
@@ -959,8 +962,9 @@ def reenter_result(
 
 def sealed_blind(result: Result) -> bool:
     """A pending result of a competition with blind re-entry: its first entry is sealed to
-    everyone but who entered it, referees and organisers included (ledger/clubs/visibility.py),
-    until the second entry is made or a referee opens it (``open_sealed_result``)."""
+    everyone but who entered it, referees and organisers included
+    (ledger/clubs/office/visibility.py), until the second entry is made or a referee opens
+    it (``open_sealed_result``)."""
     return (
         result.status == Result.Status.PENDING
         and result.competition.confirmation == Competition.Confirmation.BLIND
@@ -1314,7 +1318,7 @@ def preview_correction(
     """What a correction would change, without changing anything: ``supersede_result``
     itself runs in a savepoint that is rolled back, and the standings people read for the
     competition's format and the ratings are read before and after it
-    (ledger/clubs/previews.py)."""
+    (ledger/clubs/results/previews.py)."""
     found = previews.preview(
         result.competition,
         lambda: supersede_result(

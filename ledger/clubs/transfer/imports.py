@@ -26,12 +26,14 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.core import UNFINISHED, RecordError, registry
-from ledger.clubs import jobs, services, sheets
-from ledger.clubs.columns import columns, flatten, summary_of
+from ledger.clubs import jobs
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import engine_available
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Result, Role, Table
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.roles import require_role
+from ledger.clubs.results import services
+from ledger.clubs.transfer import sheets
+from ledger.clubs.transfer.columns import columns, flatten, summary_of
 
 BATCH = 200
 MAX_BYTES = 20 * 1024 * 1024
@@ -268,7 +270,7 @@ class _Importer:
         table = self.table(competition, data, row.line)
         cells = {k: v for k, v in data.items() if k not in CSV_COLUMNS}
         if self.job.format != "jsonl" and cells and "record" not in data:
-            # Plain columns: the summary written cell by cell (ledger/clubs/columns.py).
+            # Plain columns: the summary written cell by cell (ledger/clubs/transfer/columns.py).
             data = {**data, "record": plain_summary(competition, cells)}
         source = str(data.get("source") or ("summary" if "record" in data else "manual"))
         if source not in ("summary", "full_record", "manual"):

@@ -25,8 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ledger.clubs import jobs, signing
-from ledger.clubs.entrants import takes_part
+from ledger.clubs import jobs
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Club,
@@ -39,8 +38,10 @@ from ledger.clubs.models import (
     Round,
     Table,
 )
-from ledger.clubs.projections import project
-from ledger.clubs.roles import require_role
+from ledger.clubs.office.entrants import takes_part
+from ledger.clubs.office.roles import require_role
+from ledger.clubs.projections.projections import project
+from ledger.clubs.storage import signing
 
 
 def parse_points(value: Any) -> Decimal:
