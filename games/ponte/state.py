@@ -654,8 +654,8 @@ class PonteState(State[Action]):
                 rule_broken(
                     BOOK,
                     rule,
-                    f"Tocca al posto {seat_no(expected)}, non al {seat_no(seat)}.",
-                    f"Seat {seat_no(expected)} is to act, not {seat_no(seat)}.",
+                    f"Tocca al posto {seat_no(expected)}, non al posto {seat_no(seat)}.",
+                    f"Seat {seat_no(expected)} is to act, not seat {seat_no(seat)}.",
                     seat=seat,
                 )
             )
