@@ -303,6 +303,8 @@ SPECTACULAR_SETTINGS = {
     # operationIds and tags from the path after /api/v1/ ("results_create"), stable as long
     # as the paths are.
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # A choice set used by more than one field gets one name of its own.
+    "ENUM_NAME_OVERRIDES": {"FileKindEnum": "ledger.api.serializers.FILE_KINDS"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "ledger.api.schema.document_errors",

@@ -270,14 +270,14 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
 
 
 _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+# The kinds of file an import reads: one choice set, named FileKind in the schema.
+FILE_KINDS = ["csv", "jsonl", "xlsx", "ods"]
 
 
 class UnderstoodSerializer(serializers.Serializer[Any]):
     """What was read of an import's file, as the import page says it before confirming."""
 
-    kind = serializers.ChoiceField(
-        choices=["csv", "jsonl", "xlsx", "ods"], help_text=_("The kind of file read.")
-    )
+    kind = serializers.ChoiceField(choices=FILE_KINDS, help_text=_("The kind of file read."))
     separator = serializers.ChoiceField(
         choices=list(_SEPARATORS.values()),
         allow_null=True,
@@ -356,7 +356,7 @@ class ImportCreateSerializer(serializers.Serializer[Any]):
         help_text="CSV (comma, semicolon or tab; UTF-8 or Windows-1252), .xlsx, .ods or JSONL "
         "(docs/imports.md)."
     )
-    format = serializers.ChoiceField(choices=["csv", "jsonl", "xlsx", "ods"], required=False)
+    format = serializers.ChoiceField(choices=FILE_KINDS, required=False)
     preview = serializers.BooleanField(
         required=False,
         default=False,
