@@ -271,6 +271,19 @@ def _knockout(w: World) -> dict[str, Any]:
     return {"comp": comp, "match": match}
 
 
+def _swiss_table(w: World) -> dict[str, Any]:
+    """A published Swiss round and one of its tables, nobody's result on it yet."""
+    from ledger.formats import services as formats
+    from ledger.formats.models import Draw
+
+    comp = w.formats("swiss")
+    draw = formats.generate_round(user=w.users["organiser"], competition=comp)
+    formats.publish_draw(user=w.users["organiser"], draw=Draw.objects.get(pk=draw.pk))
+    table = Table.objects.filter(competition=comp).order_by("pk").first()
+    assert table is not None
+    return {"comp": comp, "table": table}
+
+
 def _first_draft(ctx: dict[str, Any]) -> Any:
     from ledger.formats.models import Draw
 
@@ -510,6 +523,19 @@ API_WRITES = [
             lambda w, c: {"round": 1, "player": w.people.extra[1].pk},
         ),
         lambda c: __import__("ledger.formats.models", fromlist=["Absence"]).Absence.objects.count(),
+    ),
+    Write(
+        "POST /api/v1/formats/competitions/{id}/tables/{table}/forfeit/",
+        at_least("referee"),
+        _swiss_table,
+        _json(
+            "post",
+            lambda c: (
+                f"/api/v1/formats/competitions/{c['comp'].pk}/tables/{c['table'].pk}/forfeit/"
+            ),
+            lambda w, c: {"forfeited": [0], "reason": "non si è presentato"},
+        ),
+        lambda c: Result.objects.filter(table=c["table"]).count(),
     ),
     Write(
         "POST /api/v1/formats/competitions/{id}/forbidden-pairs/",
