@@ -149,10 +149,10 @@ def _prepare(page: Any, chooser: random.Random) -> tuple[Any, str | None]:
     return button, form.locator("input[name=action]").get_attribute("value")
 
 
-def _action_sent(request: Any) -> str | None:
+def _field(request: Any, name: str) -> str | None:
     from urllib.parse import parse_qs
 
-    values = parse_qs(request.post_data or "").get("action")
+    values = parse_qs(request.post_data or "").get(name)
     return values[0] if values else None
 
 
@@ -163,9 +163,23 @@ def _play_fast(page: Any, chooser: random.Random, taps: int | None) -> dict[str,
     page.on(
         "request", lambda r: sent.append(r) if r.method == "POST" and "/act/" in r.url else None
     )
-    counts = {"taps": 0, "lost": 0, "misdirected": 0, "errors": 0, "lost_at": [], "beside": []}
+    counts = {
+        "taps": 0,
+        "lost": 0,
+        "misdirected": 0,
+        "errors": 0,
+        "lost_at": [],
+        "beside": [],
+        "double": [],
+    }
+    last = -1  # where the last tap's request is in ``sent``
     for _ in range(limit):
         page.wait_for_function(READY, timeout=20_000)
+        if last >= 0 and len(sent) > last + 1:
+            # The last tap sent more than one request: what it sent, and what happened.
+            ids = [_field(r, "move_id") for r in sent[last:]]
+            counts["double"].append([*ids, *page.evaluate("window.__events")])
+            last = len(sent) - 1
         if page.locator("#game-over").count() or counts["taps"] == taps:
             counts["sent"] = len(sent)
             return counts
@@ -191,7 +205,8 @@ def _play_fast(page: Any, chooser: random.Random, taps: int | None) -> dict[str,
             counts["lost"] += 1
             counts["lost_at"].append(page.evaluate("window.__events"))
             continue
-        if action is not None and _action_sent(sent[before]) != action:
+        last = before
+        if action is not None and _field(sent[before], "action") != action:
             counts["misdirected"] += 1
         with contextlib.suppress(PlaywrightError):  # a request that failed says so itself
             sent[before].response()
@@ -260,6 +275,7 @@ def _fast_taps(
     )
     assert counts["lost"] == 0, f"lost taps at moves {counts['lost_at']}"
     assert counts["misdirected"] == 0
+    assert not counts["double"], counts["double"]
     assert len(counts["beside"]) <= max(2, counts["taps"] // 10), counts["beside"]
     assert counts["errors"] == 0
     assert counts["sent"] == counts["taps"] == applied, "a tap sent two moves or none"

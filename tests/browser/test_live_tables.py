@@ -116,6 +116,10 @@ def _click_one(page: Any, chooser: random.Random, game: str, keyboard: bool) -> 
         keen.first.click()
     else:
         buttons = page.locator("#board button.play-action")
+        if not buttons.count():
+            (_shots() / "live-no-button.html").write_text(page.content())
+            page.wait_for_timeout(300)
+            return False
         button = buttons.nth(chooser.randrange(buttons.count()))
         if keyboard:  # the same choice from the keyboard
             button.focus()
@@ -154,13 +158,30 @@ def _shown(code: str, html: str) -> bool:
 
 def _no_other_hand(pages: list[Any], spectator: Any) -> None:
     """No page names a card of another seat's hand that the public table does not show
-    (a pack may hold several copies of a card: a copy on the table is public)."""
-    hands = [_codes(p, "#hand [data-card]") for p in pages]
-    # What the owner's own page shows outside its hand, and what a spectator sees.
-    table = [_codes(p, "[data-card]:not(#hand [data-card])") for p in pages]
-    public = spectator.content()
-    for i, page in enumerate(pages):
-        html = page.content()
+    (a pack may hold several copies of a card: a copy on the table is public).
+
+    The pages are compared at one and the same move: read one after the other while bots
+    go on playing, a card still in a hand on one page (Er Giò's four-player hand is the
+    side's pool, partner bot's cards included) could be on the table of the next page read,
+    a public card taken for a leak. So every page and the spectator must show the same
+    number of moves before and after the reading, or it is read again."""
+    everyone = [*pages, spectator]
+    for _attempt in range(50):
+        shown = [_moves(p) for p in everyone]
+        if len(set(shown)) != 1:
+            spectator.wait_for_timeout(100)
+            continue
+        hands = [_codes(p, "#hand [data-card]") for p in pages]
+        # What the owner's own page shows outside its hand, and what a spectator sees.
+        table = [_codes(p, "[data-card]:not(#hand [data-card])") for p in pages]
+        public = spectator.content()
+        htmls = [p.content() for p in pages]
+        if [_moves(p) for p in everyone] != shown:
+            continue  # a move was made while the pages were read
+        break
+    else:
+        raise AssertionError("the pages never showed the same move for long enough to read")
+    for i, html in enumerate(htmls):
         for j, other in enumerate(hands):
             if i == j:
                 continue

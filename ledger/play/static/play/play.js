@@ -86,8 +86,18 @@
     return true;
   }
 
+  function movesIn(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    var b = tpl.content.querySelector("#board");
+    return b ? movesOf(b) : -1;
+  }
+  // Of the boards that arrive while held, the newest is kept (an equal one replaces it:
+  // the seats may have changed).
   function keep(html, wanted) {
-    if (!waiting || compare(html) >= 0) { waiting = { html: html, wanted: wanted }; }
+    if (!waiting || movesIn(html) >= movesIn(waiting.html)) {
+      waiting = { html: html, wanted: waiting ? Math.min(wanted, waiting.wanted) : wanted };
+    }
   }
 
   function release() {

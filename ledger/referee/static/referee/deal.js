@@ -76,7 +76,8 @@
     b.dataset.code = code;
     // Under its magistratura's name a card needs only its mark (Mg, Cs, 7).
     b.textContent = brief ? shorts[code] || code : names[code] || code;
-    if (brief) b.setAttribute("aria-label", names[code] || code);
+    // Its name said in full, beginning with the mark shown (what a voice control user says).
+    if (brief) b.setAttribute("aria-label", (shorts[code] || code) + " · " + (names[code] || code));
     b.title = (brief ? (names[code] || code) + " · " : "") + (words.remove || "");
     b.addEventListener("click", function () { takeBack(key, code); });
     li.appendChild(b);
