@@ -262,6 +262,7 @@ def _fast_taps(
         page.click("#new-table button[type=submit]")
     table = re.search(r"/play/(\d+)/", page.url).group(1)  # type: ignore[union-attr]
     page.evaluate(REDRAW)
+    page.wait_for_function("() => window.__redraws > 0")  # the redrawing has begun
     started = time.perf_counter()
     counts = _play_fast(page, random.Random(f"taps-{game}"), taps)
     seconds = time.perf_counter() - started
