@@ -30,12 +30,15 @@ from ledger.formats.models import Advanced, Entrant, Stage
 __all__ = [
     "Candidate",
     "Stage",
+    "Tie",
     "advance",
     "blocked",
     "candidates",
+    "check_choice",
     "describe",
     "make_stage",
     "stage_of",
+    "ties",
 ]
 from ledger.formats.services import enter_player, progress, standings_for
 
@@ -97,17 +100,52 @@ def _groups(stage: Stage) -> list[tuple[str, list[tuple[int, str, int, Decimal]]
     return found
 
 
-def candidates(stage: Stage) -> list[Candidate]:
-    """Who advances into the stage, in seed order, by its rule: the top N (of all the
-    sources' rows, by place, then score), the top N of each group (the group winners
-    seeded first, then the seconds, each rank by score), or everyone with at least the
-    threshold's score (by score)."""
+@dataclass(frozen=True)
+class Tie:
+    """Players the earlier stage's tie-breaks cannot separate, sharing the place at the
+    line: ``seats`` of them fit; the organiser chooses which, or lets them all advance."""
+
+    came_from: str
+    place: int
+    seats: int
+    players: tuple[tuple[int, str, Decimal], ...]  # (player, name, score), table order
+
+    @property
+    def ids(self) -> frozenset[int]:
+        return frozenset(p for p, _n, _s in self.players)
+
+
+_Row = tuple[int, str, int, Decimal, str]
+
+
+def _cut(rows: list[_Row], n: int, key: Any) -> tuple[list[_Row], Tie | None]:
+    """The first ``n`` rows (already in the earlier stage's order), or, when the rows at
+    the line are equal by ``key`` (the earlier stage's place, after its tie-breaks), the
+    rows above that tie and the tie itself."""
+    if n <= 0 or len(rows) <= n or key(rows[n - 1]) != key(rows[n]):
+        return rows[:n], None
+    line = key(rows[n - 1])
+    above = [r for r in rows[:n] if key(r) != line]
+    tied = [r for r in rows if key(r) == line]
+    sources = sorted({r[4] for r in tied})
+    return above, Tie(
+        ", ".join(sources), tied[0][2], n - len(above), tuple((r[0], r[1], r[3]) for r in tied)
+    )
+
+
+def _selection(stage: Stage) -> tuple[list[_Row], list[Tie]]:
+    """Who advances by the stage's rule, best first, and the ties at a cut-off line the
+    earlier stage's tie-breaks leave (their players not among the rows)."""
     groups = _groups(stage)
-    picked: list[tuple[int, str, int, Decimal, str]] = []
+    picked: list[_Row] = []
+    ties: list[Tie] = []
     if stage.rule == Stage.Rule.TOP_PER_GROUP:
         per = stage.count or 0
         for name, rows in groups:
-            picked.extend((p, n, place, score, name) for p, n, place, score in rows[:per])
+            above, tie = _cut([(p, n, pl, sc, name) for p, n, pl, sc in rows], per, lambda r: r[2])
+            picked.extend(above)
+            if tie is not None:
+                ties.append(tie)
         picked.sort(key=lambda c: (c[2], -c[3], c[1]))
     else:
         for name, rows in groups:
@@ -118,8 +156,32 @@ def candidates(stage: Stage) -> list[Candidate]:
             picked.sort(key=lambda c: (-c[3], c[2], c[1]))
         else:
             if len(groups) > 1:
+                # Across groups: by place, then score; equal on both is a tie.
                 picked.sort(key=lambda c: (c[2], -c[3], c[1]))
-            picked = picked[: stage.count or 0]
+                picked, tie = _cut(picked, stage.count or 0, lambda r: (r[2], r[3]))
+            else:
+                picked, tie = _cut(picked, stage.count or 0, lambda r: r[2])
+            if tie is not None:
+                ties.append(tie)
+    return picked, ties
+
+
+def ties(stage: Stage) -> list[Tie]:
+    """The ties at the cut-off line the organiser must settle before advancing."""
+    return _selection(stage)[1]
+
+
+def candidates(stage: Stage, chosen: set[int] | frozenset[int] = frozenset()) -> list[Candidate]:
+    """Who advances into the stage, in seed order, by its rule: the top N (of all the
+    sources' rows, by place, then score), the top N of each group (the group winners
+    seeded first, then the seconds, each rank by score), or everyone with at least the
+    threshold's score (by score). Players tied at the line (``ties``) advance only when
+    ``chosen`` names them, seeded after those above the line in the earlier table's order."""
+    picked, found = _selection(stage)
+    for tie in found:
+        picked.extend(
+            (p, n, tie.place, score, tie.came_from) for p, n, score in tie.players if p in chosen
+        )
     seen: set[int] = set()
     out: list[Candidate] = []
     for player_id, name, place, score, source in picked:
@@ -138,6 +200,23 @@ def candidates(stage: Stage) -> list[Candidate]:
             )
         )
     return out
+
+
+def check_choice(stage: Stage, chosen: set[int] | frozenset[int]) -> None:
+    """Refuse a choice that does not settle every tie at the line: for each, exactly as
+    many of its players as there are seats, or all of them."""
+    for tie in ties(stage):
+        mine = chosen & tie.ids
+        if len(mine) != tie.seats and mine != tie.ids:
+            names = ", ".join(n for _p, n, _s in tie.players)
+            raise Invalid(
+                _(
+                    "%(names)s are tied at place %(place)d: choose %(seats)d of them, or "
+                    "let them all advance."
+                )
+                % {"names": names, "place": tie.place, "seats": tie.seats},
+                fields={"tied": [_("Choose %(seats)d, or all of them.") % {"seats": tie.seats}]},
+            )
 
 
 def describe(stage: Stage) -> str:
@@ -191,9 +270,12 @@ def blocked(stage: Stage) -> str:
 
 
 @transaction.atomic
-def advance(*, user: Any, competition: Competition) -> list[Candidate]:
+def advance(
+    *, user: Any, competition: Competition, tied: set[int] | frozenset[int] = frozenset()
+) -> list[Candidate]:
     """Enter the players who advance into the stage, seeded, exactly as the preview shows
-    them; refused while an earlier stage is not over, or once done."""
+    them with the organiser's choice among players tied at the line (``tied``: who of them
+    advance); refused while an earlier stage is not over, a tie is unsettled, or once done."""
     require_role(user, competition.club, Role.ORGANISER)
     stage = Stage.objects.select_for_update().filter(competition=competition).first()
     if stage is None:
@@ -201,7 +283,8 @@ def advance(*, user: Any, competition: Competition) -> list[Candidate]:
     reason = blocked(stage)
     if reason:
         raise Conflict(reason)
-    chosen = candidates(stage)
+    check_choice(stage, tied)
+    chosen = candidates(stage, tied)
     if len(chosen) < 2:
         raise Conflict(_("Fewer than two players advance: there is nothing to play."))
     players = Player.objects.in_bulk([c.player_id for c in chosen])

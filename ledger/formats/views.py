@@ -516,7 +516,12 @@ def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             raise PermissionDenied(_("Only the club's organisers change a stage."))
         try:
             if request.POST.get("action") == "advance":
-                chosen = stages.advance(user=request.user, competition=competition)
+                typed["tied"] = [v for v in request.POST.getlist("tied") if v.isdigit()]
+                chosen = stages.advance(
+                    user=request.user,
+                    competition=competition,
+                    tied={int(v) for v in typed["tied"]},
+                )
                 messages.success(
                     request,
                     ngettext(
@@ -559,8 +564,9 @@ def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 errors = {"form": [error.message]}
             elif error.message:
                 errors.setdefault("form", [error.message])
-    preview = stages.candidates(stage) if stage is not None else []
-    if stage is not None and not typed:
+    tied_typed = {int(v) for v in typed.get("tied", [])}
+    preview = stages.candidates(stage, tied_typed) if stage is not None else []
+    if stage is not None and set(typed) <= {"tied"}:
         typed = {
             "rule": stage.rule,
             "count": "" if stage.count is None else str(stage.count),
@@ -568,6 +574,7 @@ def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "season": str(stage.season_id or ""),
             "sources": [str(pk) for pk in stage.sources.values_list("pk", flat=True)],
             "carry_over": stage.carry_over,
+            "tied": [str(p) for p in tied_typed],
         }
     return render(
         request,
@@ -577,6 +584,7 @@ def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "stage": stage,
             "organiser": organiser,
             "preview": preview,
+            "ties": stages.ties(stage) if stage is not None and not stage.advanced_at else [],
             "advanced": list(stage.advanced.select_related("player")) if stage else [],
             "blocked": stages.blocked(stage) if stage is not None else "",
             "described": stages.describe(stage) if stage is not None else "",

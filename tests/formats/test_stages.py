@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ledger.clubs.errors import Conflict
+from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Competition, Membership, Player, Round
 from ledger.clubs.results import services as core
 from ledger.formats import services, stages
@@ -245,12 +245,17 @@ def test_a_qualifying_swiss_of_twelve_cuts_to_a_knockout_of_eight_once_it_is_ove
             core.record_result(user=boss, table=table, source="manual", scores=[3, 1])
     assert stages.blocked(stage) == ""
     table = services.swiss_standings(swiss)
-    preview = stages.candidates(stage)
+    # Whoever the Swiss's tie-breaks leave level at the eighth place is the organiser's
+    # choice: here the players the table lists within the eight.
+    found = stages.ties(stage)
+    assert all(t.place == table[7]["rank"] == table[8]["rank"] for t in found)
+    chosen = {row["player"] for row in table[:8] if any(row["player"] in t.ids for t in found)}
+    preview = stages.candidates(stage, chosen)
     # The top eight of the Swiss table, in its order, seeded 1 to 8.
     assert [(c.seed, c.player_id) for c in preview] == [
         (n, row["player"]) for n, row in enumerate(table[:8], start=1)
     ]
-    assert stages.advance(user=boss, competition=knockout) == preview
+    assert stages.advance(user=boss, competition=knockout, tied=chosen) == preview
     draw = services.generate_round(user=boss, competition=knockout)
     pairs = {frozenset(t["players"]) for t in draw.tables}
     seed = {c.seed: c.player_id for c in preview}
@@ -260,3 +265,78 @@ def test_a_qualifying_swiss_of_twelve_cuts_to_a_knockout_of_eight_once_it_is_ove
         frozenset({seed[2], seed[7]}),
         frozenset({seed[3], seed[6]}),
     }
+
+
+def test_a_tie_at_the_cut_off_line_is_shown_and_the_organiser_chooses_who_advances(
+    client: Any, club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    source = night_of(
+        club, boss, "girone", {"Anna": 9, "Bruno": 7, "Carla": 7, "Dario": 7, "Elio": 3}
+    )
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    stage = stages.make_stage(
+        user=boss,
+        competition=final,
+        sources=[source],
+        season=None,
+        rule=Stage.Rule.TOP,
+        count=2,
+        threshold=None,
+        carry_over=False,
+    )
+    # Bruno, Carla and Dario share second place: no silent pick by id or name.
+    [tie] = stages.ties(stage)
+    assert (tie.place, tie.seats) == (2, 1)
+    assert sorted(n for _p, n, _s in tie.players) == ["Bruno", "Carla", "Dario"]
+    assert [c.name for c in stages.candidates(stage)] == ["Anna"]
+    client.force_login(boss)
+    page = client.get("/c/prova/finale/stage/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'id="stage-tie"' in page and "Dario" in page.split('id="field-tied-1"')[1]
+    carla = Player.objects.get(name="Carla").pk
+    dario = Player.objects.get(name="Dario").pk
+    refused = client.post(
+        "/c/prova/finale/stage/",
+        {"action": "advance", "tied": [str(carla), str(dario)]},
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert "Scegline 1, oppure tutti." in body
+    assert f'value="{carla}" checked' in body and f'value="{dario}" checked' in body
+    assert not Entrant.objects.filter(competition=final).exists()
+    done = client.post("/c/prova/finale/stage/", {"action": "advance", "tied": [str(dario)]})
+    assert done.status_code == 302
+    assert [(a.seed, a.player.name) for a in stage.advanced.order_by("seed")] == [
+        (1, "Anna"),
+        (2, "Dario"),
+    ]
+
+
+def test_the_organiser_may_let_everyone_tied_at_the_line_advance(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    a = night_of(club, boss, "girone-a", {"Anna": 9, "Bruno": 7, "Carla": 7, "Dario": 3})
+    b = night_of(club, boss, "girone-b", {"Elena": 8, "Fabio": 6, "Gino": 4, "Ugo": 2})
+    bracket = Competition.objects.create(
+        club=club, name="Tabellone", slug="tabellone", game="punti", format="knockout"
+    )
+    stage = stages.make_stage(
+        user=boss,
+        competition=bracket,
+        sources=[a, b],
+        season=None,
+        rule=Stage.Rule.TOP_PER_GROUP,
+        count=2,
+        threshold=None,
+        carry_over=False,
+    )
+    [tie] = stages.ties(stage)
+    assert tie.came_from == "Girone-A" and tie.seats == 1
+    with pytest.raises(Invalid):
+        stages.advance(user=boss, competition=bracket)
+    both = set(tie.ids)
+    chosen = stages.advance(user=boss, competition=bracket, tied=both)
+    assert [c.name for c in chosen] == ["Anna", "Elena", "Fabio", "Bruno", "Carla"]
+    assert Entrant.objects.filter(competition=bracket).count() == 5
