@@ -12,6 +12,7 @@ from typing import Any
 
 from games.core import rng
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, deal_hidden
+from games.core.text import Text
 from games.tarocco import cards as C
 from games.tarocco.state import (
     SEATS,
@@ -69,6 +70,53 @@ class HeuristicBot:
             calls = [a for a in actions if isinstance(a, Call)]
             return calls[self._rng.randrange(len(calls))]
         return self._play(state, seat, actions)
+
+    def why(self, state: Any, seat: int, action: Any) -> Text | None:
+        """The reason for ``action`` (this bot's choice) in words, for a player's hint."""
+        assert isinstance(state, TaroccoState)
+        if isinstance(action, Discard):
+            return Text(
+                "Scarti prima i semi corti, per restarne senza, e le carte basse; trionfi e Re "
+                "si tengono.",
+                "Short suits go first, to be void in them, and low cards; trumps and Kings are "
+                "kept.",
+            )
+        if isinstance(action, Bid):
+            s = strength(state.hands[seat])
+            return Text(
+                f"La forza della tua mano vale circa {s:.0f} (trionfi alti e Re contano di più): "
+                "con 10 o più si tiene, sotto 5 si offre.",
+                f"Your hand's strength is about {s:.0f} (high trumps and Kings count most): "
+                "with 10 or more you keep, under 5 you offer.",
+            )
+        if not isinstance(action, Play) or state.phase is not Phase.PLAY:
+            return None
+        if not state.trick:
+            if C.SUIT[action.card] < 4 and C.RANK[action.card] == C.RE:
+                return Text(
+                    "Apri con un Re: vince la presa se nessuno taglia.",
+                    "Lead a King: it wins the trick unless someone trumps it.",
+                )
+            return Text(
+                "Apri con una carta di poco valore: lasci agli altri scoprire il gioco.",
+                "Lead a card worth little: the others show their hand first.",
+            )
+        friends = self._friends(state, seat)
+        winner = state.trick_winner(state.trick)
+        if winner in friends and winner != seat:
+            return Text(
+                "La presa è già della tua parte: dalle punti.",
+                "Your side already holds the trick: give it points.",
+            )
+        if self._beats(state, action.card):
+            return Text(
+                "Prendi la presa con la carta più bassa che la vince.",
+                "Win the trick with the lowest card that beats it.",
+            )
+        return Text(
+            "Non puoi vincere la presa: dai la carta che vale meno.",
+            "You cannot win the trick: give away the card worth least.",
+        )
 
     # --- bargaining and monte ---------------------------------------------------------------
     def _bid(self, state: TaroccoState, hand: list[int], actions: Sequence[Any]) -> Any:

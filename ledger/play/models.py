@@ -98,6 +98,9 @@ class GameTable(models.Model):
     clock_deadline = models.DateTimeField(null=True, blank=True)
     # The seat whose time ran out last (the board says so; at "abandon" games, why it ended).
     clock_flagged = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Takebacks agreed at this practice table: each one voids a run of the log's steps
+    # (``Takeback``); the count makes every state the board shows a new version.
+    takebacks = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -217,3 +220,33 @@ class Move(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise PermissionError("the move log is append-only")
+
+
+class Takeback(models.Model):
+    """A request, at a practice table, to take back the asker's last move (and whatever
+    followed it). Agreed by every other person (bots agree at once), it voids the log's
+    steps ``from_step`` to ``to_step`` (excluded): the moves stay in the append-only log, the
+    state is replayed without them."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Asked")
+        ACCEPTED = "accepted", _("Agreed")
+        REFUSED = "refused", _("Refused")
+
+    table = models.ForeignKey(GameTable, on_delete=models.CASCADE, related_name="takeback_requests")
+    seat = models.PositiveSmallIntegerField()
+    # The table's version (moves and takebacks) when asked: a move since lapses the request.
+    version = models.PositiveIntegerField()
+    from_step = models.PositiveIntegerField()
+    to_step = models.PositiveIntegerField(null=True, blank=True)
+    # Seat (as a string) -> True/False, for the people who answered.
+    answers = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} takeback by {self.seat} ({self.status})"

@@ -13,9 +13,10 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 
+from games.core.hints import hint as game_hint
 from ledger.play.models import GameTable, PlaySeat
-from ledger.play.replay import engine
-from ledger.play.services import replayed, state_of
+from ledger.play.replay import bot_seed, engine
+from ledger.play.services import replayed, secrets_of, state_of
 
 # A bot seat's name in the page's language ("Bot euristico 1", "Heuristic bot 1").
 BOT_NAMES = {
@@ -124,3 +125,24 @@ def seat_payload(table: GameTable, seat: PlaySeat) -> dict[str, Any]:
 
 def full_record(table: GameTable) -> dict[str, Any]:
     return state_of(table).to_record()
+
+
+def hint(table: GameTable, seat: PlaySeat, language: str) -> dict[str, Any] | None:
+    """At a practice table, on this seat's turn: the move the heuristic bot would make and
+    why, in the reader's language (never at a table that counts)."""
+    if not table.practice or table.status != GameTable.Status.PLAYING:
+        return None
+    state, moves = replayed(table)
+    if state.is_over() or state.to_act() != seat.index:
+        return None
+    game = engine(table.game)
+    seed = bot_seed(secrets_of(table)[0], seat.index, moves) ^ 0x5EED
+    action, why = game_hint(game, state, seat.index, seed)
+    return {"action": game.encode_action(action), "why": why.get(language)}
+
+
+def first_game(table: GameTable, user: Any) -> bool:
+    """This player has finished no game of this table's game yet: a guided first game."""
+    return not GameTable.objects.filter(
+        game=table.game, status=GameTable.Status.FINISHED, seats__user=user
+    ).exists()

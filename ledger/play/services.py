@@ -32,7 +32,7 @@ from ledger.clubs.models import Club, Competition, Membership, Player, Role, Tab
 from ledger.clubs.office.roles import require_role
 from ledger.clubs.results import services as ledger
 from ledger.play import clocks, live, sealing
-from ledger.play.models import GameTable, Move, PlaySeat
+from ledger.play.models import GameTable, Move, PlaySeat, Takeback
 from ledger.play.replay import bot_kinds, bot_seed, engine, make_bot, replay
 
 ENGINE_USERNAME = "play-engine"
@@ -63,10 +63,31 @@ def state_of(table: GameTable) -> State:
 
 
 def replayed(table: GameTable) -> tuple[State, int]:
-    """The table's state and the number of moves it holds, read together: the table row's
-    own count may be older, when a bot moved after the row was read."""
-    moves = [(seat, action) for _step, seat, action in moves_of(table)]
-    return replay(table.game, secrets_of(table)[1], moves), len(moves)
+    """The table's state and the number of moves its log holds (taken back or not: the
+    next move's step), read together: the table row's own count may be older, when a bot
+    moved after the row was read. A move sent from a board answers that number, which a
+    takeback never lowers, so a move's id is never one an earlier move used."""
+    rows = moves_of(table, live=False)
+    voided = voided_steps(table)
+    moves = [(seat, action) for step, seat, action in rows if step not in voided]
+    return replay(table.game, secrets_of(table)[1], moves), len(rows)
+
+
+def version(table: GameTable) -> int:
+    """A table row's version: its moves and agreed takebacks, one more at each change."""
+    return table.moves_count + table.takebacks
+
+
+def voided_steps(table: GameTable) -> set[int]:
+    """The log's steps taken back at this practice table (none at any other)."""
+    if not table.practice:
+        return set()
+    out: set[int] = set()
+    for start, end in Takeback.objects.filter(
+        table=table, status=Takeback.Status.ACCEPTED
+    ).values_list("from_step", "to_step"):
+        out.update(range(start, end or start))
+    return out
 
 
 # --- the sealed secrets of a running game (ledger/play/sealing.py) -------------------------
@@ -79,15 +100,20 @@ def secrets_of(table: GameTable) -> tuple[int, dict[str, Any]]:
     return table.seed, table.deal
 
 
-def moves_of(table: GameTable, last: int | None = None) -> list[tuple[int, int, Any]]:
+def moves_of(
+    table: GameTable, last: int | None = None, live: bool = True
+) -> list[tuple[int, int, Any]]:
     """(step, seat, action) of every move in order (the ``last`` ones only, if given),
-    sealed ones opened."""
+    sealed ones opened; without the moves taken back unless ``live`` is False."""
     rows = table.moves.order_by("-step" if last else "step").values_list(
         "step", "seat", "action", "sealed"
     )
     found = list(rows[:last] if last else rows)
     if last:
         found.reverse()
+    if live:
+        voided = voided_steps(table)
+        found = [row for row in found if row[0] not in voided]
     return [
         (step, seat, sealing.unseal(sealed, sealing.move_place(table.pk, step)) if sealed else a)
         for step, seat, a, sealed in found
@@ -744,10 +770,15 @@ def play_bots(table_id: int, limit: int | None = None) -> int:
         if state.is_over() or seat is None or seat not in bots:
             break
         bot = make_bot(table.game, bots[seat], bot_seed(secrets_of(table)[0], seat, seen))
+        taken_back = table.takebacks
         chosen = bot.choose(state, seat)
         with transaction.atomic():
             locked = _locked(table)
-            if locked.status != GameTable.Status.PLAYING or locked.moves_count != seen:
+            if (
+                locked.status != GameTable.Status.PLAYING
+                or locked.moves_count != seen
+                or locked.takebacks != taken_back
+            ):
                 stale += 1
                 continue
             fresh = state_of(locked)
@@ -825,3 +856,100 @@ def expire_stale_tables() -> int:
             if _expire_if_stale(_locked(table)):
                 n += 1
     return n
+
+
+# --- takebacks (practice tables only) -----------------------------------------------------
+def pending_takeback(table: GameTable) -> Takeback | None:
+    """The takeback asked and not yet answered, while the table is still where it was."""
+    if not table.practice:
+        return None
+    found = Takeback.objects.filter(table=table, status=Takeback.Status.PENDING).last()
+    if found is None or found.version != version(table):
+        return None  # a move since lapsed it
+    return found
+
+
+def _last_own_step(table: GameTable, seat: int) -> int | None:
+    mine = [step for step, s, _a in moves_of(table) if s == seat]
+    return mine[-1] if mine else None
+
+
+def can_take_back(table: GameTable, seat: PlaySeat) -> bool:
+    return (
+        table.practice
+        and table.status == GameTable.Status.PLAYING
+        and _last_own_step(table, seat.index) is not None
+    )
+
+
+@transaction.atomic
+def ask_takeback(*, user: Any, table: GameTable) -> Takeback:
+    """A player asks to take back their last move (and what followed it). Only at a
+    practice table; the other people agree or refuse, bots agree at once."""
+    table = _locked(table)
+    mine = seat_of(table, user)
+    if mine is None:
+        raise NotAllowed(_("You do not sit at this table."))
+    if not table.practice:
+        raise Conflict(_("Moves are taken back only at practice tables: here every move stands."))
+    _refuse_if_over(table)
+    if table.status != GameTable.Status.PLAYING:
+        raise Conflict(_("The game has not begun: some seats are still open."))
+    if pending_takeback(table) is not None:
+        raise Conflict(_("A takeback is already asked: wait for the answer."))
+    step = _last_own_step(table, mine.index)
+    if step is None:
+        raise Conflict(_("You have no move to take back yet."))
+    asked = Takeback.objects.create(
+        table=table, seat=mine.index, version=version(table), from_step=step
+    )
+    people = [s.index for s in table.seats.all() if not s.is_bot and s.index != mine.index]
+    if not people:
+        _take_back(table, asked)
+    else:
+        live.announce_after_commit(table, "seats")
+    return asked
+
+
+@transaction.atomic
+def answer_takeback(*, user: Any, table: GameTable, agree: bool) -> Takeback:
+    table = _locked(table)
+    mine = seat_of(table, user)
+    if mine is None:
+        raise NotAllowed(_("You do not sit at this table."))
+    asked = pending_takeback(table)
+    if asked is None:
+        raise Conflict(_("No takeback is waiting for an answer: the game moved on."))
+    if asked.seat == mine.index:
+        raise NotAllowed(_("The others answer your own request."))
+    answers = {**asked.answers, str(mine.index): bool(agree)}
+    asked.answers = answers
+    if not agree:
+        asked.status = Takeback.Status.REFUSED
+        asked.decided_at = timezone.now()
+        asked.save(update_fields=["answers", "status", "decided_at"])
+        live.announce_after_commit(table, "seats")
+        return asked
+    asked.save(update_fields=["answers"])
+    people = [s.index for s in table.seats.all() if not s.is_bot and s.index != asked.seat]
+    if all(answers.get(str(i)) for i in people):
+        _take_back(table, asked)
+    else:
+        live.announce_after_commit(table, "seats")
+    return asked
+
+
+def _take_back(table: GameTable, asked: Takeback) -> None:
+    """Void the log's steps from the asker's last move on; the state is the engine's replay
+    of what remains, and the clock runs again for whoever is then to act."""
+    asked.status = Takeback.Status.ACCEPTED
+    asked.to_step = table.moves_count
+    asked.decided_at = timezone.now()
+    asked.save(update_fields=["status", "to_step", "decided_at"])
+    table.takebacks += 1
+    state = state_of(table)
+    _start_clock(table, state, timezone.now())
+    table.save(update_fields=["takebacks", *clocks.FIELDS])
+    # As a change of seats: boards with as many moves in the log are drawn again too.
+    live.announce_after_commit(table, "seats")
+    _bots_after_commit(table)

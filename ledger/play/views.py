@@ -147,7 +147,11 @@ def _result_url(table: GameTable) -> str | None:
 
 
 def _board_context(
-    request: HttpRequest, table: GameTable, error: str = "", violations: Any = None
+    request: HttpRequest,
+    table: GameTable,
+    error: str = "",
+    violations: Any = None,
+    show_hint: bool = False,
 ) -> dict[str, Any]:
     seat = services.seat_of(table, request.user)
     context: dict[str, Any] = {
@@ -171,6 +175,15 @@ def _board_context(
     if table.clock_flagged is not None and context["seats"]:
         context["flagged_name"] = context["seats"][table.clock_flagged]["name"]
         context["flag_abandons"] = table.status == GameTable.Status.ABANDONED
+    if seat is not None and table.practice and table.status == GameTable.Status.PLAYING:
+        asked = services.pending_takeback(table)
+        context["takeback"] = {
+            "can_ask": asked is None and services.can_take_back(table, seat),
+            "asked": asked,
+            "mine": asked is not None and asked.seat == seat.index,
+            "answered": asked is not None and str(seat.index) in asked.answers,
+            "asker": context["seats"][asked.seat]["name"] if asked is not None else "",
+        }
     if seat is not None and seat.player_id is not None:
         context["history_url"] = reverse("player", args=[table.club.slug, seat.player_id])
     if seat is not None and table.status != GameTable.Status.WAITING:
@@ -228,6 +241,16 @@ def _board_context(
             to_act_name=names.get(to_act, "") if to_act is not None else "",
             scores=payload["outcome"]["scores"] if payload["outcome"] else None,
         )
+        if payload["your_turn"] and table.practice:
+            # Hints only where nothing counts; on a first game of this game, on every turn.
+            context["guided"] = selectors.first_game(table, request.user)
+            context["hints"] = True
+            found = selectors.hint(table, seat, lang) if show_hint or context["guided"] else None
+            if found is not None:
+                context["hint"] = {
+                    "label": action_label(found["action"], table.game, by_seat),
+                    "why": found["why"],
+                }
     if seat is None and table.status == GameTable.Status.PLAYING:
         # A spectator sees the public table (the engine's view of no seat), never a hand.
         shown, context["shown_moves"] = services.replayed(table)
@@ -467,6 +490,44 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("play-table", pk=table.pk)
 
 
+def _board_answer(request: HttpRequest, table: GameTable, error: str = "") -> HttpResponse:
+    """The board after a write from it: drawn in place for htmx, else the page again."""
+    table.refresh_from_db()
+    if request.headers.get("HX-Request"):
+        return render(request, "play/_board.html", _board_context(request, table, error))
+    if error:
+        messages.error(request, error)
+    return redirect("play-table", pk=table.pk)
+
+
+@login_required
+def hint(request: HttpRequest, pk: int) -> HttpResponse:
+    """The board with a hint: the heuristic bot's move for your turn and why (practice)."""
+    table = _table(pk)
+    if request.headers.get("HX-Request"):
+        return render(request, "play/_board.html", _board_context(request, table, show_hint=True))
+    context = _board_context(request, table, show_hint=True)
+    context["watch_live"] = not table.over and bool(live.may_watch(table.pk, request.user))
+    return render(request, "play/table.html", context)
+
+
+@login_required
+@require_POST
+def takeback(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask to take back your last move (practice tables), or answer the others' request."""
+    table = _table(pk)
+    error = ""
+    try:
+        answer = request.POST.get("answer", "")
+        if answer:
+            services.answer_takeback(user=request.user, table=table, agree=answer == "yes")
+        else:
+            services.ask_takeback(user=request.user, table=table)
+    except LedgerError as exc:
+        error = exc.message
+    return _board_answer(request, table, error)
+
+
 @login_required
 @require_POST
 def again(request: HttpRequest, pk: int) -> HttpResponse:
@@ -524,9 +585,14 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not table.over:
         messages.info(request, _("A game can be replayed once it is over."))
         return redirect("play-table", pk=table.pk)
-    moves: list[tuple[int, Any, str]] = list(
-        table.moves.order_by("step").values_list("seat", "action", "bot")
-    )
+    voided = services.voided_steps(table)
+    moves: list[tuple[int, Any, str]] = [
+        (seat, action, bot)
+        for step, seat, action, bot in table.moves.order_by("step").values_list(
+            "step", "seat", "action", "bot"
+        )
+        if step not in voided  # taken back at a practice table
+    ]
     try:
         step = max(0, min(int(request.GET.get("step", len(moves))), len(moves)))
     except ValueError:

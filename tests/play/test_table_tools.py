@@ -6,15 +6,18 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from games.core import registry
+from games.core.hints import hint as core_hint
+from ledger.clubs.errors import Conflict, NotAllowed
 from ledger.play import clocks, services, tasks
 from ledger.play import services as play_services
-from ledger.play.models import GameTable
-from tests.play.conftest import dealt, seats_for
+from ledger.play.models import GameTable, Takeback
+from tests.play.conftest import GAMES, dealt, play_out, seats_for
 
 
 def _client(people, lang="en", name="member"):
@@ -221,3 +224,147 @@ def test_the_new_table_form_sets_a_clock_and_refuses_one_out_of_bounds(people):
     page = client.post("/play/new/", {**form, "clock": "move", "move_seconds": "2"}, follow=True)
     assert "Il tempo di un turno va da 5 a 3600 secondi." in page.content.decode()
     assert GameTable.objects.count() == 1
+
+
+# --- takebacks ----------------------------------------------------------------------------
+def _first_move(commit, people, table, name="member", pick=0):
+    state = services.state_of(table)
+    seat = services.seat_of(table, people.users[name])
+    action = registry.get(table.game).encode_action(state.legal_actions(seat.index)[pick])
+    commit(services.act, user=people.users[name], table=table, action=action, move_id=f"t-{pick}")
+    table.refresh_from_db()
+    return action
+
+
+def test_at_a_practice_table_the_bots_agree_at_once_and_the_state_steps_back(people, commit):
+    table = _table(commit, people)  # the member against three heuristic bots: practice
+    before = services.state_of(table).to_record()
+    _first_move(commit, people, table)
+    rows = table.moves.count()
+    assert rows >= 2  # the member's move and a bot's answer at least
+    page = _client(people, "it").get(f"/play/{table.pk}/").content.decode()
+    assert "Riprendi la mia ultima mossa" in page
+    commit(_client(people, "it").post, f"/play/{table.pk}/takeback/")
+    table.refresh_from_db()
+    assert services.state_of(table).to_record() == before  # replayed without them
+    assert table.moves.count() == rows  # the log keeps every move it was given
+    # Another move now: a new step, never one the log used.
+    _first_move(commit, people, table, pick=1)
+    assert table.moves.order_by("step").last().step >= rows
+    assert table.moves.filter(step=rows).get().seat == 0
+
+
+def test_a_takeback_is_never_offered_or_made_at_a_table_that_counts(people, commit):
+    table = _table(commit, people, "cardchess", seats=["me", "open"])
+    commit(services.join, user=people.users["referee"], table=table, invite=table.invite)
+    table.refresh_from_db()
+    assert not table.practice
+    state = services.state_of(table)
+    mover = next(s for s in table.seats.all() if s.index == state.to_act())
+    name = "member" if mover.user == people.users["member"] else "referee"
+    _first_move(commit, people, table, name=name)
+    page = _client(people, "en", name).get(f"/play/{table.pk}/").content.decode()
+    assert "Take back my last move" not in page and "Show a hint" not in page
+    with pytest.raises(Conflict):
+        services.ask_takeback(user=people.users[name], table=table)
+
+
+def test_another_person_agrees_or_refuses_a_takeback(people, commit):
+    # A practice table of two people: a named deal, which counts nowhere.
+    table = _named(commit, people)
+    state = services.state_of(table)
+    first = next(s for s in table.seats.all() if s.index == state.to_act())
+    asker = "member" if first.user == people.users["member"] else "referee"
+    other = "referee" if asker == "member" else "member"
+    before = services.state_of(table).to_record()
+    _first_move(commit, people, table, name=asker)
+    after = services.state_of(table).to_record()
+    commit(services.ask_takeback, user=people.users[asker], table=table)
+    asked = _client(people, "it", other).get(f"/play/{table.pk}/").content.decode()
+    assert "chiede di riprendere la sua ultima mossa" in asked and 'id="takeback-yes"' in asked
+    commit(_client(people, "it", other).post, f"/play/{table.pk}/takeback/", {"answer": "no"})
+    table.refresh_from_db()
+    assert services.state_of(table).to_record() == after
+    assert Takeback.objects.get().status == Takeback.Status.REFUSED
+    commit(services.ask_takeback, user=people.users[asker], table=table)
+    with pytest.raises(NotAllowed):
+        services.answer_takeback(user=people.users[asker], table=table, agree=True)
+    commit(services.answer_takeback, user=people.users[other], table=table, agree=True)
+    table.refresh_from_db()
+    assert services.state_of(table).to_record() == before
+
+
+def _named(commit, people):
+    table = commit(
+        services.create_table,
+        user=people.users["member"],
+        club=people.club,
+        game="cardchess",
+        seats=["me", "open"],
+        seed=1234,
+        practice=True,
+    )
+    commit(services.join, user=people.users["referee"], table=table, invite=table.invite)
+    table.refresh_from_db()
+    assert table.practice and table.status == GameTable.Status.PLAYING
+    return table
+
+
+def test_a_practice_game_with_a_takeback_finishes_and_replays_without_the_moves_taken_back(
+    people, commit
+):
+    table = _table(commit, people)
+    _first_move(commit, people, table)
+    commit(services.ask_takeback, user=people.users["member"], table=table)
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.FINISHED
+    record = services.state_of(table).to_record()
+    assert registry.get("tarocco").validate(record).valid
+    voided = services.voided_steps(table)
+    assert len(record["actions"]) == table.moves.count() - len(voided) and voided
+    page = _client(people).get(f"/play/{table.pk}/replay/").status_code
+    assert page == 200
+
+
+# --- hints and the guided first game ------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_a_hint_is_a_legal_move_with_its_reason_in_both_languages(game):
+    engine = registry.get(game)
+    state = engine.new_game(engine.ruleset(), 5)
+    seat = state.to_act()
+    action, why = core_hint(engine, state, seat, 9)
+    assert not state.check(seat, action)
+    assert why.it and why.en and why.it != why.en
+
+
+def test_tarocco_hints_say_the_reason_of_the_play(people, commit):
+    engine = registry.get("tarocco")
+    state = engine.new_game(engine.ruleset(), 11)
+    bots = [engine.bots["heuristic"](i) for i in range(4)]
+    reasons = set()
+    for _ in range(60):
+        seat = state.to_act()
+        if seat is None:
+            break
+        _action, why = core_hint(engine, state, seat, 3)
+        reasons.add(why.en)
+        state.apply(seat, bots[seat].choose(state, seat))
+    assert any("trick" in r for r in reasons)
+
+
+def test_a_first_game_shows_a_hint_on_each_turn_in_the_pages_language(people, commit):
+    table = _table(commit, people)
+    page = _client(people, "it").get(f"/play/{table.pk}/").content.decode()
+    assert 'id="guided"' in page and "Suggerimento:" in page and 'id="hint-why"' in page
+
+
+def test_after_a_first_game_the_hint_is_one_tap_away(people, commit):
+    done = _table(commit, people, "cardchess", seats=["me", "heuristic"])
+    play_out(commit, people.users["member"], done)
+    table = _table(commit, people, "cardchess", seats=["me", "heuristic"], seed=12)
+    client = _client(people, "it")
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    assert 'id="guided"' not in page and 'id="hint-ask"' in page and "Suggerimento:" not in page
+    shown = client.get(f"/play/{table.pk}/hint/", HTTP_HX_REQUEST="true").content.decode()
+    assert "Suggerimento:" in shown and 'id="hint-why"' in shown
