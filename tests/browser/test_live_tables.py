@@ -48,6 +48,7 @@ GAMES = {
     "cardchess": "3p",
 }
 MOVES = "() => document.getElementById('board')?.dataset.moves"
+SETTLED = "() => !document.getElementById('board')?.classList.contains('sending')"
 # The move a player keen to play the hand makes when offered (Tarocco: "tengo" takes the
 # hand on; four passes would end the deal after four moves).
 KEEN = {"tarocco": re.compile(r"^tengo", re.IGNORECASE)}
@@ -92,6 +93,9 @@ def _play_one(page: Any, chooser: random.Random, game: str) -> None:
 
 
 def _click_one(page: Any, chooser: random.Random, game: str, keyboard: bool) -> bool:
+    # A move still on its way (its choices disabled, "Sending your move…"): its answer is
+    # waited for, on a loaded machine longer than the click's own wait.
+    page.wait_for_function(SETTLED, timeout=25_000)
     before = _moves(page)
     keen = page.get_by_role("button", name=KEEN[game]) if game in KEEN else None
     pick = page.locator("#pick")

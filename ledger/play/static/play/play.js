@@ -185,5 +185,9 @@
     }
   });
 
+  // A move that got no answer within this long is said to have failed (the connection may
+  // be gone): the choices come back, and the same tap sends the same move id again.
+  if (!htmx.config.timeout) { htmx.config.timeout = 20000; }
+
   window.playBoard = { offer: offer, compare: compare };
 })();
