@@ -1,6 +1,7 @@
 """API of competition formats, under /api/v1/formats/competitions/<id>/: settings, entrants,
 absences, forbidden pairs, teams, rounds (draft, adjust, publish), tiebreaks and TRF.
-Views check the shape of what arrives and call ledger.formats.services."""
+Views check the shape of what arrives, read through ledger.formats.selectors and write
+through ledger.formats.services."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 
 from ledger.clubs.errors import Invalid, NotAllowed
 from ledger.clubs.models import Competition, Player, Role, Table
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
 
 TAG = ["formats"]
@@ -213,13 +214,13 @@ def _player(competition: Competition, pk: int, field: str = "player") -> Player:
 
 
 def _settings_body(competition: Competition) -> dict[str, Any]:
-    fs = services.settings_for(competition)
+    fs = selectors.settings_for(competition)
     body = {
         "format": competition.format,
         **{name: getattr(fs, name) for name in services.SETTING_FIELDS},
-        "table_size": services.table_size(competition, fs),
+        "table_size": selectors.table_size(competition, fs),
     }
-    progress = services.progress(competition)
+    progress = selectors.progress(competition)
     body.update(
         planned_rounds=progress.planned,
         published_rounds=progress.published,
@@ -230,7 +231,7 @@ def _settings_body(competition: Competition) -> dict[str, Any]:
 
 
 def _round_body(competition: Competition, number: int, user: Any) -> dict[str, Any]:
-    view = services.round_view(competition, number)
+    view = selectors.round_view(competition, number)
     if view is None or (
         view["status"] == Draw.Status.DRAFT and not competition.club.allows(user, Role.ORGANISER)
     ):
@@ -499,12 +500,12 @@ class StandingsView(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         competition = _competition(pk)
-        rows = services.standings_for(competition)
+        rows = selectors.standings_for(competition)
         champion = next((r for r in rows if r.get("champion")), None)
         return Response(
             {
                 "format": competition.format,
-                "concluded": services.progress(competition).concluded,
+                "concluded": selectors.progress(competition).concluded,
                 "champion": champion,
                 "rows": rows,
             }
@@ -521,9 +522,9 @@ class TiebreaksView(APIView):
         competition = _competition(pk)
         # Only a table of pairs has tiebreaks; a Swiss seated at tables of three or more
         # ranks by points (standings/).
-        if not services.has_swiss_table(competition):
+        if not selectors.has_swiss_table(competition):
             return Response([])
-        return Response(services.swiss_standings(competition))
+        return Response(selectors.swiss_standings(competition))
 
 
 class TrfView(APIView):
@@ -535,7 +536,7 @@ class TrfView(APIView):
     def get(self, request: Request, pk: int) -> HttpResponse:
         competition = _competition(pk)
         response = HttpResponse(
-            services.trf_export(competition), content_type="text/plain; charset=utf-8"
+            selectors.trf_export(competition), content_type="text/plain; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="{competition.slug}.trf"'
         return response
@@ -584,7 +585,7 @@ def _match_body(competition: Competition, m: KnockoutMatch) -> dict[str, Any]:
         "slot": m.slot,
         "first": m.first_id,
         "second": m.second_id,
-        "winner": services._match_winner(competition, m),
+        "winner": selectors.match_winner(competition, m),
         "tables": [t.pk for t in m.tables.all()],
     }
 

@@ -10,7 +10,7 @@ class FormatsConfig(AppConfig):
         # competition's format ranks them (the Swiss table, a knockout's rounds reached).
         from ledger.clubs.results import previews
         from ledger.formats import capacity
-        from ledger.formats.services import standings_for
+        from ledger.formats.selectors import standings_for
 
         previews.read_standings_with(standings_for)
         capacity.connect()  # tables take as many games as the settings say

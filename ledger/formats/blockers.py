@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ledger.clubs.models import Competition, Dispute, Result, Round, Table
-from ledger.formats.services import current_round, settings_for
+from ledger.formats.selectors import current_round, settings_for
 
 Blocker = dict[str, Any]
 

@@ -8,7 +8,7 @@ played the minimum of nights; ties are broken by the tie-breaks in order; the to
 for a final.
 
 The table is read, never stored: each night's confirmed standings as its format ranks them
-(``services.standings_for``: a result awaiting confirmation counts nowhere, a correction or
+(``selectors.standings_for``: a result awaiting confirmation counts nowhere, a correction or
 a void in any night moves the table at the next read), added up here. "As of" a night
 reads the nights up to it; the movement column compares with the table after the night
 before.
@@ -30,7 +30,7 @@ from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Club, Competition, Role, Season
 from ledger.clubs.office.roles import require_role
 from ledger.formats.models import Championship
-from ledger.formats.services import standings_for
+from ledger.formats.selectors import standings_for
 
 MAX_PLACES = 64
 MAX_TIEBREAKS = 3

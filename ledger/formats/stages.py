@@ -40,7 +40,8 @@ __all__ = [
     "stage_of",
     "ties",
 ]
-from ledger.formats.services import enter_player, progress, standings_for
+from ledger.formats.selectors import progress, standings_for
+from ledger.formats.services import enter_player
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import hand_words
 from ledger.clubs.models import Competition, Player, Role, Season, Table
-from ledger.formats import services, stages
+from ledger.formats import selectors, services, stages
 from ledger.formats.blockers import blockers
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
 
@@ -222,7 +222,7 @@ def _act(request: HttpRequest, competition: Competition) -> str:
 
 
 def _manage_context(competition: Competition) -> dict[str, Any]:
-    fs = services.settings_for(competition)
+    fs = selectors.settings_for(competition)
     entrants = list(
         Entrant.objects.filter(competition=competition).select_related("player").order_by("number")
     )
@@ -241,9 +241,9 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
     absent = set(
         competition.absences.filter(round_number=next_number).values_list("player_id", flat=True)
     )
-    draft_view = services.round_view(competition, draft.round.number) if draft else None
+    draft_view = selectors.round_view(competition, draft.round.number) if draft else None
     warnings = services.check_draw(competition, draft) if draft else []
-    numbers = services.published_numbers(competition)
+    numbers = selectors.published_numbers(competition)
     in_draft: list[dict[str, Any]] = []
     if draft_view:
         for t in draft_view["tables"]:
@@ -263,7 +263,7 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
         "settings": fs,
         "typed": {name: getattr(fs, name) for name in services.SETTING_FIELDS},
         "setting_errors": {},
-        "table_size": services.table_size(competition, fs),
+        "table_size": selectors.table_size(competition, fs),
         "entrants": entrants,
         "candidates": [m for m in members if m.pk not in entered],
         "members": members,
@@ -278,9 +278,9 @@ def _manage_context(competition: Competition) -> dict[str, Any]:
         ),
         "teams": competition.teams.prefetch_related("members"),
         "is_team": competition.format == Competition.Format.TEAM,
-        "two_sided": services.table_size(competition, fs) == 2,
-        "scale": services.swiss_scale(competition, fs),
-        "progress": services.progress(competition),
+        "two_sided": selectors.table_size(competition, fs) == 2,
+        "scale": selectors.swiss_scale(competition, fs),
+        "progress": selectors.progress(competition),
         # Why the next round cannot start yet (results missing, disputes, check-in).
         "blockers": [] if draft else blockers(competition),
     }
@@ -290,7 +290,7 @@ def round_page(
     request: HttpRequest, club: str, slug: str, number: int | None = None
 ) -> HttpResponse:
     competition = _competition(club, slug)
-    numbers = services.published_numbers(competition)
+    numbers = selectors.published_numbers(competition)
     if number is None:
         if not numbers:
             return render(
@@ -299,7 +299,7 @@ def round_page(
         number = numbers[-1]
     if number not in numbers:
         raise Http404(_("Round %(n)d is not published.") % {"n": number})
-    view = services.round_view(competition, number)
+    view = selectors.round_view(competition, number)
     context = {
         "competition": competition,
         "round": view,
@@ -307,7 +307,7 @@ def round_page(
         "two_sided": all(len(t["seats"]) == 2 for t in view["tables"]) if view else False,
         "is_organiser": competition.club.allows(request.user, Role.ORGANISER),
         "can_referee": competition.club.allows(request.user, Role.REFEREE),
-        "hands": services.settings_for(competition).hands_per_table,
+        "hands": selectors.settings_for(competition).hands_per_table,
     }
     if request.headers.get("HX-Request"):
         return render(request, "formats/_tables.html", context)
@@ -324,12 +324,12 @@ def tiebreaks_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "competition": competition,
             # A Swiss at tables of three or more ranks by the game's points (its table is
             # the competition page's), not by pairs' tiebreaks.
-            "rows": services.swiss_standings(competition)
-            if services.has_swiss_table(competition)
+            "rows": selectors.swiss_standings(competition)
+            if selectors.has_swiss_table(competition)
             else [],
             "by_points": competition.format == Competition.Format.SWISS
-            and services.table_size(competition) != 2,
-            "scale": services.swiss_scale(competition),
+            and selectors.table_size(competition) != 2,
+            "scale": selectors.swiss_scale(competition),
         },
     )
 
@@ -337,7 +337,7 @@ def tiebreaks_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 def trf_file(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(club, slug)
     response = HttpResponse(
-        services.trf_export(competition), content_type="text/plain; charset=utf-8"
+        selectors.trf_export(competition), content_type="text/plain; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{competition.slug}.trf"'
     return response
@@ -370,9 +370,9 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 _("%(name)s goes through, by the referee's decision.") % {"name": winner.name},
             )
         return redirect("formats-bracket", club, slug)
-    stages = services.bracket_view(competition)
+    stages = selectors.bracket_view(competition)
     for stage in stages:
-        stage["title"] = services.stage_title(stage["stage"], stage["players"])
+        stage["title"] = selectors.stage_title(stage["stage"], stage["players"])
         for cell in stage["matches"]:
             for side in cell["sides"]:
                 if "from" in side and not side["player"]:
@@ -387,7 +387,7 @@ def bracket_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "competition": competition,
             "stages": stages,
             "can_decide": can_decide,
-            "champion": services.champion(competition) if stages else None,
+            "champion": selectors.champion(competition) if stages else None,
         },
     )
 
@@ -470,7 +470,7 @@ def decide_page(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
 def printables_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     """The sheets a night needs, each a page whose print layout is the sheet."""
     competition = _competition(club, slug)
-    numbers = services.published_numbers(competition)
+    numbers = selectors.published_numbers(competition)
     return render(
         request,
         "formats/printables.html",

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Role, Round
 from ledger.clubs.office.roles import require_role
-from ledger.formats import services as formats
+from ledger.formats import selectors
 from ledger.formats.models import Stage
 from ledger.night.models import ScheduledRound, Venue
 
@@ -67,8 +67,8 @@ def event_of(competition: Competition) -> list[Competition]:
 def slots_of(competition: Competition) -> list[Slot]:
     """Every round of one competition the schedule knows of: those published, those still
     planned and those scheduled ahead."""
-    published = set(formats.published_numbers(competition))
-    planned = formats.planned_rounds(competition) or 0
+    published = set(selectors.published_numbers(competition))
+    planned = selectors.planned_rounds(competition) or 0
     scheduled = {
         s.number: s
         for s in ScheduledRound.objects.filter(competition=competition).select_related("venue")
@@ -126,7 +126,7 @@ def venues_of(competition: Competition) -> list[Venue]:
 
 def round_at(competition: Competition, venue: Venue) -> Round | None:
     """The round being played at the venue: the latest published round scheduled there."""
-    numbers = set(formats.published_numbers(competition))
+    numbers = set(selectors.published_numbers(competition))
     here = [
         n
         for n in ScheduledRound.objects.filter(competition=competition, venue=venue).values_list(

@@ -31,6 +31,7 @@ from ledger.clubs.models import (
 from ledger.clubs.office.roles import require_role
 from ledger.clubs.results import previews
 from ledger.clubs.results import services as core
+from ledger.formats import selectors
 from ledger.formats import services as formats
 from ledger.formats.models import Absence, Draw, Entrant
 from ledger.night.models import CheckIn, ExtraTime, NightSettings, Replacement, RoundClock
@@ -691,7 +692,7 @@ def tonight_for(player: Player, club_id: int) -> list[dict[str, Any]]:
             continue
         seen.add(competition.pk)
         drawn = table.round  # a published draw's round: never None here
-        if drawn is None or formats.current_round(competition) != drawn.number:
+        if drawn is None or selectors.current_round(competition) != drawn.number:
             continue
         state = clock_state(drawn, table)
         if state is None or state["state"] == "ended":

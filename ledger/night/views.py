@@ -24,7 +24,7 @@ from ledger.clubs.office.entrants import participants
 from ledger.clubs.projections.standings import standings
 from ledger.clubs.results import penalties
 from ledger.clubs.transfer import sheets
-from ledger.formats import services as formats
+from ledger.formats import selectors
 from ledger.formats.blockers import blockers, playing_round
 from ledger.night import printing, schedule, services
 from ledger.night.models import (
@@ -440,7 +440,7 @@ def _round(competition: Competition, number: int | None, venue: Venue | None = N
         if found is None:
             raise Http404(_("No round is published yet."))
         return found
-    if number not in formats.published_numbers(competition):
+    if number not in selectors.published_numbers(competition):
         raise Http404(_("Round %(n)d is not published.") % {"n": number})
     return get_object_or_404(Round, competition=competition, number=number)
 
@@ -496,7 +496,7 @@ def clock_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 
 
 def _screen_data(competition: Competition, rnd: Round) -> dict[str, Any]:
-    view = formats.round_view(competition, rnd.number) or {"tables": []}
+    view = selectors.round_view(competition, rnd.number) or {"tables": []}
     extras = dict(ExtraTime.objects.filter(table__round=rnd).values_list("table_id", "minutes"))
     state = services.clock_state(rnd)
     tables = []
@@ -670,7 +670,7 @@ def _printable(
 
 
 def _table_rows(request: HttpRequest, competition: Competition, rnd: Round) -> list[dict[str, Any]]:
-    view = formats.round_view(competition, rnd.number) or {"tables": []}
+    view = selectors.round_view(competition, rnd.number) or {"tables": []}
     rows = []
     for t in view["tables"]:
         url = request.build_absolute_uri(_here(request, "score-entry", competition, t["id"]))
@@ -683,7 +683,7 @@ def print_pairings(
 ) -> HttpResponse:
     competition = _competition(club, slug)
     rnd = _round(competition, number, _venue(request, competition))
-    view = formats.round_view(competition, rnd.number) or {}
+    view = selectors.round_view(competition, rnd.number) or {}
     kind = request.GET.get("format", "")
     if kind in ("csv", sheets.XLSX, sheets.ODS):
         return _pairings_table(competition, rnd, view, kind)
@@ -758,7 +758,7 @@ def print_sheets(
 ) -> HttpResponse:
     competition = _competition(club, slug)
     rnd = _round(competition, number, _venue(request, competition))
-    hands = formats.settings_for(competition).hands_per_table
+    hands = selectors.settings_for(competition).hands_per_table
     return _printable(
         request,
         competition,

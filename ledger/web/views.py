@@ -60,7 +60,7 @@ from ledger.clubs.projections.standings import last_round, layout_sql, settings_
 from ledger.clubs.results import services
 from ledger.clubs.storage import rows as rows_module
 from ledger.clubs.transfer import sheets
-from ledger.formats import services as formats_services
+from ledger.formats import selectors
 from ledger.web.charts import rating_band
 
 
@@ -124,16 +124,16 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     can_score = comp.club.allows(request.user, "scorekeeper")
     # A Swiss has one table: every entrant, byes counted, the tiebreaks in it, on the same
     # points the pairing uses.
-    swiss = formats_services.has_swiss_table(comp)
-    swiss_rows = formats_services.swiss_standings(comp, as_of) if swiss else []
+    swiss = selectors.has_swiss_table(comp)
+    swiss_rows = selectors.swiss_standings(comp, as_of) if swiss else []
     # A knockout ranks by the round reached and names its champion; a competition that
     # played its planned rounds says so (read only once it has rounds).
     knockout_rows = (
-        formats_services.knockout_standings(comp, as_of)
+        selectors.knockout_standings(comp, as_of)
         if comp.format == Competition.Format.KNOCKOUT and latest
         else []
     )
-    progress = formats_services.progress(comp) if latest else None
+    progress = selectors.progress(comp) if latest else None
     return render(
         request,
         "web/competition.html",
@@ -143,7 +143,7 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "knockout_rows": knockout_rows,
             "champion": next((r for r in knockout_rows if r["champion"]), None),
             "concluded": progress is not None and progress.concluded and not as_of,
-            "swiss_scale": formats_services.swiss_scale(comp) if swiss else None,
+            "swiss_scale": selectors.swiss_scale(comp) if swiss else None,
             "competition": comp,
             "game": meta(comp.game),
             "engine": engine_available(comp.game),
@@ -684,7 +684,7 @@ def _standings_export(
     """The standings as a table of typed values (as of a round, or now): a knockout's, a
     Swiss table's or the points table."""
     knockout_rows = (
-        formats_services.knockout_standings(comp, as_of)
+        selectors.knockout_standings(comp, as_of)
         if comp.format == Competition.Format.KNOCKOUT
         else []
     )
@@ -703,7 +703,7 @@ def _standings_export(
             ]
             for r in knockout_rows
         ]
-    if formats_services.has_swiss_table(comp):
+    if selectors.has_swiss_table(comp):
         header = [
             "rank",
             "player_id",
@@ -737,7 +737,7 @@ def _standings_export(
                 float(r["median_buchholz"]),
                 float(r["sonneborn_berger"]),
             ]
-            for r in formats_services.swiss_standings(comp, as_of)
+            for r in selectors.swiss_standings(comp, as_of)
         ]
     header = [
         "rank",
@@ -861,7 +861,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
             "charts": charts,
             "entries": entries,
             "opponents": _head_to_head(the_club, person),
-            "seats": formats_services.seats_this_round(the_club.pk, person),
+            "seats": selectors.seats_this_round(the_club.pk, person),
             "practice": _practice_games(the_club, person),
             "stats_games": [(g, game_label(g)) for g in games_played(the_club, person)],
             "last_night": last_night(the_club, person),

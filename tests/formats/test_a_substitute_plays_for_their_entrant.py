@@ -13,7 +13,7 @@ import pytest
 
 from ledger.clubs.models import Competition, Entry, Membership, Player, Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.night import services as night
 from tests.formats.conftest import enter
 from tests.formats.level_results import decided
@@ -70,7 +70,7 @@ def test_the_swiss_table_counts_a_substitutes_match_for_the_entrant(
 ) -> None:
     comp = _competition(club, people, "swiss", 4)
     table, winner, substitute, _seat = _first_round_with_a_substitute(people, comp, from_hand)
-    rows = {row["player"]: row for row in services.swiss_standings(comp)}
+    rows = {row["player"]: row for row in selectors.swiss_standings(comp)}
     assert substitute.pk not in rows
     assert (rows[winner]["played"], rows[winner]["wins"]) == (1, 1)
     assert sum(row["played"] for row in rows.values()) == 4
@@ -101,5 +101,5 @@ def test_the_bracket_sends_the_entrant_through_when_their_substitute_won(
     services.publish_draw(user=people.users["organiser"], draw=draw)
     seated = {s.player_id for t in Table.objects.filter(round=draw.round) for s in t.seats.all()}
     assert winner in seated and substitute.pk not in seated
-    places = {row["player"]: row for row in services.knockout_standings(comp)}
+    places = {row["player"]: row for row in selectors.knockout_standings(comp)}
     assert not places[winner]["out"] and substitute.pk not in places

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ledger.clubs.models import Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.pairing import swiss
 from ledger.formats.pairing.swiss import Seated, SwissPlayer, allocate, key, preference
 from tests.formats.conftest import enter, make_competition
@@ -178,6 +178,6 @@ def test_the_trf_export_of_a_swiss_passes_the_libraries_checker(
             core.record_result(
                 user=people.users["scorekeeper"], table=table, source="manual", scores=scores
             )
-    report = check_trf(services.trf_export(comp))
+    report = check_trf(selectors.trf_export(comp))
     assert report["summary"]["rounds_checked"] == 4
     assert report["summary"]["total_discrepancies"] == 0, report["rounds"]

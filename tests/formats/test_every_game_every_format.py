@@ -21,7 +21,7 @@ from django.test import Client
 from games.core import registry
 from ledger.clubs.models import Competition, Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from tests.formats.conftest import enter
 from tests.formats.level_results import Typed, decided
 
@@ -129,7 +129,7 @@ def test_every_format_counts_the_outcomes_winner(
     assert won and lost
 
     # The round page: who won each table.
-    view = services.round_view(comp, 1)
+    view = selectors.round_view(comp, 1)
     assert view is not None
     for table in view["tables"]:
         names = [s["name"] for s in table["seats"]]
@@ -140,10 +140,10 @@ def test_every_format_counts_the_outcomes_winner(
         assert table["winners"] == winners, (typed.scores, typed.winners)
 
     # The format's own table, its API and its CSV.
-    rows = {r["player"]: r for r in services.standings_for(comp)}
+    rows = {r["player"]: r for r in selectors.standings_for(comp)}
     api = people.client(None).get(f"/api/v1/formats/competitions/{comp.pk}/standings/").json()
     assert [(r["player"], r["place"]) for r in api["rows"]] == [
-        (r["player"], r["place"]) for r in services.standings_for(comp)
+        (r["player"], r["place"]) for r in selectors.standings_for(comp)
     ]
     body = Client().get(f"/c/{club.slug}/{comp.slug}/standings.csv").content.decode()
     lines = {int(r["player_id"]): r for r in csv.DictReader(io.StringIO(body))}
@@ -155,7 +155,7 @@ def test_every_format_counts_the_outcomes_winner(
             assert (rows[p]["out"], lines[p]["out"]) == (False, "no")
         for p in lost:
             assert (rows[p]["out"], lines[p]["out"]) == (True, "yes")
-        for stage in services.bracket_view(comp)[:1]:
+        for stage in selectors.bracket_view(comp)[:1]:
             for cell in stage["matches"]:
                 for side in cell["sides"]:
                     assert side["won"] == (side["player"] in won)
@@ -166,8 +166,8 @@ def test_every_format_counts_the_outcomes_winner(
         assert _wins(rows[p]) == ((1, 0) if r == "win" else (0, 1)), (p, rows[p])
         assert (lines[p]["wins"], lines[p]["losses"]) == (("1", "0") if r == "win" else ("0", "1"))
     assert best == 1
-    if services.has_swiss_table(comp):
-        scale, _bye = services.swiss_scale(comp)
+    if selectors.has_swiss_table(comp):
+        scale, _bye = selectors.swiss_scale(comp)
         tiebreaks = (
             people.client(None).get(f"/api/v1/formats/competitions/{comp.pk}/tiebreaks/").json()
         )

@@ -15,7 +15,7 @@ from ledger.clubs.errors import Conflict, Invalid, LedgerError
 from ledger.clubs.models import Competition, Entry, Result, Standing, Table
 from ledger.clubs.projections.projections import rebuild_standings
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.models import KnockoutMatch
 from ledger.formats.pairing.swiss import key
 from tests.formats.conftest import enter, make_competition
@@ -104,7 +104,7 @@ def test_a_forfeit_is_a_win_for_who_came_in_every_formats_standings(
     assert sorted(e.seat for e in lines) == list(range(len(seated)))
     assert all(e.points == 0 for e in lines)
 
-    rows = {r["player"]: r for r in services.standings_for(comp)}
+    rows = {r["player"]: r for r in selectors.standings_for(comp)}
     if fmt == "team":
         # Seat 1's side (the odd seats) forfeits whole; the team is ranked as its lead.
         came, gone = seated[0], seated[1]
@@ -117,13 +117,13 @@ def test_a_forfeit_is_a_win_for_who_came_in_every_formats_standings(
         assert rows[gone]["out"] and not rows[came[0]]["out"]
         [match] = KnockoutMatch.objects.filter(competition=comp, tables=first)
         cell = next(
-            c for c in services.bracket_view(comp)[0]["matches"] if c.get("match") == match.pk
+            c for c in selectors.bracket_view(comp)[0]["matches"] if c.get("match") == match.pk
         )
         assert (cell["forfeit"]["player"], cell["forfeit"]["reason"]) == (gone, "Assente")
         assert [s["won"] for s in cell["sides"]] == [s["player"] == came[0] for s in cell["sides"]]
         return
-    if services.has_swiss_table(comp):
-        scale, _bye = services.swiss_scale(comp)
+    if selectors.has_swiss_table(comp):
+        scale, _bye = selectors.swiss_scale(comp)
         assert (scale.win, scale.loss) == (3, 0)
         assert rows[came[0]]["score"] == 3 and rows[gone]["score"] == 0
         assert (rows[came[0]]["forfeit_wins"], rows[came[0]]["played"]) == (1, 0)
@@ -135,7 +135,7 @@ def test_a_forfeit_is_a_win_for_who_came_in_every_formats_standings(
         assert (rows[gone]["wins"], rows[gone]["losses"]) == (0, 1)
         assert Decimal(rows[gone]["match_points"]) == 0
     # The round page says it as it is, with the reason.
-    view = services.round_view(comp, 1)
+    view = selectors.round_view(comp, 1)
     assert view is not None
     shown = next(t for t in view["tables"] if t["id"] == first.pk)
     assert shown["forfeit"]["reason"] == "Assente" and not shown["drawn"]
@@ -153,7 +153,7 @@ def test_a_forfeit_is_no_game_met_nor_side_played_for_the_swiss(
     a, b = _seated(tables[0])
     _forfeit(people, tables[0], [1])
     _play_rest(people, tables[1:])
-    h = services.history(comp)
+    h = selectors.history(comp)
     assert key(a, b) not in h.met
     assert h.sides.get(a, []) == [] and h.sides.get(b, []) == []
     assert (a, 1) not in h.opponents_by_round
@@ -162,7 +162,7 @@ def test_a_forfeit_is_no_game_met_nor_side_played_for_the_swiss(
     assert players[a].score == 1.0 and players[b].score == 0.0
     assert players[a].sides == [] and players[a].floats == ["down"]
     # In the tiebreaks, each is scored against a virtual opponent, not the other.
-    line = {r["player"]: r for r in services.swiss_standings(comp)}
+    line = {r["player"]: r for r in selectors.swiss_standings(comp)}
     # Virtual opponent: 0 before the round, the loss side of a win (0), no later round.
     assert line[a]["buchholz"] == pytest.approx(0.0)
 
@@ -175,7 +175,7 @@ def test_a_double_forfeit_is_a_loss_for_both(club: Any, people: Any, points_game
     result = _forfeit(people, tables[0], [0, 1], reason="Nessuno dei due")
     _play_rest(people, tables[1:])
     assert result.verdict["outcome"]["winners"] == []
-    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r for r in selectors.swiss_standings(comp)}
     assert rows[a]["score"] == rows[b]["score"] == 0
     assert rows[a]["forfeit_losses"] == rows[b]["forfeit_losses"] == 1
     journal = {s.player_id: s for s in Standing.objects.filter(competition=comp)}
@@ -207,13 +207,13 @@ def test_voiding_a_forfeit_leaves_the_table_as_never_decided(
     a, b = _seated(tables[0])
     result = _forfeit(people, tables[0], [1])
     core.void_result(user=people.users["referee"], result=result, reason="Errore")
-    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r for r in selectors.swiss_standings(comp)}
     assert rows[a]["score"] == 0 and rows[a]["forfeit_wins"] == 0
     # The table may now be played, or forfeited again.
     core.record_result(
         user=people.users["scorekeeper"], table=tables[0], source="manual", scores=[1, 3]
     )
-    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r for r in selectors.swiss_standings(comp)}
     assert rows[b]["wins"] == 1 and rows[b]["played"] == 1
 
 
@@ -270,9 +270,9 @@ def test_a_knockout_forfeit_sends_the_other_player_through_and_refuses_a_double(
     final = _round(people, comp)
     assert _seated(tables[0])[1] in _seated(final[0])
     _forfeit(people, final[0], [1], reason="Malore")
-    champion = services.champion(comp)
+    champion = selectors.champion(comp)
     assert champion is not None and champion["player"] == _seated(final[0])[0]
-    assert services.progress(comp).concluded
+    assert selectors.progress(comp).concluded
 
 
 def test_the_decide_page_records_a_forfeit_and_keeps_what_was_typed_when_refused(
@@ -336,9 +336,9 @@ def test_a_forfeit_is_corrected_into_the_game_that_was_played_after_all(
         scores=[1, 3],
         reason="Giocata in ritardo",
     )
-    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r for r in selectors.swiss_standings(comp)}
     assert (rows[b]["wins"], rows[b]["forfeit_wins"], rows[a]["forfeit_wins"]) == (1, 0, 0)
-    assert key(a, b) in services.history(comp).met
+    assert key(a, b) in selectors.history(comp).met
 
 
 def test_the_api_records_a_forfeit_for_a_referee_and_refuses_anyone_else(

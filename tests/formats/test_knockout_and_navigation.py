@@ -11,7 +11,7 @@ from django.test import Client
 
 from ledger.clubs.models import Membership, Player, Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.models import Draw, KnockoutMatch
 from tests.formats.conftest import enter, make_competition
 
@@ -98,7 +98,7 @@ def test_the_bracket_is_a_tree_with_the_rounds_still_to_come(
     comp, seeds = six_seeds(people, club)
     s = {i + 1: p for i, p in enumerate(seeds)}
     play(people, comp, winners={s[5].pk, s[3].pk})
-    stages = services.bracket_view(comp)
+    stages = selectors.bracket_view(comp)
     assert [len(st["matches"]) for st in stages] == [4, 2, 1]
     semi = stages[1]["matches"]
     assert [side["player"] for side in semi[0]["sides"]] == [s[1].pk, s[5].pk]

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from ledger.clubs.models import Competition, Table
 from ledger.clubs.projections.standings import standings
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from tests.formats.conftest import enter
 from tests.formats.level_results import Typed, decided
 
@@ -66,7 +66,7 @@ def test_a_bella_nazionale_at_three_all_is_a_win_in_every_projection_of_the_swis
     winner = seated(table)[typed.winners[0]]
     loser = seated(table)[1 - typed.winners[0]]
 
-    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r for r in selectors.swiss_standings(comp)}
     assert (rows[winner]["wins"], rows[winner]["draws"], rows[winner]["score"]) == (1, 0, 2.0)
     assert (rows[loser]["losses"], rows[loser]["score"]) == (1, 0.0)
     assert (rows[winner]["rank"], rows[loser]["rank"]) == (1, 2)
@@ -84,7 +84,7 @@ def test_a_bella_nazionale_at_three_all_is_a_win_in_every_projection_of_the_swis
     core_rows = {r.player_id: r for r in standings(comp)}
     assert (core_rows[winner].wins, core_rows[loser].losses) == (1, 1)
 
-    trf = services.trf_export(comp)
+    trf = selectors.trf_export(comp)
     results = {line[4:8].strip(): line for line in trf.splitlines() if line.startswith("001")}
     assert any(line.rstrip().endswith(" 1") for line in results.values())
     assert any(line.rstrip().endswith(" 0") for line in results.values())
@@ -93,7 +93,10 @@ def test_a_bella_nazionale_at_three_all_is_a_win_in_every_projection_of_the_swis
     players = {
         p.id: p.score
         for p in services._swiss_players(
-            [(winner, 1, 0), (loser, 2, 0)], services.history(comp), 2, *services.swiss_scale(comp)
+            [(winner, 1, 0), (loser, 2, 0)],
+            selectors.history(comp),
+            2,
+            *selectors.swiss_scale(comp),
         )
     }
     assert players == {winner: 1.0, loser: 0.0}
@@ -104,7 +107,7 @@ def test_the_round_page_names_the_winner_of_a_table_level_on_points(club: Any, p
     comp = ergio(club, "swiss", typed)
     enter(people, comp, 2)
     play_round(people, comp, typed)
-    view = services.round_view(comp, 1)
+    view = selectors.round_view(comp, 1)
     assert view is not None
     (shown,) = view["tables"]
     names = [s["name"] for s in shown["seats"]]
@@ -123,8 +126,8 @@ def test_a_knockout_match_level_on_points_goes_to_the_outcomes_winner(
     (table,) = play_round(people, comp, typed)
     winner = seated(table)[typed.winners[0]]
     (match,) = services.KnockoutMatch.objects.filter(competition=comp)
-    assert services._match_winner(comp, match) == winner
-    (final,) = services.bracket_view(comp)
+    assert selectors.match_winner(comp, match) == winner
+    (final,) = selectors.bracket_view(comp)
     (cell,) = final["matches"]
     assert not cell["undecided"]
     assert [s["player"] for s in cell["sides"] if s["won"]] == [winner]
@@ -143,7 +146,7 @@ def test_swiss_players_equal_on_every_criterion_share_the_place(
         core.record_result(
             user=people.users["scorekeeper"], table=table, source="manual", scores=[2, 2]
         )
-    rows = services.swiss_standings(comp)
+    rows = selectors.swiss_standings(comp)
     assert [r["rank"] for r in rows] == [1, 1, 1, 1]
     api = APIClient().get(f"/api/v1/formats/competitions/{comp.pk}/tiebreaks/").json()
     assert [r["rank"] for r in api] == [1, 1, 1, 1]
@@ -169,9 +172,9 @@ def test_a_table_of_several_hands_is_won_by_the_side_that_won_more_hands(
             user=people.users["scorekeeper"], table=table, source="manual", scores=scores
         )
     first, second = seated(table)
-    rows = {r["player"]: r for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r for r in selectors.swiss_standings(comp)}
     assert (rows[first]["wins"], rows[second]["losses"]) == (1, 1)
-    view = services.round_view(comp, 1)
+    view = selectors.round_view(comp, 1)
     assert view is not None
     (shown,) = view["tables"]
     assert [s["won"] for s in shown["seats"]] == [2, 1]
@@ -192,7 +195,7 @@ def test_a_tarocco_swiss_ranks_by_the_games_points_on_every_page(club: Any, peop
     enter(people, comp, 4)
     (table,) = play_round(people, comp, typed)
     winners = {seated(table)[w] for w in typed.winners}
-    rows = services.standings_for(comp)
+    rows = selectors.standings_for(comp)
     assert {r["player"] for r in rows if r["wins"] == 1} == winners
     body = Client().get(f"/c/{club.slug}/{comp.slug}/standings.csv").content.decode()
     lines = list(csv.DictReader(io.StringIO(body)))

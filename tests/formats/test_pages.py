@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.models import Draw
 from tests.formats.conftest import enter, make_competition
 
@@ -166,7 +166,7 @@ def test_a_setting_typed_wrong_is_kept_with_its_error_at_the_field(club: Any, pe
     assert "Hands per table: give a whole number." in body
     assert 'name="hands_per_table" id="s-hands" value="tre" aria-invalid="true"' in body
     assert "hands_per_table must" not in body  # the field's label, not its code name
-    assert services.settings_for(comp).rounds != 5  # nothing half-saved
+    assert selectors.settings_for(comp).rounds != 5  # nothing half-saved
     italian = client.post(url(comp, "rounds/manage/"), posted, HTTP_ACCEPT_LANGUAGE="it")
     assert "Smazzate per tavolo: scrivi un numero intero." in italian.content.decode()
 

@@ -14,7 +14,7 @@ from django.test import Client
 from ledger.clubs.errors import Conflict
 from ledger.clubs.models import Competition, Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from tests.formats.conftest import enter, make_competition
 
 pytestmark = pytest.mark.django_db
@@ -59,11 +59,11 @@ def test_no_format_draws_a_round_past_its_plan(
     club: Any, people: Any, points_game: str, fmt: str
 ) -> None:
     comp = planned(club, people, fmt)
-    assert services.planned_rounds(comp) == EXPECTED[fmt]
+    assert selectors.planned_rounds(comp) == EXPECTED[fmt]
     for n in range(1, EXPECTED[fmt] + 1):
         assert f"Draw round {n}" in page(people, comp, "rounds/manage/", "organiser")
         play_round(people, comp)
-    state = services.progress(comp)
+    state = selectors.progress(comp)
     assert (state.published, state.all_drawn, state.concluded) == (EXPECTED[fmt], True, True)
     with pytest.raises(Conflict):
         services.generate_round(user=people.users["organiser"], competition=comp)
@@ -85,9 +85,9 @@ def test_the_organiser_adds_rounds_to_go_on(club: Any, people: Any, points_game:
     answer = client.post(url, {"action": "extend", "rounds": "1"}, follow=True)
     assert "1 round added: 3 rounds are planned." in answer.content.decode()
     assert "Draw round 3" in answer.content.decode()
-    assert not services.progress(comp).concluded
+    assert not selectors.progress(comp).concluded
     play_round(people, comp)
-    assert services.progress(comp).concluded
+    assert selectors.progress(comp).concluded
 
 
 def test_the_api_tells_a_competition_is_over_and_adds_rounds(
@@ -116,7 +116,7 @@ def test_a_round_robin_goes_on_with_its_return_cycle(
     for _ in range(3):
         play_round(people, comp)
     services.extend_rounds(user=people.users["organiser"], competition=comp)
-    assert services.planned_rounds(comp) == 6
+    assert selectors.planned_rounds(comp) == 6
     play_round(people, comp)
     with pytest.raises(Conflict):
         services.extend_rounds(user=people.users["organiser"], competition=comp)
@@ -129,7 +129,7 @@ def test_the_champion_is_named_on_the_bracket_the_standings_and_the_competition_
     play_round(people, comp)
     assert "Champion" not in page(people, comp, "bracket/")
     play_round(people, comp)
-    champion = services.champion(comp)
+    champion = selectors.champion(comp)
     assert champion is not None
     name = champion["name"]
     assert f"Champion: {name}" in page(people, comp, "bracket/")

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ledger.formats import services
+from ledger.formats import selectors
 from tests.formats.conftest import enter, make_competition
 from tests.formats.test_knockout_and_navigation import play
 
@@ -32,11 +32,11 @@ def test_a_formats_table_and_round_read_in_a_fixed_number_of_queries(
         enter(people, comp, size)
         play(people, comp)
         play(people, comp)
-        assert len(services.standings_for(comp)) == size
+        assert len(selectors.standings_for(comp)) == size
         counts.append(
             (
-                queries(lambda c=comp: services.standings_for(c)),
-                queries(lambda c=comp: services.round_view(c, 2)),
+                queries(lambda c=comp: selectors.standings_for(c)),
+                queries(lambda c=comp: selectors.round_view(c, 2)),
             )
         )
     assert counts[0] == counts[1] and max(counts[1]) <= 12, counts

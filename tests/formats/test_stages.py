@@ -12,7 +12,7 @@ import pytest
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Competition, Membership, Player, Round
 from ledger.clubs.results import services as core
-from ledger.formats import services, stages
+from ledger.formats import selectors, services, stages
 from ledger.formats.models import Advanced, Championship, Entrant, Stage
 from tests.formats.season_fixture import make_season
 
@@ -244,7 +244,7 @@ def test_a_qualifying_swiss_of_twelve_cuts_to_a_knockout_of_eight_once_it_is_ove
         for table in draw.round.tables.all():
             core.record_result(user=boss, table=table, source="manual", scores=[3, 1])
     assert stages.blocked(stage) == ""
-    table = services.swiss_standings(swiss)
+    table = selectors.swiss_standings(swiss)
     # Whoever the Swiss's tie-breaks leave level at the eighth place is the organiser's
     # choice: here the players the table lists within the eight.
     found = stages.ties(stage)

@@ -14,7 +14,7 @@ from django.test import Client
 
 from ledger.clubs.models import Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.pairing import tiebreaks
 from ledger.formats.pairing.tiebreaks import Game, Scale
 from tests.formats.conftest import enter, make_competition
@@ -82,7 +82,7 @@ def test_one_scale_for_standings_tiebreaks_csv_and_pairing(
     )
     first = play_round(people, comp)
     second = play_round(people, comp, scores=(2, 2))  # every table drawn
-    rows = services.swiss_standings(comp)
+    rows = selectors.swiss_standings(comp)
     assert len(rows) == 7
     by_player = {r["player"]: r for r in rows}
     winners = {t["players"][0] for t in first.tables}
@@ -108,8 +108,8 @@ def test_one_scale_for_standings_tiebreaks_csv_and_pairing(
         (r["player"], r["score"]) for r in rows
     ]
     # The pairing sees the same ranking, counted in wins (2 points a win).
-    h = services.history(comp)
-    scale, bye = services.swiss_scale(comp)
+    h = selectors.history(comp)
+    scale, bye = selectors.swiss_scale(comp)
     field = services._swiss_players([(p, 0, 0) for p in by_player], h, 3, scale, bye)
     assert {p.id: p.score * 2 for p in field} == {p: r["score"] for p, r in by_player.items()}
 
@@ -118,13 +118,13 @@ def test_an_empty_bye_setting_is_worth_a_win_and_a_number_is_kept(
     club: Any, people: Any, points_game: str
 ) -> None:
     comp = make_competition(club, "swiss", "ergio")
-    assert services.swiss_scale(comp) == (Scale(2.0, 1.0, 0.0), 2.0)
+    assert selectors.swiss_scale(comp) == (Scale(2.0, 1.0, 0.0), 2.0)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(people.users["organiser"])
     client.post(url(comp, "rounds/manage/"), {"action": "settings", "bye_points": "1"})
-    assert services.swiss_scale(comp)[1] == 1.0
+    assert selectors.swiss_scale(comp)[1] == 1.0
     client.post(url(comp, "rounds/manage/"), {"action": "settings", "bye_points": ""})
-    assert services.swiss_scale(comp)[1] == 2.0
+    assert selectors.swiss_scale(comp)[1] == 2.0
 
 
 def test_tiebreaks_on_a_two_point_scale_are_twice_those_on_one_point() -> None:
@@ -168,7 +168,7 @@ def test_a_penalty_that_stands_moves_the_player_down_for_the_next_pairing_as_in_
         reason="slow play",
         round=first.round,
     )
-    rows = {r["player"]: r["score"] for r in services.swiss_standings(comp)}
+    rows = {r["player"]: r["score"] for r in selectors.swiss_standings(comp)}
     assert rows[fined] == 0
     second = services.generate_round(user=people.users["organiser"], competition=comp)
     pairs = [set(t["players"]) for t in second.tables]

@@ -14,7 +14,7 @@ from caissify_pairings.trf import parse_trf
 
 from ledger.clubs.models import Table
 from ledger.clubs.results import services as core
-from ledger.formats import services
+from ledger.formats import selectors, services
 from ledger.formats.pairing import trf
 from ledger.formats.pairing.tiebreaks import Game
 from tests.formats.conftest import enter, make_competition
@@ -55,7 +55,7 @@ def test_the_exported_trf_plans_its_rounds_marks_forfeits_byes_and_who_sits_out(
     club: Any, people: Any, points_game: str
 ) -> None:
     comp, _players = _swiss_with_a_forfeit_a_bye_and_a_withdrawal(people, club)
-    text = services.trf_export(comp)
+    text = selectors.trf_export(comp)
     assert "XXR 5" in text.splitlines()
     lines = {int(line[4:8]): line for line in text.splitlines() if line.startswith("001")}
     blocks = {n: [line[91 + 10 * r : 101 + 10 * r] for r in range(5)] for n, line in lines.items()}
@@ -73,12 +73,12 @@ def test_the_exported_trf_reads_back_as_the_same_tournament(
     club: Any, people: Any, points_game: str
 ) -> None:
     comp, players = _swiss_with_a_forfeit_a_bye_and_a_withdrawal(people, club)
-    read = trf.parse(services.trf_export(comp))
+    read = trf.parse(selectors.trf_export(comp))
     number = {p.pk: i for i, p in enumerate(players, start=1)}
     assert read.rounds == 5 and read.name == comp.name
     assert [(p.id, p.name) for p in read.players] == [(number[p.pk], p.name) for p in players]
-    h = services.history(comp)
-    scale, bye = services.swiss_scale(comp)
+    h = selectors.history(comp)
+    scale, bye = selectors.swiss_scale(comp)
     expected = sorted(
         (
             Game(g.round, number[g.a], None, scale.share(bye))
@@ -93,14 +93,14 @@ def test_the_exported_trf_reads_back_as_the_same_tournament(
     assert read.absent == {3: {number[players[0].pk], number[players[-1].pk]}}
     # And once more: what was read writes the same file.
     again = trf.export(read.name, read.players, read.games, read.rounds, read.absent)
-    assert again == services.trf_export(comp)
+    assert again == selectors.trf_export(comp)
 
 
 def test_the_exported_trf_with_a_forfeit_passes_the_libraries_checker(
     club: Any, people: Any, points_game: str
 ) -> None:
     comp, _players = _swiss_with_a_forfeit_a_bye_and_a_withdrawal(people, club)
-    report = check_trf(services.trf_export(comp))
+    report = check_trf(selectors.trf_export(comp))
     assert report["summary"]["total_discrepancies"] == 0, report["rounds"]
     # Rounds 1 and 2 re-paired from the file as played; round 3 holds only the two kept out.
     assert [r["round"] for r in report["rounds"]] == [1, 2, 3]
@@ -116,7 +116,7 @@ def test_a_pairing_program_pairs_the_next_round_from_the_file_as_the_draw_does(
     """The library's FIDE Dutch engine reads the file (absences, withdrawal, the forfeit as
     an unplayed game) and pairs round 3: the same pairs and bye as our own draw."""
     comp, players = _swiss_with_a_forfeit_a_bye_and_a_withdrawal(people, club)
-    text = services.trf_export(comp)
+    text = selectors.trf_export(comp)
     read = parse_trf(text)
     player_map = {p["starting_number"]: p for p in read["players"]}
     # The checker's helpers take a round's players from that round's column; a pairing

@@ -485,7 +485,7 @@ API_WRITES = [
         _swiss,
         _json("patch", _formats_url("settings/"), lambda w, c: {"rounds": 7}),
         lambda c: (
-            __import__("ledger.formats.services", fromlist=["x"]).settings_for(c["comp"]).rounds
+            __import__("ledger.formats.selectors", fromlist=["x"]).settings_for(c["comp"]).rounds
         ),
     ),
     Write(
@@ -494,7 +494,7 @@ API_WRITES = [
         _swiss_of_three_rounds,
         _json("post", _formats_url("rounds/extend/"), lambda w, c: {"rounds": 2}),
         lambda c: (
-            __import__("ledger.formats.services", fromlist=["x"]).settings_for(c["comp"]).rounds
+            __import__("ledger.formats.selectors", fromlist=["x"]).settings_for(c["comp"]).rounds
         ),
     ),
     Write(

@@ -70,6 +70,7 @@ from ledger.clubs.projections import projections
 from ledger.clubs.results import penalties, services
 from ledger.clubs.transfer import imports
 from ledger.formats import office as competition_office
+from ledger.formats import selectors
 from ledger.formats import services as formats
 from ledger.formats.models import Entrant, FormatSettings
 
@@ -1016,7 +1017,7 @@ class ClubModel(RuleBasedStateMachine):
                 byes = Counter(
                     Bye.objects.filter(competition=competition).values_list("player_id", flat=True)
                 )
-                for row in formats.swiss_standings(competition):
+                for row in selectors.swiss_standings(competition):
                     ClubModel.compared["Swiss table rows"] += 1
                     got = [row["wins"], row["draws"], row["losses"]]
                     want = expected[row["player"]]
@@ -1047,7 +1048,7 @@ class ClubModel(RuleBasedStateMachine):
                         if len(winners) == 1
                         else None
                     )
-                    assert formats._match_winner(competition, match) == want, match.pk
+                    assert selectors.match_winner(competition, match) == want, match.pk
 
     @invariant()
     def the_journal_chain_verifies(self) -> None:

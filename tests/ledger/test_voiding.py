@@ -31,6 +31,7 @@ from ledger.clubs.models import (
     WebhookDelivery,
 )
 from ledger.clubs.results import services
+from ledger.formats import selectors
 from ledger.formats import services as formats
 from tests.ledger.helpers import record, use
 
@@ -105,11 +106,11 @@ class Swiss:
             ),
             "swiss": [
                 (r["name"], r["score"], r["played"], r["wins"], r["buchholz"])
-                for r in formats.swiss_standings(c)
+                for r in selectors.swiss_standings(c)
             ],
             "history": sorted(
                 (g.round, name.get(g.a), name.get(g.b), g.score_a, g.score_b)
-                for g in formats.history(c).games
+                for g in selectors.history(c).games
             ),
             "round 2 pairing": sorted(
                 tuple(sorted(name[s.player_id] for s in t.seats.all())) for t in self.tables(2)
@@ -330,10 +331,10 @@ def test_a_referees_void_ruling_leaves_no_game_for_the_pairing_to_count(
     case = referee.open_case(user=swiss.boss, competition=swiss.competition, result=result)
     referee.rule(user=swiss.boss, case=case, kind="void", note="Wrong table")
     assert not Result.objects.filter(table=table, status=Result.Status.ACCEPTED).exists()
-    assert formats.history(swiss.competition).games == []
+    assert selectors.history(swiss.competition).games == []
     seated = set(table.seats.values_list("player_id", flat=True))
     assert all(
         row["played"] == 0
-        for row in formats.swiss_standings(swiss.competition)
+        for row in selectors.swiss_standings(swiss.competition)
         if row["player"] in seated
     )

@@ -29,7 +29,7 @@ from ledger.clubs.projections.standings import kept_nowhere, settings_of, standi
 Rows = list[dict[str, Any]]
 
 #: How the standings people read are ranked: the formats app registers its own reader when
-#: it loads (``ledger.formats.services.standings_for``); the journal's standings before.
+#: it loads (``ledger.formats.selectors.standings_for``); the journal's standings before.
 _readers: list[Callable[[Competition], Rows]] = []
 
 
