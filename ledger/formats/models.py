@@ -2,7 +2,7 @@
 who sits out, forbidden pairings, byes, draft draws, teams and knockout matches.
 
 Rounds, tables and seats stay the core's (ledger.clubs); a draw is drafted here, edited by
-the organiser, and on publishing becomes the core's tables through clubs.services.
+the organiser, and on publishing becomes the core's tables through clubs.results.services.
 """
 
 from __future__ import annotations

@@ -916,7 +916,7 @@ def _publish_knockout(competition: Competition, draw: Draw, created: list[Table]
 def record_forfeit(*, user: Any, table: Table, forfeited: Sequence[int], reason: str) -> Result:
     """A referee decides a table that was not played, in any format: the seats in
     ``forfeited`` did not come (every seat: a double forfeit). The result goes through the
-    ledger's one write path (``clubs.services.record_forfeit``), so the journal, the
+    ledger's one write path (``clubs.results.services.record_forfeit``), so the journal, the
     standings and every format read it as it is: a win for who came and a loss for who did
     not, never a game played (no meeting, no side for the Swiss's next pairing).
 

@@ -1,9 +1,9 @@
 """Writes of the digital tables. Each public function is one transaction.
 
 A table is made with its seats (the creator, open seats for invited players, bots); once
-every seat is taken the ledger's Table is made through clubs.services.create_table and the
+every seat is taken the ledger's Table is made through clubs.results.services.create_table and the
 game begins. Each move is checked by the engine, appended to the log and, when the game
-ends, the full record goes to the ledger through clubs.services.record_result.
+ends, the full record goes to the ledger through clubs.results.services.record_result.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def engine_user(club: Club) -> Any:
     """The login that enters digital results: the engine refereed the game, nobody typed it.
 
     It has no usable password and no token, so nobody can log in as it; it holds the
-    scorekeeper role that clubs.services asks of whoever records a result.
+    scorekeeper role that clubs.results.services asks of whoever records a result.
     """
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(username=ENGINE_USERNAME)

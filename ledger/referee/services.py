@@ -1,7 +1,7 @@
 """The referee desk's writes. Each public function is one transaction.
 
 A ruling is written to the ledger as a correction, through the ledger's one way of
-changing a written result (clubs.services.correct): the examined result is superseded (its
+changing a written result (clubs.results.services.correct): the examined result is superseded (its
 journal credits reversed, never edited), and a new version carrying the ruling's scores
 (an artificial, weighted or split score as much as the rules'), the record and the
 engine's verdict counts at once; a void ruling voids it through the same function.
@@ -476,7 +476,7 @@ def rule(
 
 def _void(user: Any, case: Case, old: Result, params: dict[str, Any], note: str) -> Result:
     """A void ruling: the result is voided through the ledger's one way of voiding
-    (clubs.services.void_result: its credits reversed, no new result, an open dispute
+    (clubs.results.services.void_result: its credits reversed, no new result, an open dispute
     closed), so nothing is left that a standings table or a pairing could count."""
     label = str(Case.Kind.VOID.label)
     voided = services.void_result(
