@@ -12,11 +12,15 @@ class NotifyConfig(AppConfig):
 
     def ready(self) -> None:
         from ledger.clubs import events
+        from ledger.signup import services as signup
 
         events.happened.connect(heard, dispatch_uid="notify-heard")
+        signup.moved_up.connect(moved_up, dispatch_uid="notify-moved-up")
 
 
 DELIVER = "ledger.notify.tasks.deliver"
+#: Someone moved up from a sign-up's waiting list (ledger/signup sends ``moved_up``).
+MOVED_UP = "signup.moved_up"
 
 
 def heard(sender: Any, kind: str, **ids: Any) -> None:
@@ -28,3 +32,10 @@ def heard(sender: Any, kind: str, **ids: Any) -> None:
     later = settings.LEDGER_TURN_NOTICE_SECONDS if kind == "table.turn" else None
     # The ids as one JSON text: a job's arguments are plain and hashable (jobs.enqueue).
     jobs.enqueue(DELIVER, kind, json.dumps(ids, sort_keys=True), countdown=later)
+
+
+def moved_up(sender: Any, signup: Any, **_kw: Any) -> None:
+    """Someone has a place after waiting, after the commit: the job tells them."""
+    from ledger.clubs import jobs
+
+    jobs.enqueue(DELIVER, MOVED_UP, json.dumps({"signup": signup.pk}))

@@ -19,6 +19,10 @@ from ledger.play import live
 from ledger.play import services as play
 from ledger.play.models import GameTable, PlaySeat
 from ledger.referee.models import Case
+from ledger.signup.models import SignUp
+
+#: Someone moved up from a sign-up's waiting list (heard from ledger/signup's signal).
+MOVED_UP = "signup.moved_up"
 
 
 @dataclass
@@ -26,6 +30,8 @@ class Owed:
     player_id: int
     kind: str
     facts: dict[str, Any] = field(default_factory=dict)
+    # Where the e-mail goes when the person has none of their own (the sign-up's address).
+    address: str = ""
 
 
 @dataclass
@@ -225,6 +231,27 @@ def table_turn(table_id: int, move: int) -> Heard | None:
     )
 
 
+def moved_up(signup_id: int) -> Heard | None:
+    """The person who has a place now, after waiting for one: once for each sign-up (it
+    never waits again), while they still hold the place."""
+    signup = (
+        SignUp.objects.select_related("registration__competition__club")
+        .filter(pk=signup_id, status=SignUp.Status.REGISTERED)
+        .first()
+    )
+    if signup is None or signup.player_id is None:
+        return None
+    competition = signup.registration.competition
+    facts = {
+        "club": competition.club.name,
+        "competition": competition.name,
+        "name": signup.name,
+        "path": reverse("signup", args=[competition.club.slug, competition.slug]),
+    }
+    owed = [Owed(signup.player_id, Kind.PLACE, facts, address=signup.email)]
+    return Heard(f"{MOVED_UP}:{signup.pk}", competition.club_id, owed)
+
+
 READERS: dict[str, Callable[[dict[str, Any]], Heard | None]] = {
     events.ROUND_PUBLISHED: lambda ids: round_published(int(ids["draw"])),
     events.RESULT_WAITING: lambda ids: result_waiting(int(ids["result"])),
@@ -232,6 +259,7 @@ READERS: dict[str, Callable[[dict[str, Any]], Heard | None]] = {
     events.REFEREE_CALL: lambda ids: referee_call(int(ids["case"])),
     events.ANNOUNCEMENT: lambda ids: announcement(int(ids["announcement"])),
     events.TABLE_TURN: lambda ids: table_turn(int(ids["table"]), int(ids["move"])),
+    MOVED_UP: lambda ids: moved_up(int(ids["signup"])),
 }
 
 

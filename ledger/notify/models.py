@@ -24,6 +24,7 @@ class Kind(models.TextChoices):
     BYE = "bye", _("My bye")
     TURN = "turn", _("My turn at a digital table, when I am not on its page")
     ANNOUNCEMENT = "announcement", _("The club's announcements")
+    PLACE = "place", _("A place for me, after waiting for one")
 
 
 class Channel(models.TextChoices):

@@ -81,7 +81,8 @@ def record(event: str, ids: dict[str, Any]) -> list[tuple[int, str]]:
         for channel in Channel.values:
             if (owed.player_id, channel) in known or not person.wants(owed.kind, channel):
                 continue
-            if channel == Channel.EMAIL and not person.email:
+            address = person.email or owed.address
+            if channel == Channel.EMAIL and not address:
                 continue
             if channel == Channel.PUSH and (owed.player_id not in pushable or not push.ready()):
                 continue
@@ -92,7 +93,7 @@ def record(event: str, ids: dict[str, Any]) -> list[tuple[int, str]]:
                     channel=channel,
                     kind=owed.kind,
                     facts=owed.facts,
-                    address=person.email if channel == Channel.EMAIL else "",
+                    address=address if channel == Channel.EMAIL else "",
                 )
             )
     # Two jobs hearing the same event at once: the unique row lets one of them write it.

@@ -126,6 +126,18 @@ def _turn(facts: dict[str, Any]) -> Said:
     return Said(title, lines, absolute(facts.get("path", "/")))
 
 
+def _place(facts: dict[str, Any]) -> Said:
+    title = _("%(competition)s: you have a place") % facts
+    lines = [
+        _("A place has come free in %(competition)s and it is yours: you are registered.") % facts,
+        _(
+            "If you can no longer come, withdraw on the sign-up page so the next person waiting "
+            "gets the place."
+        ),
+    ]
+    return Said(title, lines, absolute(facts.get("path", "/")))
+
+
 def _generic(facts: dict[str, Any]) -> Said:
     return Said(
         str(facts.get("title", "")), list(facts.get("lines", [])), absolute(facts.get("path", "/"))
@@ -140,6 +152,7 @@ SAYINGS = {
     "referee": _referee,
     "announcement": _announcement,
     "turn": _turn,
+    "place": _place,
 }
 
 
