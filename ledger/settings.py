@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -116,16 +117,22 @@ ASGI_APPLICATION = "ledger.asgi.application"
 # redis://127.0.0.1:6379/3) every web process and worker shares it, so `python -m
 # ledger.serve` may run several processes (docs/operations.md).
 CHANNEL_REDIS_URL = env_str("CHANNEL_REDIS_URL")
-CHANNEL_LAYERS = {
-    "default": {
+
+
+def redis_channel_layer(url: str, prefix: str = "ledger-live") -> dict[str, Any]:
+    """The channel layer on the Redis at ``url``, its keys under ``prefix`` (a test run
+    keeps to a prefix of its own). Each socket waits on Redis for up to 5 s at a time
+    (channels-redis's blocking pop): the client's read timeout must be longer than that
+    wait, or a socket waiting on a busy machine gets a read timeout where Redis was about
+    to answer "nothing yet", and stops hearing its table (redis-py's default equals it)."""
+    return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        # Each socket waits on Redis for up to 5 s at a time (channels-redis): the client's
-        # read timeout must be longer than that wait (redis-py's default equals it).
-        "CONFIG": {
-            "hosts": [{"address": CHANNEL_REDIS_URL, "socket_timeout": 15}],
-            "prefix": "ledger-live",
-        },
+        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 15}], "prefix": prefix},
     }
+
+
+CHANNEL_LAYERS = {
+    "default": redis_channel_layer(CHANNEL_REDIS_URL)
     if CHANNEL_REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }

@@ -24,6 +24,7 @@ from ledger.clubs.models import Membership
 from ledger.play import live, services
 from ledger.play.models import GameTable
 from ledger.serve import workers_for
+from ledger.settings import redis_channel_layer
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = URLRouter(live.websocket_urlpatterns)
@@ -240,12 +241,11 @@ def test_with_redis_a_move_made_in_another_process_reaches_this_ones_sockets(
     url = _redis()
     prefix = f"ledger-test-{uuid.uuid4().hex[:8]}"
     settings.CHANNEL_REDIS_URL = url
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": prefix},
-        }
-    }
+    # The layer as the settings make it (ledger/settings.py), under this run's prefix: a
+    # layer written here by hand once lacked the read timeout longer than Redis's 5 s wait,
+    # so on a busy machine, where the other process takes longer than that to start, the
+    # socket's wait ended in a read timeout and it heard nothing more.
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(url, prefix)}
     channel_layers.backends = {}
     table = _two_people(commit, people)
 
