@@ -67,28 +67,70 @@
     }
   }
 
+  // The line says the truth about the connection: "live" only while the socket answers. The
+  // page asks the server every PING ms (any frame is answered with the table as it is); no
+  // answer within ANSWER ms, or the browser going offline, and the line says "reconnecting"
+  // while a new socket is tried.
+  var PING = 15000;
+  var ANSWER = 6000;
+  var socket = null;
+  var pinger = null;
+  var waiting = null;
+
+  function drop() {
+    if (pinger !== null) { clearInterval(pinger); pinger = null; }
+    if (waiting !== null) { clearTimeout(waiting); waiting = null; }
+    var old = socket;
+    socket = null;
+    window.playLive = false;
+    if (old) {
+      old.onopen = old.onmessage = old.onclose = null;
+      try { old.close(); } catch (e) { /* already closed */ }
+    }
+  }
+  function again() {
+    if (over) { return; }
+    show("reconnecting");
+    setTimeout(connect, delay + Math.floor(Math.random() * delay / 2));
+    delay = Math.min(delay * 2, 15000);
+  }
+  function ping() {
+    if (!socket || socket.readyState !== 1 || waiting !== null) { return; }
+    try { socket.send("{}"); } catch (e) { /* the answer's absence says it */ }
+    waiting = setTimeout(function () { waiting = null; drop(); again(); }, ANSWER);
+  }
+
   function connect() {
-    var socket;
+    if (socket || over) { return; }
+    var made;
     try {
-      socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + socketPath);
+      made = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + socketPath);
     } catch (e) {
       show("offline");
       return;  // the board keeps polling
     }
-    socket.onopen = function () { window.playLive = true; delay = 500; show("live"); };
-    socket.onmessage = function (e) {
+    socket = made;
+    made.onopen = function () {
+      window.playLive = true;
+      delay = 500;
+      show("live");
+      pinger = setInterval(ping, PING);
+    };
+    made.onmessage = function (e) {
+      if (waiting !== null) { clearTimeout(waiting); waiting = null; }
+      if (!window.playLive) { window.playLive = true; show("live"); }
       try { changed(JSON.parse(e.data)); } catch (err) { /* not a notice */ }
     };
-    socket.onclose = function (e) {
-      window.playLive = false;
+    made.onclose = function (e) {
+      drop();
       if (over) { return; }  // nothing more to catch up with
       // Refused (not a seat nor a member of the club) or no such table: the board polls.
       if (e.code === 4403 || e.code === 4404) { show("offline"); return; }
-      show("reconnecting");
-      setTimeout(connect, delay + Math.floor(Math.random() * delay / 2));
-      delay = Math.min(delay * 2, 15000);
+      again();
     };
   }
+  window.addEventListener("offline", function () { if (socket) { drop(); } if (!over) { show("reconnecting"); } });
+  window.addEventListener("online", function () { delay = 500; if (!socket) { connect(); } });
 
   if ("WebSocket" in window) { connect(); } else { show("offline"); }
 })();
