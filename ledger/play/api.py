@@ -64,6 +64,18 @@ class PlayTableSerializer(serializers.Serializer[Any]):
     )
 
 
+class PlayClockSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(
+        choices=["move", "game"], help_text='"move": seconds a turn; "game": a bank a seat.'
+    )
+    seconds = serializers.IntegerField(
+        min_value=1, help_text="A turn's seconds (5-3600), or each seat's bank (60-10800)."
+    )
+    increment = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="Per game: seconds added a move."
+    )
+
+
 class PlayCreateSerializer(serializers.Serializer[Any]):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
     ruleset = serializers.JSONField(
@@ -116,6 +128,11 @@ class PlayCreateSerializer(serializers.Serializer[Any]):
         max_value=2**62 - 1,
         help_text="Replay a named deal: practice tables only (refused otherwise). The server "
         "deals every other table from a secure random source.",
+    )
+    clock = PlayClockSerializer(
+        required=False,
+        allow_null=True,
+        help_text="An optional clock kept by the server (docs/play.md, Clocks).",
     )
 
 
@@ -204,6 +221,7 @@ class TablesView(APIView):
             label=v.get("label", ""),
             seed=v.get("seed"),
             practice=v.get("practice", False),
+            clock=v.get("clock"),
         )
         table.refresh_from_db()
         return Response(

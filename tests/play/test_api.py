@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.core.fair import commitment
@@ -164,3 +166,15 @@ def test_it_opens_a_scheduled_table_for_its_players(people, django_capture_on_co
     assert body["ledger_table"] == sitting.pk and body["competition"] == comp.pk
     assert [s["kind"] for s in body["seats"]] == ["human", "open"]
     assert body["seats"][1]["name"] == "Referee"
+
+
+def test_a_table_made_through_the_api_may_have_a_clock(people, django_capture_on_commit_callbacks):
+    client = people.client("member")
+    with django_capture_on_commit_callbacks(execute=True):
+        made = _create(client, people, clock={"kind": "game", "seconds": 300, "increment": 3})
+    assert made.status_code == 201, made.json()
+    table = GameTable.objects.get(pk=made.json()["id"])
+    assert (table.clock_kind, table.clock_seconds, table.clock_increment) == ("game", 300, 3)
+    refused = _create(client, people, clock={"kind": "move", "seconds": 2})
+    assert refused.status_code == 400
+    assert "5" in json.dumps(refused.json()["error"]["fields"])
