@@ -95,9 +95,10 @@ def _by_seat(names: dict[int, str]) -> list[str]:
 
 
 def _move_log(
-    table: GameTable, names: dict[int, str], viewer: int, last: int = 12
+    table: GameTable, names: dict[int, str], viewer: int, last: int | None = None
 ) -> list[dict[str, Any]]:
-    """The last moves as a score sheet: who, and what they did in words. While the game
+    """Every move so far (the ``last`` ones only, if given) as a score sheet: who, and what
+    they did in words. While the game
     runs, another seat's move is not said (it may be a face-down play, a discard, written
     points): what of it is public is on the board already."""
     return [

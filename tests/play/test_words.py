@@ -134,3 +134,24 @@ def test_er_gio_celatini_and_specials_say_where_they_strike_and_what_they_take()
         english = ergio.action({"celatino": where, "victim": 0}, "en")
         assert not re.search(rf"\bon {where}\b|\bfield\b", english), english
     assert "LUO" not in ergio.action({"special": "T-LUO", "card": "SMA-3"}, "it")
+
+
+def test_the_board_lists_every_move_made_not_only_the_last_ones(people, commit):
+    with dealt(11):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game="tarocco",
+            seats=seats_for("tarocco"),
+        )
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    assert table.moves_count > 12
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["member"])
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    log = re.search(r'<ol class="moves" start="(\d+)"[^>]*>(.*?)</ol>', page, re.S)
+    assert log is not None
+    assert log.group(1) == "1"
+    assert log.group(2).count("<li>") == table.moves_count
