@@ -21,6 +21,7 @@ from ledger.clubs.errors import Invalid, NotAllowed
 from ledger.clubs.models import Competition, Player, Role, Table
 from ledger.formats import selectors, services
 from ledger.formats.models import Draw, Entrant, ForbiddenPair, KnockoutMatch
+from ledger.formats.templatetags.draws import drawn_by
 
 TAG = ["formats"]
 
@@ -162,7 +163,13 @@ class WarningOut(serializers.Serializer[Any]):
 class RoundOut(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="draft or published")
-    engine = serializers.CharField()
+    engine = serializers.CharField(
+        help_text="The pairing engine's code name (dutch, casual, berger, groups, knockout, "
+        "movement, search; 'team ', ' (repaired)', ' + by hand' added as it went)."
+    )
+    engine_label = serializers.CharField(
+        help_text="How the round was drawn, in words, in the request's language."
+    )
     tables = TableOut(many=True)
     byes = PlayerRef(many=True)
     sitting_out = PlayerRef(many=True)
@@ -237,6 +244,7 @@ def _round_body(competition: Competition, number: int, user: Any) -> dict[str, A
     ):
         raise Invalid(_("Round %(n)d has no published draw.") % {"n": number})
     body = {k: view[k] for k in ("number", "status", "engine", "tables", "byes", "sitting_out")}
+    body["engine_label"] = drawn_by(view["engine"])
     if view["status"] == Draw.Status.DRAFT:
         body["warnings"] = [w.__dict__ for w in services.check_draw(competition, view["draw"])]
     return body

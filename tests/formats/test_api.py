@@ -114,3 +114,20 @@ def test_a_referee_decides_a_knockout_match(club: Any, people: Any) -> None:
         base(comp) + f"bracket/{match['id']}/winner/", {"player": outsider}, format="json"
     )
     assert r.status_code == 400
+
+
+def test_a_round_says_how_it_was_drawn_in_the_readers_language_beside_the_engines_name(
+    club: Any, people: Any
+) -> None:
+    comp = make_competition(club, "swiss", "sanmarco")
+    api = people.client("organiser")
+    for p in people.extra[:4]:
+        api.post(base(comp) + "entrants/", {"player": p.pk}, format="json")
+    api.patch(base(comp) + "settings/", {"rounds": 3}, format="json")
+    api.post(base(comp) + "rounds/generate/")
+    api.post(base(comp) + "rounds/1/publish/")
+    english = people.client(None).get(base(comp) + "rounds/1/", HTTP_ACCEPT_LANGUAGE="en").json()
+    italian = people.client(None).get(base(comp) + "rounds/1/", HTTP_ACCEPT_LANGUAGE="it").json()
+    assert english["engine"] == italian["engine"] == "dutch"
+    assert english["engine_label"] == "the FIDE Dutch system"
+    assert italian["engine_label"] == "il sistema olandese FIDE"

@@ -136,3 +136,17 @@ def test_the_schedule_of_an_event_holds_its_linked_stages(
     assert [c.pk for c in schedule.event_of(knockout)] == [comp.pk, knockout.pk]
     text = client.get("/c/prova/tabellone/night/schedule/").content.decode()
     assert comp.name in text and "Tabellone" in text
+
+
+def test_the_schedule_is_linked_from_the_competitions_navigation_for_everyone(
+    client: Any, people: Any, club: Any, points_game: str
+) -> None:
+    comp = two_rounds(people, club)
+    page = client.get(f"/c/prova/{comp.slug}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert f'href="/c/prova/{comp.slug}/night/schedule/"' in page
+    assert 'data-nav="schedule">Programma</a>' in page
+    schedule_page = client.get(
+        f"/c/prova/{comp.slug}/night/schedule/", HTTP_ACCEPT_LANGUAGE="it"
+    ).content.decode()
+    link = schedule_page.split(f'href="/c/prova/{comp.slug}/night/schedule/"')[1].split(">")[0]
+    assert 'aria-current="page"' in link

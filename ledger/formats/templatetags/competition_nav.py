@@ -37,6 +37,7 @@ def competition_nav(
     links.append(("ratings", _("Ratings"), reverse("competition-ratings", args=args)))
     links.append(("printables", _("Printables"), reverse("formats-printables", args=args)))
     links.append(("night", _("Tournament night"), reverse("night-hub", args=args)))
+    links.append(("schedule", _("Schedule"), reverse("night-schedule", args=args)))
     links.append(("penalties", _("Penalties"), reverse("night-penalties", args=args)))
     links.append(("signup", _("Sign-up"), reverse("signup", args=args)))
     staff: list[tuple[str, str, str]] = []
