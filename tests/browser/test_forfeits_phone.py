@@ -5,12 +5,18 @@ of the Swiss advance into the knockout with one button, a quarter-final is forfe
 table's page, and the final is typed at its table, up to the champion named on the bracket,
 whose final is reached from the line of links at its top without scrolling sideways.
 
+The Swiss is played over two days at two venues, set by the organiser on the schedule page
+(reached from the competition's navigation): rounds 1 and 2 on Saturday at Sala Garibaldi,
+round 3 on Sunday at Palazzo Blu. The night's check-in and clock, filtered to a venue, show
+the round played there and warn when the next round is played at the other venue.
+
 The Swiss's results are simple so that its table can be worked out by hand: the higher seed
 wins every game, except the draw 5-11 in round 1 and the forfeit of seed 7 against seed 1.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -130,12 +136,55 @@ def test_a_swiss_of_twelve_with_a_forfeit_and_a_withdrawal_cut_to_a_knockout_on_
 ) -> None:
     page = phone
     manage(server_env, "shell", "-c", SETUP)
+    log_in(page, server)
+
+    # Two days at two venues, from the schedule page the competition's navigation links.
+    page.goto(server + SWISS)
+    with page.expect_navigation():
+        page.locator('nav.competition-nav a[data-nav="schedule"]').click()
+    expect(page.locator("h1")).to_have_text("Programma")
+    page.fill("#new-venue", "Sala Garibaldi")
+    for number, time in ((1, "19:00"), (2, "21:30")):
+        page.fill(f"#day-{number}", "2026-12-05")
+        page.fill(f"#time-{number}", time)
+        page.select_option(f"#venue-{number}", "new")
+    with page.expect_navigation():
+        page.click("#save-schedule")
+    page.fill("#new-venue", "Palazzo Blu")
+    page.fill("#day-3", "2026-12-06")
+    page.fill("#time-3", "10:00")
+    page.select_option("#venue-3", "new")
+    with page.expect_navigation():
+        page.click("#save-schedule")
+    days = page.locator("#schedule h2.schedule-day")
+    # Saturday, Sunday, then the knockout's rounds (a linked stage) still without a day.
+    expect(days).to_have_count(3)
+    expect(days.nth(0)).to_contain_text(re.compile("sabato 5 dicembre 2026", re.I))
+    expect(days.nth(1)).to_contain_text(re.compile("domenica 6 dicembre 2026", re.I))
+    expect(page.locator('#schedule li[data-round="1"]')).to_contain_text("Sala Garibaldi")
+    expect(page.locator('#schedule li[data-round="3"]')).to_contain_text("Palazzo Blu")
+    no_sideways_scroll(page)
+
+    def night_page(kind: str, venue: str) -> None:
+        """The night's page, filtered to the venue from its own switch."""
+        page.goto(server + SWISS + f"night/{kind}/")
+        with page.expect_navigation():
+            page.locator("#venue-switch a", has_text=venue).click()
+        expect(page.locator("#venue-here")).to_contain_text(venue)
+        no_sideways_scroll(page)
+
+    # Check-in at the first venue, before round 1: the round is played here on Saturday.
+    night_page("checkin", "Sala Garibaldi")
+    expect(page.locator("#round-place")).to_contain_text(
+        re.compile("Il turno 1 si gioca sabato 5 dicembre 19:00 · Sala Garibaldi", re.I)
+    )
+    expect(page.locator("#other-venue")).to_have_count(0)
+
     # Round 1 (seeds 1-6 against 7-12): the table of Ada (1) and Gino (7) is left unplayed.
     first = play(
         server_env, "qualifiche-12", leave=("Gino Sala",), drawn=[("Elio Conti", "Nora Testa")]
     )
     assert "Ada Rossi|Gino Sala" in first.split("\n")
-    log_in(page, server)
 
     # The referee records the forfeit from the round page: Gino did not play.
     page.goto(server + SWISS + "rounds/1/")
@@ -168,7 +217,20 @@ def test_a_swiss_of_twelve_with_a_forfeit_and_a_withdrawal_cut_to_a_knockout_on_
         "Nora Testa|Gino Sala",
         "Lia Fabbri|Ivo Longo",
     }
+    # Before round 3: checked in at Palazzo Blu, not at Sala Garibaldi.
+    night_page("checkin", "Sala Garibaldi")
+    expect(page.locator("#other-venue")).to_contain_text("Palazzo Blu")
+    night_page("checkin", "Palazzo Blu")
+    expect(page.locator("#round-place")).to_contain_text(
+        re.compile("domenica 6 dicembre 10:00", re.I)
+    )
+    expect(page.locator("#other-venue")).to_have_count(0)
     third = play(server_env, "qualifiche-12", drawn=[("Gino Sala", "Fede Riva")])
+    # Each venue's clock runs the round played there.
+    night_page("clock", "Palazzo Blu")
+    expect(page.locator("#controls h2")).to_have_text("Turno 3")
+    night_page("clock", "Sala Garibaldi")
+    expect(page.locator("#controls h2")).to_have_text("Turno 2")
     assert set(third.split("\n")) >= {
         "Ada Rossi|Bice Neri",
         "Elio Conti|Dora Galli",
