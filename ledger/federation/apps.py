@@ -14,3 +14,10 @@ class FederationConfig(AppConfig):
         from ledger.formats import services
 
         services.add_entry_check(cards.check_entry)
+        # The federation's tables are its own, not one club's: the backup's database copy
+        # carries them, a club's export does not (docs/export.md).
+        from ledger.clubs.transfer.transfer import leave_out
+
+        why = "the federation's, not one club's: carried by the backup's database copy"
+        for model in self.get_models(include_auto_created=True):
+            leave_out(model._meta.label, why)

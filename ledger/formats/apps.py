@@ -14,3 +14,12 @@ class FormatsConfig(AppConfig):
 
         previews.read_standings_with(standings_for)
         capacity.connect()  # tables take as many games as the settings say
+        # A season's championship and its stages travel with the club's export and backup.
+        from ledger.clubs.transfer.transfer import Kind, register
+
+        register(
+            Kind("championship", "formats.Championship", "season__club"),
+            Kind("stage", "formats.Stage", "competition__club"),
+            Kind("stage_source", "formats.Stage.sources", "stage__competition__club"),
+            Kind("advanced", "formats.Advanced", "stage__competition__club"),
+        )

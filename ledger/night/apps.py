@@ -14,3 +14,10 @@ class NightConfig(AppConfig):
         result_requested.connect(refuse_hands_after_time, dispatch_uid="night-time-up")
         # The formats' pages list the players not checked in among what holds a round back.
         blockers.add(checkin_blockers)
+        # The club's venues and the rounds' schedule travel with its export and backup.
+        from ledger.clubs.transfer.transfer import Kind, register
+
+        register(
+            Kind("venue", "night.Venue", "club"),
+            Kind("scheduled_round", "night.ScheduledRound", "competition__club"),
+        )

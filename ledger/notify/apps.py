@@ -16,6 +16,23 @@ class NotifyConfig(AppConfig):
 
         events.happened.connect(heard, dispatch_uid="notify-heard")
         signup.moved_up.connect(moved_up, dispatch_uid="notify-moved-up")
+        # What each player asked to hear, the club's notices and announcements travel with
+        # its export; calendar keys, push addresses and the deliveries' log only with its
+        # secrets (the backup's exports).
+        from ledger.clubs.transfer.transfer import Kind, register
+
+        register(
+            Kind(
+                "notify_preferences",
+                "notify.Preferences",
+                "(players)player",
+                secret_fields=("calendar_key",),
+            ),
+            Kind("push_subscription", "notify.PushSubscription", "(players)player", secret=True),
+            Kind("notice", "notify.Notice", "club"),
+            Kind("delivery", "notify.Delivery", "notice__club", secret=True),
+            Kind("announcement", "notify.Announcement", "club"),
+        )
 
 
 DELIVER = "ledger.notify.tasks.deliver"

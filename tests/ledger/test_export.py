@@ -274,17 +274,37 @@ def test_the_organisers_export_carries_no_passwords_or_secrets(demo):
     assert not any(row["t"].startswith("webhook") for row in rows_of(data))
 
 
-def test_every_model_of_ours_is_exported_or_left_out_on_purpose():
-    covered = {kind.model._meta.label for kind in transfer.KINDS} | transfer.LEFT_OUT
-    ours = {"clubs", "formats", "referee", "play", "night"}
+def test_every_model_of_every_ledger_app_is_exported_or_left_out_on_purpose():
+    covered = {kind.model._meta.label for kind in transfer.KINDS} | set(transfer.LEFT_OUT)
+    ours = [c for c in apps.get_app_configs() if c.name.startswith("ledger.")]
+    assert {"clubs", "formats", "night", "signup", "notify", "federation"} <= {
+        c.label for c in ours
+    }
     missing = sorted(
         m._meta.label
-        for m in apps.get_models(include_auto_created=True)
-        if m._meta.app_label in ours and m._meta.label not in covered
+        for config in ours
+        for m in config.get_models(include_auto_created=True)
+        if not m._meta.abstract and not m._meta.proxy and m._meta.label not in covered
     )
     assert not missing, (
-        f"{missing}: add each to transfer.KINDS (a club's data) or LEFT_OUT, and to docs/export.md"
+        f"{missing}: register each in its app's AppConfig.ready (transfer.register, a club's "
+        "data) or leave it out with its reason (transfer.leave_out), and say so in "
+        "docs/export.md"
     )
+    # Each one left out says why, and nothing is both carried and left out.
+    assert all(why.strip() for why in transfer.LEFT_OUT.values())
+    assert not {kind.model._meta.label for kind in transfer.KINDS} & set(transfer.LEFT_OUT)
+
+
+def test_every_kind_comes_after_the_kinds_it_points_to():
+    place = {kind.model._meta.label: n for n, kind in enumerate(transfer.KINDS)}
+    for n, kind in enumerate(transfer.KINDS):
+        for field in kind.model._meta.concrete_fields:
+            target = field.related_model if field.is_relation else None
+            if target is None or target is kind.model:
+                continue
+            label = target._meta.label
+            assert label not in place or place[label] < n, (kind.name, field.name, label)
 
 
 def _public_of(seed_hex: str) -> str:

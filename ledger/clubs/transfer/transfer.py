@@ -69,12 +69,17 @@ class Kind:
 
     name: str
     model_label: str  # "app.Model", or "app.Model.field" for a many-to-many's own table
-    scope: str  # the lookup from a row to its club
+    # The lookup from a row to its club; "(players)<field>" for a person's own rows (their
+    # notification preferences), which follow the club's players rather than the club.
+    scope: str
     order: str = "pk"
     secret: bool = False  # only with --with-secrets (signing secrets, delivery logs)
     # JSON that people or engines wrote (records, rulings): read with the standard
     # library, which keeps integers of any size (orjson turns those into floats).
     free_json: bool = False
+    # Columns that travel only with --with-secrets (a calendar feed's key): without them the
+    # import gives the row a new one (the field's default).
+    secret_fields: tuple[str, ...] = ()
 
     @property
     def model(self) -> type[models.Model]:
@@ -134,18 +139,44 @@ KIND = {kind.name: kind for kind in KINDS}
 ORDER = {name: n for n, name in enumerate(["user", *KIND])}
 
 # Models of ours a club export leaves out, and why (see docs/export.md).
-LEFT_OUT = {
-    # A login's API token is a password: a new installation issues new ones.
-    "authtoken.Token",
-    "authtoken.TokenProxy",
-    # The club's own tokens: only their digests are kept, and a key is shown once.
-    "clubs.ApiToken",
-    # Per-round totals are keyed by this database's round ids: counted again on arrival.
-    "clubs.RoundTotal",
-    # An invitation not yet taken is a one-time secret for this installation's address:
-    # the organiser invites again from the new one.
-    "clubs.Invitation",
+LEFT_OUT: dict[str, str] = {
+    "authtoken.Token": "a login's API token is a password: a new installation issues new ones",
+    "authtoken.TokenProxy": "the same tokens, as the admin lists them",
+    "clubs.ApiToken": "the club's own tokens: only their digests are kept, a key is shown once",
+    "clubs.RoundTotal": "keyed by this database's round ids: counted again on arrival",
+    "clubs.Invitation": (
+        "a one-time secret for this installation's address: the organiser invites again"
+    ),
 }
+
+
+def register(*added: Kind) -> None:
+    """The tables an app above this one adds to a club's data, in the order the file holds
+    them (each after the rows it points to): called from the app's ``AppConfig.ready``, so
+    this layer never imports it. Both ends of a move must run the same apps."""
+    global KINDS, KIND, ORDER
+    known = {kind.name for kind in KINDS}
+    fresh = tuple(kind for kind in added if kind.name not in known)
+    if not fresh:
+        return
+    KINDS = (*KINDS, *fresh)
+    KIND = {kind.name: kind for kind in KINDS}
+    ORDER = {name: n for n, name in enumerate(["user", *KIND])}
+
+
+def leave_out(label: str, why: str) -> None:
+    """A model of an app above this one that a club's export leaves out on purpose."""
+    LEFT_OUT[label] = why
+
+
+def _scoped(kind: Kind, club: Club, players: list[int]) -> models.QuerySet[Any]:
+    """The rows of one kind that are the club's."""
+    manager = kind.model._default_manager
+    if kind.scope.startswith("(players)"):
+        field = kind.scope.removeprefix("(players)") or "pk"
+        return manager.filter(**{f"{field}__in": players})
+    return manager.filter(**{kind.scope: club.pk})
+
 
 # A login: what the club's rows need of it. Password hashes and e-mail addresses travel
 # only with --with-secrets; staff and superuser flags never do (they are the installation's).
@@ -226,7 +257,7 @@ def _player_ids(club: Club) -> list[int]:
     drawn in its competitions (a player who left keeps their history)."""
     found: set[int] = set()
     for kind in KINDS:
-        if kind.name in ("club", "player"):
+        if kind.scope.startswith("(players)"):
             continue
         model = kind.model
         rows = model._default_manager.filter(**{kind.scope: club.pk})
@@ -244,10 +275,7 @@ def _user_ids(club: Club, secrets: bool, players: list[int]) -> list[int]:
     for kind in kinds(secrets):
         model = kind.model
         rows: models.QuerySet[Any]
-        if kind.name == "player":
-            rows = Player.objects.filter(pk__in=players)
-        else:
-            rows = model._default_manager.filter(**{kind.scope: club.pk})
+        rows = _scoped(kind, club, players)
         for f in _fields(model):
             if _points_to(f, user):
                 found.update(
@@ -261,9 +289,11 @@ def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
         yield ids[start : start + size]
 
 
-def _rows(kind: Kind, club: Club, players: list[int]) -> Iterator[dict[str, Any]]:
+def _rows(
+    kind: Kind, club: Club, players: list[int], secrets: bool = False
+) -> Iterator[dict[str, Any]]:
     model = kind.model
-    fields = _fields(model)
+    fields = [f for f in _fields(model) if secrets or f.attname not in kind.secret_fields]
     names = [f.attname for f in fields]
     if model is Entry:
         # Evidence: the seal travels too; this installation checks it on the way back in.
@@ -279,7 +309,7 @@ def _rows(kind: Kind, club: Club, players: list[int]) -> Iterator[dict[str, Any]
         source: Iterable[Any] = (row for batch in batches for row in batch)
     else:
         source = (
-            model._default_manager.filter(**{kind.scope: club.pk})
+            _scoped(kind, club, players)
             .order_by(kind.order)
             .values_list(*names)
             .iterator(chunk_size=CHUNK)
@@ -330,7 +360,7 @@ def export_lines(club: Club, *, secrets: bool = False) -> Iterator[bytes]:
             counts["user"] = counts.get("user", 0) + 1
             yield lines.line({"t": "user", **dict(zip(user_fields, values, strict=True))})
         for kind in kinds(secrets):
-            for row in _rows(kind, club, players):
+            for row in _rows(kind, club, players, secrets):
                 counts[kind.name] = counts.get(kind.name, 0) + 1
                 yield lines.line(row)
         total = lines.n + 1
@@ -465,6 +495,8 @@ class _Table:
         self.rows, self.lines = [], []
         if self.model is Player:
             rows, lines = self._known_players(rows, lines)
+        elif self.kind.scope.startswith("(players)"):
+            rows, lines = self._known_rows(rows, lines)
         try:
             with transaction.atomic():
                 _insert(self.model, self.columns, rows)
@@ -494,6 +526,29 @@ class _Table:
                     line,
                 )
         return keep_rows, keep_lines
+
+    def _known_rows(self, rows: list[list[Any]], lines: list[int]) -> tuple[Any, Any]:
+        """A person's own row (their preferences) already here with a player kept as the same
+        person: theirs already, kept as it is here."""
+        field = self.kind.scope.removeprefix("(players)")
+        column = self.columns.index(f"{field}_id")
+        pk = self.columns.index("id")
+        here_pk = set(
+            self.model._default_manager.filter(pk__in=[r[pk] for r in rows]).values_list(
+                "pk", flat=True
+            )
+        )
+        here_player = set(
+            self.model._default_manager.filter(
+                **{f"{field}__in": [r[column] for r in rows]}
+            ).values_list(field, flat=True)
+        )
+        kept = [
+            (row, line)
+            for row, line in zip(rows, lines, strict=True)
+            if row[pk] not in here_pk and row[column] not in here_player
+        ]
+        return [r for r, _l in kept], [line for _r, line in kept]
 
     def _diagnose(self, rows: list[list[Any]], lines: list[int], exc: Exception) -> Refused:
         pk = self.columns.index("id") if "id" in self.columns else None
