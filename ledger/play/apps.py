@@ -20,6 +20,8 @@ class PlayConfig(AppConfig):
         # written sealed (ledger/play/sealing.py).
         transfer.before_writing("game_table", sealing.seal_imported_table)
         transfer.before_writing("move", sealing.seal_imported_move)
+        # A table's takeback requests and their answers travel with the club's export.
+        transfer.register(transfer.Kind("takeback", "play.Takeback", "table__club"))
 
 
 def live_layer_check(
