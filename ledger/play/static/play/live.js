@@ -71,8 +71,8 @@
   // page asks the server every PING ms (any frame is answered with the table as it is); no
   // answer within ANSWER ms, or the browser going offline, and the line says "reconnecting"
   // while a new socket is tried.
-  var PING = 15000;
-  var ANSWER = 6000;
+  var PING = 20000;
+  var ANSWER = 10000;
   var socket = null;
   var pinger = null;
   var waiting = null;
