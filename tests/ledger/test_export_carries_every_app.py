@@ -158,3 +158,28 @@ def test_without_secrets_the_calendar_key_stays_behind_and_a_new_one_is_given(
     )
     key = said.strip().splitlines()[-1]
     assert len(key) >= 20 and key != old["calendar_key"]
+
+
+def test_a_backup_restored_from_its_exports_brings_back_every_app_s_rows(
+    source: dict[str, Any], tmp_path: Path
+) -> None:
+    var, backups = tmp_path / "var", tmp_path / "backups"
+    var.mkdir()
+    db = var / "ledger.sqlite3"
+    shutil.copy(source["db"], db)
+    manage(db, "backup", "--dir", str(backups))
+    shutil.rmtree(var)
+    var.mkdir()
+    said = manage(db, "restore", str(backups), "--from-exports")
+    assert "circolo-pisano" in said
+    again = manage(db, "export_club", "circolo-pisano", "-", "--with-secrets").encode()
+    assert rows_of(again) == rows_of(source["export"].read_bytes())
+    totals = manage(
+        db,
+        "shell",
+        "-c",
+        "import json; from ledger.clubs.models import Season; from ledger.signup import treasury;"
+        " t = treasury.season_report(Season.objects.get(name='Stagione 2026')).total;"
+        " print(json.dumps([str(t.due), str(t.paid), str(t.refunded), str(t.balance)]))",
+    )
+    assert json.loads(totals.strip().splitlines()[-1]) == source["totals"]
