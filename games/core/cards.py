@@ -22,6 +22,9 @@ from games.core.errors import RecordError
 from games.core.rng import rng
 from games.core.rng import shuffle as shuffle_like_random
 
+# How an unknown code's error begins: written here only; explain.py recognises it by this.
+UNKNOWN_CARD = "unknown card"
+
 
 class Deck:
     """The cards of one game: ``codes[card]`` names a card, ``index[code]`` finds it.
@@ -62,7 +65,7 @@ class Deck:
 
     def unknown(self, raw: object, path: str) -> RecordError:
         """The error for a code this deck does not have (for readers with their own loop)."""
-        return RecordError(f"unknown card {raw!r}; codes look like {self.examples}", path=path)
+        return RecordError(f"{UNKNOWN_CARD} {raw!r}; codes look like {self.examples}", path=path)
 
     def read(self, raw: object, path: str) -> int:
         """The card a code names; ``path`` says where the code was read."""

@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.core.cards import UNKNOWN_CARD
 from games.core.declare import Shape
 from games.core.errors import RecordError
 from games.core.text import Text, seat_words
@@ -209,7 +210,7 @@ def what(message: str, shape: Shape | None, path: str, rulesets: Mapping[str, Te
             "ogni azione dice il posto di chi la fa", "every action names the seat that takes it"
         )
     if (
-        "unknown card" in low
+        UNKNOWN_CARD in low
         or "not a fight card" in low
         or "expected a card" in low
         or "card code" in low
