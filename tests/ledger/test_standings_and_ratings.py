@@ -110,7 +110,8 @@ def test_correcting_an_old_result_recomputes_the_ratings_from_the_journal(
         services.supersede_result(
             user=people.users["referee"], result=first, source="manual", scores=[0, 9]
         )
-    assert len(callbacks) == 1
+    # After the commit: one recomputation of the ratings, and one notice that the result changed.
+    assert [c.__qualname__.split(".")[0] for c in callbacks] == ["correct", "after_commit"]
     after_correction = dict(Rating.objects.values_list("player_id", "mu"))
     ratings.recompute(manual_table.competition.club_id, "sanmarco")
     assert dict(Rating.objects.values_list("player_id", "mu")) == pytest.approx(after_correction)
