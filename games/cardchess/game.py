@@ -62,6 +62,8 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
             of="sfide",
         ),
         Figure("sfide", Text("Sfide giocate", "Sfide played")),
+        # Only a full record of the cards knows them: a summary of points has none.
+        Figure("reami", Text("Reami formati", "Reami formed")),
     )
     rulesets: ClassVar[Mapping[str, CardChessRuleset]] = {
         "2p": CardChessRuleset("2p", 2),
@@ -168,8 +170,8 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         return tuple(Choice(code, Text(code, code)) for code in C.CODES)
 
     def player_figures(self, outcome: Mapping[str, JSON], seat: int) -> dict[str, float]:
-        """The gold cards the seat took and the sfide it won (each sfida's gold went to it),
-        read from the Outcome."""
+        """The gold cards the seat took, the sfide it won (each sfida's gold went to it) and,
+        from a full record, the reami it formed, read from the Outcome."""
         detail = outcome.get("detail")
         if not isinstance(detail, Mapping):
             return {}
@@ -177,6 +179,9 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         sfide = [s for s in detail.get("sfide") or [] if isinstance(s, Mapping)]
         won = float(sum(1 for s in sfide if s.get("gold") == seat))
         out = {"sfide": float(len(sfide)), "sfide_won": won, "sfide_won_share": won}
+        reami = [s.get("reami") for s in sfide]
+        if reami and all(isinstance(r, list) and seat < len(r) for r in reami):
+            out["reami"] = float(sum(int(r[seat]) for r in reami if isinstance(r, list)))
         if isinstance(gold, list) and seat < len(gold) and isinstance(gold[seat], int):
             out["gold"] = float(gold[seat])
         return out

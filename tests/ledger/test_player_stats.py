@@ -157,3 +157,17 @@ def test_the_player_page_sums_up_their_last_night(people: People, club: Club) ->
     )
     summary = page.content.decode()
     assert 'id="last-night-summary"' in summary and "3° di 8, -6" in summary
+
+
+def test_cardchess_counts_the_reami_a_player_formed_only_from_a_full_record() -> None:
+    engine = registry.get("cardchess")
+    played = {
+        "detail": {
+            "gold": [1, 1],
+            "sfide": [{"gold": 0, "reami": [1, 0]}, {"gold": 1, "reami": [2, 1]}],
+        }
+    }
+    assert engine.player_figures(played, 0)["reami"] == 3
+    assert engine.player_figures(played, 1)["reami"] == 1
+    summary_only = {"detail": {"gold": [1, 1], "sfide": [{"gold": 0}, {"gold": 1}]}}
+    assert "reami" not in engine.player_figures(summary_only, 0)
