@@ -141,17 +141,25 @@ def _check_players(table: Table, seated: dict[int, int], players: Sequence[Any] 
     """When the sender names who sat where, it must match the table."""
     if players is None:
         return
+    if len(players) > len(seated):
+        raise Invalid(
+            _("Table %(t)s seats %(n)d players, but %(named)d were named.")
+            % {"t": table.label, "n": len(seated), "named": len(players)},
+            fields={"players": [_("Name one player per seat, in the seats' order.")]},
+        )
     for i, player_id in enumerate(players):
-        if i not in seated:
-            raise Invalid(
-                _("Table %(t)s has no seat %(i)d (seats are 0 to %(last)d).")
-                % {"t": table.label, "i": i, "last": len(seated) - 1},
-                fields={"players": {str(i): [_("Unknown seat.")]}},
-            )
         if player_id is not None and seated[i] != player_id:
+            names = dict(
+                Player.objects.filter(pk__in=[player_id, seated[i]]).values_list("pk", "name")
+            )
             raise Invalid(
-                _("Player %(p)s is not in seat %(i)d of table %(t)s.")
-                % {"p": player_id, "i": i, "t": table.label},
+                _("%(named)s is not in seat %(seat)d of table %(t)s: %(there)s sits there.")
+                % {
+                    "named": names.get(player_id, _("The player named")),
+                    "seat": i + 1,
+                    "t": table.label,
+                    "there": names.get(seated[i], "?"),
+                },
                 fields={"players": {str(i): [_("Not the player in this seat.")]}},
             )
 
