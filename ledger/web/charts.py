@@ -28,8 +28,11 @@ def rating_band(
     lows = [m - s for m, s, _ in values]
     highs = [m + s for m, s, _ in values]
     low, high = min(lows), max(highs)
-    if high - low < 1:
-        high, low = high + 0.5, low - 0.5
+    if high - low < 4:
+        # A flat or narrow line: a range of four around it, on whole numbers, so the five
+        # ticks read five different values.
+        mid = round((high + low) / 2)
+        low, high = mid - 2.0, mid + 2.0
     n = len(values)
 
     def x(i: int) -> float:
