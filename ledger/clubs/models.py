@@ -464,6 +464,14 @@ class Penalty(models.Model):
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties"
     )
+
+    class Kind(models.TextChoices):
+        PENALTY = "penalty", _("Penalty")
+        CARRY = "carry", _("Carried over")
+
+    # A penalty, or the score a player carries over into a stage from the stage before it
+    # (written when the players advance): both move the points only, never the ratings.
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.PENALTY)
     # The change to the player's points: negative for a penalty.
     points = models.DecimalField(_("points"), max_digits=10, decimal_places=2)
     reason = models.CharField(_("reason"), max_length=200)
@@ -489,6 +497,10 @@ class Penalty(models.Model):
     def cancelled(self) -> bool:
         return self.cancelled_at is not None
 
+    @property
+    def carried(self) -> bool:
+        return self.kind == self.Kind.CARRY
+
 
 class EntryQuerySet(models.QuerySet["Entry"]):
     def update(self, **kwargs: Any) -> int:
@@ -506,9 +518,10 @@ class Entry(models.Model):
         REVERSAL = "reversal", _("Reversal")
         PENALTY = "penalty", _("Penalty")
         CANCEL = "cancel", _("Penalty cancelled")
+        CARRY = "carry", _("Carried over")
 
     # Lines that change points only: no game played, no win, draw or loss.
-    POINTS_ONLY = frozenset({"penalty", "cancel"})
+    POINTS_ONLY = frozenset({"penalty", "cancel", "carry"})
 
     # Every write adds several lines, so an index costs on every result: the club, the
     # competition, the result and the player are each the first column of one of the
@@ -583,6 +596,14 @@ class Entry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise PermissionError("ledger entries are append-only: record a correction instead")
+
+    @property
+    def label(self) -> str:
+        """The line's kind in words; a cancelled carried score is not called a penalty."""
+        carried = self.penalty is not None and self.penalty.kind == Penalty.Kind.CARRY
+        if self.kind == self.Kind.CANCEL and carried:
+            return str(_("Carried score cancelled"))
+        return str(self.get_kind_display())
 
     def compute_hash(self) -> str:
         return line_hash(self)
@@ -716,10 +737,14 @@ class RoundTotal(models.Model):
     moving a table to another round moves its lines' totals (see ledger/clubs/results/services.py).
     Rebuilt from the journal with the standings."""
 
+    # The key of a score carried over from an earlier stage: it counts before round 1.
+    BEFORE_ROUNDS = -1
+
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="round_totals", db_index=False
     )
-    round_key = models.BigIntegerField(default=0)  # the round's id; 0: in no round
+    # The round's id; 0: in no round; BEFORE_ROUNDS: before the first (a carried score).
+    round_key = models.BigIntegerField(default=0)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     points = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal(0))
     played = models.IntegerField(default=0)

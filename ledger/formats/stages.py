@@ -24,8 +24,11 @@ from django.utils.translation import gettext as _
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Competition, Player, Result, Role, Season
 from ledger.clubs.office.roles import require_role
+from ledger.clubs.results.penalties import carry_score
 from ledger.formats import seasons
 from ledger.formats.models import Advanced, Entrant, Stage
+from ledger.formats.selectors import progress, standings_for
+from ledger.formats.services import enter_player
 
 __all__ = [
     "Candidate",
@@ -40,8 +43,10 @@ __all__ = [
     "stage_of",
     "ties",
 ]
-from ledger.formats.selectors import progress, standings_for
-from ledger.formats.services import enter_player
+
+
+# The formats whose standings are a points table, where a carried score counts.
+CARRIES = frozenset({Competition.Format.LEAGUE, Competition.Format.ROUND_ROBIN})
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,11 @@ class Candidate:
     came_from: str
     score: Decimal  # the score they had where they came from
     carried: Decimal  # the score they take with them (zero unless the stage carries it)
+
+
+def carries(stage: Stage) -> bool:
+    """The stage carries the score over and its standings add it up (a points table)."""
+    return stage.carry_over and stage.competition.format in CARRIES
 
 
 def stage_of(competition: Competition) -> Stage | None:
@@ -197,7 +207,7 @@ def candidates(stage: Stage, chosen: set[int] | frozenset[int] = frozenset()) ->
                 place,
                 source,
                 score,
-                score if stage.carry_over else Decimal(0),
+                score if carries(stage) else Decimal(0),
             )
         )
     return out
@@ -305,6 +315,14 @@ def advance(
             came_from=c.came_from[:120],
             carried=c.carried,
         )
+        # The carried score counts: one journal line adds it to the new standings.
+        carry_score(
+            user=user,
+            competition=competition,
+            player=players[c.player_id],
+            points=c.carried,
+            came_from=c.came_from,
+        )
     stage.advanced_at = timezone.now()
     stage.save(update_fields=["advanced_at"])
     return chosen
@@ -348,6 +366,19 @@ def make_stage(
         raise Invalid(
             _("Say the score a player needs to advance."),
             fields={"threshold": [_("A number, such as 12.")]},
+        )
+    if carry_over and competition.format not in CARRIES:
+        raise Invalid(
+            _("%(format)s: the score cannot be carried over into this stage.")
+            % {"format": competition.get_format_display()},
+            fields={
+                "carry_over": [
+                    _(
+                        "A knockout starts level, and a Swiss pairs its players by the points they"
+                        " win in it: only a league's or a round robin's standings add up a score."
+                    )
+                ]
+            },
         )
     stage = Stage.objects.select_for_update().filter(competition=competition).first()
     if stage is not None and stage.advanced_at is not None:

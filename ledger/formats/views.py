@@ -588,6 +588,7 @@ def stage_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "advanced": list(stage.advanced.select_related("player")) if stage else [],
             "blocked": stages.blocked(stage) if stage is not None else "",
             "described": stages.describe(stage) if stage is not None else "",
+            "carries": stage is not None and stages.carries(stage),
             "typed": typed or {"rule": "top", "sources": []},
             "errors": errors,
             "rules": stages.Stage.Rule.choices,

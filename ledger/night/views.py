@@ -163,7 +163,11 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    _("The penalty of %(name)s is cancelled: the points are given back.")
+                    (
+                        _("The carried score of %(name)s is cancelled: its points are taken back.")
+                        if penalty.carried
+                        else _("The penalty of %(name)s is cancelled: the points are given back.")
+                    )
                     % {"name": penalty.player.name},
                 )
                 return redirect(_here(request, "night-penalties", competition))
@@ -775,7 +779,7 @@ def print_sheets(
 def print_standings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(club, slug)
     rows = standings(competition)
-    fines = penalties.active_total(competition)
+    fines = penalties.active_total(competition, carried=False)
     return _printable(
         request,
         competition,

@@ -8,9 +8,20 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from ledger.clubs.errors import Conflict, Invalid
-from ledger.clubs.models import Competition, Membership, Player, Round
+from ledger.clubs.models import (
+    Competition,
+    Entry,
+    Membership,
+    Penalty,
+    Player,
+    RatingChange,
+    Round,
+)
+from ledger.clubs.projections.projections import rebuild_standings
+from ledger.clubs.results import penalties
 from ledger.clubs.results import services as core
 from ledger.formats import selectors, services, stages
 from ledger.formats.models import Advanced, Championship, Entrant, Stage
@@ -340,3 +351,158 @@ def test_the_organiser_may_let_everyone_tied_at_the_line_advance(
     chosen = stages.advance(user=boss, competition=bracket, tied=both)
     assert [c.name for c in chosen] == ["Anna", "Elena", "Fabio", "Bruno", "Carla"]
     assert Entrant.objects.filter(competition=bracket).count() == 5
+
+
+def _points(competition: Competition) -> dict[str, Decimal]:
+    """The competition's standings as each player's points, by name."""
+    return {str(r["name"]): Decimal(str(r["points"])) for r in selectors.standings_for(competition)}
+
+
+def _carrying_final(club: Any, boss: Any) -> tuple[Competition, Stage]:
+    group = night_of(club, boss, "girone", {"Anna": 30, "Bruno": 20, "Carla": -10, "Dario": -40})
+    final = Competition.objects.create(club=club, name="Finale", slug="finale", game="punti")
+    stage = stages.make_stage(
+        user=boss,
+        competition=final,
+        sources=[group],
+        season=None,
+        rule=Stage.Rule.TOP,
+        count=3,
+        threshold=None,
+        carry_over=True,
+    )
+    return final, stage
+
+
+def test_a_carried_score_counts_in_the_new_stages_standings_as_the_preview_showed(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    final, stage = _carrying_final(club, boss)
+    preview = stages.candidates(stage)
+    shown = {c.name: c.carried for c in preview}
+    assert shown == {"Anna": Decimal(30), "Bruno": Decimal(20), "Carla": Decimal(-10)}
+    assert _points(final) == {}
+    assert stages.advance(user=boss, competition=final) == preview
+    assert _points(final) == shown
+    lines = Entry.objects.filter(competition=final).select_related("penalty")
+    assert sorted((e.player.name, e.kind, e.points) for e in lines) == [
+        ("Anna", "carry", Decimal(30)),
+        ("Bruno", "carry", Decimal(20)),
+        ("Carla", "carry", Decimal(-10)),
+    ]
+    # The reason is written in the club's language when the players advance.
+    assert {e.penalty.reason for e in lines} <= {"carried over from Girone", "riportato da Girone"}
+    assert {e.penalty.reason for e in lines} and len({e.penalty.reason for e in lines}) == 1
+    assert {e.label for e in lines} <= {"Carried over", "Riportato"}
+    # The standings rebuilt from the journal alone say the same; the ratings are untouched.
+    rebuild_standings(final)
+    assert _points(final) == shown
+    assert not RatingChange.objects.filter(club=club).exclude(game="punti").exists()
+    assert not Penalty.objects.filter(competition=final, table__isnull=False).exists()
+    # Each carried line counts once, and a standings row shows no game played for it.
+    row = next(r for r in selectors.standings_for(final) if r["name"] == "Anna")
+    assert (row["played"], row["wins"]) == (0, 0)
+    # Before the first round too: the table after round 1 of the new stage starts from them.
+    first = Round.objects.create(competition=final, number=1)
+    Round.objects.create(competition=final, number=2)
+    seated = list(Player.objects.filter(name__in=shown).order_by("name"))
+    table = core.create_table(user=boss, competition=final, label="F1", players=seated, round=first)
+    core.record_result(user=boss, table=table, source="manual", scores=[5, 0, -5])
+    after_one = {"Anna": Decimal(35), "Bruno": Decimal(20), "Carla": Decimal(-15)}
+    assert _points_as_of(final, 1) == after_one == _points(final)
+
+
+def _points_as_of(competition: Competition, round_number: int) -> dict[str, Decimal]:
+    return {
+        str(r["name"]): Decimal(str(r["points"]))
+        for r in selectors.standings_for(competition, round_number)
+    }
+
+
+def test_cancelling_a_carried_score_takes_its_points_back_and_is_not_called_a_penalty(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    final, _stage = _carrying_final(club, boss)
+    stages.advance(user=boss, competition=final)
+    anna = Penalty.objects.get(competition=final, player__name="Anna")
+    assert anna.kind == Penalty.Kind.CARRY and anna.points == Decimal(30)
+    penalties.cancel_penalty(user=boss, penalty=anna, reason="wrong group")
+    assert _points(final)["Anna"] == Decimal(0)
+    assert _points(final)["Bruno"] == Decimal(20)
+    rebuild_standings(final)
+    assert _points(final)["Anna"] == Decimal(0)
+    cancel = Entry.objects.select_related("penalty").get(competition=final, kind="cancel")
+    assert cancel.points == Decimal(-30)
+    assert cancel.label in ("Carried score cancelled", "Punteggio riportato annullato")
+    with pytest.raises(Conflict, match=r"(carried score|punteggio riportato)"):
+        penalties.cancel_penalty(user=boss, penalty=anna)
+    # The player's own page lists no penalty; the referee's list names it carried over.
+    browser = Client(HTTP_ACCEPT_LANGUAGE="it")
+    browser.force_login(boss)
+    page = browser.get(f"/c/{club.slug}/{final.slug}/night/penalties/").content.decode()
+    assert "Riportato" in page and "riportato da Girone" in page
+    assert list(penalties.for_player(anna.player, club)) == []
+    mine = browser.get(f"/c/{club.slug}/p/{anna.player_id}/").content.decode()
+    assert "Punteggio riportato annullato" in mine and 'id="penalties"' not in mine
+    assert penalties.zero_sum_check(final) == []
+
+
+def test_a_stage_without_carry_over_starts_from_zero(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    final, stage = _carrying_final(club, boss)
+    stage.carry_over = False
+    stage.save()
+    stages.advance(user=boss, competition=final)
+    assert not Entry.objects.filter(competition=final).exists()
+    assert set(_points(final).values()) <= {Decimal(0)}
+
+
+@pytest.mark.parametrize("fmt", ["knockout", "swiss"])
+def test_a_knockout_or_a_swiss_refuses_to_carry_the_score_over_at_the_field(
+    club: Any, people: Any, points_game: str, fmt: str
+) -> None:
+    boss = people.users["organiser"]
+    group = night_of(club, boss, "girone", {"Anna": 30, "Bruno": 20})
+    later = Competition.objects.create(
+        club=club, name="Dopo", slug="dopo", game="punti", format=fmt
+    )
+    with pytest.raises(Invalid) as refused:
+        stages.make_stage(
+            user=boss,
+            competition=later,
+            sources=[group],
+            season=None,
+            rule=Stage.Rule.TOP,
+            count=2,
+            threshold=None,
+            carry_over=True,
+        )
+    assert "carry_over" in refused.value.fields
+    assert not Stage.objects.filter(competition=later).exists()
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(boss)
+    page = browser.post(
+        f"/c/{club.slug}/dopo/stage/",
+        {"rule": "top", "count": "2", "sources": [str(group.pk)], "carry_over": "1"},
+    )
+    body = page.content.decode()
+    assert page.status_code == 400
+    assert "A knockout starts level" in body and 'value="2"' in body
+
+
+def test_the_stage_page_says_the_carried_score_counts(
+    club: Any, people: Any, points_game: str
+) -> None:
+    boss = people.users["organiser"]
+    final, _stage = _carrying_final(club, boss)
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(boss)
+    page = browser.get(f"/c/{club.slug}/{final.slug}/stage/").content.decode()
+    assert "advancing adds it to their points in this stage" in page
+    it = Client(HTTP_ACCEPT_LANGUAGE="it")
+    it.force_login(boss)
+    assert "Riporta il punteggio" in it.get(f"/c/{club.slug}/{final.slug}/stage/").content.decode()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from ledger.clubs.models import Club, Season
+from ledger.clubs.models import Club, Entry, Penalty, Season, Standing
 from ledger.clubs.transfer import transfer
 from ledger.night.models import ScheduledRound
 from ledger.signup import treasury
@@ -48,6 +48,10 @@ stage = Stage.objects.create(competition=second, season=season, count=2)
 stage.sources.add(first)
 players = list(Player.objects.filter(memberships__club=club).order_by("pk")[:3])
 Advanced.objects.create(stage=stage, player=players[0], seed=1, place=1, carried=D("12.50"))
+from ledger.clubs.results.penalties import carry_score
+carry_score(
+    user=user, competition=second, player=players[0], points=D("12.50"), came_from=season.name
+)
 hall = Venue.objects.create(club=club, name="Sala Garibaldi")
 ScheduledRound.objects.create(
     competition=first, number=1, venue=hall, day=datetime.date(2026, 5, 17)
@@ -134,6 +138,19 @@ def test_the_club_arrives_with_its_championship_venues_sign_ups_payments_and_pre
     assert amounts == sorted(Decimal(r["amount"]) for r in file_rows if r["t"] == "payment")
     assert amounts == [Decimal("-2.40"), Decimal("3.10"), Decimal("12.50")]
     assert season.championship.place_points == [10, 6, 4]
+    # The score carried over into the stage arrives as its journal line, counted.
+    carried = Penalty.objects.get(club=club, kind=Penalty.Kind.CARRY)
+    assert carried.points == Decimal("12.50")
+    standing = Standing.objects.get(competition=carried.competition, player=carried.player)
+    assert any(
+        r["t"] == "standing"
+        and r["player_id"] == carried.player_id
+        and r["competition_id"] == carried.competition_id
+        and Decimal(r["points"]) == standing.points
+        for r in file_rows
+    )
+    lines = Entry.objects.filter(penalty=carried).values_list("kind", "points")
+    assert list(lines) == [("carry", Decimal("12.50"))]
     scheduled = ScheduledRound.objects.get(venue__club=club)
     assert (scheduled.venue.name, scheduled.competition.season) == ("Sala Garibaldi", season)
 

@@ -206,7 +206,8 @@ def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bo
 def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int], Any]:
     """Each (round key, player)'s totals summed from the competition's journal in one pass,
     as the per-round totals should hold them (rows all zero left out): a result's lines
-    count in its table's round, a penalty's in the round it was given in (0: none)."""
+    count in its table's round, a penalty's in the round it was given in (0: none), a
+    carried score's before the first round (RoundTotal.BEFORE_ROUNDS)."""
 
     decided = {
         pk: outcomes(scores, verdict)
@@ -224,9 +225,13 @@ def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int],
         "table__round_id",
         "penalty_id",
         "penalty__round_id",
+        "penalty__kind",
     )
-    for player_id, seat, points, kind, result_id, table_round, penalty, penalty_round in lines:
+    for line in lines:
+        player_id, seat, points, kind, result_id, table_round, penalty, penalty_round, what = line
         key = (penalty_round if penalty is not None else table_round) or 0
+        if what == Penalty.Kind.CARRY:
+            key = RoundTotal.BEFORE_ROUNDS
         t = keyed.get((key, player_id))
         if t is None:
             t = keyed[(key, player_id)] = Totals()

@@ -210,8 +210,9 @@ def _totals_sql() -> str:
     return (
         "SELECT t.player_id, SUM(t.points), SUM(t.played), SUM(t.wins), SUM(t.draws), "
         f"SUM(t.losses) FROM {RoundTotal._meta.db_table} t "
-        f"JOIN {Round._meta.db_table} r ON r.id = t.round_key "
-        "WHERE t.competition_id = %s AND r.competition_id = %s AND r.number <= %s "
+        f"WHERE t.competition_id = %s AND (t.round_key = {RoundTotal.BEFORE_ROUNDS} "
+        f"OR t.round_key IN (SELECT r.id FROM {Round._meta.db_table} r "
+        "WHERE r.competition_id = %s AND r.number <= %s)) "
         "GROUP BY t.player_id"
     )
 
@@ -439,7 +440,8 @@ def _rounds_apart_sql() -> str:
         f"SELECT t.player_id, {', '.join(f't.{c}' for c in counters)}, "
         f"CASE WHEN t.round_key IN (SELECT id FROM {rnd} WHERE competition_id = %s "
         "AND number = %s) THEN 1 ELSE 0 END AS at "
-        f"FROM {total} t WHERE t.competition_id = %s AND t.round_key NOT IN "
+        f"FROM {total} t WHERE t.competition_id = %s "
+        f"AND t.round_key <> {RoundTotal.BEFORE_ROUNDS} AND t.round_key NOT IN "
         f"(SELECT id FROM {rnd} WHERE competition_id = %s AND number < %s)) a) u "
         f"JOIN {player} p ON p.id = u.player_id WHERE NOT p.automated "
         "GROUP BY u.player_id, p.name HAVING SUM(u.k0) > 0"

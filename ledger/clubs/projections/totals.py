@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from ledger.clubs.models import Competition, Entry, Result
+from ledger.clubs.models import Competition, Entry, Penalty, Result
 from ledger.clubs.outcomes import COUNTERS, outcomes
 
 
@@ -44,12 +44,14 @@ def journal_totals(
         entries = entries.filter(sequence__gt=since)
     if through is not None:
         entries = entries.filter(sequence__lte=through)
-    # A result's line is in its table's round; a penalty's in the round it was given in.
+    # A result's line is in its table's round; a penalty's in the round it was given in;
+    # a score carried over from an earlier stage counts before the first round.
+    carried = Q(penalty__kind=Penalty.Kind.CARRY)
     if outside:
         entries = entries.filter(
             Q(penalty__isnull=True, table__round__isnull=True)
             | Q(penalty__isnull=False, penalty__round__isnull=True)
-        )
+        ).exclude(carried)
     elif up_to_round is not None:
         if after:
             entries = entries.filter(
@@ -57,7 +59,7 @@ def journal_totals(
                 | Q(penalty__isnull=True, table__round__number__gt=up_to_round)
                 | Q(penalty__isnull=False, penalty__round__isnull=True)
                 | Q(penalty__round__number__gt=up_to_round)
-            )
+            ).exclude(carried)
         elif exact:
             entries = entries.filter(
                 Q(penalty__isnull=True, table__round__number=up_to_round)
@@ -67,6 +69,7 @@ def journal_totals(
             entries = entries.filter(
                 Q(penalty__isnull=True, table__round__number__lte=up_to_round)
                 | Q(penalty__round__number__lte=up_to_round)
+                | carried
             )
     return _summed(entries)
 

@@ -22,6 +22,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,6 +37,7 @@ from ledger.clubs.models import (
     Result,
     Role,
     Round,
+    RoundTotal,
     Table,
 )
 from ledger.clubs.office.entrants import takes_part
@@ -127,11 +129,36 @@ def give_penalty(
 
 
 @transaction.atomic
+def carry_score(
+    *, user: Any, competition: Competition, player: Player, points: Decimal, came_from: str
+) -> Penalty | None:
+    """Add the score ``player`` carries over from ``came_from`` (an earlier stage) to
+    their standing in ``competition``: one journal line of kind "carry", on the penalties'
+    path (cancelled as a penalty is, by a reversing line), at no table, so never in the
+    ratings. Nothing is written for a score of zero. The caller checks the organiser."""
+    if not points:
+        return None
+    carried = Penalty.objects.create(
+        club=competition.club,
+        competition=competition,
+        player=player,
+        kind=Penalty.Kind.CARRY,
+        points=points,
+        reason=(_("carried over from %(stage)s") % {"stage": came_from})[:200],
+        given_by=user,
+    )
+    _journal(carried, Entry.Kind.CARRY, carried.points, user)
+    return carried
+
+
+@transaction.atomic
 def cancel_penalty(*, user: Any, penalty: Penalty, reason: str = "") -> Penalty:
     """Give a penalty's points back with a reversing line; the penalty stays on record."""
     penalty = Penalty.objects.select_for_update().select_related("club").get(pk=penalty.pk)
     require_role(user, penalty.club, Role.REFEREE)
     if penalty.cancelled_at is not None:
+        if penalty.carried:
+            raise Conflict(_("This carried score was already cancelled."))
         raise Conflict(_("This penalty was already cancelled."))
     penalty.cancelled_by = user
     penalty.cancelled_at = timezone.now()
@@ -162,7 +189,7 @@ def _journal(penalty: Penalty, kind: str, points: Decimal, user: Any) -> Entry:
                 [(0, penalty.player_id, points)],
                 kind,
                 (),
-                penalty.round_id or 0,
+                RoundTotal.BEFORE_ROUNDS if penalty.carried else penalty.round_id or 0,
             )
         ],
         now,
@@ -204,13 +231,19 @@ def _ratings_follow(penalty: Penalty) -> None:
 # --- reads ----------------------------------------------------------------------------
 
 
-def active_total(competition: Competition, up_to_round: int | None = None) -> dict[int, Decimal]:
-    """Each player's points from penalties that stand (not cancelled); with
-    ``up_to_round``, those given in that round or before."""
+def active_total(
+    competition: Competition, up_to_round: int | None = None, *, carried: bool = True
+) -> dict[int, Decimal]:
+    """Each player's points from penalties (and carried scores) that stand (not
+    cancelled); with ``up_to_round``, those given in that round or before; without
+    ``carried``, the penalties alone."""
     out: dict[int, Decimal] = defaultdict(Decimal)
     standing = Penalty.objects.filter(competition=competition, cancelled_at__isnull=True)
+    if not carried:
+        standing = standing.filter(kind=Penalty.Kind.PENALTY)
     if up_to_round is not None:
-        standing = standing.filter(round__number__lte=up_to_round)
+        # A carried score counts from before the first round.
+        standing = standing.filter(Q(round__number__lte=up_to_round) | Q(kind=Penalty.Kind.CARRY))
     for player_id, points in standing.values_list("player_id", "points"):
         out[player_id] += points
     return dict(out)
@@ -220,8 +253,10 @@ def zero_sum_check(competition: Competition) -> list[dict[str, Any]]:
     """Per table of the competition: the points its counting hands gave (they sum to zero
     in a zero-sum game), and the penalties given there, so that an organiser sees that a
     table's total differs from zero by its penalties and nothing else."""
-    lines = Entry.objects.filter(competition=competition).values_list(
-        "table_id", "penalty_id", "points", "kind"
+    lines = (
+        Entry.objects.filter(competition=competition)
+        .exclude(penalty__kind=Penalty.Kind.CARRY)
+        .values_list("table_id", "penalty_id", "points", "kind")
     )
     hands: dict[int | None, Decimal] = defaultdict(Decimal)
     fines: dict[int | None, Decimal] = defaultdict(Decimal)
@@ -249,8 +284,9 @@ def zero_sum_check(competition: Competition) -> list[dict[str, Any]]:
 
 
 def for_player(player: Player, club: Club) -> Iterable[Penalty]:
+    """The player's penalties (a carried score is no penalty: their journal shows it)."""
     return (
-        Penalty.objects.filter(club=club, player=player)
+        Penalty.objects.filter(club=club, player=player, kind=Penalty.Kind.PENALTY)
         .select_related("competition", "round", "table")
         .order_by("-given_at", "-id")
     )
