@@ -154,7 +154,16 @@ def test_every_page_of_a_competition_links_to_the_others_by_role(
     club: Any, people: Any, fmt: str, points_game: str
 ) -> None:
     comp = make_competition(club, fmt)
-    public = {"standings", "rounds", "ratings", "printables", "night", "penalties", "signup"}
+    public = {
+        "standings",
+        "rounds",
+        "ratings",
+        "printables",
+        "night",
+        "penalties",
+        "signup",
+        "schedule",
+    }
     public |= {"swiss": {"tiebreaks"}, "knockout": {"bracket"}, "league": set()}[fmt]
     organiser = {"score", "draw", "settings", "standings-settings", "import", "tokens", "export"}
     organiser |= {"checkin", "clock", "tables", "edit", "enrol", "members"}
