@@ -124,7 +124,7 @@ def test_an_unknown_seat_is_refused(people, manual_table):
         {"table": manual_table.pk, "source": "manual", "scores": [1, 2], "players": players},
     )
     assert response.status_code == 400
-    assert "seat 2" in response.json()["error"]["message"]
+    assert "seats 2 players, but 3 were named" in response.json()["error"]["message"]
     assert Result.objects.count() == 0
 
 
@@ -136,7 +136,9 @@ def test_a_player_not_at_the_table_is_refused(people, manual_table):
     )
     assert response.status_code == 400
     error = response.json()["error"]
-    assert str(people.extra[4].pk) in error["message"]
+    # Seats counted from 1 and players by name, in words.
+    assert f"{people.extra[4].name} is not in seat 2" in error["message"]
+    assert people.extra[1].name in error["message"]
     assert "1" in error["fields"]["players"]
     assert Result.objects.count() == 0
 
