@@ -19,6 +19,9 @@ RESULT_CHANGED = "result.changed"  # result=<Result id>, change="corrected"|"voi
 REFEREE_CALL = "referee.call"  # case=<referee case id>, ruled=bool
 TABLE_TURN = "table.turn"  # table=<digital table id>, seat=<seat index>, move=<moves so far>
 ANNOUNCEMENT = "club.announcement"  # announcement=<id>
+RESULT_RECORDED = "result.recorded"  # result=<Result id>
+JOURNAL_SYNCED = "journal.synced"  # club=<Club id>, lines=<lines applied>
+PEOPLE_MERGED = "people.merged"  # merge=<merge id>, undone=bool
 
 
 def after_commit(kind: str, **ids: Any) -> None:
