@@ -1114,3 +1114,60 @@ class Invitation(models.Model):
     @property
     def open(self) -> bool:
         return self.accepted_at is None and self.expires_at > timezone.now()
+
+
+class MergeQuerySet(models.QuerySet["Merge"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("merges are append-only: undo a merge with a line of its own")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("merges are append-only: undo a merge with a line of its own")
+
+
+class Merge(models.Model):
+    """One line of the people's journal: two players found to be one person merged (the
+    ``merged`` player now counts as ``into``), or such a merge undone (``undoes`` names it).
+    Append-only like the results' journal: an undo is a line of its own, never an edit, and
+    neither touches a journal line or the player it names (docs/ledger.md, "One person").
+    Who a player now is: ``ledger/clubs/people.py``."""
+
+    class Act(models.TextChoices):
+        MERGE = "merge", _("Merged")
+        UNDO = "undo", _("Merge undone")
+
+    act = models.CharField(max_length=5, choices=Act.choices, default=Act.MERGE)
+    # The player found to be a duplicate: from the merge on, their lines count as ``into``'s.
+    merged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    into = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", db_index=False)
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undoing"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    # What the merge moved from ``merged`` to ``into``, for its undoing to put back exactly:
+    # ``{"memberships": [{"id", "club", "role", "joined_at", "how": "moved"|"dropped"}],
+    # "login": user id or null, "clubs": [club ids whose projections were rebuilt]}``.
+    moved = models.JSONField(default=dict, blank=True)
+    # In whose name it was done, in words (the federation the officer acted for).
+    on_behalf_of = models.CharField(max_length=120, blank=True)
+
+    objects = MergeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("merge of two people")
+        verbose_name_plural = _("merges of two people")
+        indexes = [models.Index(fields=["into"])]
+
+    def __str__(self) -> str:
+        return f"{self.act} {self.merged_id} -> {self.into_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("merges are append-only: undo a merge with a line of its own")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("merges are append-only: undo a merge with a line of its own")

@@ -37,7 +37,15 @@ from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
 from ledger.clubs.journal import checkpoints
-from ledger.clubs.models import Checkpoint, Club, Competition, Entry, Player, entry_hash
+from ledger.clubs.models import (
+    Checkpoint,
+    Club,
+    Competition,
+    Entry,
+    Merge,
+    Player,
+    entry_hash,
+)
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, standing_order
 from ledger.clubs.storage import signing
 
@@ -97,6 +105,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("club", "clubs.Club", "pk"),
     Kind("player", "clubs.Player", "(players)"),
     Kind("membership", "clubs.Membership", "club"),
+    # The merges of the club's players (and their undoing): who each now counts as.
+    Kind("merge", "clubs.Merge", "(players)merged"),
     Kind("season", "clubs.Season", "club"),
     Kind("competition", "clubs.Competition", "club", free_json=True),
     Kind("format_settings", "formats.FormatSettings", "competition__club"),
@@ -266,6 +276,12 @@ def _player_ids(club: Club) -> list[int]:
                 found.update(
                     rows.exclude(**{f.attname: None}).values_list(f.attname, flat=True).distinct()
                 )
+    # The people the club's players were merged into (whose rows the merges point to).
+    frontier = set(found)
+    while frontier:
+        into = set(Merge.objects.filter(merged_id__in=frontier).values_list("into_id", flat=True))
+        frontier = into - found
+        found |= into
     return sorted(found)
 
 
@@ -543,10 +559,12 @@ class _Table:
                 **{f"{field}__in": [r[column] for r in rows]}
             ).values_list(field, flat=True)
         )
+        # A merge is a line of the people's journal, not a person's one row: kept unless here.
+        one_each = self.model is not Merge
         kept = [
             (row, line)
             for row, line in zip(rows, lines, strict=True)
-            if row[pk] not in here_pk and row[column] not in here_player
+            if row[pk] not in here_pk and not (one_each and row[column] in here_player)
         ]
         return [r for r, _l in kept], [line for _r, line in kept]
 
