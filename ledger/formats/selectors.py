@@ -20,7 +20,7 @@ from ledger.clubs.games import table_sizes
 from ledger.clubs.models import Competition, Penalty, Player, Result, Seat, Table
 from ledger.clubs.outcomes import WIN, outcomes
 from ledger.clubs.projections.standings import settings_of
-from ledger.clubs.results.penalties import active_total as active_penalties
+from ledger.clubs.results.selectors import active_total as active_penalties
 from ledger.formats.models import (
     Absence,
     Bye,

@@ -1,7 +1,8 @@
 """Pages of a tournament night: the organiser's hub, penalties, check-in (the venue's QR
 code, the player's phone, the shared tablet), the round clock and the big screen,
 replacements and re-seating, and the printables. Thin: reads and writes go through
-ledger.night.services and ledger.clubs.results.penalties."""
+ledger.night.services and ledger.clubs.results.penalties (the penalties' reads in
+ledger.clubs.results.selectors)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from ledger.clubs.models import Competition, Penalty, Player, Role, Round, Table
 from ledger.clubs.office.entrants import participants
 from ledger.clubs.projections.standings import standings
 from ledger.clubs.results import penalties
+from ledger.clubs.results.selectors import active_total, zero_sum_check
 from ledger.clubs.transfer import sheets
 from ledger.formats import selectors
 from ledger.formats.blockers import blockers, playing_round
@@ -215,7 +217,7 @@ def penalty_page(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "penalties": Penalty.objects.filter(competition=competition).select_related(
                 "player", "table", "round"
             ),
-            "check": penalties.zero_sum_check(competition),
+            "check": zero_sum_check(competition),
             "zero_sum": meta(competition.game).zero_sum,
             "errors": errors,
             "typed": typed,
@@ -779,7 +781,7 @@ def print_sheets(
 def print_standings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     competition = _competition(club, slug)
     rows = standings(competition)
-    fines = penalties.active_total(competition, carried=False)
+    fines = active_total(competition, carried=False)
     return _printable(
         request,
         competition,

@@ -23,7 +23,7 @@ from ledger.clubs import events
 from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.models import Competition, Dispute, Entry, Result, Role, Seat
 from ledger.clubs.office.roles import require_role
-from ledger.clubs.results import previews, services
+from ledger.clubs.results import previews, selectors, services
 from ledger.clubs.results.services import ROW_LOCK as _ROW
 from ledger.clubs.scoring import MAX_POINTS, read_error_words
 from ledger.referee import checking
@@ -209,7 +209,7 @@ def open_case(
                 earlier.record = record
                 _recheck(earlier)
             return earlier
-    if result is not None and services.sealed_blind(result):
+    if result is not None and selectors.sealed_blind(result):
         # The case shows the record: opening it is opening the sealed first entry, written
         # down, and its referee can no longer be the blind second entry.
         services.open_sealed_result(

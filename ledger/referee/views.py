@@ -19,6 +19,7 @@ from games.core import RecordError
 from games.core import tabledeal as game_tabledeal
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Result, Role
+from ledger.clubs.results import selectors as clubs_selectors
 from ledger.clubs.results import services as clubs_services
 from ledger.referee import checking, services
 from ledger.referee.models import ArtificialScores, Case
@@ -205,7 +206,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     # and can no longer be its blind second entry (ledger/clubs/office/visibility.py).
     if (
         case.result is not None
-        and clubs_services.sealed_blind(case.result)
+        and clubs_selectors.sealed_blind(case.result)
         and not case.result.openings.filter(opened_by_id=request.user.pk).exists()
     ):
         clubs_services.open_sealed_result(

@@ -22,7 +22,7 @@ from ledger.clubs.errors import LedgerError, NotAllowed
 from ledger.clubs.games import declared_facts
 from ledger.clubs.models import Competition, Dispute, Player, Result, Role
 from ledger.clubs.office.visibility import viewer_of
-from ledger.clubs.results import services
+from ledger.clubs.results import selectors, services
 from ledger.referee import services as referee
 from ledger.referee.models import Case
 from ledger.web.scoring_views import (
@@ -83,7 +83,7 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
     mode = competition.confirmation
     pending = result.status == Result.Status.PENDING
     # Who must confirm and why; to whoever may not, why not (the rules of confirm_result).
-    cannot_confirm = services.why_not_confirm(user, result) if pending else None
+    cannot_confirm = selectors.why_not_confirm(user, result) if pending else None
     may_confirm = pending and cannot_confirm is None
     if not user.is_authenticated:
         cannot_confirm = None  # a visitor is told who confirms, not asked to log in
@@ -129,14 +129,14 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             "forfeit": _forfeit(result, seats),
             "waits": WAITS.get(mode) if pending else None,
             # Naming who may sign off tells who lost: only to those who may see the result.
-            "who_confirms": services.who_confirms(result, reveal=not hide) if pending else "",
+            "who_confirms": selectors.who_confirms(result, reveal=not hide) if pending else "",
             "cannot_confirm": cannot_confirm,
             # Sign-off on this phone: each seated player types a PIN of their own.
-            "pin_signers": services.pin_signers(result)
+            "pin_signers": selectors.pin_signers(result)
             if user.is_authenticated and not hide
             else [],
             "more_to_confirm": may_confirm
-            and services.confirmable(user, competition).exclude(pk=result.pk).exists(),
+            and selectors.confirmable(user, competition).exclude(pk=result.pk).exists(),
             "versions": versions,
             "may_confirm": may_confirm and mode != Competition.Confirmation.BLIND,
             "blind_form": blind_form,
@@ -153,7 +153,7 @@ def result_page(request: HttpRequest, club: str, slug: str, pk: int) -> HttpResp
             and competition.club.allows(user, Role.REFEREE),
             # Voiding: the organisers and referees, for any version that has not been
             # replaced or voided (services.void_result).
-            "may_void": result.status in services.VOIDABLE
+            "may_void": result.status in selectors.VOIDABLE
             and competition.club.allows(user, Role.REFEREE),
             "void_kept": getattr(request, "void_error", ("", ""))[0],
             "void_error": getattr(request, "void_error", ("", ""))[1],
@@ -183,7 +183,7 @@ def pending_results(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    results = services.confirmable(request.user, competition)
+    results = selectors.confirmable(request.user, competition)
     imported = request.GET.get("imported") == "1"
     if imported:
         results = results.filter(source=Result.Source.IMPORT)
@@ -293,7 +293,7 @@ def sign_with_pin(request: HttpRequest, club: str, slug: str, pk: int) -> HttpRe
     """A seated player confirms a pending result on the scorekeeper's phone with their PIN."""
     result = _result(club, slug, pk)
     player = next(
-        (p for p in services.pin_signers(result) if str(p.pk) == request.POST.get("player")),
+        (p for p in selectors.pin_signers(result) if str(p.pk) == request.POST.get("player")),
         None,
     )
     if player is None:

@@ -32,7 +32,7 @@ from ledger.clubs.games import (
 from ledger.clubs.models import Competition, Player, Result, Role, Table
 from ledger.clubs.office.visibility import viewer_of
 from ledger.clubs.outcomes import WIN, outcomes
-from ledger.clubs.results import services
+from ledger.clubs.results import selectors, services
 from ledger.clubs.scoring import score_result
 from ledger.web.forms import (
     MODES,
@@ -504,7 +504,7 @@ def score_entry(request: HttpRequest, club: str, slug: str, table: int) -> HttpR
             "modes": list(MODE_LABELS.items()) if engine else [],
             "qr": qr,
             "clock": clock_state(table_obj.round, table_obj) if table_obj.round_id else None,
-            "to_confirm": services.confirmable(request.user, competition).count(),
+            "to_confirm": selectors.confirmable(request.user, competition).count(),
             "glance": _at_a_glance(competition, table_obj, seats, viewer),
             # A table with its games played offers no form: its results are to be opened. A
             # result sent to it anyway is refused at the form, with what was typed kept.

@@ -58,6 +58,7 @@ from ledger.clubs.outcomes import KEYS, Settings, key_label, settings_for
 from ledger.clubs.projections.playerstats import games_played, last_night
 from ledger.clubs.projections.standings import last_round, layout_sql, settings_of, standings
 from ledger.clubs.results import services
+from ledger.clubs.results.selectors import confirmable
 from ledger.clubs.storage import rows as rows_module
 from ledger.clubs.transfer import sheets
 from ledger.formats import selectors
@@ -161,7 +162,7 @@ def competition(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "results": results,
             "can_score": can_score,
             # Results waiting for this visitor's confirmation: one page confirms them together.
-            "to_confirm": services.confirmable(request.user, comp).count()
+            "to_confirm": confirmable(request.user, comp).count()
             if request.user.is_authenticated
             else 0,
             "feed_url": request.build_absolute_uri(
@@ -847,7 +848,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
         .select_related("competition", "table", "penalty")
         .order_by("-sequence")[:50]
     )
-    from ledger.clubs.results.penalties import for_player
+    from ledger.clubs.results.selectors import for_player
     from ledger.night.services import tonight_for
 
     return render(

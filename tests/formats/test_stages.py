@@ -23,6 +23,7 @@ from ledger.clubs.models import (
 from ledger.clubs.projections.projections import rebuild_standings
 from ledger.clubs.results import penalties
 from ledger.clubs.results import services as core
+from ledger.clubs.results.selectors import for_player, zero_sum_check
 from ledger.formats import selectors, services, stages
 from ledger.formats.models import Advanced, Championship, Entrant, Stage
 from tests.formats.season_fixture import make_season
@@ -443,10 +444,10 @@ def test_cancelling_a_carried_score_takes_its_points_back_and_is_not_called_a_pe
     browser.force_login(boss)
     page = browser.get(f"/c/{club.slug}/{final.slug}/night/penalties/").content.decode()
     assert "Riportato" in page and "riportato da Girone" in page
-    assert list(penalties.for_player(anna.player, club)) == []
+    assert list(for_player(anna.player, club)) == []
     mine = browser.get(f"/c/{club.slug}/p/{anna.player_id}/").content.decode()
     assert "Punteggio riportato annullato" in mine and 'id="penalties"' not in mine
-    assert penalties.zero_sum_check(final) == []
+    assert zero_sum_check(final) == []
 
 
 def test_a_stage_without_carry_over_starts_from_zero(

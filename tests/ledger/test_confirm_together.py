@@ -7,7 +7,7 @@ import pytest
 
 from ledger.clubs.errors import Conflict, NotAllowed
 from ledger.clubs.models import Entry, Result
-from ledger.clubs.results import services
+from ledger.clubs.results import selectors, services
 from tests.ledger.helpers import record, use
 
 
@@ -70,7 +70,7 @@ def test_an_already_confirmed_result_in_the_batch_refuses_the_whole_batch(people
 def test_blind_reentry_results_are_not_confirmed_together(people, manual_table):
     use(manual_table.competition, "blind")
     result = record(people, manual_table, [5, 1])
-    assert not services.confirmable(people.users["scorekeeper2"], manual_table.competition)
+    assert not selectors.confirmable(people.users["scorekeeper2"], manual_table.competition)
     with pytest.raises(Conflict):
         services.confirm_results(
             user=people.users["scorekeeper2"],
@@ -85,8 +85,8 @@ def test_a_seated_player_with_sign_off_may_confirm_only_their_tables_results(
     use(manual_table.competition, "opponents")
     seated = _seat_user(manual_table, 1, django_user_model, "seated")
     result = record(people, manual_table, [5, 1])
-    assert list(services.confirmable(seated, manual_table.competition)) == [result]
-    assert not services.confirmable(people.users["member"], manual_table.competition)
+    assert list(selectors.confirmable(seated, manual_table.competition)) == [result]
+    assert not selectors.confirmable(people.users["member"], manual_table.competition)
 
 
 def test_the_result_page_says_who_confirms_and_offers_a_primary_confirm(

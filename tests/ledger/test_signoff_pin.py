@@ -8,7 +8,7 @@ from django.core.cache import caches
 
 from ledger.clubs.errors import Invalid, NotAllowed
 from ledger.clubs.models import Result
-from ledger.clubs.results import services
+from ledger.clubs.results import selectors, services
 from tests.ledger.helpers import record, use
 
 
@@ -91,6 +91,6 @@ def test_no_pin_sign_off_where_the_players_do_not_confirm(people, manual_table, 
     player = _with_login(manual_table, 1, django_user_model, "seated")
     services.set_signoff_pin(user=player.user, player=player, pin="4821")
     result = record(people, manual_table, [5, 1])
-    assert services.pin_signers(result) == []
+    assert selectors.pin_signers(result) == []
     with pytest.raises(NotAllowed):
         services.confirm_with_pin(result=result, player=player, pin="4821")

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from ledger.clubs.errors import NotAllowed
 from ledger.clubs.models import Entry, Result
-from ledger.clubs.results import services
+from ledger.clubs.results import selectors, services
 from ledger.clubs.results.services import create_table
 from tests.ledger.helpers import record, use
 
@@ -52,7 +52,7 @@ def test_a_scorekeeper_who_played_at_the_table_is_not_the_second_person(
     assert "You played at this table" in refused.value.message
     result.refresh_from_db()
     assert result.status == Result.Status.PENDING and not Entry.objects.exists()
-    assert result not in services.confirmable(people.users["scorekeeper2"], competition)
+    assert result not in selectors.confirmable(people.users["scorekeeper2"], competition)
     client.force_login(people.users["scorekeeper2"])
     page = client.get(f"/c/prova/coppa/r/{result.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'id="cannot-confirm"' in page and "You played at this table" in page
@@ -69,7 +69,7 @@ def test_an_organiser_cannot_confirm_her_own_tables_results_even_together(people
     elsewhere = record(people, manual_table, [2, 3])
     hers = record(people, _table_with(people, competition, "organiser", [people.extra[4]]), [4, 0])
     organiser = people.users["organiser"]
-    assert list(services.confirmable(organiser, competition)) == [elsewhere]
+    assert list(selectors.confirmable(organiser, competition)) == [elsewhere]
     with pytest.raises(NotAllowed):
         services.confirm_results(
             user=organiser, competition=competition, ids=[elsewhere.pk, hers.pk]
@@ -102,7 +102,7 @@ def test_the_player_who_gained_never_signs_off_with_a_pin(
             user=_login_for(player, django_user_model, name), player=player, pin="4821"
         )
     result = record(people, manual_table, [5, 1])  # typed by a scorekeeper who did not play
-    assert services.pin_signers(result) == [loser]
+    assert selectors.pin_signers(result) == [loser]
     with pytest.raises(NotAllowed):
         services.confirm_with_pin(result=result, player=winner, pin="4821")
     with pytest.raises(NotAllowed) as refused:
@@ -140,8 +140,8 @@ def test_the_side_that_entered_a_result_does_not_sign_it_off(
     with pytest.raises(NotAllowed) as refused:
         services.confirm_result(user=partner.user, result=won)
     assert "side of the player who entered it" in refused.value.message
-    assert won not in services.confirmable(partner.user, manual_competition)
-    assert won in services.confirmable(first_opponent.user, manual_competition)
+    assert won not in selectors.confirmable(partner.user, manual_competition)
+    assert won in selectors.confirmable(first_opponent.user, manual_competition)
     services.confirm_result(user=first_opponent.user, result=won)
     # Typed by the side that lost: the winners are its opponents and sign it off.
     lost = record(people, table, [-2, -2, 2, 2])

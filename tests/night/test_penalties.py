@@ -11,7 +11,7 @@ from ledger.clubs.errors import Conflict, Invalid, NotAllowed
 from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Entry, Standing
 from ledger.clubs.projections.standings import journal_totals, standings
-from ledger.clubs.results import penalties
+from ledger.clubs.results import penalties, selectors
 from ledger.clubs.results.services import create_table, record_result
 from tests.night.conftest import night_competition
 
@@ -130,7 +130,7 @@ def test_the_zero_sum_check_shows_tables_off_by_their_penalties_only(
         reason="Slow play",
         table=table,
     )
-    (row,) = penalties.zero_sum_check(competition)
+    (row,) = selectors.zero_sum_check(competition)
     assert (row["hands"], row["penalties"], row["total"], row["balanced"]) == (
         Decimal(0),
         Decimal(-2),

@@ -16,13 +16,10 @@ recorded before it, when the hands are ranked for the ratings.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -226,67 +223,3 @@ def _ratings_follow(penalty: Penalty) -> None:
         return
     club_id, game = penalty.club_id, penalty.competition.game
     transaction.on_commit(lambda: jobs.delay(jobs.RECOMPUTE_RATINGS, club_id, game))
-
-
-# --- reads ----------------------------------------------------------------------------
-
-
-def active_total(
-    competition: Competition, up_to_round: int | None = None, *, carried: bool = True
-) -> dict[int, Decimal]:
-    """Each player's points from penalties (and carried scores) that stand (not
-    cancelled); with ``up_to_round``, those given in that round or before; without
-    ``carried``, the penalties alone."""
-    out: dict[int, Decimal] = defaultdict(Decimal)
-    standing = Penalty.objects.filter(competition=competition, cancelled_at__isnull=True)
-    if not carried:
-        standing = standing.filter(kind=Penalty.Kind.PENALTY)
-    if up_to_round is not None:
-        # A carried score counts from before the first round.
-        standing = standing.filter(Q(round__number__lte=up_to_round) | Q(kind=Penalty.Kind.CARRY))
-    for player_id, points in standing.values_list("player_id", "points"):
-        out[player_id] += points
-    return dict(out)
-
-
-def zero_sum_check(competition: Competition) -> list[dict[str, Any]]:
-    """Per table of the competition: the points its counting hands gave (they sum to zero
-    in a zero-sum game), and the penalties given there, so that an organiser sees that a
-    table's total differs from zero by its penalties and nothing else."""
-    lines = (
-        Entry.objects.filter(competition=competition)
-        .exclude(penalty__kind=Penalty.Kind.CARRY)
-        .values_list("table_id", "penalty_id", "points", "kind")
-    )
-    hands: dict[int | None, Decimal] = defaultdict(Decimal)
-    fines: dict[int | None, Decimal] = defaultdict(Decimal)
-    table_id: int | None
-    for table_id, penalty_id, points, _kind in lines:
-        if penalty_id is not None:
-            fines[table_id] += points
-        else:
-            hands[table_id] += points
-    tables = dict(Table.objects.filter(competition=competition).values_list("pk", "label"))
-    out = []
-    for table_id in sorted(set(hands) | set(fines), key=lambda t: (t is None, t or 0)):
-        total = hands.get(table_id, Decimal(0)) + fines.get(table_id, Decimal(0))
-        out.append(
-            {
-                "table": table_id,
-                "label": tables.get(table_id, "") if table_id else _("No table"),
-                "hands": hands.get(table_id, Decimal(0)),
-                "penalties": fines.get(table_id, Decimal(0)),
-                "total": total,
-                "balanced": hands.get(table_id, Decimal(0)) == 0,
-            }
-        )
-    return out
-
-
-def for_player(player: Player, club: Club) -> Iterable[Penalty]:
-    """The player's penalties (a carried score is no penalty: their journal shows it)."""
-    return (
-        Penalty.objects.filter(club=club, player=player, kind=Penalty.Kind.PENALTY)
-        .select_related("competition", "round", "table")
-        .order_by("-given_at", "-id")
-    )

@@ -48,6 +48,7 @@ from ledger.clubs.models import (
 from ledger.clubs.office.roles import require_role
 from ledger.clubs.outcomes import SettingsError, clean_settings, forfeit_verdict
 from ledger.clubs.results import confirmers, previews
+from ledger.clubs.results.selectors import pin_signers, sealed_blind
 from ledger.clubs.scoring import Scored, score_result
 from ledger.clubs.storage import groupcommit
 from ledger.clubs.storage import rows as rows_module
@@ -784,48 +785,6 @@ def confirm_result(*, user: Any, result: Result) -> Result:
     return result
 
 
-def who_confirms(result: Result, *, reveal: bool = True) -> str:
-    """Who must confirm a pending result and why, in words for the result page (naming the
-    players who may sign it off only with ``reveal``: the names say who lost)."""
-    return confirmers.who_confirms(result, reveal=reveal)
-
-
-def why_not_confirm(user: Any, result: Result) -> str | None:
-    """None when ``user`` may confirm the pending ``result``; otherwise the reason, in words
-    (the rules of ``_may_confirm``)."""
-    return confirmers.refusal(user, result)
-
-
-def confirmable(user: Any, competition: Competition) -> Any:
-    """The pending results of ``competition`` that ``user`` may confirm with one tap (blind
-    re-entry is typed one by one, so none there), oldest first: never one they entered,
-    never one of a table they played at, except as the opponent who signs it off."""
-    mode = competition.confirmation
-    if not getattr(user, "is_authenticated", False) or mode in (
-        Competition.Confirmation.NONE,
-        Competition.Confirmation.BLIND,
-    ):
-        return Result.objects.none()
-    pending = (
-        Result.objects.filter(competition=competition, status=Result.Status.PENDING)
-        .exclude(entered_by=user)
-        .select_related("table", "entered_by")
-        .prefetch_related("table__seats__player")
-        .order_by("entered_at", "pk")
-    )
-    played = set(pending.filter(table__seats__player__user=user).values_list("pk", flat=True))
-    signs = set()
-    if played and mode == Competition.Confirmation.OPPONENTS:
-        signs = {
-            r.pk
-            for r in Result.objects.filter(pk__in=played).select_related("competition", "club")
-            if confirmers.refusal(user, r) is None
-        }
-    if competition.club.allows(user, Role.SCOREKEEPER):
-        return pending.exclude(pk__in=played - signs) if played - signs else pending
-    return pending.filter(pk__in=signs)
-
-
 @transaction.atomic
 def confirm_results(*, user: Any, competition: Competition, ids: Sequence[int]) -> list[Result]:
     """Confirm several pending results of one competition together, in one write: every one
@@ -888,26 +847,6 @@ def set_signoff_pin(*, user: Any, player: Player, pin: str) -> None:
     player.save(update_fields=["signoff_pin"])
 
 
-def pin_signers(result: Result) -> list[Player]:
-    """The players seated at a pending result's table who may sign it off with their PIN:
-    sign-off at the table, a login and a PIN of their own, and a seat on the side the result
-    went against (never the one who entered it, their side, or a player it favours)."""
-    if (
-        result.status != Result.Status.PENDING
-        or result.competition.confirmation != Competition.Confirmation.OPPONENTS
-    ):
-        return []
-    may = confirmers.signoff_seats(result)
-    return [
-        seat.player
-        for seat in result.table.seats.select_related("player").order_by("index")
-        if seat.index in may
-        and seat.player.user_id
-        and seat.player.signoff_pin
-        and seat.player.user_id != result.entered_by_id
-    ]
-
-
 def confirm_with_pin(*, result: Result, player: Player, pin: str) -> Result:
     """A seated player signs a pending result off on someone else's phone with their PIN:
     it is confirmed as them (rate limiting of wrong PINs is the caller's)."""
@@ -966,17 +905,6 @@ def reenter_result(
         {"record": record, "scores": again, "source": source},
     )
     return result, dispute
-
-
-def sealed_blind(result: Result) -> bool:
-    """A pending result of a competition with blind re-entry: its first entry is sealed to
-    everyone but who entered it, referees and organisers included
-    (ledger/clubs/office/visibility.py), until the second entry is made or a referee opens
-    it (``open_sealed_result``)."""
-    return (
-        result.status == Result.Status.PENDING
-        and result.competition.confirmation == Competition.Confirmation.BLIND
-    )
 
 
 @transaction.atomic
@@ -1130,9 +1058,6 @@ def _credits_of(result: Result) -> list[tuple[int, int, Decimal]]:
         .order_by("seat")
         .values_list("seat", "player_id", "points")
     )
-
-
-VOIDABLE = (Result.Status.PENDING, Result.Status.ACCEPTED, Result.Status.DISPUTED)
 
 
 @transaction.atomic
