@@ -6,9 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.cardchess import cards as C
+from games.cardchess import words
 from games.cardchess.state import CardChessState, Play, SfidaDeal
 from games.core import rng
+from games.core.hints import Reason
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, redeal
+from games.core.words import join
 
 # worth of a table piece to this bot: its points, plus the reame pieces' promise
 WORTH = tuple(
@@ -56,6 +59,63 @@ class HeuristicBot:
             elif abs(score - best_score) <= 1e-9:
                 best.append(action)
         return best[self._rng.randrange(len(best))]
+
+    def why(self, state: Any, seat: int, action: Any) -> Reason | None:
+        """The reason for ``action`` (this bot's play) in words, for a player's hint."""
+        if not isinstance(action, Play) or not isinstance(state, CardChessState):
+            return None
+        table, can = state.b.table, state.t.can
+        taken = [
+            (c, table[pos]) for pos, c in enumerate(action.cards) if c >= 0 and can[c][table[pos]]
+        ]
+        if taken:
+            it = "; ".join(
+                f"{_card(c, 'it')} sotto {_card(t, 'it')} può catturarlo "
+                f"({_points(C.POINTS[t], 'it')})"
+                for c, t in taken
+            )
+            en = "; ".join(
+                f"{_card(c, 'en')} under {_card(t, 'en')} can capture it "
+                f"({_points(C.POINTS[t], 'en')})"
+                for c, t in taken
+            )
+            return Reason(
+                f"{it[:1].upper()}{it[1:]}. Fra le carte che possono catturare prende la più "
+                "alta: la tua è messa dove conta di più.",
+                f"{en[:1].upper()}{en[1:]}. Among the cards able to capture the highest "
+                "takes: yours go where they count most.",
+                "cardchess.capture.higher",
+            )
+        kept = list(state.b.hands[seat])
+        for c in action.cards:
+            if c >= 0:
+                kept.remove(c)
+        if not kept:
+            return Reason(
+                "Nessuna tua carta può catturare un pezzo del tavolo: all'ultimo turno si "
+                "giocano tutte.",
+                "None of your cards can capture a table piece: on the last turn all are played.",
+                "cardchess.capture.value",
+            )
+        return Reason(
+            "Nessuna tua carta può catturare un pezzo del tavolo: giochi quelle che valgono "
+            f"meno punti e tieni in mano {join([_card(c, 'it') for c in kept], 'it')}, per un "
+            "turno successivo (una carta resta sempre in mano).",
+            "None of your cards can capture a table piece: play those worth fewest points and "
+            f"keep {join([_card(c, 'en') for c in kept], 'en')} in hand for a later turn (one "
+            "card always stays in hand).",
+            "cardchess.play.count",
+        )
+
+
+def _card(c: int, lang: str) -> str:
+    return words.card(C.CODES[c], lang)
+
+
+def _points(n: int, lang: str) -> str:
+    if lang == "it":
+        return "vale 1 punto" if n == 1 else f"vale {n} punti"
+    return "worth 1 point" if n == 1 else f"worth {n} points"
 
 
 # --- the strong bot: what the search needs to know of cardChess ----------------------------

@@ -1,18 +1,29 @@
 """A hint for a player: the move the game's heuristic bot would make now, and why, in words
 (Italian and English). A game's heuristic bot may say its reason (``why(state, seat,
-action)``); otherwise the hint says what the engine knows (the only move, or how many there
-were) and that it is the bot's usual choice."""
+action)``), as a ``Reason``: its words and, as a small reference, the id of the rule of the
+game's rule book it rests on; otherwise the hint says what the engine knows (the only move,
+or how many there were) and that it is the bot's usual choice."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from games.core.bots import make_bot
 from games.core.text import Text
 
 
+@dataclass(frozen=True, slots=True)
+class Reason(Text):
+    """A hint's reason in words, with the id of the rule it rests on ("" for none): the
+    pages show the words and the id only as a small link to the rule."""
+
+    rule: str = ""
+
+
 def hint(game: Any, state: Any, seat: int, seed: int) -> tuple[Any, Text]:
-    """(action, reason): a legal move for ``seat``, which must be to act."""
+    """(action, reason): a legal move for ``seat``, which must be to act. The reason is a
+    ``Reason`` when the game's bot names the rule behind it."""
     actions = state.legal_actions(seat)
     if not actions:
         raise RuntimeError(f"seat {seat} has no legal action")
@@ -29,3 +40,8 @@ def hint(game: Any, state: Any, seat: int, seed: int) -> tuple[Any, Text]:
             f"Of your {n} possible moves it is the one the heuristic bot would choose here.",
         )
     return action, reason
+
+
+def rule_of(why: Text) -> str:
+    """The rule id a hint's reason names ("" when it names none)."""
+    return why.rule if isinstance(why, Reason) else ""

@@ -47,6 +47,10 @@ class HeuristicBot:
         points = min(self._rng.randint(40, 90), len(actions) - 1)
         return actions[points]
 
+    def why(self, state: Any, seat: int, action: Any) -> Any:
+        """On the board, ``BoardBot``'s reason for its move (none in the scoring round)."""
+        return self._board.why(state, seat, action) if isinstance(state, BoardState) else None
+
 
 class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, Enter | Act]):
     info: ClassVar[GameInfo] = GameInfo(

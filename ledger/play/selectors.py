@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop
 
 from games.core.hints import hint as game_hint
+from games.core.hints import rule_of
 from ledger.play.models import GameTable, PlaySeat
 from ledger.play.replay import bot_seed, engine
 from ledger.play.services import replayed, secrets_of, state_of
@@ -138,7 +139,7 @@ def hint(table: GameTable, seat: PlaySeat, language: str) -> dict[str, Any] | No
     game = engine(table.game)
     seed = bot_seed(secrets_of(table)[0], seat.index, moves) ^ 0x5EED
     action, why = game_hint(game, state, seat.index, seed)
-    return {"action": game.encode_action(action), "why": why.get(language)}
+    return {"action": game.encode_action(action), "why": why.get(language), "rule": rule_of(why)}
 
 
 def first_game(table: GameTable, user: Any) -> bool:

@@ -251,6 +251,7 @@ def _board_context(
                 context["hint"] = {
                     "label": action_label(found["action"], table.game, by_seat),
                     "why": found["why"],
+                    "rule": found["rule"],
                 }
     if seat is None and table.status == GameTable.Status.PLAYING:
         # A spectator sees the public table (the engine's view of no seat), never a hand.

@@ -359,6 +359,14 @@ def test_a_first_game_shows_a_hint_on_each_turn_in_the_pages_language(people, co
     assert 'id="guided"' in page and "Suggerimento:" in page and 'id="hint-why"' in page
 
 
+def test_a_hints_reason_names_its_rule_as_a_small_link_to_the_rule_book(people, commit):
+    table = _table(commit, people, "cardchess", seats=["me", "heuristic"])
+    page = _client(people, "en").get(f"/play/{table.pk}/").content.decode()
+    why = page.split('id="hint-why">', 1)[1].split("</p>", 1)[0]
+    assert 'class="rule-ref"' in why and 'href="/rules/cardchess/#cardchess.' in why
+    assert why.split("<a ", 1)[0].strip()  # the words come first, the id after them
+
+
 def test_after_a_first_game_the_hint_is_one_tap_away(people, commit):
     done = _table(commit, people, "cardchess", seats=["me", "heuristic"])
     play_out(commit, people.users["member"], done)
