@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.core import rng
+from games.core.hints import Reason
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, redeal
 from games.ergio import cards as C
+from games.ergio import words
 from games.ergio.actions import (
     NO,
     Add,
@@ -85,6 +87,150 @@ class HeuristicBot:
         if isinstance(first, (Send, Reinforce, Ready)):
             return self._battle(state, side_of(seat), actions)
         return self._corteo(state, seat, actions)
+
+    def why(self, state: Any, seat: int, action: Any) -> Reason | None:
+        """The reason for ``action`` (this bot's choice) in words, for a player's hint."""
+        assert isinstance(state, ErGioState)
+        side = side_of(seat)
+        if isinstance(action, Sabotage):
+            return Reason(
+                "Con tre Celatini in mostra chi vince il Corteo getta le prime tre carte del "
+                "mazzo avversario: sono tre carte in meno per la sua battaglia.",
+                "With three Celatini shown the Corteo winner throws away the top three cards of "
+                "the opposing deck: three cards fewer for its battle.",
+                "ergio.adv.sabotage",
+            )
+        if isinstance(action, Draw):
+            if action.source == "deck":
+                return Reason(
+                    "Pesca dal mazzo della tua parte finché dura: la pila comune resta ai "
+                    "compagni che ci hanno passato una carta.",
+                    "Draw from your side's deck while it lasts: the common pile stays for the "
+                    "partners who passed a card through it.",
+                    "ergio.multi.draw.source",
+                )
+            return None
+        if isinstance(action, Send):
+            return self._why_send(state, side, action, state.legal_actions(seat))
+        if isinstance(action, Reinforce):
+            return _why_reinforce(state, side, action)
+        if isinstance(action, Ready):
+            return Reason(
+                "Nessuna carta della mano aggiunge forza dove conterebbe: sei pronto (una carta "
+                "che non conta varrebbe solo come bluff).",
+                "No card in hand adds force where it would count: you are ready (a card that "
+                "counts nothing would only be a bluff).",
+                "ergio.battle.reinforce.bluff",
+            )
+        if isinstance(action, Lay):
+            named = [_card(c) for c in action.cards]
+            several = sum(1 for a in state.legal_actions(seat) if isinstance(a, Lay)) > 1
+            return Reason(
+                f"Cala il tris ({', '.join(n[0] for n in named)}): un tris di una "
+                "magistratura o di un gruppo non ancora in mostra va calato appena lo si ha"
+                + ("; fra i tuoi è il più forte." if several else "."),
+                f"Lay the tris ({', '.join(n[1] for n in named)}): a tris of a magistratura or "
+                "group not yet shown is laid as soon as it is held"
+                + ("; of yours it is the strongest." if several else "."),
+                "ergio.corteo.tris.must_lay",
+            )
+        if isinstance(action, Swap):
+            patch, real = _card(action.patch), _card(action.card)
+            return Reason(
+                f"Metti {real[0]} al posto di {patch[0]}: la carta vera entra in mostra e la "
+                "speciale torna in mano, pronta per un altro uso.",
+                f"Put {real[1]} in place of {patch[1]}: the real card is shown and the special "
+                "comes back to your hand, ready for another use.",
+                "ergio.adv.swap",
+            )
+        if isinstance(action, Add):
+            it, en = _card(action.card)
+            return Reason(
+                f"Aggiungi {it} a ciò che hai già in mostra: fra le carte che puoi aggiungere "
+                "è quella che rende più forte la magistratura o il gruppo.",
+                f"Add {en} to what you already show: of the cards you can add it is the one "
+                "that makes the magistratura or group strongest.",
+                "ergio.corteo.add.shown_only",
+            )
+        if isinstance(action, Special) and C.LOCAL[action.card] == C.GENERALE:
+            return Reason(
+                "Il Generale giocato da solo ti dà un altro turno, con la sua pescata: "
+                "conviene giocarlo subito.",
+                "The Generale played alone gives you another turn, with its draw: play it at once.",
+                "ergio.adv.special.generale",
+            )
+        if isinstance(action, Special) and C.LOCAL[action.card] == C.MAESTRO:
+            return Reason(
+                "Il Maestro di Campo giocato da solo ti dà una carta in più nel limite della "
+                "mano finché resta in mostra: prima lo giochi, più a lungo vale.",
+                "The Maestro di Campo played alone adds one card to your hand limit while it "
+                "stays shown: the sooner it is played, the longer it counts.",
+                "ergio.adv.special.maestro",
+            )
+        if isinstance(action, Celatino) and action.target == "field" and action.card != NO:
+            it, en = _card(action.card)
+            return Reason(
+                f"Il Celatino getta in Arno {it}: fra le carte avversarie in mostra che può "
+                "colpire è quella che vale di più.",
+                f"The Celatino throws {en} into the Arno: of the opposing shown cards it can "
+                "hit it is the one worth most.",
+                "ergio.adv.celatino.target",
+            )
+        if isinstance(action, Arno):
+            it, en = _card(action.card)
+            return Reason(
+                f"Hai più carte del limite della mano: getta in Arno {it}, quella che ti serve "
+                "meno per le magistrature e i gruppi da mettere in mostra.",
+                f"You hold more cards than the hand limit: throw {en} into the Arno, the one "
+                "you need least for the magistrature and groups still to show.",
+                "ergio.corteo.hand_limit",
+            )
+        if isinstance(action, End):
+            return Reason(
+                "Non resta nulla di sicuro da fare in questo turno: chiudilo.",
+                "Nothing sure is left to do this turn: end it.",
+                "ergio.turn.order",
+            )
+        return None
+
+    def _why_send(
+        self, state: ErGioState, side: int, action: Send, actions: list[Any]
+    ) -> Reason | None:
+        name = C.MAGISTRATURE[action.mag][1]
+        force = estimate(state, side, action.mag)
+        if side == state.challenger:
+            return Reason(
+                f"Chi sfida manda la magistratura più forte: {name}, con forza in mostra di "
+                f"circa {force} (rinforzi del Magistrato e del Caposchiera stimati).",
+                f"The challenger sends its strongest magistratura: {name}, with a shown force "
+                f"of about {force} (the Magistrato's and Caposchiera's reinforcements guessed).",
+                "ergio.battle.challenger",
+            )
+        theirs = state.sent[1 - side]
+        if theirs == NO:
+            return None
+        other = C.MAGISTRATURE[theirs][1]
+        target = estimate(state, 1 - side, theirs)
+        if force > target:
+            stronger = any(
+                estimate(state, side, a.mag) > force for a in actions if isinstance(a, Send)
+            )
+            return Reason(
+                f"{other} di chi sfida vale circa {target}: {name}, circa {force}, è la più "
+                "debole delle tue che lo batte"
+                + ("; le più forti restano per gli scontri dopo." if stronger else "."),
+                f"The challenger's {other} is worth about {target}: {name}, about {force}, is "
+                "the weakest of yours that beats it"
+                + ("; the stronger ones stay for later scontri." if stronger else "."),
+                "ergio.battle.force",
+            )
+        return Reason(
+            f"Nessuna delle tue batte {other} di chi sfida (circa {target}): sacrifica la più "
+            f"debole, {name}, che andrà in Arno, e tieni le forti per gli scontri dopo.",
+            f"None of yours beats the challenger's {other} (about {target}): sacrifice the "
+            f"weakest, {name}, which will go to the Arno, and keep the strong ones for later.",
+            "ergio.battle.keep",
+        )
 
     def _corteo(self, state: ErGioState, seat: int, actions: list[Any]) -> Any:
         side = side_of(seat)
@@ -170,6 +316,56 @@ class HeuristicBot:
             if gain > best_gain:
                 best, best_gain = a, gain
         return best if best is not None else Ready()
+
+
+def _card(c: int) -> tuple[str, str]:
+    return words.card(C.CODES[c], "it"), words.card(C.CODES[c], "en")
+
+
+def _why_reinforce(state: ErGioState, side: int, action: Reinforce) -> Reason:
+    it, en = _card(action.card)
+    c = action.card
+    if not C.IS_FIGHTER[c] and C.LOCAL[c] == C.CELATINO:
+        return Reason(
+            f"{it[:1].upper()}{it[1:]} sotto il Magistrato toglie il combattente avversario "
+            "più debole: nessun combattente che hai aggiunge di più qui.",
+            f"{en[:1].upper()}{en[1:]} under the Magistrato removes the weakest opposing "
+            "combattente: no combattente you hold adds more here.",
+            "ergio.adv.battle.celatino",
+        )
+    if not C.IS_FIGHTER[c]:
+        return Reason(
+            f"{it[:1].upper()}{it[1:]} sotto il Magistrato annulla un Celatino avversario, e "
+            "nessun combattente che hai qui aggiungerebbe forza.",
+            f"{en[:1].upper()}{en[1:]} under the Magistrato cancels one opposing Celatino, and "
+            "no combattente you hold would add force here.",
+            "ergio.adv.battle.guard",
+        )
+    force = C.FORCE_OF[c]
+    if action.under == "magistrato":
+        return Reason(
+            f"{it[:1].upper()}{it[1:]} sotto il Magistrato conta {force} di forza: è un "
+            "combattente di un'altra magistratura della tua parte, e nessuno dei tuoi conta "
+            "di più.",
+            f"{en[:1].upper()}{en[1:]} under the Magistrato counts {force} of force: a "
+            "combattente of another magistratura of your side, and none you hold counts more.",
+            "ergio.battle.reinforce.magistrato",
+        )
+    if action.under == "caposchiera":
+        return Reason(
+            f"{it[:1].upper()}{it[1:]} sotto il Caposchiera conta {force} di forza: è un "
+            "combattente della stessa magistratura, e nessuno dei tuoi conta di più.",
+            f"{en[:1].upper()}{en[1:]} under the Caposchiera counts {force} of force: a "
+            "combattente of the same magistratura, and none you hold counts more.",
+            "ergio.battle.reinforce.caposchiera",
+        )
+    return Reason(
+        f"{it[:1].upper()}{it[1:]} entra nella magistratura fatta sul momento e conta {force} "
+        "di forza: è un suo combattente, e nessuno dei tuoi conta di più.",
+        f"{en[:1].upper()}{en[1:]} goes into the magistratura made on the spot and counts "
+        f"{force} of force: one of its own combattenti, and none you hold counts more.",
+        "ergio.battle.spot.max_two",
+    )
 
 
 # --- the strong bot: what the search needs to know of Er Giò ------------------------------

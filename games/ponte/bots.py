@@ -12,17 +12,22 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from games.core import RecordError, rng
+from games.core.hints import Reason
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot
+from games.ponte import words
 from games.ponte.model import (
     ATTACK,
     BEATS,
     DEFENSE,
     MAG_INDEX,
+    MAGISTRATURE,
     PUSH,
     SIDES,
     Assign,
     Deploy,
     Equip,
+    Fight,
+    mag_label,
     side_mags,
     side_of,
 )
@@ -50,6 +55,83 @@ class HeuristicBot:
         if state.phase is FIGHT:
             return self._fight(state, actions)
         return actions[self._rng.randrange(len(actions))]
+
+    def why(self, state: Any, seat: int, action: Any) -> Reason | None:
+        """The reason for ``action`` (this bot's choice) in words, for a player's hint."""
+        assert isinstance(state, PonteState)
+        if isinstance(action, Assign):
+            return Reason(
+                f"{words.kg(action.power, 'it')} sta a metà fra quanto il foglio permette "
+                "ancora: la potenza si divide senza lasciare una magistratura troppo debole.",
+                f"{words.kg(action.power, 'en')} lies midway in what the sheet still allows: "
+                "the power is shared out without leaving a magistratura too weak.",
+                "ponte.power.total",
+            )
+        if isinstance(action, Equip):
+            return Reason(
+                "Per il bot euristico nessuna carta strategia vale di più su una magistratura "
+                "che su un'altra: questa è tirata a sorte.",
+                "To the heuristic bot no strategy card is worth more on one magistratura than "
+                "on another: this one is drawn at random.",
+                "ponte.strategy.assign",
+            )
+        if isinstance(action, Deploy):
+            if state.in_tiebreak:
+                return None
+            return self._why_deploy(state, action, state.legal_actions(seat))
+        if isinstance(action, Fight) and state.phase is FIGHT:
+            return _why_fight(state, action)
+        return None
+
+    def _why_deploy(self, state: PonteState, action: Deploy, actions: list[Any]) -> Reason:
+        def power(mag: int) -> int:
+            return state.power[mag] or state.initial[mag] or 0
+
+        name, own = mag_label(MAGISTRATURE[action.mag]), power(action.mag)
+        it_own, en_own = words.kg(own, "it"), words.kg(own, "en")
+        facing = state.fighter[state.challenger] if state.phase is RESPOND else None
+        if facing is None:
+            return Reason(
+                f"Chi sfida per primo manda la magistratura più forte: {name}, con {it_own}.",
+                f"Challenging first, send your strongest magistratura: {name}, with {en_own}.",
+                "ponte.deploy.challenger",
+            )
+        if not state._shows_value(1 - state.challenger, facing):
+            return Reason(
+                f"La potenza di chi sfida non si vede: rispondi con una magistratura di forza "
+                f"media, {name} ({it_own}), e tieni le altre per dopo.",
+                f"The challenger's power is not shown: answer with a magistratura of middle "
+                f"strength, {name} ({en_own}), and keep the others for later.",
+                "ponte.deploy.once",
+            )
+        threat = state.fpower[state.challenger]
+        it_t, en_t = words.kg(threat, "it"), words.kg(threat, "en")
+        if own >= threat:
+            stronger = any(power(a.mag) > own for a in actions if isinstance(a, Deploy))
+            return Reason(
+                f"Chi sfida ha {it_t}: {name}, con {it_own}, è la più debole delle tue che ci "
+                "arriva"
+                + (
+                    ", e le più forti restano per le sfide dopo (ognuna combatte una volta sola)."
+                    if stronger
+                    else "."
+                ),
+                f"The challenger has {en_t}: {name}, with {en_own}, is the weakest of yours "
+                "that matches it"
+                + (
+                    ", and the stronger ones stay for later challenges (each fights once only)."
+                    if stronger
+                    else "."
+                ),
+                "ponte.deploy.once",
+            )
+        return Reason(
+            f"Nessuna delle tue arriva ai {it_t} di chi sfida: manda la più debole, {name} "
+            f"({it_own}), e tieni le forti per sfide che puoi vincere.",
+            f"None of yours reaches the challenger's {en_t}: send the weakest, {name} "
+            f"({en_own}), and keep the strong ones for challenges you can win.",
+            "ponte.deploy.once",
+        )
 
     def _assign(self, actions: list[Any]) -> Any:
         # Spread the power: prefer amounts near the middle of what is allowed.
@@ -91,6 +173,23 @@ class HeuristicBot:
         return best
 
 
+def enemy_cards(state: PonteState, enemy: int) -> tuple[dict[str, int], dict[str, int]]:
+    """What the enemy can still play, by type: how many cards, and their Kg/Push in all (its
+    hand, within its power when that is known)."""
+    count = {ATTACK: 0, PUSH: 0, DEFENSE: 0}
+    weight = {ATTACK: 0, PUSH: 0, DEFENSE: 0}
+    if not state.out(enemy):
+        pack = state.pack
+        pay = state.can_pay if state.ruleset.mode != "incognito" else None
+        for i in state.hand[enemy]:
+            e = pack[i]
+            if pay is not None and not pay(e, enemy):
+                continue
+            count[e.kind] += 1
+            weight[e.kind] += e.value
+    return count, weight
+
+
 def fight_scores(state: PonteState, actions: Sequence[Any]) -> list[float]:
     """How good each fight choice looks to the heuristic (the higher the better): what the
     card gains on average against the cards the enemy can still play, weighed by how close
@@ -104,17 +203,7 @@ def fight_scores(state: PonteState, actions: Sequence[Any]) -> list[float]:
     limit = rs.bridge_slots
     # what the enemy can still play: its hand, within its power when that is known; counted
     # by type (how many, and their Kg/Push in all), which is all a card's gain needs
-    count = {ATTACK: 0, PUSH: 0, DEFENSE: 0}
-    weight = {ATTACK: 0, PUSH: 0, DEFENSE: 0}
-    if not state.out(enemy):
-        pack = state.pack
-        pay = state.can_pay if rs.mode != "incognito" else None
-        for i in state.hand[enemy]:
-            e = pack[i]
-            if pay is not None and not pay(e, enemy):
-                continue
-            count[e.kind] += 1
-            weight[e.kind] += e.value
+    count, weight = enemy_cards(state, enemy)
     total = count[ATTACK] + count[PUSH] + count[DEFENSE]
     urgency = (
         1.0 + (2.0 if position <= -(limit - 2) else 0.0) + (1.0 if position >= limit - 2 else 0.0)
@@ -147,6 +236,58 @@ def fight_scores(state: PonteState, actions: Sequence[Any]) -> list[float]:
             score += tight
         out.append(score)
     return out
+
+
+def _why_fight(state: PonteState, action: Fight) -> Reason:
+    """Why the heuristic plays this fight card (and strategy card): the circle read against
+    the cards the enemy can still play."""
+    side = state.fight_side()
+    tail_it, tail_en = "", ""
+    if action.strategy is not None:
+        tail_it = (
+            " La carta strategia si gioca ora: il carrello è vicino a un capo del ponte o la "
+            "potenza è quasi finita."
+        )
+        tail_en = (
+            " The strategy card goes now: the carrello is near an end of the bridge or the "
+            "power is nearly spent."
+        )
+    if action.card is None:
+        return Reason(
+            "Nessuna carta lotta conviene ora." + tail_it,
+            "No fight card is worth playing now." + tail_en,
+            "ponte.fight.must_play",
+        )
+    card = state.ruleset.codes[action.card]
+    it_card, en_card = words.card(action.card, "it"), words.card(action.card, "en")
+    count, _weight = enemy_cards(state, 1 - side)
+    total = sum(count.values())
+    if not total:
+        return Reason(
+            f"L'avversario non ha carte che possa giocare: {it_card} sposta il carrello più "
+            "di ogni altra tua carta." + tail_it,
+            f"The enemy has no card it can play: {en_card} moves the carrello further than "
+            "any other card of yours." + tail_en,
+            "ponte.carrello.move",
+        )
+    beaten = BEATS[card.kind]
+    beater = next(k for k, v in BEATS.items() if v == card.kind)
+
+    def kind(k: str, lang: str) -> str:
+        return words.TYPES[k][0 if lang == "it" else 1]
+
+    return Reason(
+        f"{it_card}: delle {total} carte che l'avversario può ancora giocare, "
+        f"{count[beaten]} sono di tipo {kind(beaten, 'it')}, che batte, "
+        f"{count[card.kind]} di tipo {kind(card.kind, 'it')}, dove vince la carta più alta, "
+        f"e {count[beater]} di tipo {kind(beater, 'it')}, che la batte; pesato col suo costo "
+        "in potenza, è la tua carta migliore ora." + tail_it,
+        f"{en_card}: of the {total} cards the enemy can still play, {count[beaten]} are "
+        f"{kind(beaten, 'en')} cards, which it beats, {count[card.kind]} {kind(card.kind, 'en')} "
+        f"cards, where the larger card wins, and {count[beater]} {kind(beater, 'en')} cards, "
+        "which beat it; weighed against its cost in power, it is your best card now." + tail_en,
+        "ponte.carrello.move",
+    )
 
 
 # --- the strong bot: what the search needs to know of the Bridge's Game -----------------------
