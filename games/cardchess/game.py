@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from games.cardchess import cards as C
 from games.cardchess.bots import HeuristicBot, strong_bot
+from games.cardchess.guide import GUIDE
 from games.cardchess.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.cardchess.ruleset import CardChessRuleset
 from games.cardchess.scoring import score_summary, summary_outcome
@@ -43,6 +44,7 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
         ),
     )
     rules = BOOK
+    guide = GUIDE
     # Gold cards rank first, games won next.
     standings_defaults: ClassVar[Mapping[str, Any] | None] = {
         "win": "1",

@@ -32,6 +32,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 
 from games.core.declare import Choice, Figure, Shape, SummaryForm
 from games.core.errors import IllegalAction, RecordError
+from games.core.guide import Section
 from games.core.read import list_of
 from games.core.rules import RuleBook
 from games.core.text import Text, seat_no, written_and_due
@@ -240,6 +241,8 @@ class Game(ABC, Generic[R, S, A]):
     rulesets: ClassVar[Mapping[str, Any]]
     default_ruleset: ClassVar[str]
     bots: ClassVar[Mapping[str, Callable[[int], Bot]]]
+    #: How the game goes, in a few sections of our own words (games.core.guide).
+    guide: ClassVar[tuple[Section, ...]] = ()
     #: Summaries as the game's notation writes them, valid under the default ruleset: the
     #: example rows of an import template, and the shape of its plain columns.
     summary_examples: ClassVar[tuple[Mapping[str, Any], ...]] = ()

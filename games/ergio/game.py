@@ -13,6 +13,7 @@ from games.ergio import actions as A
 from games.ergio import cards as C
 from games.ergio.battle import BELLA_SUMS, TIE_ORDERS
 from games.ergio.bots import HeuristicBot, strong_bot
+from games.ergio.guide import GUIDE
 from games.ergio.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.ergio.ruleset import ErGioRuleset
 from games.ergio.scoring import outcome_of, score_summary
@@ -43,6 +44,7 @@ class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
         ),
     )
     rules = BOOK
+    guide = GUIDE
     # Match points rank first, scontri won next; a level match is three scontri each.
     standings_defaults: ClassVar[Mapping[str, Any] | None] = {
         "win": "2",

@@ -21,6 +21,7 @@ from games.core import (
 from games.core.declare import Figure, Shape, SummaryForm, record_shape
 from games.core.rng import shuffle
 from games.ponte.bots import HeuristicBot, strong_bot
+from games.ponte.guide import GUIDE
 from games.ponte.model import (
     DEFAULT_FIGHT_CARDS,
     MAGISTRATURE,
@@ -94,6 +95,7 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
         ),
     )
     rules = BOOK
+    guide = GUIDE
     # Match points rank first, challenges won next.
     standings_defaults: ClassVar[Mapping[str, Any] | None] = {
         "win": "2",

@@ -13,6 +13,7 @@ from games.sanmarco.board import parse_board
 from games.sanmarco.bots import BoardBot
 from games.sanmarco.flow import MODES
 from games.sanmarco.flow import Termination as BoardTermination
+from games.sanmarco.guide import GUIDE
 from games.sanmarco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.sanmarco.scoring import MAX_POINTS, outcome_of, score_summary
 from games.sanmarco.state import (
@@ -69,6 +70,7 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
         ),
     )
     rules = BOOK
+    guide = GUIDE
     # The final scores rank first, games won next.
     standings_defaults: ClassVar[Mapping[str, Any] | None] = {
         "win": "1",

@@ -11,6 +11,7 @@ from games.core.cards import shuffled
 from games.core.declare import Figure, Shape, SummaryForm, record_shape
 from games.tarocco import cards as C
 from games.tarocco.bots import HeuristicBot, strong_bot
+from games.tarocco.guide import GUIDE
 from games.tarocco.rules import BOOK, RULE_CLAIMED, RULE_GAME_OVER, RULE_IMPOSSIBLE, SLUG
 from games.tarocco.scoring import score_summary, summary_outcome
 from games.tarocco.state import (
@@ -89,6 +90,7 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
         ),
     )
     rules = BOOK
+    guide = GUIDE
     # A smazzata is worth a few points either way; the points themselves rank first.
     standings_defaults: ClassVar[Mapping[str, Any] | None] = {
         "win": "1",

@@ -212,6 +212,17 @@ def rule_book(slug: str) -> list[tuple[str, str]]:
     return [(rule_id, say(rule.text)) for rule_id, rule in registry.get(slug).rules.items()]
 
 
+def game_guide(slug: str) -> list[dict[str, Any]]:
+    """How a game goes, in the reader's language: the sections its engine declares (title,
+    words, and the ids of the rules each sums up), in order (KeyError: no such game)."""
+    if not engine_available(slug):
+        raise KeyError(slug)
+    return [
+        {"title": say(s.title), "text": say(s.text), "rules": list(s.rules)}
+        for s in registry.get(slug).guide
+    ]
+
+
 def game_of_rule(rule_id: str) -> str:
     """The game a rule id belongs to: every id starts with its game's slug and a dot."""
     return rule_id.partition(".")[0]

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from ledger.clubs.errors import LedgerError, logged_unavailable
-from ledger.clubs.games import engine_available, meta, points_label, rule_book
+from ledger.clubs.games import engine_available, game_guide, meta, points_label, rule_book
 from ledger.clubs.games import label as game_label
 from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import (
@@ -108,7 +108,12 @@ def game_rules(request: HttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         "web/rules.html",
-        {"game": game, "name": meta(game).label, "rules": rule_book(game)},
+        {
+            "game": game,
+            "name": meta(game).label,
+            "guide": game_guide(game),
+            "rules": rule_book(game),
+        },
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from games.core import registry
 from games.core.hints import hint as core_hint
@@ -127,6 +128,20 @@ def test_the_board_links_the_games_rules_in_the_pages_language(people, commit):
     assert 'href="/rules/tarocco/"' in page and "Regole di" in page
     rules = _client(people, "it").get("/rules/tarocco/")
     assert rules.status_code == 200
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_rules_page_tells_how_the_game_goes_in_the_readers_language(game, client):
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/rules/{game}/").content.decode()
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/rules/{game}/").content.decode()
+    section = registry.get(game).guide[0]
+    assert "Come si gioca" in italian and escape(section.title.it) in italian
+    assert escape(section.text.it.split(".")[0]) in italian
+    assert escape(section.text.en[:40]) not in italian
+    assert "How the game goes" in english and escape(section.text.en.split(".")[0]) in english
+    # each section's rules are small links to their place in the book on the same page
+    assert f'href="/rules/{game}/#{section.rules[0]}"' in english
+    assert f'<dt id="{section.rules[0]}">' in english
 
 
 # --- clocks -------------------------------------------------------------------------------
