@@ -13,6 +13,7 @@ from ledger.web import (
     import_views,
     login,
     office_views,
+    ranking_views,
     result_views,
     scoring_views,
     season_views,
@@ -189,6 +190,26 @@ urlpatterns = [
     path("", include("ledger.night.urls")),
     path("", include("ledger.notify.urls")),
     path("", include("ledger.signup.urls")),
+    # The federation's rankings: public pages over the workers' rows (ledger/federation).
+    path(
+        "federations/<slug:slug>/rankings/",
+        ranking_views.ranking_index,
+        name="federation-rankings",
+    ),
+    path(
+        "federations/<slug:slug>/rankings/<slug:game>/<slug:kind>/",
+        ranking_views.ranking_page,
+        name="federation-ranking",
+    ),
+    *[
+        path(
+            f"federations/<slug:slug>/rankings/<slug:game>/<slug:kind>.{ext}",
+            ranking_views.ranking_file,
+            {"ext": ext},
+            name=f"federation-ranking-{ext}",
+        )
+        for ext in ("csv", "xlsx", "ods", "pdf")
+    ],
     path("", include("ledger.federation.urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", EnglishSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -19,7 +19,7 @@ RESULT_CHANGED = "result.changed"  # result=<Result id>, change="corrected"|"voi
 REFEREE_CALL = "referee.call"  # case=<referee case id>, ruled=bool
 TABLE_TURN = "table.turn"  # table=<digital table id>, seat=<seat index>, move=<moves so far>
 ANNOUNCEMENT = "club.announcement"  # announcement=<id>
-RESULT_RECORDED = "result.recorded"  # result=<Result id>
+RESULT_RECORDED = "result.recorded"  # result=<Result id>, club=<Club id>, competition=<id>
 JOURNAL_SYNCED = "journal.synced"  # club=<Club id>, lines=<lines applied>
 PEOPLE_MERGED = "people.merged"  # merge=<merge id>, undone=bool
 

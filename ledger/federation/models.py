@@ -70,6 +70,8 @@ class MemberClub(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Where the club plays, as the federation groups its clubs (a filter of the rankings).
+    province = models.CharField(_("province"), max_length=60, blank=True, default="")
 
     class Meta:
         ordering = ["club__name"]
@@ -176,3 +178,122 @@ class Sanction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} ({self.tier})"
+
+
+# --- the rankings (docs/federation.md, "Rankings"): the officers' rules, and the tables the
+# workers keep (ledger/federation/rankings.py), rebuilt from the journal whenever needed.
+
+#: Points for each place of a sanctioned competition's final standing, before the tier's
+#: weight: a place beyond the list scores nothing.
+DEFAULT_PLACE_POINTS = [
+    "25", "20", "16", "13", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1",
+]  # fmt: skip
+
+
+def default_place_points() -> list[str]:
+    return list(DEFAULT_PLACE_POINTS)
+
+
+class RankingRules(models.Model):
+    """How the federation's points ranking is made: each person's best ``best`` results of
+    the last ``months`` months, a result's points those of its place (``place_points``)
+    times its tier's weight. A federation without a row ranks by the defaults."""
+
+    federation = models.OneToOneField(
+        Federation, on_delete=models.CASCADE, related_name="ranking_rules"
+    )
+    best = models.PositiveSmallIntegerField(_("best results counted"), default=10)
+    months = models.PositiveSmallIntegerField(_("months counted"), default=12)
+    place_points = models.JSONField(_("points for each place"), default=default_place_points)
+
+    def __str__(self) -> str:
+        return f"{self.federation}: best {self.best} in {self.months} months"
+
+
+class RankedResult(models.Model):
+    """A person's final standing in one sanctioned competition, with the points it gives
+    in the federation's points ranking (the tier's weight applied). A projection."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16)
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
+    person = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    place = models.PositiveIntegerField()
+    points = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        indexes = [models.Index(fields=["federation", "game", "day"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "person"], name="federation_one_ranked_result"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person_id}@{self.competition_id}: {self.points}"
+
+
+class RankingRow(models.Model):
+    """A person's line in one of the federation's rankings of a game, as it stood at the end
+    of a month (``period``: the month's last day; the month under way is kept up to date).
+    A projection: written by the workers, read by the pages."""
+
+    class Kind(models.TextChoices):
+        RATING = "rating", _("Rating")
+        POINTS = "points", _("Points")
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    period = models.DateField()
+    person = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # The club of the person's latest result counted (the club and province filters).
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    # The points ranking's total, or the rating shown (mu minus three sigma).
+    value = models.DecimalField(max_digits=12, decimal_places=2)
+    mu = models.FloatField(null=True)
+    sigma = models.FloatField(null=True)
+    results = models.PositiveIntegerField(default=0)
+    # Places gained since the month before (None: not in that month's table).
+    movement = models.IntegerField(null=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["federation", "game", "kind", "period", "rank"]),
+            models.Index(fields=["federation", "game", "kind", "period", "club", "rank"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "game", "kind", "period", "person"],
+                name="federation_one_ranking_row",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.kind} {self.period}: #{self.rank} {self.person_id}"
+
+
+class RankingState(models.Model):
+    """Where a game's rankings of a federation stand: when they were rebuilt, and the last
+    result the rating has folded in (its journal line's time, club and number), so that a
+    later result is folded onto the table instead of replaying everything."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16)
+    rebuilt_at = models.DateTimeField(null=True)
+    updated_at = models.DateTimeField(null=True)
+    last_at = models.DateTimeField(null=True)
+    last_club = models.BigIntegerField(default=0)
+    last_sequence = models.BigIntegerField(default=0)
+    rated = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "game"], name="federation_one_state")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.federation_id} {self.game}"

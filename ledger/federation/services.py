@@ -17,15 +17,18 @@ from django.utils.translation import gettext as _
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Club, Competition, Role
 from ledger.clubs.office.roles import require_role
+from ledger.federation import listening
 from ledger.federation.models import (
     CardSeason,
     Federation,
     MemberClub,
     Officer,
+    RankingRules,
     Sanction,
     Tier,
 )
 from ledger.federation.roles import require_officer
+from ledger.formats.seasons import parse_place_points
 
 
 @transaction.atomic
@@ -86,6 +89,8 @@ def decide(*, user: Any, membership: MemberClub, approve: bool) -> MemberClub:
     locked.status = MemberClub.Status.APPROVED if approve else MemberClub.Status.REFUSED
     locked.decided_by, locked.decided_at = user, timezone.now()
     locked.save(update_fields=["status", "decided_by", "decided_at"])
+    if approve:  # its sanctioned results, if it has any, now count
+        listening.after_commit_rebuild(locked.federation_id)
     return locked
 
 
@@ -174,4 +179,41 @@ def sanction(*, user: Any, tier: Tier, competition: Competition) -> Sanction:
     done, _made = Sanction.objects.update_or_create(
         competition=competition, defaults={"tier": tier, "by": user, "at": timezone.now()}
     )
+    listening.after_commit_rebuild(federation.pk, competition.game)
     return done
+
+
+@transaction.atomic
+def set_province(*, user: Any, membership: MemberClub, province: str) -> MemberClub:
+    """Where a member club plays, as the federation groups its clubs (the rankings' filter)."""
+    require_officer(user, membership.federation)
+    membership.province = " ".join(province.split())[:60]
+    membership.save(update_fields=["province"])
+    return membership
+
+
+def _count(text: str, field: str, low: int, high: int, what: str) -> int:
+    value = str(text).strip()
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise Invalid(
+            what, fields={field: [_("A whole number from %(a)d to %(b)d.") % {"a": low, "b": high}]}
+        )
+    return int(value)
+
+
+@transaction.atomic
+def set_ranking_rules(
+    *, user: Any, federation: Federation, best: str, months: str, place_points: str
+) -> RankingRules:
+    """The points ranking's rules: the best results counted, the months they are counted
+    over, the points of each place (before the tier's weight). The rankings are rebuilt."""
+    require_officer(user, federation)
+    counted = _count(best, "best", 1, 999, _("Count at least one result."))
+    window = _count(months, "months", 1, 120, _("Count the results of 1 to 120 months."))
+    points = parse_place_points(place_points)
+    rules, _made = RankingRules.objects.update_or_create(
+        federation=federation,
+        defaults={"best": counted, "months": window, "place_points": points},
+    )
+    listening.after_commit_rebuild(federation.pk)
+    return rules

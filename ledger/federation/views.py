@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Role
-from ledger.federation import cards, services
+from ledger.federation import cards, rankings, services
 from ledger.federation.models import Card, CardSeason, Federation, MemberClub, Sanction, Tier
 
 
@@ -114,6 +114,7 @@ def federation(request: HttpRequest, slug: str) -> HttpResponse:
             if officer
             else [],
             "officers": list(the.officers.select_related("user")),
+            "rules": rankings.rules_of(the.pk),
             "typed": typed,
             "problem": problem,
             "at": at,
@@ -169,6 +170,19 @@ def _act(request: HttpRequest, the: Federation, form: str) -> str:
             "competition": competition.name,
             "tier": tier.name,
         }
+    if form == "rules":
+        services.set_ranking_rules(
+            user=user,
+            federation=the,
+            best=post.get("best", ""),
+            months=post.get("months", ""),
+            place_points=post.get("place_points", ""),
+        )
+        return _("The points ranking's rules are saved: the rankings are being rebuilt.")
+    if form == "province":
+        membership = get_object_or_404(MemberClub, pk=post.get("membership") or 0, federation=the)
+        services.set_province(user=user, membership=membership, province=post.get("province", ""))
+        return _("%(club)s's province is saved.") % {"club": membership.club.name}
     if form == "officer":
         officer = services.add_officer(user=user, federation=the, username=post.get("username", ""))
         return _("%(user)s is an officer.") % {"user": officer.user.get_username()}

@@ -43,7 +43,10 @@ MOVED_UP = "signup.moved_up"
 def heard(sender: Any, kind: str, **ids: Any) -> None:
     """An event, after its commit: the job sends what it owes, in the background."""
     from ledger.clubs import jobs
+    from ledger.notify.hearing import READERS
 
+    if kind not in READERS:  # nothing to tell anyone (a result recorded, a sync): no job
+        return
     ids.pop("signal", None)
     # A digital table's turn is told only after a while, if nobody has moved meanwhile.
     later = settings.LEDGER_TURN_NOTICE_SECONDS if kind == "table.turn" else None

@@ -509,6 +509,7 @@ def _write(writes: Sequence[_Write]) -> None:
     for w in writes:
         if not w.accept:  # waits for a confirmation: those who may give it hear of it
             events.after_commit(events.RESULT_WAITING, result=w.result.pk)
+    _recorded([w.result for w in writes if w.accept])
 
 
 _RESULT_COLUMNS = (
@@ -709,6 +710,19 @@ def _accept(result: Result, *, confirmed_by: Any) -> None:
     result.confirmed_at = timezone.now() if confirmed_by else None
     result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _credit(result, dict(result.table.seats.values_list("index", "player_id")))
+    _recorded([result])
+
+
+def _recorded(results: Sequence[Result]) -> None:
+    """Tell, after the commit, of results that now count (written accepted, or confirmed):
+    the federation's rankings follow them (ledger/federation/listening.py)."""
+    for result in results:
+        events.after_commit(
+            events.RESULT_RECORDED,
+            result=result.pk,
+            club=result.club_id,
+            competition=result.competition_id,
+        )
 
 
 def _credit(result: Result, seats: dict[int, int]) -> None:
@@ -829,6 +843,7 @@ def confirm_results(*, user: Any, competition: Competition, ids: Sequence[int]) 
         result.confirmed_at = now
         result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _credit_many([(r, dict(r.table.seats.values_list("index", "player_id"))) for r in found])
+    _recorded(found)
     return found
 
 
