@@ -20,7 +20,6 @@ correction, a void, a venue's upload, a merge, a sanction, the rules) rebuilds t
 
 from __future__ import annotations
 
-import importlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
+from ledger.clubs import people
 from ledger.clubs.models import Competition, Entry, Result
 from ledger.clubs.outcomes import standing_order
 from ledger.clubs.ratings import MODEL, rating_adjustments
@@ -125,13 +125,7 @@ def games_of(federation_id: int) -> list[str]:
 
 def canonical(ids: Iterable[int]) -> dict[int, int]:
     """Player id -> the surviving person's (a merged player's rows are the survivor's)."""
-    wanted = sorted(set(ids))
-    try:
-        people = importlib.import_module("ledger.clubs.people")
-    except ImportError:  # before one-person merges: every player is their own person
-        return {i: i for i in wanted}
-    mapped: dict[int, int] = people.canonical_ids(wanted)
-    return {i: int(mapped.get(i, i)) for i in wanted}
+    return people.canonical_ids(sorted(set(ids)))
 
 
 # --- the rating ----------------------------------------------------------------------------

@@ -339,3 +339,72 @@ def test_the_ranking_page_reads_the_same_few_queries_whatever_its_rows(
         world.play(more, {name: 10 - i for i, name in enumerate(extra)})
     assert RankingRow.objects.filter(kind="rating", period=_period(0)).count() == 28
     assert queries() == few
+
+
+def test_a_merge_of_two_people_makes_one_line_of_both_results_and_its_undo_two_again(
+    world: World, four: Any
+) -> None:
+    from ledger.clubs import events
+    from ledger.clubs.models import Merge
+
+    twin = Player.objects.create(name="A bis")
+    Membership.objects.create(club=world.clubs["Lucca"], player=twin)
+    world.players["A bis"] = twin
+    c5 = world.competition("C5", "Lucca", world.regional, _month(0))
+    world.play(c5, {"A bis": 40, "B": 30})  # A bis 10 x 2 = 20, B 6 x 2 = 12
+    # B: 20 (C2) + 12 (C5) = 32 shares the first place with A's 32; A bis 20 is fourth.
+    assert world.table("points") == [
+        ("A", 1, D("32")),
+        ("A bis", 4, D("20")),
+        ("B", 1, D("32")),
+        ("C", 3, D("22")),
+        ("D", 5, D("6")),
+    ]
+    with world.capture(execute=True):
+        merge = Merge.objects.create(merged=twin, into=world.players["A"], by=world.officer)
+        events.after_commit(events.PEOPLE_MERGED, merge=merge.pk, undone=False)
+    # One person: A's best two are now 20 (C4) and 20 (C5): 40.
+    assert world.table("points") == [
+        ("A", 1, D("40")),
+        ("B", 2, D("32")),
+        ("C", 3, D("22")),
+        ("D", 4, D("6")),
+    ]
+    rating = dict(
+        RankingRow.objects.filter(kind="rating", period=_period(0)).values_list(
+            "person__name", "results"
+        )
+    )
+    assert rating["A"] == 5 and "A bis" not in rating
+    with world.capture(execute=True):
+        undo = Merge.objects.create(
+            act=Merge.Act.UNDO, merged=twin, into=world.players["A"], undoes=merge
+        )
+        events.after_commit(events.PEOPLE_MERGED, merge=undo.pk, undone=True)
+    assert ("A bis", 4, D("20")) in world.table("points")
+
+
+def test_an_officer_sets_the_rules_on_the_federation_page_and_the_table_follows(
+    client: Any, world: World, four: Any
+) -> None:
+    client.force_login(world.officer)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    url = f"/federations/{world.federation.slug}/"
+    refused = client.post(
+        url, {"action": "rules", "best": "0", "months": "3", "place_points": "10-6-3"}
+    )
+    text = refused.content.decode()
+    assert refused.status_code == 400
+    assert 'id="rules-best-error"' in text and 'value="10-6-3"' in text
+    with world.capture(execute=True):
+        saved = client.post(
+            url, {"action": "rules", "best": "1", "months": "3", "place_points": "10-6-3"}
+        )
+    assert saved.status_code == 302
+    # The best one result of three months: A 20 (C4), B 20 (C2), C 12 (C4), D 6 (C2).
+    assert world.table("points") == [
+        ("A", 1, D("20")),
+        ("B", 1, D("20")),
+        ("C", 3, D("12")),
+        ("D", 4, D("6")),
+    ]
