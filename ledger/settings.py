@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "ledger.formats",
     "ledger.signup",
     "ledger.federation",
+    "ledger.hub",
     "ledger.night",
     "ledger.notify",
 ]
@@ -394,6 +395,14 @@ LEDGER_MAX_JSON_DEPTH = env_int("LEDGER_MAX_JSON_DEPTH", 64)
 LEDGER_IMPORT_MAX_ROWS = env_int("LEDGER_IMPORT_MAX_ROWS", 20_000)
 LEDGER_IMPORT_MAX_SECONDS = env_int("LEDGER_IMPORT_MAX_SECONDS", 120)
 LEDGER_IMPORT_MAX_REFUSED = env_int("LEDGER_IMPORT_MAX_REFUSED", 500)
+
+# Venues that sync to a hub (ledger/hub, docs/operations.md). On the hub: an upload's size
+# (one chunk of a venue's journal), and whether uploads are taken over HTTPS only (on when
+# the site is, DJANGO_HTTPS=1). At a venue: whether the hub's address may be plain HTTP
+# (never needed but for a test hub on another machine of a closed network).
+LEDGER_HUB_UPLOAD_MAX_BYTES = env_int("LEDGER_HUB_UPLOAD_MAX_BYTES", 64 * 1024 * 1024)
+LEDGER_HUB_HTTPS_ONLY = env_bool("LEDGER_HUB_HTTPS_ONLY", HTTPS)
+LEDGER_HUB_ALLOW_HTTP = env_bool("LEDGER_HUB_ALLOW_HTTP", False)
 
 # --- notifications (ledger/notify): e-mail through any SMTP server named by one URL
 # (EMAIL_URL=smtp://user:password@host:587?tls=1, smtps://host:465; unset: printed on the

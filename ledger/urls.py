@@ -211,6 +211,7 @@ urlpatterns = [
         for ext in ("csv", "xlsx", "ods", "pdf")
     ],
     path("", include("ledger.federation.urls")),
+    path("", include("ledger.hub.urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", EnglishSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -61,6 +61,8 @@ def check(request: HttpRequest) -> HttpResponse | None:
     kind = request.META.get("CONTENT_TYPE", "")
     upload = kind.startswith("multipart/")
     cap = settings.LEDGER_IMPORT_MAX_BYTES + FORM_ROOM if upload else settings.LEDGER_MAX_BODY_BYTES
+    if request.path.startswith("/hub/sync/"):
+        cap = settings.LEDGER_HUB_UPLOAD_MAX_BYTES  # a venue's upload of its journal
     if length > cap:
         message = _(
             "The request is too large: %(size)s bytes, where at most %(cap)s are accepted."

@@ -250,3 +250,29 @@ def read_origin(origin: str) -> tuple[str, int, int] | None:
     if not (write and place.isdigit() and count.isdigit()):
         return None
     return write, int(place), int(count)
+
+
+def _box_key() -> bytes:
+    return hashlib.sha256(b"club-ledger secret box v1\x00" + _seed()).digest()
+
+
+def seal_secret(text: str) -> str:
+    """A secret this installation must keep but never show (a hub's token at a venue),
+    encrypted with AES-GCM under a key derived from the signing key: whoever holds only the
+    database cannot read it. Hex: a 12-byte nonce, then the ciphertext and its tag."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    nonce = os.urandom(12)
+    return (nonce + AESGCM(_box_key()).encrypt(nonce, text.encode(), b"secret")).hex()
+
+
+def open_secret(sealed: str) -> str:
+    """The secret ``seal_secret`` sealed; "" when it cannot be opened (another key)."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    try:
+        raw = bytes.fromhex(sealed)
+        return AESGCM(_box_key()).decrypt(raw[:12], raw[12:], b"secret").decode()
+    except (ValueError, InvalidTag):
+        return ""

@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
+from ledger.clubs import jobs
 from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import (
     Checkpoint,
@@ -306,7 +307,11 @@ def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
 
 
 def _rows(
-    kind: Kind, club: Club, players: list[int], secrets: bool = False
+    kind: Kind,
+    club: Club,
+    players: list[int],
+    secrets: bool = False,
+    window: dict[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
     model = kind.model
     fields = [f for f in _fields(model) if secrets or f.attname not in kind.secret_fields]
@@ -326,6 +331,7 @@ def _rows(
     else:
         source = (
             _scoped(kind, club, players)
+            .filter(**(window or {}))
             .order_by(kind.order)
             .values_list(*names)
             .iterator(chunk_size=CHUNK)
@@ -341,42 +347,86 @@ def _rows(
         yield row
 
 
-def export_lines(club: Club, *, secrets: bool = False) -> Iterator[bytes]:
-    """The club as lines of the export file, read in one snapshot."""
+# What an upload to a hub leaves out: the projections, which the hub counts from its own
+# copy of the journal (an upload's journal may stop before the club's standings do).
+PROJECTIONS = frozenset({"standing", "rating", "rating_change"})
+
+
+def export_lines(
+    club: Club,
+    *,
+    secrets: bool = False,
+    since: tuple[int, str] | None = None,
+    upto: int | None = None,
+    journal_only: bool = False,
+) -> Iterator[bytes]:
+    """The club as lines of the export file, read in one snapshot.
+
+    With ``since`` (a journal length and its head), an upload to a hub
+    (docs/operations.md): the same format, whose journal holds only the lines after
+    ``since`` up to ``upto`` (default: the last), with the checkpoints among them, and the
+    club's other rows as they are now, less the projections (``journal_only``: the club's
+    row alone, for the chunks after the first of one sync); the header names ``since``,
+    and the club row and the end line the journal's length and head at ``upto``."""
     with snapshot():
         club.refresh_from_db()
+        length, head = club.journal_length, club.journal_head
+        windows: dict[str, dict[str, Any]] = {}
+        sent = kinds(secrets)
+        if since is not None:
+            length = min(upto if upto is not None else length, length)
+            head = (
+                Entry.objects.filter(club=club, sequence=length)
+                .values_list("hash", flat=True)
+                .first()
+                or ""
+            )
+            windows = {
+                "entry": {"sequence__gt": since[0], "sequence__lte": length},
+                "checkpoint": {"length__gt": since[0], "length__lte": length},
+            }
+            sent = [kind for kind in sent if kind.name not in PROJECTIONS]
+            if journal_only:
+                sent = [kind for kind in sent if kind.name in ("club", "entry", "checkpoint")]
         lines = _Lines()
         counts: dict[str, int] = {}
-        yield lines.line(
-            {
-                "t": "header",
-                "format": FORMAT,
-                "version": VERSION,
-                "club": club.slug,
-                "exported_at": timezone.now(),
-                "database": connection.vendor,
-                "secrets": secrets,
-                "kinds": ["user", *(k.name for k in kinds(secrets))],
-                # Who vouches for the file (the end line's signature), and the signed
-                # checkpoints its journal extends.
-                "public_key": signing.public_key(),
-                "key_id": signing.key_id(),
-                "checkpoints": [
-                    [length, head]
-                    for length, head in Checkpoint.objects.filter(club=club)
-                    .order_by("length")
-                    .values_list("length", "head")
-                ],
-            }
-        )
-        players = _player_ids(club)
+        header: dict[str, Any] = {
+            "t": "header",
+            "format": FORMAT,
+            "version": VERSION,
+            "club": club.slug,
+            "exported_at": timezone.now(),
+            "database": connection.vendor,
+            "secrets": secrets,
+            "kinds": ["user", *(k.name for k in sent)],
+            # Who vouches for the file (the end line's signature), and the signed
+            # checkpoints its journal extends.
+            "public_key": signing.public_key(),
+            "key_id": signing.key_id(),
+            "checkpoints": [
+                [at, signed_head]
+                for at, signed_head in Checkpoint.objects.filter(
+                    club=club, **windows.get("checkpoint", {})
+                )
+                .order_by("length")
+                .values_list("length", "head")
+            ],
+        }
+        if since is not None:
+            header["since"] = [since[0], since[1]]
+        yield lines.line(header)
+        players = [] if journal_only else _player_ids(club)
         user_fields = USER_FIELDS + (USER_SECRET_FIELDS if secrets else ())
-        users = get_user_model().objects.filter(pk__in=_user_ids(club, secrets, players))
+        users = get_user_model().objects.filter(
+            pk__in=[] if journal_only else _user_ids(club, secrets, players)
+        )
         for values in users.order_by("pk").values_list(*user_fields):
             counts["user"] = counts.get("user", 0) + 1
             yield lines.line({"t": "user", **dict(zip(user_fields, values, strict=True))})
-        for kind in kinds(secrets):
-            for row in _rows(kind, club, players, secrets):
+        for kind in sent:
+            for row in _rows(kind, club, players, secrets, windows.get(kind.name)):
+                if kind.name == "club":
+                    row["journal_length"], row["journal_head"] = length, head
                 counts[kind.name] = counts.get(kind.name, 0) + 1
                 yield lines.line(row)
         total = lines.n + 1
@@ -385,17 +435,10 @@ def export_lines(club: Club, *, secrets: bool = False) -> Iterator[bytes]:
                 "t": "end",
                 "lines": total,
                 "rows": counts,
-                "journal_length": club.journal_length,
-                "journal_head": club.journal_head,
+                "journal_length": length,
+                "journal_head": head,
                 "signature": signing.sign(
-                    export_message(
-                        club.pk,
-                        club.slug,
-                        total,
-                        lines.check.decode(),
-                        club.journal_length,
-                        club.journal_head,
-                    )
+                    export_message(club.pk, club.slug, total, lines.check.decode(), length, head)
                 ),
             }
         )
@@ -429,8 +472,11 @@ def write_export(club: Club, out: IO[bytes], *, secrets: bool = False) -> int:
 class _Table:
     """The rows of one kind waiting to be written, with the file lines they came from."""
 
-    def __init__(self, kind: Kind, users: dict[int, int]) -> None:
+    def __init__(self, kind: Kind, users: dict[int, int], owner: Club | None = None) -> None:
         self.kind = kind
+        # An upload to a hub's copy of ``owner``: a row already there, the club's, is
+        # brought up to date; a new one is written (the journal only ever gains lines).
+        self.owner = owner
         self.model = kind.model
         fields = _fields(self.model)
         self.fields = {f.attname: f for f in fields}
@@ -513,6 +559,8 @@ class _Table:
             rows, lines = self._known_players(rows, lines)
         elif self.kind.scope.startswith("(players)"):
             rows, lines = self._known_rows(rows, lines)
+        elif self.owner is not None and not self.sealed:
+            rows, lines = self._brought_up_to_date(rows, lines, self.owner)
         try:
             with transaction.atomic():
                 _insert(self.model, self.columns, rows)
@@ -542,6 +590,45 @@ class _Table:
                     line,
                 )
         return keep_rows, keep_lines
+
+    def _brought_up_to_date(
+        self, rows: list[list[Any]], lines: list[int], owner: Club
+    ) -> tuple[Any, Any]:
+        """The rows of an upload already in the hub's copy of the club are written over with
+        what the venue has now; the new ones are left to insert. A number that is another
+        club's here is refused, naming its line."""
+        pk = self.columns.index("id")
+        at = {row[pk]: i for i, row in enumerate(rows)}
+        manager = self.model._default_manager
+        here: set[Any] = set()
+        ours: set[Any] = set()
+        for ids in _chunks(list(at)):
+            here.update(manager.filter(pk__in=ids).values_list("pk", flat=True))
+            ours.update(
+                _scoped(self.kind, owner, []).filter(pk__in=ids).values_list("pk", flat=True)
+            )
+        foreign = sorted(here - ours)
+        if foreign:
+            raise Refused(
+                _(
+                    "%(kind)s number %(id)d is already used here by another club's "
+                    "data; the club can only come back with its own numbers"
+                )
+                % {"kind": self.kind.name, "id": foreign[0]},
+                lines[at[foreign[0]]],
+            )
+        if ours:
+            table = connection.ops.quote_name(self.model._meta.db_table)
+            others = [c for c in self.columns if c != "id"]
+            sets = ", ".join(f"{connection.ops.quote_name(c)} = %s" for c in others)
+            keep = [i for i, c in enumerate(self.columns) if c != "id"]
+            with connection.cursor() as cursor:
+                cursor.executemany(
+                    f"UPDATE {table} SET {sets} WHERE id = %s",
+                    [[rows[at[i]][k] for k in keep] + [i] for i in sorted(ours)],
+                )
+        kept = [(row, line) for row, line in zip(rows, lines, strict=True) if row[pk] not in ours]
+        return [r for r, _l in kept], [line for _r, line in kept]
 
     def _known_rows(self, rows: list[list[Any]], lines: list[int]) -> tuple[Any, Any]:
         """A person's own row (their preferences) already here with a player kept as the same
@@ -618,6 +705,7 @@ class Imported:
     lines: int
     rows: dict[str, int]
     journal_length: int
+    appended: int = 0  # an upload's: the journal lines it added
 
 
 class _Reader:
@@ -679,6 +767,49 @@ def import_club(
         return imported
 
 
+def extend_club(stream: Iterable[bytes], club: Club, *, trusted_key: str) -> Imported:
+    """Append a venue's upload (``export_lines`` with ``since``) to this installation's copy
+    of ``club``, all of it or nothing, read and checked as ``import_club`` reads a whole
+    club: every line and its check, the journal's chain from the copy's head, the
+    checkpoints, the signature with ``trusted_key``. The club's other rows are written over
+    with the venue's, its standings counted again from the journal here. ``Refused`` names
+    the line; an upload that does not start at the copy's head is refused at its first
+    journal line (sent again, or out of order)."""
+    with transaction.atomic():
+        imported = _import(stream, trusted_key, False, write=True, extend=club)
+        assert isinstance(imported, Imported)
+        return imported
+
+
+def _starts_at(header: dict[str, Any], club: Club) -> tuple[tuple[int, str], str]:
+    """Where an upload's journal starts, and why it cannot extend the copy here ("" when
+    it can)."""
+    try:
+        length, head = header["since"]
+        since = (int(length), str(head))
+    except (KeyError, TypeError, ValueError):
+        raise Refused(_("this file is not an upload: its header says no start"), 1) from None
+    ours = (club.journal_length, club.journal_head)
+    if since[0] < ours[0]:
+        why = _(
+            "journal line #%(n)d is already here (an earlier upload brought it): this upload "
+            "was sent before, or replayed"
+        ) % {"n": since[0] + 1}
+    elif since[0] > ours[0]:
+        why = _(
+            "this upload starts after journal line #%(since)d, but the lines here stop at "
+            "#%(ours)d: an upload before it is missing (uploads sent out of order)"
+        ) % {"since": since[0], "ours": ours[0]}
+    elif since[1] != ours[1]:
+        why = _(
+            "journal line #%(n)d does not follow the line #%(ours)d here: the venue's journal "
+            "is not the one it sent before"
+        ) % {"n": since[0] + 1, "ours": ours[0]}
+    else:
+        why = ""
+    return since, why
+
+
 @dataclass
 class Checked:
     slug: str
@@ -699,7 +830,11 @@ def check_export(
 
 
 def _import(
-    stream: Iterable[bytes], trusted_key: str | None, allow_unsigned: bool, write: bool
+    stream: Iterable[bytes],
+    trusted_key: str | None,
+    allow_unsigned: bool,
+    write: bool,
+    extend: Club | None = None,
 ) -> Imported | Checked:
     reader = _Reader(stream)
     lines = iter(reader)
@@ -731,6 +866,10 @@ def _import(
     end: dict[str, Any] | None = None
     counts: dict[str, int] = {}
     prepared: dict[str, Any] = {}  # what the functions of before_writing keep for this file
+    since, not_extending = (0, ""), ""
+    if extend is not None:
+        since, not_extending = _starts_at(header, extend)
+        chain.length, chain.head = since
     for n, obj, head in lines:
         proven = None
         if end is not None:
@@ -738,6 +877,8 @@ def _import(
         name = obj.pop("t", None)
         obj.pop("n")
         if name == "end":
+            if not_extending:
+                raise Refused(not_extending, n)
             end = obj
             end["line"] = n
             continue
@@ -761,11 +902,22 @@ def _import(
             obj.pop("t"), obj.pop("n")
         if name == "club":
             club_line = n
-            club = _check_club(obj, header, n, write)
+            club = _check_club(obj, header, n, write and extend is None)
+            if extend is not None and (club.pk, club.slug) != (extend.pk, extend.slug):
+                raise Refused(
+                    _(
+                        "this upload is of the club '%(slug)s' (number %(id)d), not of "
+                        "'%(ours)s' (number %(our_id)d) whose copy it was sent to"
+                    )
+                    % {"slug": club.slug, "id": club.pk, "ours": extend.slug, "our_id": extend.pk},
+                    n,
+                )
             evidence.club_keys(obj, n)
         elif club is None:
             raise Refused(_("a %(kind)s row before the club's line") % {"kind": name}, n)
         elif name == "entry":
+            if not_extending:
+                raise Refused(not_extending, n)
             chain.follow(obj, club.pk, n)
             proven = evidence.entry(obj, n, chain)
         elif name == "checkpoint":
@@ -782,13 +934,17 @@ def _import(
             ratings[(obj["game"], obj["player_id"])] = (obj["mu"], obj["sigma"], obj["results"])
         if not write:
             continue
+        if extend is not None and name in ("club", "checkpoint", *PROJECTIONS):
+            # The copy's own club row, its own signed checkpoints and its projections:
+            # the journal's end is written below, the rest counted from the journal here.
+            continue
         prepare = _before_writing.get(name)
         if prepare is not None:
             prepare(obj, prepared)
         if current is None or current.kind is not kind:
             if current is not None:
                 current.flush()
-            current = tables[name] = _Table(kind, users)
+            current = tables[name] = _Table(kind, users, extend)
         current.add(obj, n, proven)
         if len(current.rows) >= CHUNK:
             current.flush()
@@ -828,6 +984,9 @@ def _import(
             checkpoints=len(evidence.named),
             signed_by=evidence.key_id if evidence.signed else "",
         )
+    if extend is not None:
+        _finish([t.model for t in tables.values()], renumber=False)
+        return _appended(extend, since, chain, end["line"], tables)
     _finish([t.model for t in tables.values()])
     prove_arrival(club, standings, ratings)
     # The per-round totals are keyed by this database's round ids: counted here again.
@@ -1154,8 +1313,9 @@ class _Chain:
         self.length, self.head = sequence, digest
 
 
-def _finish(written: list[type[models.Model]]) -> None:
-    """Every reference between the rows holds, and new rows are numbered after these."""
+def _finish(written: list[type[models.Model]], renumber: bool = True) -> None:
+    """Every reference between the rows holds, and new rows are numbered after these (not
+    after an upload's: a venue numbers its rows in a block of its own)."""
     tables = [m._meta.db_table for m in written]
     try:
         with transaction.atomic():
@@ -1164,10 +1324,51 @@ def _finish(written: list[type[models.Model]]) -> None:
         raise Refused(
             _("the file's rows point to rows it does not hold: %(e)s") % {"e": exc}
         ) from exc
-    if connection.vendor == "postgresql":
+    if renumber and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             for sql in connection.ops.sequence_reset_sql(no_style(), [*written, get_user_model()]):
                 cursor.execute(sql)
+
+
+def _appended(
+    club: Club, since: tuple[int, str], chain: _Chain, lines: int, tables: dict[str, _Table]
+) -> Imported:
+    """An upload written: the lines appended are read back and proven to chain from the
+    copy's head to the upload's, the club's journal ends there, and the standings of the
+    competitions they touch are counted again from the journal here."""
+    length, head = since
+    touched: set[int] = set()
+    for seq, comp, prev, digest in (
+        Entry.objects.filter(club_id=club.pk, sequence__gt=since[0])
+        .order_by("sequence")
+        .values_list("sequence", "competition_id", "prev_hash", "hash")
+        .iterator(chunk_size=CHUNK)
+    ):
+        if seq != length + 1 or prev != head:
+            raise Refused(_("the journal written here breaks at line #%(n)d") % {"n": length + 1})
+        length, head = seq, digest
+        touched.add(comp)
+    if (length, head) != (chain.length, chain.head):
+        raise Refused(_("the journal written here does not end at the upload's head"))
+    Club.objects.filter(pk=club.pk).update(journal_length=length, journal_head=head)
+    club.journal_length, club.journal_head = length, head
+    from ledger.clubs.projections.projections import rebuild_standings
+
+    games: set[str] = set()
+    for competition in Competition.objects.filter(pk__in=touched).order_by("pk"):
+        rebuild_standings(competition)
+        games.add(competition.game)
+    for game in sorted(games):
+        transaction.on_commit(
+            lambda game=game: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club.pk, game)  # type: ignore[misc]
+        )
+    return Imported(
+        club=club,
+        lines=lines,
+        rows={k: t.written for k, t in tables.items()},
+        journal_length=length,
+        appended=length - since[0],
+    )
 
 
 # ---------------------------------------------------------------------------------------
