@@ -2,7 +2,8 @@
 accessibility violation on the digital tables' lobby, every game's board as a player sees
 it, a replay, and every page of the referee desk (the desk, a case of each game with the
 deal picker before and after a few taps, a case whose steps are being entered, the
-artificial scores), on a phone in Italian and on a laptop in English."""
+artificial scores, a ruling's preview before it is written), each game's rules page (how the
+game goes, then the rule book), on a phone in Italian and on a laptop in English."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.core import registry
-from tests.browser.conftest import log_in, refusals
+from tests.browser.conftest import log_in, manage, refusals
 
 AXE = Path(__file__).with_name("vendor") / "axe-4.14.1.min.js"
 GAMES = ["tarocco", "ergio", "ponte", "sanmarco", "cardchess"]
@@ -23,6 +24,12 @@ SERIOUS = (
     " .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' — '"
     " + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')); }"
 )
+#: A result of the demo club with its competition's name, for a case to rule on.
+A_RESULT = """
+from ledger.clubs.models import Result
+r = Result.objects.filter(club__slug="circolo-pisano", status="accepted").order_by("pk").first()
+print(r.pk)
+"""
 VIEWS = {
     "phone-it": {"locale": "it-IT", "viewport": {"width": 390, "height": 844}, "is_mobile": True},
     "laptop-en": {"locale": "en-GB", "viewport": {"width": 1280, "height": 800}},
@@ -72,7 +79,7 @@ def _play_some(page: Any, moves: int) -> None:
 
 @pytest.mark.parametrize("view", VIEWS)
 def test_axe_finds_no_serious_violation_on_the_tables_and_the_desk(
-    browser: Any, server: str, view: str
+    browser: Any, server: str, server_env: dict[str, str], view: str
 ) -> None:
     context = browser.new_context(**VIEWS[view])
     context.add_init_script("localStorage.setItem('play-no-autoplay', '1')")
@@ -91,6 +98,9 @@ def test_axe_finds_no_serious_violation_on_the_tables_and_the_desk(
         if deep:  # a board further on: the scores' sheets, a trick on the table
             _play_some(page, 6)
             _axe(page, f"{game}'s board after a few moves", found)
+    for game in [g for g in GAMES if g in registry.available()]:
+        page.goto(f"{server}/rules/{game}/")
+        _axe(page, f"{game}'s rules page", found)
     # A finished game's replay (San Marco's two-player game ends within a few moves).
     _new_table(page, server, "sanmarco")
     _play_some(page, 400)
@@ -142,6 +152,17 @@ def test_axe_finds_no_serious_violation_on_the_tables_and_the_desk(
             _axe(page, f"a case of competition {competition} with its first steps", found)
         page.goto(f"{server}/referee/artificial/{competition}/")
         _axe(page, f"the artificial scores of competition {competition}", found)
+
+    if deep:  # a case on a result of the ledger, ruled on: the preview before it is written
+        result = manage(server_env, "shell", "-c", A_RESULT).split()[-1]
+        page.goto(f"{server}/referee/?result={result}")
+        with page.expect_navigation():
+            page.click("#open")
+        page.locator("#ruling-form input[name=kind]").first.check()
+        with page.expect_navigation():
+            page.click("#rule")
+        page.wait_for_selector("#ruling-preview")
+        _axe(page, "a ruling's preview", found)
 
     report = "\n".join(f"{where}:\n  " + "\n  ".join(p) for where, p in found.items())
     assert not found, "axe-core found serious or critical violations:\n" + report
