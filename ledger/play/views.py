@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from games.core import registry
 from games.core import words as game_words
-from ledger.clubs.errors import LedgerError
+from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import has_strong_bot, meta, presets, reader_language
 from ledger.clubs.models import Club, Competition, Role, Table
 from ledger.play import boards, clocks, dealcheck, drawings, live, selectors, services
@@ -314,8 +314,22 @@ def _choices() -> list[dict[str, Any]]:
     return out
 
 
-@login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+# What the new table's form shows before anything is typed (the lobby's defaults).
+FORM_DEFAULTS = {
+    "club": "",
+    "ruleset": "",
+    "competition": "",
+    "others": "heuristic",
+    "clock": "",
+    "move_seconds": "30",
+    "game_minutes": "10",
+    "increment": "5",
+    "deal": "",
+    "label": "",
+}
+
+
+def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     clubs, competitions = _creatable(request.user)
     tables = (
         GameTable.objects.filter(seats__user=request.user.pk)
@@ -337,21 +351,41 @@ def lobby(request: HttpRequest) -> HttpResponse:
     ]
     to_watch = list(in_clubs.filter(status=GameTable.Status.PLAYING).order_by("-last_move_at")[:20])
     games = _choices()
-    return render(
-        request,
-        "play/lobby.html",
-        {
-            "clubs": clubs,
-            "competitions": competitions,
-            "games": games,
-            "strong_games": [g["label"] for g in games if g["strong"]],
-            "tables": tables,
-            "open_tables": open_tables,
-            "to_watch": to_watch,
-            "scheduled": _scheduled(request.user),
-            "other_seats": OTHER_SEATS,
-        },
+    return {
+        "clubs": clubs,
+        "competitions": competitions,
+        "games": games,
+        "strong_games": [g["label"] for g in games if g["strong"]],
+        "tables": tables,
+        "open_tables": open_tables,
+        "to_watch": to_watch,
+        "scheduled": _scheduled(request.user),
+        "other_seats": OTHER_SEATS,
+        "typed": dict(FORM_DEFAULTS),
+        "field_errors": {},
+    }
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "play/lobby.html", _lobby_context(request))
+
+
+def _refused_form(request: HttpRequest, error: LedgerError) -> HttpResponse:
+    """The lobby again with what was typed in the new table's form and the error at its
+    field (or above the form when it is no one field's)."""
+    context = _lobby_context(request)
+    context["typed"].update(
+        {k: str(request.POST.get(k, "")) for k in FORM_DEFAULTS if k in request.POST}
     )
+    fields = {
+        name: " ".join(str(m) for m in (said if isinstance(said, list) else [said]))
+        for name, said in (getattr(error, "fields", None) or {}).items()
+        if name in FORM_DEFAULTS
+    }
+    context["field_errors"] = fields
+    context["form_error"] = "" if fields else error.message
+    return render(request, "play/lobby.html", context, status=400)
 
 
 @login_required
@@ -376,25 +410,27 @@ def create(request: HttpRequest) -> HttpResponse:
             )
             return redirect("play-table", pk=table.pk)
         if club is None:
-            raise LedgerError(_("Choose a club."))
+            raise Invalid(_("Choose a club."), fields={"club": [_("Choose a club.")]})
         if competition is not None:
             game, ruleset = competition.game, competition.ruleset or None
         else:
             game, _sep, name = data.get("ruleset", "").partition(":")
             if game not in registry.available() or name not in registry.get(game).rulesets:
-                raise LedgerError(_("Choose a game and its ruleset."))
+                said = _("Choose a game and its ruleset.")
+                raise Invalid(said, fields={"ruleset": [said]})
             ruleset = {"name": name}
         seats_n = registry.get(game).ruleset(ruleset).seats
         other = data.get("others", "heuristic")
         if other not in ("open", *bot_kinds(game)):
-            raise LedgerError(
-                _("%(game)s has no strong bot: choose heuristic or random bots.")
-                % {"game": registry.get(game).info.name.get((get_language() or "it")[:2])}
-            )
+            said = _("%(game)s has no strong bot: choose heuristic or random bots.") % {
+                "game": registry.get(game).info.name.get((get_language() or "it")[:2])
+            }
+            raise Invalid(said, fields={"others": [said]})
         clock = _clock_from(data)
         deal = data.get("deal", "").strip()
         if deal and not deal.isdigit():
-            raise LedgerError(_("A deal number is made of digits only."))
+            said = _("A deal number is made of digits only.")
+            raise Invalid(said, fields={"deal": [said]})
         table = services.create_table(
             user=request.user,
             club=club,
@@ -407,8 +443,10 @@ def create(request: HttpRequest) -> HttpResponse:
             practice=bool(deal),
             clock=clock,
         )
-    except (LedgerError, ValueError, Table.DoesNotExist) as exc:
-        messages.error(request, getattr(exc, "message", str(exc)))
+    except LedgerError as exc:
+        return _refused_form(request, exc)
+    except (ValueError, Table.DoesNotExist) as exc:
+        messages.error(request, str(exc))
         return redirect("play-home")
     return redirect("play-table", pk=table.pk)
 
@@ -423,7 +461,8 @@ def _clock_from(data: Any) -> dict[str, Any] | None:
     def number(field: str) -> int:
         typed = (data.get(field, "") or "").strip()
         if not typed.isdigit():
-            raise LedgerError(_("The clock's times are whole numbers."))
+            said = _("The clock's times are whole numbers.")
+            raise Invalid(said, fields={field: [said]})
         return int(typed)
 
     if kind == "move":

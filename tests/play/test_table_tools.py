@@ -3,6 +3,7 @@ takebacks at practice tables and hints."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -391,3 +392,54 @@ def test_after_a_first_game_the_hint_is_one_tap_away(people, commit):
     assert 'id="guided"' not in page and 'id="hint-ask"' in page and "Suggerimento:" not in page
     shown = client.get(f"/play/{table.pk}/hint/", HTTP_HX_REQUEST="true").content.decode()
     assert "Suggerimento:" in shown and 'id="hint-why"' in shown
+
+
+def test_a_refused_clock_is_said_at_its_field_and_every_typed_value_is_kept(people):
+    client = _client(people, "it")
+    ruleset = "tarocco:" + list(registry.get("tarocco").rulesets)[-1]
+    typed = {
+        "club": people.club.pk,
+        "ruleset": ruleset,
+        "others": "random",
+        "clock": "game",
+        "move_seconds": "45",
+        "game_minutes": "0",  # 0 minutes: under the 1 the form allows
+        "increment": "7",
+        "label": "Serata lenta",
+    }
+    answer = client.post("/play/new/", typed)
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    assert GameTable.objects.count() == 0
+    # The error at the minutes' field, in words, and nowhere else.
+    said = "Il tempo di una partita va da 1 a 180 minuti."
+    field = page[page.index('id="game_minutes"') :]
+    assert field.index(said) < field.index("</div>")
+    assert page.count(said) == 1
+    assert 'aria-describedby="game_minutes-error"' in page
+    # What was typed is kept: the clock's kind, its three numbers, the seats, the label.
+    assert '<input type="radio" name="clock" value="game" checked>' in page
+    assert '<input type="radio" name="clock" value="" checked>' not in page
+    assert 'id="move_seconds" name="move_seconds"' in page and 'value="45"' in page
+    assert re.search(r'id="game_minutes"[^>]*value="0"', page)
+    assert re.search(r'id="increment"[^>]*value="7"', page)
+    assert '<input type="radio" name="others" value="random" checked>' in page
+    assert f'<option value="{ruleset}" selected>' in page
+    assert 'value="Serata lenta"' in page
+
+
+def test_a_clock_number_that_is_not_a_whole_number_is_refused_at_its_own_field(people):
+    client = _client(people, "en")
+    form = {
+        "club": people.club.pk,
+        "ruleset": "tarocco:" + next(iter(registry.get("tarocco").rulesets)),
+        "others": "heuristic",
+        "clock": "move",
+        "move_seconds": "2.5",
+    }
+    page = client.post("/play/new/", form).content.decode()
+    said = "The clock&#x27;s times are whole numbers."
+    assert re.search(r'id="move_seconds"[^>]*value="2.5" aria-invalid="true"', page)
+    assert f'<p class="error" id="move_seconds-error">{said}</p>' in page
+    assert '<input type="radio" name="clock" value="move" checked>' in page
+    assert GameTable.objects.count() == 0
