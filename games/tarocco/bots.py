@@ -11,8 +11,8 @@ from itertools import combinations
 from typing import Any
 
 from games.core import rng
+from games.core.hints import Reason
 from games.core.search import DEFAULT_BUDGET, DEFAULT_PLAYOUTS, SearchBot, deal_hidden
-from games.core.text import Text
 from games.tarocco import cards as C
 from games.tarocco.state import (
     SEATS,
@@ -71,51 +71,58 @@ class HeuristicBot:
             return calls[self._rng.randrange(len(calls))]
         return self._play(state, seat, actions)
 
-    def why(self, state: Any, seat: int, action: Any) -> Text | None:
+    def why(self, state: Any, seat: int, action: Any) -> Reason | None:
         """The reason for ``action`` (this bot's choice) in words, for a player's hint."""
         assert isinstance(state, TaroccoState)
         if isinstance(action, Discard):
-            return Text(
+            return Reason(
                 "Scarti prima i semi corti, per restarne senza, e le carte basse; trionfi e Re "
                 "si tengono.",
                 "Short suits go first, to be void in them, and low cards; trumps and Kings are "
                 "kept.",
+                "tarocco.monte.discard",
             )
         if isinstance(action, Bid):
             s = strength(state.hands[seat])
-            return Text(
+            return Reason(
                 f"La forza della tua mano vale circa {s:.0f} (trionfi alti e Re contano di più): "
                 "con 10 o più si tiene, sotto 5 si offre.",
                 f"Your hand's strength is about {s:.0f} (high trumps and Kings count most): "
                 "with 10 or more you keep, under 5 you offer.",
+                "tarocco.bargain.tengo",
             )
         if not isinstance(action, Play) or state.phase is not Phase.PLAY:
             return None
         if not state.trick:
             if C.SUIT[action.card] < 4 and C.RANK[action.card] == C.RE:
-                return Text(
+                return Reason(
                     "Apri con un Re: vince la presa se nessuno taglia.",
                     "Lead a King: it wins the trick unless someone trumps it.",
+                    "tarocco.play.trick_winner",
                 )
-            return Text(
+            return Reason(
                 "Apri con una carta di poco valore: lasci agli altri scoprire il gioco.",
                 "Lead a card worth little: the others show their hand first.",
+                "tarocco.count.threes",
             )
         friends = self._friends(state, seat)
         winner = state.trick_winner(state.trick)
         if winner in friends and winner != seat:
-            return Text(
+            return Reason(
                 "La presa è già della tua parte: dalle punti.",
                 "Your side already holds the trick: give it points.",
+                "tarocco.count.threes",
             )
         if self._beats(state, action.card):
-            return Text(
+            return Reason(
                 "Prendi la presa con la carta più bassa che la vince.",
                 "Win the trick with the lowest card that beats it.",
+                "tarocco.play.trick_winner",
             )
-        return Text(
+        return Reason(
             "Non puoi vincere la presa: dai la carta che vale meno.",
             "You cannot win the trick: give away the card worth least.",
+            "tarocco.play.trick_winner",
         )
 
     # --- bargaining and monte ---------------------------------------------------------------
