@@ -67,11 +67,6 @@ def scaled_games(
     ]
 
 
-def seat_choices(competition: Competition) -> tuple[int, ...]:
-    """The table sizes the competition's draws seat: those its ruleset can be scored at."""
-    return table_sizes(competition)
-
-
 def table_size(competition: Competition, fs: FormatSettings | None = None) -> int:
     fs = fs or settings_for(competition)
     if fs.seats_per_table:
@@ -79,7 +74,7 @@ def table_size(competition: Competition, fs: FormatSettings | None = None) -> in
     if competition.format == Format.TEAM:
         sizes = [t.members.count() for t in competition.teams.all()[:1]]
         return 2 * (sizes[0] if sizes else 1)
-    return min(seat_choices(competition))
+    return min(table_sizes(competition))
 
 
 def two_sided(competition: Competition) -> bool:

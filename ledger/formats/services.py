@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import events
 from ledger.clubs.errors import Conflict, Invalid
-from ledger.clubs.games import meta
+from ledger.clubs.games import meta, table_sizes
 from ledger.clubs.journal import checkpoints
 from ledger.clubs.models import Competition, Player, Result, Role, Round, Table
 from ledger.clubs.office.roles import require_role
@@ -52,7 +52,6 @@ from ledger.formats.selectors import (
     progress,
     published_rounds,
     scaled_games,
-    seat_choices,
     settings_for,
     swiss_scale,
     table_size,
@@ -90,8 +89,8 @@ def update_settings(*, user: Any, competition: Competition, **values: Any) -> Fo
     for name, value in values.items():
         setattr(fs, name, value)
     seats = int(fs.seats_per_table)
-    if seats and seats not in seat_choices(competition) and competition.format != (Format.TEAM):
-        allowed = ", ".join(str(n) for n in seat_choices(competition))
+    if seats and seats not in table_sizes(competition) and competition.format != (Format.TEAM):
+        allowed = ", ".join(str(n) for n in table_sizes(competition))
         raise Invalid(
             _("%(game)s is played by %(allowed)s players.")
             % {"game": meta(competition.game).label, "allowed": allowed},
@@ -246,7 +245,7 @@ def create_team(
             _("Every team in this event has %(n)d players.") % {"n": sizes.pop()},
             fields={"members": [_("Wrong number of players.")]},
         )
-    if len(members) * 2 not in seat_choices(competition):
+    if len(members) * 2 not in table_sizes(competition):
         raise Invalid(
             _("%(game)s has no table for two sides of %(n)d.")
             % {"game": meta(competition.game).label, "n": len(members)},
@@ -339,7 +338,7 @@ def generate_round(*, user: Any, competition: Competition) -> Draw:
     elif competition.format == Format.KNOCKOUT:
         drafted = _draft_knockout(competition, number, entrants)
     else:
-        if len(entrants) < min(seat_choices(competition)):
+        if len(entrants) < min(table_sizes(competition)):
             raise Invalid(
                 _("Only %(n)d players are entered and present: not enough for a table.")
                 % {"n": len(entrants)}
@@ -395,7 +394,7 @@ def _draft_league(
     seating = rotation.league_night(
         [e.player_id for e in entrants],
         size=table_size(competition, fs),
-        allowed=seat_choices(competition),
+        allowed=table_sizes(competition),
         met=met,
         seat_counts=h.seat_counts,
         sat_out=h.sat_out,
@@ -506,7 +505,7 @@ def _draft_swiss(
         grouping = groups.group_swiss(
             [(e.player_id, points.get(e.player_id, 0.0)) for e in entrants],
             size=size,
-            allowed=seat_choices(competition),
+            allowed=table_sizes(competition),
             met=met,
             seat_counts=h.seat_counts,
             sat_out=h.sat_out,
@@ -781,7 +780,7 @@ def adjust_draw(
             % {"ids": ", ".join(str(s) for s in strangers)},
             fields={"tables": [_("Enter them first.")]},
         )
-    allowed = seat_choices(competition)
+    allowed = table_sizes(competition)
     for i, t in enumerate(tables, start=1):
         if len(t) not in allowed:
             raise Invalid(
