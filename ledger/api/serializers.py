@@ -22,7 +22,7 @@ from ledger.clubs.models import (
 from ledger.clubs.office.visibility import viewer_of
 from ledger.clubs.outcomes import KEYS, SettingsError, clean_settings
 from ledger.clubs.scoring import check_ruleset
-from ledger.clubs.transfer.imports import in_words
+from ledger.clubs.transfer.selectors import in_words
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs import jobs
 from ledger.clubs.addresses import Refused, check_url, resolve
-from ledger.clubs.journal import checkpoints
+from ledger.clubs.journal import selectors as journal_reads
 from ledger.clubs.models import Result, Webhook, WebhookDelivery
 from ledger.clubs.office.roles import require_role
 
@@ -67,7 +67,7 @@ def payload(event: str, result: Result, checkpoint: Any = None) -> dict[str, Any
         },
         # The club's latest signed checkpoint: a copy outside the database (see
         # docs/security.md); check it with the public key it carries.
-        "checkpoint": checkpoints.summary(checkpoint),
+        "checkpoint": journal_reads.summary(checkpoint),
     }
 
 
@@ -102,7 +102,7 @@ def announce_many(event: str, results: Sequence[Result]) -> None:
     for hook in Webhook.objects.filter(club_id__in=hooked, active=True).order_by("pk"):
         if hook.wants(event):
             by_club.setdefault(hook.club_id, []).append(hook)
-    signed = {club_id: checkpoints.latest(club_id) for club_id in by_club}
+    signed = {club_id: journal_reads.latest(club_id) for club_id in by_club}
     deliveries = WebhookDelivery.objects.bulk_create(
         [
             WebhookDelivery(
@@ -227,7 +227,7 @@ def send_test(*, user: Any, webhook: Webhook) -> WebhookDelivery:
             payload={
                 "event": "ping",
                 "club": webhook.club_id,
-                "checkpoint": checkpoints.summary(checkpoints.latest(webhook.club_id)),
+                "checkpoint": journal_reads.summary(journal_reads.latest(webhook.club_id)),
             },
         )
         transaction.on_commit(lambda: _enqueue(delivery.pk))

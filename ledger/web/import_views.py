@@ -18,13 +18,8 @@ from django_htmx.middleware import HtmxDetails
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Competition, ImportJob, Player, Role
 from ledger.clubs.transfer import sheets
-from ledger.clubs.transfer.imports import (
-    confirm_job,
-    create_job,
-    discard_job,
-    in_words,
-    template_rows,
-)
+from ledger.clubs.transfer.imports import confirm_job, create_job, discard_job
+from ledger.clubs.transfer.selectors import in_words, template_rows
 
 
 def _club(request: HttpRequest, slug: str) -> Club:

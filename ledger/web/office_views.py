@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,12 +28,12 @@ from ledger.clubs.models import (
     Club,
     Competition,
     Invitation,
-    Membership,
     Player,
     Role,
     Season,
 )
 from ledger.clubs.office import office
+from ledger.clubs.office import selectors as office_reads
 from ledger.clubs.outcomes import settings_for
 from ledger.federation import cards as federation_cards
 from ledger.formats import office as competitions
@@ -395,14 +395,7 @@ def members(request: HttpRequest, club: str) -> HttpResponse:
                 _attach(add_form if action == "add" else invite_form, error, "name")
         if action in ("add", "invite") and (add_form.errors or invite_form.errors):
             status = 400
-    rows = (
-        Membership.objects.filter(club=the_club, player__automated=False)
-        .select_related("player", "player__user")
-        .annotate(
-            other_clubs=Count("player__memberships", filter=~Q(player__memberships__club=the_club))
-        )
-        .order_by("player__name")
-    )
+    rows = office_reads.members(the_club)
     return render(
         request,
         "web/office/members.html",
@@ -454,7 +447,7 @@ class AcceptForm(forms.Form):
 
 @never_cache
 def invitation(request: HttpRequest, key: str) -> HttpResponse:
-    found = office.find_invitation(key)
+    found = office_reads.find_invitation(key)
     if found is None:
         return render(request, "web/office/invitation.html", {"gone": True}, status=410)
     signed_in = request.user.is_authenticated

@@ -34,7 +34,7 @@ from django.views.decorators.cache import never_cache
 from ledger.clubs.errors import LedgerError, logged_unavailable
 from ledger.clubs.games import engine_available, game_guide, meta, points_label, rule_book
 from ledger.clubs.games import label as game_label
-from ledger.clubs.journal import checkpoints
+from ledger.clubs.journal import selectors as journal_reads
 from ledger.clubs.models import (
     ROLE_RANK,
     Checkpoint,
@@ -988,6 +988,6 @@ def checkpoint_feed(request: HttpRequest, club: str) -> JsonResponse:
     """The club's signed checkpoints, public: keep a copy, and check the journal against it
     later with ``manage.py verify_ledger --checkpoints``."""
     owner = get_object_or_404(Club, slug=club)
-    response = JsonResponse(checkpoints.feed(owner), json_dumps_params={"indent": 1})
+    response = JsonResponse(journal_reads.feed(owner), json_dumps_params={"indent": 1})
     response["Access-Control-Allow-Origin"] = "*"
     return response

@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ledger.clubs.journal import checkpoints, journal
+from ledger.clubs.journal import checkpoints, journal, selectors
 from ledger.clubs.models import Checkpoint, Club, Entry, Result, Standing, entry_hash
 from ledger.clubs.results import services
 from ledger.clubs.storage import signing
@@ -79,7 +79,7 @@ def rehash(cursor: Any, club: Club) -> None:
 
 def saved_feed(tmp_path: Any, club: Club) -> str:
     path = tmp_path / "feed.json"
-    path.write_text(json.dumps(checkpoints.feed(club)), encoding="utf-8")
+    path.write_text(json.dumps(selectors.feed(club)), encoding="utf-8")
     return str(path)
 
 

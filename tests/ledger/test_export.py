@@ -318,9 +318,9 @@ def _public_of(seed_hex: str) -> str:
 
 def _feed_there(db_file: Path, slug: str, key: str) -> dict[str, Any]:
     script = (
-        "import json; from ledger.clubs.journal import checkpoints; "
+        "import json; from ledger.clubs.journal import selectors; "
         "from ledger.clubs.models import Club; "
-        f"print(json.dumps(checkpoints.feed(Club.objects.get(slug={slug!r}))))"
+        f"print(json.dumps(selectors.feed(Club.objects.get(slug={slug!r}))))"
     )
     said = manage(db_file, "shell", "-c", script, key=key)
     return orjson.loads(said.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -335,7 +335,7 @@ def test_a_club_moved_elsewhere_keeps_verifying_against_its_checkpoints_and_thei
     checkpoints signed before the move without being given the key, the club's feed
     publishes the key beside the new installation's, and a key changed in the database is
     reported. Moved on again, the club keeps both earlier keys."""
-    from ledger.clubs.journal import checkpoints
+    from ledger.clubs.journal import selectors
     from ledger.clubs.storage import signing
 
     call_command("import_club", str(demo["export"]))
@@ -343,7 +343,7 @@ def test_a_club_moved_elsewhere_keeps_verifying_against_its_checkpoints_and_thei
     # The demo's rounds signed checkpoints as they ended; its last lines have none yet.
     n = sum(1 for row in rows_of(export_here()) if row["t"] == "checkpoint")
     assert n >= 1
-    assert checkpoints.latest(Club.objects.get(slug="circolo-pisano").pk).length < (
+    assert selectors.latest(Club.objects.get(slug="circolo-pisano").pk).length < (
         Club.objects.get(slug="circolo-pisano").journal_length
     )
     (tmp_path / "club.jsonl").write_bytes(export_here())

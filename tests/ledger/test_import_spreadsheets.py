@@ -13,7 +13,8 @@ from django.utils import translation
 
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, ImportJob, Result
-from ledger.clubs.transfer.imports import create_job, in_words, run_job
+from ledger.clubs.transfer.imports import create_job, run_job
+from ledger.clubs.transfer.selectors import in_words
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ledger.clubs.models import Club, Competition, Entry, Result, RoundTotal, Seat, Standing
-from ledger.clubs.projections.totals import journal_totals
+from ledger.clubs.projections.totals import journal_totals, round_totals_from_journal
 
 CENT = Decimal("0.01")
 
@@ -138,8 +138,6 @@ def standing_problems(club: Club) -> list[str]:
 def _round_total_problems(club: Club, competition: Competition) -> list[str]:
     """Per-round totals (the projection "as of round N" and the movement column read)
     that are not the sum of the journal's lines of their round."""
-    from ledger.clubs.projections.projections import round_totals_from_journal
-
     want = round_totals_from_journal(competition)
     have = {
         (r.round_key, r.player_id): r

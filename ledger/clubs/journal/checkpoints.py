@@ -4,7 +4,8 @@ A checkpoint is (club, journal length, journal head, moment), signed with the se
 Ed25519 key (clubs/storage/signing.py). They are signed once a club's journal has grown by
 ``LEDGER_CHECKPOINT_EVERY`` lines, when a round ends (the next round's draw is published),
 and by the periodic job; they are published on the standings pages, in every webhook and
-in the club's feed (``/c/<club>/checkpoints.json``). Copies kept outside the database are
+in the club's feed (``/c/<club>/checkpoints.json``; the feed and what a webhook carries
+are read in ledger/clubs/journal/selectors.py). Copies kept outside the database are
 what make them worth having: ``manage.py verify_ledger --checkpoints FILE|URL`` proves that
 today's journal still extends every one of them.
 
@@ -28,14 +29,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ledger.clubs import jobs
+from ledger.clubs.journal.selectors import as_json, earlier_keys, latest
 from ledger.clubs.models import Checkpoint, Club, Entry, Round, line_hash
 from ledger.clubs.storage import signing
 
 log = logging.getLogger(__name__)
-
-
-def latest(club_id: int) -> Checkpoint | None:
-    return Checkpoint.objects.filter(club_id=club_id).order_by("-length").first()
 
 
 class _Sealed(Protocol):
@@ -389,89 +387,11 @@ def round_ended(round_id: int) -> None:
     transaction.on_commit(ask)
 
 
-def as_json(checkpoint: Checkpoint) -> dict[str, Any]:
-    return {
-        "length": checkpoint.length,
-        "head": checkpoint.head,
-        "signed_at": checkpoint.signed_at_text,
-        "reason": checkpoint.reason,
-        "round": checkpoint.round_id,
-        "key_id": checkpoint.key_id,
-        "signature": checkpoint.signature,
-    }
-
-
-def feed(club: Club, limit: int | None = None) -> dict[str, Any]:
-    """The club's public feed: every checkpoint, newest first, with the public key and the
-    exact message each signature covers."""
-    found = Checkpoint.objects.filter(club=club).order_by("-length")
-    if limit is not None:
-        found = found[:limit]
-    return {
-        "club": club.slug,
-        "club_id": club.pk,
-        "algorithm": signing.ALGORITHM,
-        "public_key": signing.public_key(),
-        "key_id": signing.key_id(),
-        # The keys of the installations the club was brought from: a checkpoint whose
-        # key_id is one of theirs was signed there, with that key.
-        "earlier_keys": [
-            {"key_id": key_id, "public_key": public}
-            for key_id, public in sorted(earlier_keys(club)[0].items())
-        ],
-        "message": "club-ledger checkpoint v1\\nclub {club_id}\\nlength {length}\\n"
-        "head {head}\\nat {signed_at}\\n",
-        "checkpoints": [as_json(c) for c in found],
-    }
-
-
-def summary(checkpoint: Checkpoint | None) -> dict[str, Any] | None:
-    """What a webhook carries: the latest checkpoint, enough to check it alone."""
-    if checkpoint is None:
-        return None
-    public = signing.public_key()
-    if checkpoint.key_id != signing.key_id(public):
-        club = Club.objects.only("pk", "earlier_keys").get(pk=checkpoint.club_id)
-        public = earlier_keys(club)[0].get(checkpoint.key_id, public)
-    return {**as_json(checkpoint), "club": checkpoint.club_id, "public_key": public}
-
-
 def vouch(club_id: int, public_hex: str) -> dict[str, str]:
     """An entry of ``Club.earlier_keys``: another installation's public key, which this
     installation vouches for (signs) as one whose checkpoints the club keeps."""
     message = signing.key_voucher_message(club_id, public_hex)
     return {"public_key": public_hex, "voucher": signing.sign(message)}
-
-
-def _is_key(text: str) -> bool:
-    try:
-        return len(bytes.fromhex(text)) == 32
-    except ValueError:
-        return False
-
-
-def earlier_keys(club: Club, vouched_by: str | None = None) -> tuple[dict[str, str], list[str]]:
-    """The public keys of the installations the club was brought from (key id → key), as
-    vouched for by this installation (or by ``vouched_by``); and what is wrong with the
-    list (a key whose voucher does not hold was changed in the database, and is left out)."""
-    keys: dict[str, str] = {}
-    problems = []
-    kept = club.earlier_keys if isinstance(club.earlier_keys, list) else [None]
-    for item in kept:
-        public = str(item.get("public_key", "")).lower() if isinstance(item, dict) else ""
-        voucher = str(item.get("voucher", "")) if isinstance(item, dict) else ""
-        message = signing.key_voucher_message(club.pk, public)
-        if _is_key(public) and signing.verify(message, voucher, vouched_by):
-            keys[signing.key_id(public)] = public
-        else:
-            problems.append(
-                _(
-                    "%(club)s: a key kept for the checkpoints signed where the club was before "
-                    "is not vouched for by this installation (it was changed in the database)"
-                )
-                % {"club": club.slug}
-            )
-    return keys, problems
 
 
 class Published:

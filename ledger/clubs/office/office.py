@@ -106,13 +106,6 @@ def invite(
     return invitation, key
 
 
-def find_invitation(key: str) -> Invitation | None:
-    found = (
-        Invitation.objects.select_related("club", "player").filter(digest=token_digest(key)).first()
-    )
-    return found if found is not None and found.open else None
-
-
 @transaction.atomic
 def accept_invitation(*, key: str, user: Any = None, username: str = "", password: str = "") -> Any:
     """Accept: a visitor chooses a login name and a password; a person already logged in

@@ -22,12 +22,12 @@ from ledger.clubs.models import (
     Standing,
     Table,
 )
-from ledger.clubs.outcomes import COUNTERS, DRAW, LOSS, WIN, outcomes
+from ledger.clubs.outcomes import DRAW, LOSS, WIN
 from ledger.clubs.projections.totals import (
-    Totals,
     journal_totals,
     journal_totals_of_penalty,
     journal_totals_of_table,
+    round_totals_from_journal,
 )
 from ledger.clubs.storage import rows as rows_module
 
@@ -201,50 +201,6 @@ def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bo
         ),
         wait=wait,
     )
-
-
-def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int], Any]:
-    """Each (round key, player)'s totals summed from the competition's journal in one pass,
-    as the per-round totals should hold them (rows all zero left out): a result's lines
-    count in its table's round, a penalty's in the round it was given in (0: none), a
-    carried score's before the first round (RoundTotal.BEFORE_ROUNDS)."""
-
-    decided = {
-        pk: outcomes(scores, verdict)
-        for pk, scores, verdict in Result.objects.filter(competition=competition).values_list(
-            "pk", "scores", "verdict"
-        )
-    }
-    keyed: dict[tuple[int, int], Totals] = {}
-    lines = Entry.objects.filter(competition=competition).values_list(
-        "player_id",
-        "seat",
-        "points",
-        "kind",
-        "result_id",
-        "table__round_id",
-        "penalty_id",
-        "penalty__round_id",
-        "penalty__kind",
-    )
-    for line in lines:
-        player_id, seat, points, kind, result_id, table_round, penalty, penalty_round, what = line
-        key = (penalty_round if penalty is not None else table_round) or 0
-        if what == Penalty.Kind.CARRY:
-            key = RoundTotal.BEFORE_ROUNDS
-        t = keyed.get((key, player_id))
-        if t is None:
-            t = keyed[(key, player_id)] = Totals()
-        t.points += points
-        if kind in Entry.POINTS_ONLY:
-            continue
-        step = 1 if kind == Entry.Kind.CREDIT else -1
-        t.played += step
-        seat_outcomes = decided.get(result_id, ())
-        if seat < len(seat_outcomes):
-            name = COUNTERS[seat_outcomes[seat]]
-            setattr(t, name, getattr(t, name) + step)
-    return {k: t for k, t in keyed.items() if t != Totals()}
 
 
 def rebuild_round_totals(competition: Competition) -> None:

@@ -21,6 +21,34 @@ SEPARATOR = "|"
 _INT = re.compile(r"^-?\d+$")
 _DECIMAL = re.compile(r"^-?\d+[.,]\d+$")
 
+# The columns of an import file of its own (docs/imports.md); any other names a field of
+# the game's summary.
+CSV_COLUMNS = [
+    "competition",
+    "table",
+    "players",
+    "source",
+    "record",
+    "scores",
+    "key",
+    "void",
+    "reason",
+]
+
+# A summary's field named like one of the file's own columns (cardChess's "players") is
+# written "summary.players".
+OWN = "summary."
+
+
+def file_column(field: str) -> str:
+    """The column of an import file that holds a summary's ``field``."""
+    return OWN + field if field in CSV_COLUMNS else field
+
+
+def summary_field(column: str) -> str:
+    """The summary's field an import file's ``column`` holds."""
+    return column.removeprefix(OWN)
+
 
 def _scalar(value: Any) -> bool:
     return not isinstance(value, (dict, list))

@@ -22,10 +22,10 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.core import UNFINISHED, RecordError, registry
+from games.core import registry
 from ledger.clubs import jobs
 from ledger.clubs.errors import Invalid, LedgerError
 from ledger.clubs.games import engine_available
@@ -33,22 +33,11 @@ from ledger.clubs.models import Club, Competition, ImportJob, Player, Result, Ro
 from ledger.clubs.office.roles import require_role
 from ledger.clubs.results import services
 from ledger.clubs.transfer import sheets
-from ledger.clubs.transfer.columns import columns, flatten, summary_of
+from ledger.clubs.transfer.columns import CSV_COLUMNS, summary_field, summary_of
 
 BATCH = 200
 MAX_BYTES = 20 * 1024 * 1024
 MAX_ROW_CHARS = 20_000
-CSV_COLUMNS = [
-    "competition",
-    "table",
-    "players",
-    "source",
-    "record",
-    "scores",
-    "key",
-    "void",
-    "reason",
-]
 
 
 @dataclass
@@ -436,59 +425,11 @@ def _line(item: Row | tuple[int, str]) -> int:
     return item[0] if isinstance(item, tuple) else item.line
 
 
-def examples(competition: Competition) -> tuple[dict[str, Any], ...]:
-    """The game's example summaries that its engine accepts under the competition's ruleset."""
-    if not engine_available(competition.game):
-        return ()
-    engine = registry.get(competition.game)
-    good = []
-    for example in engine.summary_examples:
-        try:
-            report = engine.score(example, competition.ruleset or None)
-        except RecordError:
-            continue
-        if report.valid and report.outcome is not None and report.outcome.termination != UNFINISHED:
-            good.append(dict(example))
-    return tuple(good)
-
-
 def plain_summary(competition: Competition, cells: dict[str, Any]) -> dict[str, Any]:
     if not engine_available(competition.game):
         raise Invalid(_("This game takes its points in the scores column."))
     shapes = registry.get(competition.game).summary_examples
-    return summary_of({_field(k): str(v) for k, v in cells.items()}, shapes)
-
-
-# A summary's field named like one of the file's own columns (cardChess's "players") is
-# written "summary.players".
-OWN = "summary."
-
-
-def _column(field: str) -> str:
-    return OWN + field if field in CSV_COLUMNS else field
-
-
-def _field(column: str) -> str:
-    return column.removeprefix(OWN)
-
-
-def template_rows(competition: Competition, names: list[str]) -> list[list[str]]:
-    """An import template for a competition: the header, then example rows to overwrite."""
-    shown = examples(competition)
-    plain = columns(shown)
-    rows = [["competition", "table", "players", "key", *[_column(c) for c in plain]]]
-    for n, example in enumerate(shown, start=1):
-        cells = flatten(example)
-        rows.append(
-            [
-                competition.slug,
-                _("Table %(n)d") % {"n": n},
-                "|".join(names),
-                f"{competition.slug}-{n}",
-                *[cells.get(c, "") for c in plain],
-            ]
-        )
-    return rows
+    return summary_of({summary_field(k): str(v) for k, v in cells.items()}, shapes)
 
 
 def create_job(
@@ -565,43 +506,3 @@ def run_job(job_id: int) -> ImportJob:
         raise
     job.refresh_from_db()
     return job
-
-
-def in_words(understood: dict[str, Any]) -> str:
-    """What was read of a file, as the import page says it before the rows are applied:
-    "CSV, semicolon-separated, UTF-8 with a byte-order mark: 24 rows; columns: ..."."""
-    kind = understood.get("kind")
-    if not kind:
-        return ""
-    parts: list[str] = []
-    if kind == sheets.XLSX:
-        parts.append(_("Excel workbook, sheet “%(s)s”") % {"s": understood.get("sheet", "")})
-    elif kind == sheets.ODS:
-        parts.append(
-            _("OpenDocument spreadsheet, sheet “%(s)s”") % {"s": understood.get("sheet", "")}
-        )
-    elif kind == "jsonl":
-        parts.append(_("JSONL, one result per line"))
-    else:
-        parts.append(
-            {
-                ",": _("CSV, comma-separated"),
-                ";": _("CSV, semicolon-separated"),
-                "\t": _("CSV, tab-separated"),
-            }.get(understood.get("separator", ","), "CSV")
-        )
-    encoding = understood.get("encoding")
-    if encoding:
-        parts.append(
-            {
-                "utf-8": _("UTF-8"),
-                "utf-8-sig": _("UTF-8 with a byte-order mark"),
-                "cp1252": _("Windows-1252 (Western European)"),
-            }.get(encoding, encoding)
-        )
-    text = ", ".join(parts)
-    rows = int(understood.get("rows") or 0)
-    text += ": " + ngettext("%(n)d row", "%(n)d rows", rows) % {"n": rows}
-    if understood.get("columns"):
-        text += "; " + _("columns: %(c)s") % {"c": ", ".join(understood["columns"])}
-    return text + "."

@@ -38,6 +38,7 @@ from openskill.models import PlackettLuce
 
 from ledger.clubs import jobs
 from ledger.clubs.journal import checkpoints
+from ledger.clubs.journal.selectors import earlier_keys
 from ledger.clubs.models import (
     Checkpoint,
     Club,
@@ -1131,7 +1132,7 @@ class _Evidence:
             return
         probe = Club(pk=row.get("id"), slug=str(row.get("slug", "")))
         probe.earlier_keys = row.get("earlier_keys") or []
-        keys, problems = checkpoints.earlier_keys(probe, vouched_by=self.key)
+        keys, problems = earlier_keys(probe, vouched_by=self.key)
         if problems:
             raise Refused(
                 _(

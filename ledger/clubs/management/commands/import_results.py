@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club
-from ledger.clubs.transfer.imports import create_job, in_words, run_job
+from ledger.clubs.transfer.imports import create_job, run_job
+from ledger.clubs.transfer.selectors import in_words
 
 
 class Command(BaseCommand):

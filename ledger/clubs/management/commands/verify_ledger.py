@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.clubs.journal import audit, checkpoints
+from ledger.clubs.journal import audit, checkpoints, selectors
 from ledger.clubs.journal.journal import verify_chain
 from ledger.clubs.models import Club, Entry
 
@@ -85,7 +85,7 @@ class Command(BaseCommand):
             lines = Entry.objects.filter(club=club).order_by("sequence")
             problems.extend(checkpoints.line_problems(club, lines.iterator()))
             problems.extend(checkpoints.repeated_lines(club))
-            problems.extend(checkpoints.earlier_keys(club)[1])
+            problems.extend(selectors.earlier_keys(club)[1])
             problems.extend(audit.result_problems(club))
             problems.extend(audit.standing_problems(club))
             checked += club.journal_length
