@@ -262,8 +262,15 @@ class RankingRow(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["federation", "game", "kind", "period", "rank"]),
-            models.Index(fields=["federation", "game", "kind", "period", "club", "rank"]),
+            # A page's rows in one index scan, the whole table's or one club's.
+            models.Index(
+                fields=["federation", "game", "kind", "period", "rank", "person"],
+                name="federation_ranking_page",
+            ),
+            models.Index(
+                fields=["federation", "game", "kind", "period", "club", "rank", "person"],
+                name="federation_ranking_club_page",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -88,7 +88,7 @@ def ranking(
     pages = max(1, -(-count // size))
     page = min(max(1, page), pages)
     shown = list(
-        rows.select_related("person", "club").order_by("rank", "person__name", "person_id")[
+        rows.select_related("person", "club").order_by("rank", "person_id")[
             (page - 1) * size : page * size
         ]
     )

@@ -20,6 +20,7 @@ correction, a void, a venue's upload, a merge, a sanction, the rules) rebuilds t
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Min
+from django.db.models import Max
 from django.utils import timezone
 
 from ledger.clubs import people
@@ -152,34 +153,42 @@ def rated_results(
     ``after`` only, when given), each read as the clubs' ratings read it."""
     if not counted:
         return []
+    competitions = list(counted)
     lines = Entry.objects.filter(
-        competition_id__in=list(counted), kind=Entry.Kind.CREDIT, result__isnull=False
+        competition_id__in=competitions, kind=Entry.Kind.CREDIT, result__isnull=False
     )
     if after is not None:
         lines = lines.filter(created_at__gte=after[0])
-    firsts = {
-        result_id: (at, club_id, first)
-        for result_id, at, club_id, first in lines.values("result_id")
-        .annotate(at=Min("created_at"), club=Min("club_id"), first=Min("sequence"))
-        .values_list("result_id", "at", "club", "first")
-    }
+    # One pass over the credit lines, streamed: each result's first line (its place in the
+    # journal) and who sat where as the journal credited it.
+    firsts: dict[int, tuple[datetime, int, int]] = {}
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for result_id, seat, player_id, at, club_id, number in lines.values_list(
+        "result_id", "seat", "player_id", "created_at", "club_id", "sequence"
+    ).iterator(chunk_size=20_000):
+        key = (at, club_id, number)
+        known = firsts.get(result_id)
+        if known is None or key < known:
+            firsts[result_id] = key
+        seats[result_id][seat] = player_id
     if after is not None:
         firsts = {r: k for r, k in firsts.items() if k > after}
     if not firsts:
         return []
+    accepted = Result.objects.filter(status=Result.Status.ACCEPTED)
+    accepted = (
+        accepted.filter(pk__in=list(firsts))
+        if after is not None
+        else accepted.filter(competition_id__in=competitions)
+    )
     counting = {
         pk: (club_id, scores, verdict)
-        for pk, club_id, scores, verdict in Result.objects.filter(
-            competition_id__in=list(counted), status=Result.Status.ACCEPTED
-        ).values_list("pk", "club_id", "scores", "verdict")
+        for pk, club_id, scores, verdict in accepted.values_list(
+            "pk", "club_id", "scores", "verdict"
+        ).iterator(chunk_size=20_000)
         if pk in firsts
     }
-    seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for result_id, seat, player_id in lines.filter(result_id__in=list(counting)).values_list(
-        "result_id", "seat", "player_id"
-    ):
-        seats[result_id][seat] = player_id
-    persons = canonical(p for seated in seats.values() for p in seated.values())
+    persons = canonical(p for r in counting for p in seats.get(r, {}).values())
     # A club that counts penalties in its ratings counts them in the federation's too.
     fines: dict[int, dict[int, Decimal]] = {}
     for club_id in sorted({club for club, _s, _v in counting.values()}):
@@ -440,6 +449,7 @@ def rebuild_points(federation_id: int, game: str, since: date | None = None) -> 
         if not found:
             rows.delete()
             return 0
+        days = [f[2] for f in found]
         first = found[0][2]
         last = max(today, found[-1][2])
         every = periods(first, last)
@@ -449,7 +459,8 @@ def rebuild_points(federation_id: int, game: str, since: date | None = None) -> 
         written = 0
         for period in every:
             opens = months_back(period, months - 1)
-            inside = [f for f in found if opens <= f[2] <= period]
+            # The results are in day order: the window is one slice of them.
+            inside = found[bisect_left(days, opens) : bisect_right(days, period)]
             table = _points_rows(federation_id, game, period, inside, best, before)
             if period >= start:
                 _write_period(federation_id, game, POINTS, period, table)

@@ -408,3 +408,48 @@ def test_an_officer_sets_the_rules_on_the_federation_page_and_the_table_follows(
         ("C", 3, D("12")),
         ("D", 4, D("6")),
     ]
+
+
+def test_the_rebuild_command_shows_its_progress_and_rebuilds_what_was_lost(
+    world: World, four: Any
+) -> None:
+    import io
+
+    from django.core.management import call_command
+
+    before = world.table("points"), world.table("rating")
+    RankingRow.objects.all().delete()
+    out = io.StringIO()
+    call_command("rebuild_federation_rankings", world.federation.slug, stdout=out)
+    said = out.getvalue()
+    assert "2 piece(s) to rebuild" in said
+    assert "1/2 done" in said and "2/2 done" in said
+    assert (world.table("points"), world.table("rating")) == before
+
+
+def test_a_result_written_or_confirmed_is_told_once_after_the_commit(
+    world: World, django_capture_on_commit_callbacks: Any
+) -> None:
+    from ledger.clubs import events
+
+    heard: list[dict[str, Any]] = []
+
+    def listen(sender: Any, kind: str, **ids: Any) -> None:
+        if kind == events.RESULT_RECORDED:
+            heard.append({k: v for k, v in ids.items() if k != "signal"})
+
+    events.happened.connect(listen)
+    try:
+        c = world.competition("C9", "Pisa", None, _month(0))
+        made = world.play(c, {"A": 2, "B": 1})
+        assert heard == [{"result": made.pk, "club": c.club_id, "competition": c.pk}]
+        # A competition whose results wait for a second person: told at the confirmation.
+        Competition.objects.filter(pk=c.pk).update(confirmation="second_person")
+        c.refresh_from_db()
+        waiting = world.play(c, {"C": 2, "D": 1})
+        assert len(heard) == 1
+        with django_capture_on_commit_callbacks(execute=True):
+            results.confirm_result(user=world.people.users["referee"], result=waiting)
+        assert heard[-1]["result"] == waiting.pk and len(heard) == 2
+    finally:
+        events.happened.disconnect(listen)
