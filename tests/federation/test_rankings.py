@@ -453,3 +453,15 @@ def test_a_result_written_or_confirmed_is_told_once_after_the_commit(
         assert heard[-1]["result"] == waiting.pk and len(heard) == 2
     finally:
         events.happened.disconnect(listen)
+
+
+def test_a_venues_upload_applied_at_the_hub_rebuilds_its_federations_rankings(
+    world: World, four: Any
+) -> None:
+    from ledger.clubs import events
+
+    before = world.table("points"), world.table("rating")
+    RankingRow.objects.all().delete()  # as if the upload brought lines the tables lack
+    with world.capture(execute=True):
+        events.after_commit(events.JOURNAL_SYNCED, club=world.clubs["Lucca"].pk, lines=4)
+    assert (world.table("points"), world.table("rating")) == before
