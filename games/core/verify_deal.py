@@ -12,9 +12,12 @@ runs: Python's Mersenne Twister seeded with the text "(number, 'purpose')", a Fi
 shuffle from the end) and prints each seat's hand; then it says whether the record's deal is
 that one. Exit status 0 when everything agrees, 1 when something does not, 2 on bad input.
 
-Games: Tarocco Siciliano, Er Giò, The Bridge's Game, 3D cardChess. San Marco's board draws
-its dice and cards as the game goes (one stream, in the order the play asks): only its seal
-is checked here.
+Games: Tarocco Siciliano, Er Giò, The Bridge's Game, 3D cardChess (every sfida's deck and,
+with two players, every reshuffle of the discards: the discards are laid aside in the order
+the record's play gives them, then shuffled from the number), San Marco's board (its dice,
+action and limit cards and role draws come from one stream of the number in the order the
+play asks for them: the downloaded record's ``chance_order`` says that order, and this
+script draws the stream again along it, keeping each deck as the server does).
 """
 
 from __future__ import annotations
@@ -456,7 +459,15 @@ def packs() -> dict[str, Any]:
     }
 
 
-GAMES = ("tarocco", "ergio", "ponte", "cardchess")
+# San Marco's decks as the server keeps them: always in this order, a card drawn by its place
+SANMARCO_DISTRICTS = ["cannaregio", "santa_croce", "san_polo", "san_marco", "dorsoduro", "castello"]
+SANMARCO_CARDS = [*SANMARCO_DISTRICTS, "bridge", "transfer", "doge", "banish"]
+SANMARCO_ACTIONS = [d for d in SANMARCO_DISTRICTS for _ in range(5)] + (
+    ["bridge"] * 6 + ["transfer"] * 12 + ["doge"] * 10 + ["banish"] * 4
+)
+SANMARCO_LIMITS = [1] * 8 + [2] * 10 + [3] * 10
+
+GAMES = ("tarocco", "ergio", "ponte", "cardchess", "sanmarco")
 SIDES = ("tramontana", "mezzogiorno")
 QUARTERS = ("east", "west")
 
@@ -488,9 +499,140 @@ def shuffle(rand: random.Random, items: list[Any]) -> list[Any]:
     return items
 
 
-def deal(game: str, seed: int, ruleset: dict[str, Any], sfide: int = 1) -> dict[str, Any]:
-    """The record's ``deal`` a seed gives (cardChess: the first ``sfide`` decks)."""
+def sanmarco_chance(seed: int, order: list[Any]) -> dict[str, list[Any]]:
+    """San Marco's chance drawn again from the number along ``order`` (the record's
+    ``chance_order``): a die is 1 + a number below 6; a card is taken from its deck by its
+    place, a number below the deck's size (the deck kept in the order above, a deck made
+    again from its discards in that order too); a role draw picks one of the draws the rules
+    allowed by a number below their count."""
+    rand = stream(seed, "sanmarco-chance")
+    decks: dict[str, list[Any]] = {
+        "action_cards": list(SANMARCO_ACTIONS),
+        "limit_cards": list(SANMARCO_LIMITS),
+    }
+    out: dict[str, list[Any]] = {"dice": [], "action_cards": [], "limit_cards": [], "roles": []}
+    for event in order:
+        if event == "dice":
+            out["dice"].append(1 + below(rand, 6))
+        elif isinstance(event, str) and event in decks:
+            deck = decks[event]
+            out[event].append(deck.pop(below(rand, len(deck))))
+        elif isinstance(event, list) and event and event[0] == "roles":
+            allowed = event[1]
+            out["roles"].append(list(allowed[below(rand, len(allowed))]))
+        elif isinstance(event, list) and event and event[0] == "reshuffle":
+            kind, cards = str(event[1]), list(event[2])
+            rank = SANMARCO_CARDS.index if kind == "action_cards" else int
+            decks[kind] = sorted(cards, key=rank)
+    return out
+
+
+def sanmarco_items(order: list[Any], chance: dict[str, Any]) -> dict[str, list[str]]:
+    """Each colour's chance read along ``order``: "<colour>:setup" (its four set-up rolls),
+    "<colour>:hand" (the cards it drew as distributor, limit cards as "limit:<v>") and
+    "table:other" (the role draws and every other die)."""
+    taken = {k: 0 for k in ("dice", "action_cards", "limit_cards", "roles")}
+    out: dict[str, list[str]] = {}
+    who: list[Any] = []
+    rolls = 0
+    for event in order:
+        if isinstance(event, list) and event and event[0] == "for":
+            who, rolls = [int(event[1]), str(event[2])], 4
+            continue
+        if isinstance(event, list) and event and event[0] == "reshuffle":
+            continue
+        kind = event if isinstance(event, str) else str(event[0])
+        values = chance.get(kind) or []
+        i = taken.get(kind, 0)
+        if i >= len(values):
+            break
+        taken[kind] = i + 1
+        value = values[i]
+        if kind == "dice" and who and who[1] == "setup" and rolls > 0:
+            key, rolls = f"{who[0]}:setup", rolls - 1
+        elif kind in ("action_cards", "limit_cards") and who and who[1] == "hand":
+            key = f"{who[0]}:hand"
+        else:
+            who, key = [], "table:other"
+        if kind == "limit_cards":
+            shown = f"limit:{value}"
+        elif kind == "roles":
+            shown = "-".join(str(v) for v in value)
+        else:
+            shown = str(value)
+        out.setdefault(key, []).append(shown)
+    return out
+
+
+def cardchess_discards(
+    theirs: dict[str, Any], actions: list[Any], seats: int
+) -> dict[int, list[str]]:
+    """With two players, each sfida's discards in the order they were laid aside until its
+    deck ran out (a table card nobody takes, then the cards played on it, seat by seat), read
+    from the record's deals and play: what the server shuffles from the number."""
+    out: dict[int, list[str]] = {}
+    sfide = [s for s in theirs.get("sfide", []) if isinstance(s, dict)]
+    if seats != 2 or not sfide:
+        return out
+    k, deck = 0, list(sfide[0].get("deck") or [])
+    table, at_card, pile = deck[8:11], 11, None
+    discard: list[str] = []
+    plays: list[Any] = [None, None]
+    for raw in actions:
+        if not isinstance(raw, dict):
+            break
+        if "play" in raw:
+            seat = raw.get("seat")
+            if isinstance(seat, int) and 0 <= seat < 2:
+                plays[seat] = raw.get("play")
+            continue
+        at = raw.get("resolve")
+        if not isinstance(at, int) or at >= len(table):
+            break
+        if raw.get("taker") is None:
+            discard.append(table[at])
+            for p in plays:
+                if isinstance(p, list) and at < len(p) and p[at] is not None:
+                    discard.append(p[at])
+        if at + 1 < len(table):
+            continue
+        plays = [None, None]
+        source = deck if pile is None else pile
+        if at_card >= len(source) and pile is None and discard:
+            out[k] = list(discard)  # the deck ran out: these are shuffled
+            pile = list(sfide[k].get("reshuffle") or [])
+            at_card, discard = 0, []
+            source = pile
+        if at_card >= len(source):  # the sfida is over: the next one's deck
+            k += 1
+            if k >= len(sfide):
+                break
+            deck, pile, discard = list(sfide[k].get("deck") or []), None, []
+            table, at_card = deck[8:11], 11
+            continue
+        dealt = source[at_card : at_card + 9]
+        at_card += len(dealt)
+        table = dealt[::3] if pile is not None else dealt[6:9]
+    return out
+
+
+def deal(
+    game: str,
+    seed: int,
+    ruleset: dict[str, Any],
+    sfide: int = 1,
+    record: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The record's ``deal`` a seed gives (cardChess: the first ``sfide`` decks, and each
+    reshuffle of the discards the record's play makes; San Marco: its chance along the
+    record's ``chance_order``)."""
     name = str(ruleset.get("name", ""))
+    record = record or {}
+    if game == "sanmarco":
+        order = record.get("chance_order")
+        if not isinstance(order, list) or not order:
+            raise ValueError("no chance order in the record: only the seal is checked")
+        return {"chance": sanmarco_chance(seed, order), "order": order}
     if game == "tarocco":
         return {"dealer": seed % 4, "deck": shuffle(stream(seed, "deck"), list(TAROCCO_PACK))}
     if game == "ergio":
@@ -509,9 +651,17 @@ def deal(game: str, seed: int, ruleset: dict[str, Any], sfide: int = 1) -> dict[
         deck = list(CARDCHESS_DECK) * (1 if name in ("", "2p") else 2)
         if name == "4p":
             deck.remove(str(ruleset.get("removed_pawn", "bP1l")))
-        return {
+        out: dict[str, Any] = {
             "sfide": [{"deck": shuffle(stream(seed, "deck", k), list(deck))} for k in range(sfide)]
         }
+        theirs = record.get("deal") if isinstance(record.get("deal"), dict) else {}
+        laid = cardchess_discards(
+            theirs or {}, list(record.get("actions") or []), 2 if name in ("", "2p") else 0
+        )
+        for k, cards in laid.items():
+            if k < len(out["sfide"]):
+                out["sfide"][k]["reshuffle"] = shuffle(stream(seed, "reshuffle", k), cards)
+        return out
     raise ValueError(f"no deal to check for the game {game!r}")
 
 
@@ -554,6 +704,19 @@ def hands(game: str, dealt: dict[str, Any], ruleset: dict[str, Any]) -> list[dic
                 out.append({"seat": seat, "sfida": n + 1, "cards": deck[seat * 4 : seat * 4 + 4]})
             out.append({"seat": None, "place": "table", "sfida": n + 1,
                         "cards": deck[seats * 4 : seats * 4 + 3]})  # fmt: skip
+            again = sfida.get("reshuffle")
+            if again is not None:  # dealt one at a time: the table, then each seat
+                for seat in range(seats):
+                    out.append({"seat": seat, "sfida": n + 1, "after": "reshuffle",
+                                "cards": again[seat + 1 :: seats + 1]})  # fmt: skip
+                out.append({"seat": None, "place": "table", "sfida": n + 1,
+                            "after": "reshuffle", "cards": again[:: seats + 1]})  # fmt: skip
+    elif game == "sanmarco":
+        found = sanmarco_items(dealt["order"], dealt["chance"])
+        for key, cards in found.items():
+            who, _sep, what = key.partition(":")
+            seat = int(who) if who.isdigit() else None
+            out.append({"seat": seat, "place": what, "key": key, "cards": cards})
     elif game == "ponte":
         for side, perm in enumerate(dealt["strategy"]):
             out.append({"seat": side, "cards": [str(x) for x in perm]})
@@ -566,8 +729,18 @@ def compared(game: str, mine: dict[str, Any], theirs: Any) -> bool:
     if not isinstance(theirs, dict):
         return False
     if game == "cardchess":
-        decks = [s.get("deck") for s in theirs.get("sfide", []) if isinstance(s, dict)]
-        return decks == [s["deck"] for s in mine["sfide"]]
+        found = [s for s in theirs.get("sfide", []) if isinstance(s, dict)]
+        decks = [s.get("deck") for s in found]
+        if decks != [s["deck"] for s in mine["sfide"]]:
+            return False
+        # every reshuffle the record holds is the one the number makes of its discards
+        return all(
+            s.get("reshuffle") is None or s.get("reshuffle") == m.get("reshuffle")
+            for s, m in zip(found, mine["sfide"], strict=False)
+        )
+    if game == "sanmarco":
+        chance = theirs.get("chance") or {}
+        return all(list(chance.get(k) or []) == v for k, v in mine["chance"].items())
     if game == "ponte":
         return all(
             theirs.get(k) == v for k, v in mine.items() if k in theirs or k != "first_quarter"
@@ -604,14 +777,22 @@ def main(argv: list[str] | None = None) -> int:
     theirs = record.get("deal")
     count = len(theirs.get("sfide", [])) if isinstance(theirs, dict) else 1
     try:
-        mine = deal(game, seed, ruleset, max(count, 1))
+        mine = deal(game, seed, ruleset, max(count, 1), record)
     except ValueError as exc:
         print(str(exc))
         return 0 if good else 1
     for hand in hands(game, mine, ruleset):
         where = f"seat {hand['seat'] + 1}" if hand.get("seat") is not None else hand["place"]
+        if game == "sanmarco":
+            where = (
+                f"colour {hand['seat'] + 1}, {hand['place']}"
+                if hand.get("seat") is not None
+                else "role draws and other dice"
+            )
         if "sfida" in hand:
             where = f"sfida {hand['sfida']}, {where}"
+        if hand.get("after"):
+            where = f"{where}, after the reshuffle"
         extra = f" (then {' '.join(hand['later'])})" if hand.get("later") else ""
         print(f"{where}: {' '.join(hand['cards'])}{extra}")
     same = compared(game, mine, theirs)

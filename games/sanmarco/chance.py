@@ -49,6 +49,13 @@ class Chance:
         self.rng = make_rng(seed, "sanmarco-chance") if seed is not None else None
         self.given = given or {}
         self.used: dict[str, list[Any]] = {k: [] for k in CHANCE_KINDS}
+        # The order the play asked for chance, kept when the written chance carries a list
+        # ``trace`` (``chance_order``): what a deal check needs to draw it again from the seed.
+        self.trace: list[Any] | None = getattr(given, "trace", None)
+        # What the next draw was asked for when the written chance ran out (the referee desk
+        # asks for it): the kind, and for cards how many and from which deck, for roles the
+        # draws the rules allow.
+        self.wanted: list[Any] = []
 
     def _next(self, kind: str) -> Any:
         i = len(self.used[kind])
@@ -72,12 +79,15 @@ class Chance:
             while r >= 6:
                 r = rng.getrandbits(3)
             v = 1 + r  # randint(1, 6)
+            if self.trace is not None:
+                self.trace.append("dice")
             used, pool = self.used["dice"], self.given.get("dice")
             if pool and len(used) < len(pool) and pool[len(used)] != v:
                 self._agree("dice", v)  # raises, saying what was written
             used.append(v)
             return v
         else:
+            self.wanted = ["dice"]
             v = self._next("dice")
             if isinstance(v, bool) or v not in (1, 2, 3, 4, 5, 6):
                 raise RecordError("a die shows 1 to 6", path="deal.chance.dice")
@@ -88,6 +98,8 @@ class Chance:
         """Draw one card from ``deck`` (removed from it)."""
         if self.rng is not None:
             v = deck.pop(below(self.rng, len(deck)))
+            if self.trace is not None:
+                self.trace.append(kind)
             drawn = CARD_NAMES[v] if kind == "action_cards" else v
             used = self.used[kind]
             pool = self.given.get(kind)
@@ -113,7 +125,7 @@ class Chance:
         out: list[int] = []
         rng = self.rng
         n = len(deck)
-        if rng is not None and count <= n < len(_BIT_LENGTH):
+        if rng is not None and count <= n < len(_BIT_LENGTH) and self.trace is None:
             # the common case, the steps below written out: a seed, and the deck holds them
             getrandbits, pop, bits = rng.getrandbits, deck.pop, _BIT_LENGTH
             used = self.used[kind]
@@ -140,11 +152,17 @@ class Chance:
                 # sanmarco.base.reshuffle: an empty deck is made again from its discards.
                 deck.extend(sorted(discard))
                 discard.clear()
+                if self.trace is not None:
+                    shown = [CARD_NAMES[c] if names else c for c in deck]
+                    self.trace.append(["reshuffle", kind, shown])
                 if not deck:
                     break
             if rng is None:
+                self.wanted = [kind, count - len(out), list(deck)]
                 out.append(self.card(kind, deck))
                 continue
+            if self.trace is not None:
+                self.trace.append(kind)
             # ``card`` with a seed, written out: a deal draws eight cards at once
             n = len(deck)
             k = n.bit_length()  # ``below(rng, n)``, written out too
@@ -174,8 +192,11 @@ class Chance:
         """One of the role draws the rules allow (each colour's role, in slot order)."""
         if self.rng is not None:
             pick = list(candidates[below(self.rng, len(candidates))])
+            if self.trace is not None:
+                self.trace.append(["roles", [list(c) for c in candidates]])
             self._agree("roles", pick)
         else:
+            self.wanted = ["roles", [list(c) for c in candidates]]
             raw = self._next("roles")
             if not isinstance(raw, list) or tuple(raw) not in candidates:
                 raise RecordError(

@@ -236,6 +236,8 @@ class BoardFlow(State[Act]):
         for c, kind in enumerate(self.kinds):
             if kind == NEUTRAL:
                 continue
+            if self.chance.trace is not None:  # whose rolls these are, for a deal check
+                self.chance.trace.append(["for", c, "setup"])
             for _ in range(4):
                 d = self.board.district_of_face(self.chance.die())
                 k = min(2, self.supply[c])  # ``_place(c, d, 2)``, written out
@@ -397,6 +399,8 @@ class BoardFlow(State[Act]):
     def _deal(self) -> None:
         pair = self.pairs[0]
         chance = self.chance
+        if chance.trace is not None:  # whose hand this is, for a deal check
+            chance.trace.append(["for", pair.distributor, "hand"])
         hand = chance.cards("action_cards", self.action_deck, self.action_discard, pair.actions)
         limits = chance.cards("limit_cards", self.limit_deck, self.limit_discard, pair.limits)
         for v in limits:

@@ -18,6 +18,16 @@ from ledger.play.models import GameTable
 VERIFIER = Path(verify_deal.__file__)
 
 
+def _card_names(game: str, codes: set[str], lang: str) -> dict[str, str]:
+    """Each item a check shows, in words (a game's own names when its fairdeal gives them:
+    San Marco's districts, action and limit cards)."""
+    own = getattr(registry.module(game, "fairdeal"), "card_names", None)
+    if own is not None:
+        return dict(own(lang))
+    words = game_words.for_game(game)
+    return {c: str(words.card(c, lang)) for c in codes} if words is not None else {}
+
+
 def replay_hands(game: str, record: dict[str, Any]) -> dict[str, list[str]]:
     """Each seat's hand (and the table's cards) at the start of the replay, by the key the
     page's script gives its own: "<sfida>:<seat index>" or "<sfida>:table"."""
@@ -38,11 +48,25 @@ def replay_hands(game: str, record: dict[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def checked_record(game: str, record: dict[str, Any]) -> dict[str, Any]:
+    """The record with what a checker needs beside it (San Marco: the order of its chance),
+    as the page's script and the downloaded record give it to the checkers."""
+    fair = registry.module(game, "fairdeal")
+    extra = getattr(fair, "record_extra", None)
+    return {**record, **extra(record)} if extra is not None else record
+
+
 def data(table: GameTable, record: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
-    """The page's data for the check, or {} for a game whose deal is drawn as it goes."""
+    """The page's data for the check, or {} for a game whose deal is not checked."""
     if table.game not in verify_deal.GAMES or table.seed is None:
         return {}
-    words = game_words.for_game(table.game)
+    record = checked_record(table.game, record)
+    fair = registry.module(table.game, "fairdeal")
+    replay = replay_hands(table.game, record)
+    more = getattr(fair, "replay_items", None)
+    if more is not None:
+        replay.update(more(record))
+    said = getattr(fair, "labels", None)
     packs = verify_deal.packs()
     codes: set[str] = set()
     for value in packs.values():
@@ -64,8 +88,10 @@ def data(table: GameTable, record: dict[str, Any], names: list[str], lang: str) 
         "deal": record.get("deal"),
         "packs": packs,
         "names": names,
-        "card_names": {c: str(words.card(c, lang)) for c in codes} if words is not None else {},
-        "replay": replay_hands(table.game, record),
+        "card_names": _card_names(table.game, codes, lang),
+        "replay": replay,
+        "record": {k: record[k] for k in ("deal", "actions", "chance_order") if k in record},
+        "labels": said(record, lang, names) if said is not None else {},
         "words": {
             "seal_ok": _("The seal of this number is the one shown before the first card."),
             "seal_bad": _("The seal of this number is NOT the one shown before the game."),
@@ -79,5 +105,6 @@ def data(table: GameTable, record: dict[str, Any], names: list[str], lang: str) 
             "sfida": _("Sfida"),
             "monte": _("Monte"),
             "table": _("Table"),
+            "after_reshuffle": _("after the reshuffle"),
         },
     }

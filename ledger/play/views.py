@@ -720,6 +720,8 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
             {"error": {"code": "conflict", "message": _("The record is shown once it is over.")}},
             status=409,
         )
-    response = JsonResponse(selectors.full_record(table), json_dumps_params={"indent": 2})
+    # with what a deal check needs beside it (San Marco: the order of its chance)
+    found = dealcheck.checked_record(table.game, selectors.full_record(table))
+    response = JsonResponse(found, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="{table.game}-{table.pk}.json"'
     return response

@@ -123,8 +123,15 @@ def check(
             fields={"record": [_("Expected a JSON object.")]},
         )
     full = with_ruleset(record, ruleset)
+    # Chance that fell at the table and is not said yet (San Marco's cards, roles, dice):
+    # the verdict is on the steps before the one that asked for it, not a fault of that step.
+    ask = getattr(game_tabledeal.for_game(game), "chance_entry", None)
+    waiting = ask(full, language(), names) if ask is not None else None
+    checked = full
+    if waiting is not None and int(waiting.get("step", -1)) >= 0:
+        checked = {**full, "actions": list(full.get("actions", []))[: int(waiting["step"])]}
     try:
-        verdict = engine.validate(full)
+        verdict = engine.validate(checked)
     except RecordError as exc:
         said = read_error_words(game, exc, full, (lambda: names) if names else None, record=True)
         raise Invalid(
@@ -156,7 +163,10 @@ def check(
     if isinstance(remedy, Mapping):
         out["remedy"] = dict(remedy)
     else:
-        out["remedy"] = remedies.propose(engine, full, out) if remedy else {}
+        out["remedy"] = remedies.propose(engine, checked, out) if remedy else {}
+    out["waiting"] = (
+        {"legend": waiting["legend"], "lead": waiting.get("lead", "")} if waiting else None
+    )
     first = out["violations"][0] if out["violations"] else None
     if first is not None:
         seat = first.get("seat")
@@ -279,6 +289,19 @@ def builder(
     what was really played)."""
     engine = engine_for(game)
     full = with_ruleset(record, ruleset)
+    ask = getattr(game_tabledeal.for_game(game), "chance_entry", None)
+    chance = ask(full, language(), names) if ask is not None else None
+    if chance is not None:
+        # Chance that fell at the table and is not said yet (San Marco's cards, roles and
+        # dice): asked for before the play goes on, in a form of the game's own terms.
+        return {
+            "error": "",
+            "seat": None,
+            "choices": [],
+            "held": [],
+            "chance": chance,
+            "over": False,
+        }
     try:
         state = engine.start(full)
         for step, raw in enumerate(full.get("actions", [])):

@@ -689,6 +689,9 @@ def set_deal(*, user: Any, case: Case, dealer: Any, placed: dict[str, list[str]]
         raise Invalid(str(exc), fields={exc.path or "deal": [str(exc)]}) from exc
     record = state.to_record()
     earlier = case.record or {}
+    kept_chance = getattr(dealing, "kept_chance", None)
+    if kept_chance is not None and earlier:
+        record["deal"] = kept_chance(earlier, record["deal"])
     keep = getattr(dealing, "kept_actions", None)
     record["actions"] = list(keep(earlier) if keep else earlier.get("actions", []))
     case.record = record
@@ -765,6 +768,39 @@ def set_sheets(
     case.record = record
     _recheck(case)
     return case
+
+
+@transaction.atomic
+def set_chance(*, user: Any, case: Case, values: dict[str, str]) -> Case:
+    """Chance that fell at the table, asked for when the play reached it (San Marco's role
+    draw, the distributor's cards, a die), written into the record; the steps stay."""
+    case = _editable(user, case)
+    dealing = checking.tabledeal_for(case.game)
+    said = getattr(dealing, "chance_apply", None)
+    if said is None:
+        raise Invalid(_("No chance is waiting to be said now."), fields={"chance": ["?"]})
+    record = checking.with_ruleset(case.record or {}, case.competition.ruleset)
+    try:
+        record = said(record, values)
+    except RecordError as exc:
+        field = str(exc.path or "chance")
+        raise Invalid(_chance_words(field), fields={field: [_chance_words(field)]}) from exc
+    case.record = record
+    _recheck(case)
+    return case
+
+
+def _chance_words(field: str) -> str:
+    """What is wrong with one answer about chance, in words."""
+    if field in ("die",):
+        return _("A die shows a whole number from 1 to 6.")
+    if field.startswith("limit"):
+        return _("A limit card is worth 1, 2 or 3, and the limit deck must still hold it.")
+    if field.startswith("action"):
+        return _("Choose a card the action deck still holds.")
+    if field == "roles":
+        return _("Choose one of the draws the rules allow.")
+    return _("No chance is waiting to be said now.")
 
 
 @transaction.atomic

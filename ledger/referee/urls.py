@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("referee/case/<int:pk>/cards/", views.deal_cards, name="cards"),
     path("referee/case/<int:pk>/step/", views.step, name="step"),
     path("referee/case/<int:pk>/drawn/", views.drawn, name="drawn"),
+    path("referee/case/<int:pk>/chance/", views.chance, name="chance"),
     path("referee/case/<int:pk>/undo/", views.undo, name="undo"),
     path("referee/case/<int:pk>/goto/", views.go_to, name="goto"),
     path("referee/case/<int:pk>/put-back/", views.put_back, name="put_back"),

@@ -3,6 +3,7 @@ upload, or step by step with only legal choices), read the verdict on a timeline
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from decimal import Decimal, InvalidOperation
@@ -234,6 +235,10 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
         if case.record and case.status == Case.Status.OPEN
         else None
     )
+    chance_kept = getattr(request, "chance_kept", None) or {}
+    if build and build.get("chance"):
+        for f in build["chance"]["fields"]:
+            f["kept"] = (chance_kept.get("values") or {}).get(f["name"], "")
     artificial = ArtificialScores.for_competition(case.competition)
     table_scores = list(case.result.scores) if case.result is not None else []
     rules_scores = verdict["scores"] if verdict and verdict.get("scores") else None
@@ -317,15 +322,26 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
             "by_cards": _offers_deal(dealing, case)
             and (getattr(dealing, "KIND", "cards") != "dealt" or not case.record),
             "entry_kept": getattr(request, "entry_kept", None) or {},
+            "chance_kept": chance_kept,
             "later": len(case.later or []),
             "later_next": checking.step_words(case.game, case.later[0], names)
             if case.later and isinstance(case.later[0], dict)
             else "",
             "steps_done": len((case.record or {}).get("actions", [])),
-            "titles": dealing.titles(checking.language()) if hasattr(dealing, "titles") else {},
+            "titles": _titles(dealing, checking.language(), case),
             "ruled_rows": list(zip(names, (case.ruling or {}).get("scores", []), strict=False)),
         },
     )
+
+
+def _titles(dealing: Any, lang: str, case: Case) -> dict[str, str]:
+    """The picker's title and links in the game's words (for this ruleset when it says)."""
+    said = getattr(dealing, "titles", None)
+    if said is None:
+        return {}
+    if len(inspect.signature(said).parameters) > 1:
+        return dict(said(lang, _ruleset_of(case)))
+    return dict(said(lang))
 
 
 def _offers_deal(dealing: Any, case: Case) -> bool:
@@ -333,7 +349,11 @@ def _offers_deal(dealing: Any, case: Case) -> bool:
     if dealing is None:
         return False
     offers = getattr(dealing, "offers_deal", None)
-    return bool(offers(_ruleset_of(case))) if offers is not None else True
+    if offers is None:
+        return True
+    if len(inspect.signature(offers).parameters) > 1:  # it looks at the record too
+        return bool(offers(_ruleset_of(case), case.record or {}))
+    return bool(offers(_ruleset_of(case)))
 
 
 def _number(value: Any) -> Any:
@@ -513,7 +533,8 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
         p["error"] = errors.get(p["key"], "")
     for group in pack:
         for c in group["cards"]:
-            c["svg"] = checking.face(case.game, c["code"], lang)
+            # places on a drawn board are tapped by their names, not as cards
+            c["svg"] = "" if group.get("board") else checking.face(case.game, c["code"], lang)
     return render(
         request,
         "referee/deal.html",
@@ -529,7 +550,7 @@ def deal_cards(request: HttpRequest, pk: int) -> HttpResponse:
             "card_units": {c["code"]: c.get("unit", "") for g in pack for c in g["cards"]},
             "card_shorts": {c["code"]: c.get("short", c["name"]) for g in pack for c in g["cards"]},
             "sided": any(g.get("side") for g in pack),
-            "titles": dealing.titles(lang) if hasattr(dealing, "titles") else {},
+            "titles": _titles(dealing, lang, case),
             "dealt": dealt,
             "heading": dealing.heading(record, lang) if dealt else "",
             "faces": any(c["svg"] for g in pack for c in g["cards"]),
@@ -674,6 +695,32 @@ def drawn(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except LedgerError as exc:
         messages.error(request, exc.message)
+    return _back(case, "#builder")
+
+
+@login_required
+@require_POST
+def chance(request: HttpRequest, pk: int) -> HttpResponse:
+    """Chance that fell at the table, said in the game's own terms (San Marco's role draw,
+    the distributor's cards, a die): refused at its field in words, everything kept."""
+    case = _case(request, pk)
+    values = {
+        k.removeprefix("chance_"): str(v)
+        for k, v in request.POST.items()
+        if k.startswith("chance_")
+    }
+    try:
+        services.set_chance(user=request.user, case=case, values=values)
+    except LedgerError as exc:
+        fields = getattr(exc, "fields", None) or {}
+        request.chance_kept = {  # type: ignore[attr-defined]  # kept on the request for the page drawn next
+            "values": values,
+            "error": exc.message,
+            "field": next(iter(fields), ""),
+        }
+        response = case_page(request, pk)
+        response.status_code = 400
+        return response
     return _back(case, "#builder")
 
 

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from games.core import registry, verify_deal
-from ledger.play import services
+from ledger.play import dealcheck, services
 from tests.play.conftest import dealt, play_out, seats_for
 
 SCRIPT = (
@@ -36,7 +36,7 @@ const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 (async () => {
   const out = [];
   for (const c of input.cases) {
-    const d = await dc.deal(c.game, c.seed, c.ruleset, input.packs, c.sfide);
+    const d = await dc.deal(c.game, c.seed, c.ruleset, input.packs, c.sfide, c.record);
     const seal = await dc.seal(c.seed, c.table);
     out.push({ deal: d, hands: dc.hands(c.game, d, c.ruleset), seal: seal });
   }
@@ -70,7 +70,7 @@ def _run_script(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
             """async (input) => {
               const dc = window.DealCheck, out = [];
               for (const c of input.cases) {
-                const d = await dc.deal(c.game, c.seed, c.ruleset, input.packs, c.sfide);
+                const d = await dc.deal(c.game, c.seed, c.ruleset, input.packs, c.sfide, c.record);
                 out.push({deal: d, hands: dc.hands(c.game, d, c.ruleset),
                           seal: await dc.seal(c.seed, c.table)});
               }
@@ -121,6 +121,95 @@ def test_the_pages_shuffle_the_verifier_and_the_engine_deal_alike_over_1000_numb
         assert script["seal"] == verify_deal.seal(seed, case["table"])
 
 
+PLAYED = {
+    "cardchess": ["2p"],
+    "sanmarco": ["base3", "base4", "variant1-board", "variant2-board", "variant3-board"],
+}
+
+
+def _played(game: str, name: str, seed: int) -> dict[str, Any]:
+    """A whole game played by random bots, its record as the download gives it."""
+    from games.core import RandomBot
+    from games.core.engine import play
+
+    engine = registry.get(game)
+    ruleset = engine.ruleset(name)
+    state = play(
+        engine, engine.new_game(ruleset, seed), [RandomBot(seed + i) for i in range(ruleset.seats)]
+    )
+    plain: dict[str, Any] = json.loads(json.dumps(state.to_record()))
+    return dealcheck.checked_record(game, plain)
+
+
+@pytest.mark.parametrize("game", sorted(PLAYED))
+def test_every_reshuffle_and_san_marco_draw_agree_in_page_verifier_and_engine_over_1000_numbers(
+    game: str,
+) -> None:
+    """Whole games: cardChess's reshuffles of the discards in the order the play laid them
+    aside, San Marco's dice, cards and role draws along the order the play asked for them;
+    each seat's items as both checkers give them equal to the replay's."""
+    cases, records = [], []
+    for n in range(SEEDS):
+        seed = n if n % 2 else (n * 0x9E3779B97F4A7C15) % 2**63
+        record = _played(game, PLAYED[game][n % len(PLAYED[game])], seed)
+        records.append(record)
+        cases.append(
+            {
+                "game": game,
+                "seed": str(seed),
+                "ruleset": record["ruleset"],
+                "sfide": len(record["deal"].get("sfide", [])) or 1,
+                "table": n + 1,
+                "record": {
+                    k: record[k] for k in ("deal", "actions", "chance_order") if k in record
+                },
+            }
+        )
+    from_script = _run_script(cases)
+    fair = registry.module(game, "fairdeal")
+    assert fair is not None
+    reshuffles = 0
+    for case, record, script in zip(cases, records, from_script, strict=True):
+        seed = int(case["seed"])
+        mine = verify_deal.deal(game, seed, case["ruleset"], case["sfide"], record)
+        assert verify_deal.compared(game, mine, record["deal"]), (game, seed)
+        assert script["deal"] == mine, (game, seed)
+        hands = verify_deal.hands(game, mine, case["ruleset"])
+        assert script["hands"] == hands, (game, seed)
+        replay = fair.replay_items(record)
+        for hand in hands:
+            key = hand.get("key") or (
+                f"{hand['sfida']}:{hand['place'] if hand['seat'] is None else hand['seat']}"
+                + (":reshuffle" if hand.get("after") else "")
+            )
+            if "key" in hand or hand.get("after"):
+                assert replay[key] == hand["cards"], (game, seed, key)
+        if game == "cardchess":
+            theirs = [s.get("reshuffle") for s in record["deal"]["sfide"]]
+            assert [s.get("reshuffle") for s in mine["sfide"]] == theirs, seed
+            reshuffles += sum(1 for s in theirs if s is not None)
+        else:
+            reshuffles += sum(1 for e in record["chance_order"] if e[0] == "reshuffle")
+    assert reshuffles > SEEDS // 2  # the games reach their reshuffles, more than one a game
+
+
+def test_a_planted_reshuffle_and_a_planted_die_are_told_apart() -> None:
+    record = _played("cardchess", "2p", 77)
+    count = len(record["deal"]["sfide"])
+    mine = verify_deal.deal("cardchess", 77, record["ruleset"], count, record)
+    planted = json.loads(json.dumps(record["deal"]))
+    again = next(s for s in planted["sfide"] if s.get("reshuffle"))["reshuffle"]
+    again[0], again[1] = again[1], again[0]
+    assert verify_deal.compared("cardchess", mine, record["deal"])
+    assert not verify_deal.compared("cardchess", mine, planted)
+    board = _played("sanmarco", "base3", 5)
+    mine = verify_deal.deal("sanmarco", 5, board["ruleset"], 1, board)
+    loaded = json.loads(json.dumps(board["deal"]))
+    loaded["chance"]["dice"][0] = loaded["chance"]["dice"][0] % 6 + 1
+    assert verify_deal.compared("sanmarco", mine, board["deal"])
+    assert not verify_deal.compared("sanmarco", mine, loaded)
+
+
 def test_a_wrong_deal_is_told_apart() -> None:
     record = _engine_deal("tarocco", None, 41)
     mine = verify_deal.deal("tarocco", 41, record["ruleset"])
@@ -135,10 +224,13 @@ def test_a_cardchess_match_of_several_sfide_is_checked_sfida_by_sfida() -> None:
     bots = [engine.bots["heuristic"](i) for i in range(2)]
     from games.core.engine import play
 
-    record = play(engine, engine.new_game(engine.ruleset("2p"), 77), bots).to_record()
+    record = json.loads(
+        json.dumps(play(engine, engine.new_game(engine.ruleset("2p"), 77), bots).to_record())
+    )
     count = len(record["deal"]["sfide"])
     assert count > 1
-    mine = verify_deal.deal("cardchess", 77, record["ruleset"], count)
+    mine = verify_deal.deal("cardchess", 77, record["ruleset"], count, record)
+    assert all("reshuffle" in s for s in mine["sfide"])
     assert verify_deal.compared("cardchess", mine, json.loads(json.dumps(record["deal"])))
     script = _run_script(
         [
@@ -148,6 +240,7 @@ def test_a_cardchess_match_of_several_sfide_is_checked_sfida_by_sfida() -> None:
                 "ruleset": record["ruleset"],
                 "sfide": count,
                 "table": 1,
+                "record": {"deal": record["deal"], "actions": record["actions"]},
             }
         ]
     )

@@ -109,10 +109,106 @@
     return 2;
   }
 
-  // The record's deal a number gives (cardChess: the first `sfide` decks).
-  async function deal(game, seed, ruleset, packs, sfide) {
+  // San Marco's decks as the server keeps them: always in this order, a card drawn by its place.
+  const SM_DISTRICTS = ["cannaregio", "santa_croce", "san_polo", "san_marco", "dorsoduro", "castello"];
+  const SM_CARDS = SM_DISTRICTS.concat(["bridge", "transfer", "doge", "banish"]);
+  function repeat(item, n) { return Array.from({ length: n }, () => item); }
+  const SM_ACTIONS = [].concat(...SM_DISTRICTS.map((d) => repeat(d, 5)),
+    repeat("bridge", 6), repeat("transfer", 12), repeat("doge", 10), repeat("banish", 4));
+  const SM_LIMITS = [].concat(repeat(1, 8), repeat(2, 10), repeat(3, 10));
+
+  // San Marco's chance drawn again from the number along the record's chance order (as
+  // verify_deal.sanmarco_chance).
+  async function sanmarcoChance(seed, order) {
+    const r = await stream(seed, ["sanmarco-chance"]);
+    const decks = { action_cards: SM_ACTIONS.slice(), limit_cards: SM_LIMITS.slice() };
+    const out = { dice: [], action_cards: [], limit_cards: [], roles: [] };
+    for (const e of order) {
+      if (e === "dice") out.dice.push(1 + r.below(6));
+      else if (typeof e === "string" && decks[e]) out[e].push(decks[e].splice(r.below(decks[e].length), 1)[0]);
+      else if (Array.isArray(e) && e[0] === "roles") out.roles.push(e[1][r.below(e[1].length)].slice());
+      else if (Array.isArray(e) && e[0] === "reshuffle") {
+        const rank = e[1] === "action_cards" ? (c) => SM_CARDS.indexOf(c) : (c) => Number(c);
+        decks[e[1]] = e[2].slice().sort((a, b) => rank(a) - rank(b));
+      }
+    }
+    return out;
+  }
+
+  // Each colour's chance read along the order (as verify_deal.sanmarco_items).
+  function sanmarcoItems(order, chance) {
+    const taken = { dice: 0, action_cards: 0, limit_cards: 0, roles: 0 };
+    const out = {};
+    let who = null, rolls = 0;
+    for (const e of order) {
+      if (Array.isArray(e) && e[0] === "for") { who = [Number(e[1]), String(e[2])]; rolls = 4; continue; }
+      if (Array.isArray(e) && e[0] === "reshuffle") continue;
+      const kind = typeof e === "string" ? e : String(e[0]);
+      const values = chance[kind] || [];
+      const i = taken[kind] || 0;
+      if (i >= values.length) break;
+      taken[kind] = i + 1;
+      const value = values[i];
+      let key;
+      if (kind === "dice" && who && who[1] === "setup" && rolls > 0) { key = who[0] + ":setup"; rolls--; }
+      else if ((kind === "action_cards" || kind === "limit_cards") && who && who[1] === "hand") key = who[0] + ":hand";
+      else { who = null; key = "table:other"; }
+      const shown = kind === "limit_cards" ? "limit:" + value : kind === "roles" ? value.join("-") : String(value);
+      (out[key] = out[key] || []).push(shown);
+    }
+    return out;
+  }
+
+  // cardChess with two: each sfida's discards in the order they were laid aside until its
+  // deck ran out, from the record's deals and play (as verify_deal.cardchess_discards).
+  function cardchessDiscards(theirs, actions, seats) {
+    const out = {};
+    const sfide = ((theirs && theirs.sfide) || []).filter((s) => s && typeof s === "object");
+    if (seats !== 2 || !sfide.length) return out;
+    let k = 0, deck = (sfide[0].deck || []).slice(), table = deck.slice(8, 11), at = 11, pile = null;
+    let discard = [], plays = [null, null];
+    for (const raw of actions || []) {
+      if (!raw || typeof raw !== "object") break;
+      if ("play" in raw) { if (raw.seat === 0 || raw.seat === 1) plays[raw.seat] = raw.play; continue; }
+      const r = raw.resolve;
+      if (typeof r !== "number" || r >= table.length) break;
+      if (raw.taker === null || raw.taker === undefined) {
+        discard.push(table[r]);
+        for (const p of plays) if (Array.isArray(p) && r < p.length && p[r] !== null) discard.push(p[r]);
+      }
+      if (r + 1 < table.length) continue;
+      plays = [null, null];
+      let source = pile === null ? deck : pile;
+      if (at >= source.length && pile === null && discard.length) {
+        out[k] = discard.slice();
+        pile = (sfide[k].reshuffle || []).slice();
+        at = 0; discard = []; source = pile;
+      }
+      if (at >= source.length) {
+        k++;
+        if (k >= sfide.length) break;
+        deck = (sfide[k].deck || []).slice(); pile = null; discard = [];
+        table = deck.slice(8, 11); at = 11;
+        continue;
+      }
+      const dealt = source.slice(at, at + 9);
+      at += dealt.length;
+      table = pile !== null ? dealt.filter((_c, i) => i % 3 === 0) : dealt.slice(6, 9);
+    }
+    return out;
+  }
+
+  // The record's deal a number gives (cardChess: the first `sfide` decks and each reshuffle
+  // the record's play makes; San Marco: its chance along the record's chance order).
+  async function deal(game, seed, ruleset, packs, sfide, record) {
     ruleset = ruleset || {};
+    record = record || {};
     const name = ruleset.name || "";
+    if (game === "sanmarco") {
+      const order = record.chance_order;
+      if (!Array.isArray(order) || !order.length) return null;
+      return { chance: await sanmarcoChance(seed, order), order: order };
+    }
     if (game === "tarocco") {
       return { dealer: Number(BigInt(seed) % 4n), deck: (await stream(seed, ["deck"])).shuffle(packs.tarocco.slice()) };
     }
@@ -135,6 +231,10 @@
       if (name === "4p") deck.splice(deck.indexOf(ruleset.removed_pawn || "bP1l"), 1);
       const out = [];
       for (let k = 0; k < Math.max(1, sfide || 1); k++) out.push({ deck: (await stream(seed, ["deck", k])).shuffle(deck.slice()) });
+      const laid = cardchessDiscards(record.deal, record.actions, (name === "" || name === "2p") ? 2 : 0);
+      for (const k of Object.keys(laid)) {
+        if (Number(k) < out.length) out[Number(k)].reshuffle = (await stream(seed, ["reshuffle", Number(k)])).shuffle(laid[k]);
+      }
       return { sfide: out };
     }
     return null;
@@ -163,7 +263,19 @@
       dealt.sfide.forEach((s, n) => {
         for (let seat = 0; seat < seats; seat++) out.push({ seat: seat, sfida: n + 1, cards: s.deck.slice(seat * 4, seat * 4 + 4) });
         out.push({ seat: null, place: "table", sfida: n + 1, cards: s.deck.slice(seats * 4, seats * 4 + 3) });
+        if (s.reshuffle) { // dealt one at a time: the table, then each seat
+          const again = s.reshuffle, step = seats + 1;
+          for (let seat = 0; seat < seats; seat++) out.push({ seat: seat, sfida: n + 1, after: "reshuffle", cards: again.filter((_c, i) => i % step === seat + 1) });
+          out.push({ seat: null, place: "table", sfida: n + 1, after: "reshuffle", cards: again.filter((_c, i) => i % step === 0) });
+        }
       });
+    } else if (game === "sanmarco") {
+      const found = sanmarcoItems(dealt.order, dealt.chance);
+      for (const key of Object.keys(found)) {
+        const parts = key.split(":");
+        const seat = /^[0-9]+$/.test(parts[0]) ? Number(parts[0]) : null;
+        out.push({ seat: seat, place: parts[1], key: key, cards: found[key] });
+      }
     } else if (game === "ponte") {
       dealt.strategy.forEach((perm, side) => out.push({ seat: side, cards: perm.map(String) }));
     }
@@ -182,7 +294,15 @@
   // Whether the record's deal is the one the number deals (as verify_deal.compared).
   function compared(game, mine, theirs) {
     if (!theirs || typeof theirs !== "object") return false;
-    if (game === "cardchess") return same((theirs.sfide || []).map((s) => s.deck), mine.sfide.map((s) => s.deck));
+    if (game === "cardchess") {
+      const found = (theirs.sfide || []).filter((s) => s && typeof s === "object");
+      if (!same(found.map((s) => s.deck), mine.sfide.map((s) => s.deck))) return false;
+      return found.every((s, i) => s.reshuffle === undefined || s.reshuffle === null || (i < mine.sfide.length && same(s.reshuffle, mine.sfide[i].reshuffle)));
+    }
+    if (game === "sanmarco") {
+      const chance = theirs.chance || {};
+      return Object.keys(mine.chance).every((k) => same(chance[k] || [], mine.chance[k]));
+    }
     return Object.keys(mine).every((k) => (game === "ponte" && k === "first_quarter" && !(k in theirs)) || same(theirs[k], mine[k]));
   }
 
@@ -209,7 +329,7 @@
     line.id = "deal-check-seal";
     out.appendChild(line);
     out.appendChild(el("p", "mono seal", computed));
-    const mine = await deal(data.game, data.seed, data.ruleset, data.packs, (data.deal && data.deal.sfide) ? data.deal.sfide.length : 1);
+    const mine = await deal(data.game, data.seed, data.ruleset, data.packs, (data.deal && data.deal.sfide) ? data.deal.sfide.length : 1, data.record);
     if (!mine) { out.appendChild(el("p", "muted", words.no_deal)); return; }
     const dealOk = compared(data.game, mine, data.deal);
     const verdict = el("p", dealOk ? "ok" : "error", (dealOk ? "✓ " : "✗ ") + (dealOk ? words.deal_ok : words.deal_bad));
@@ -224,15 +344,22 @@
     const names = data.names || [];
     const name = (code) => (data.card_names && data.card_names[code]) || code;
     hands(data.game, mine, data.ruleset).forEach((h) => {
-      const key = (h.sfida || 1) + ":" + (h.seat !== null && h.seat !== undefined ? h.seat : h.place);
+      const key = h.key || ((h.sfida || 1) + ":" + (h.seat !== null && h.seat !== undefined ? h.seat : h.place) + (h.after ? ":" + h.after : ""));
       const replay = (data.replay || {})[key] ? { cards: data.replay[key] } : null;
       const tr = el("tr");
-      tr.dataset.match = replay ? String(sameCards(replay.cards, h.cards)) : "";
+      // a first hand may show the first card drawn already; a reshuffle's cards and San Marco's
+      // chance are compared one by one, in order
+      const exact = Boolean(h.key || h.after);
+      const match = replay ? (exact ? same(replay.cards, h.cards) : sameCards(replay.cards, h.cards)) : null;
+      tr.dataset.match = replay ? String(match) : "";
+      tr.dataset.key = key;
       let who = h.seat !== null && h.seat !== undefined ? (names[h.seat] || (words.seat + " " + (h.seat + 1))) : (words[h.place] || h.place);
+      if (data.labels && data.labels[key]) who = data.labels[key];
       if (h.sfida) who = words.sfida + " " + h.sfida + " · " + who;
+      if (h.after) who = who + " · " + words.after_reshuffle;
       tr.appendChild(el("th", "", who));
       tr.appendChild(el("td", "hand-words", h.cards.map(name).join(", ") + (h.later && h.later.length ? " + " + h.later.map(name).join(", ") : "")));
-      tr.appendChild(el("td", "hand-words", replay ? ((sameCards(replay.cards, h.cards) ? "✓ " : "✗ ") + replay.cards.map(name).join(", ")) : "—"));
+      tr.appendChild(el("td", "hand-words", replay ? ((match ? "✓ " : "✗ ") + replay.cards.map(name).join(", ")) : "—"));
       body.appendChild(tr);
     });
     out.appendChild(table);
