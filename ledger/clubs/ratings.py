@@ -24,6 +24,7 @@ from django.db.models import Min
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from ledger.clubs import people
 from ledger.clubs.models import Club, Entry, Penalty, Rating, RatingChange, Result
 from ledger.clubs.outcomes import standing_order
 from ledger.clubs.storage import rows
@@ -54,8 +55,12 @@ def rate_results(
     statement does not matter."""
     pending: list[rows.Statement] = []
     matches: dict[tuple[int, str], list[tuple[Result, list[int], list[float]]]] = {}
+    # Each seat is rated as the person its player now is (ledger/clubs/people.py).
+    person = people.canonical_ids({p for _r, seats in items for p in seats.values()})
     for result, seats in items:
-        players = [seats[i] for i in sorted(seats)]
+        players = [person[seats[i]] for i in sorted(seats)]
+        if len(set(players)) < len(players):
+            continue  # one person in two seats: nothing to rate between them
         points = standing_order(result.scores, result.verdict)
         if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
             # A hand where everybody scored the same tells nothing about skill.
@@ -161,8 +166,11 @@ def _replay(
     # Who sat where in each hand, as the journal credited it (a table's seats may have
     # changed since: a replacement, a re-seat).
     seats: dict[int, dict[int, int]] = {}
-    for result_id, seat, player_id in firsts.values_list("result_id", "seat", "player_id"):
-        seats.setdefault(result_id, {})[seat] = player_id
+    credited = list(firsts.values_list("result_id", "seat", "player_id"))
+    # Each seat rated as the person its player now is (ledger/clubs/people.py).
+    person = people.canonical_ids({p for _r, _s, p in credited})
+    for result_id, seat, player_id in credited:
+        seats.setdefault(result_id, {})[seat] = person[player_id]
     adjusted = rating_adjustments(club_id, game)
     history: list[list[Any]] = []
     count = 0
@@ -181,6 +189,8 @@ def _replay(
             ]
         points = standing_order(scores, verdict)
         if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
+            continue
+        if len(set(players)) < len(players):
             continue
         for p in players:
             state.setdefault(p, [MODEL.mu, MODEL.sigma, 0])
@@ -275,7 +285,9 @@ def rating_adjustments(club_id: int, game: str) -> dict[int, dict[int, Decimal]]
     ):
         hands[table_id].append((at, pk))
     out: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    person = people.canonical_ids({p[1] for p in penalties})
     for table_id, player_id, points, given_at in penalties:
+        player_id = person[player_id]
         recorded = hands.get(table_id)
         if not recorded:
             continue

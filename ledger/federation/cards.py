@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ledger.clubs import people
 from ledger.clubs.errors import Invalid
 from ledger.clubs.models import Competition, Player
 from ledger.clubs.transfer import sheets
@@ -48,13 +49,15 @@ HEADINGS = {
 
 def valid_card(federation_id: int, player: Player, on: date) -> Card | None:
     """A card of the federation valid on ``on`` held by ``player``: linked to the player,
-    or in the player's name (case, accents, apostrophes and word order aside)."""
+    or in the player's name (case, accents, apostrophes and word order aside). A card linked
+    to a player merged into this one (or this one's survivor) is the person's too."""
+    same = people.same_person_ids(player.pk)
     cards = Card.objects.filter(
         season__federation_id=federation_id, valid_from__lte=on, valid_until__gte=on
-    ).filter(Q(player=player) | Q(player__isnull=True))
+    ).filter(Q(player_id__in=same) | Q(player__isnull=True))
     key = name_key(player.name)
     for card in cards.order_by("-valid_until"):
-        if card.player_id == player.pk or (key and name_key(card.name) == key):
+        if card.player_id in same or (key and name_key(card.name) == key):
             return card
     return None
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.games import engine_available, meta, presets
-from ledger.clubs.models import Club, Competition, Player, Role, Season
+from ledger.clubs.models import Club, Competition, Membership, Player, Role, Season
 from ledger.clubs.office.office import new_member
 from ledger.clubs.office.roles import require_role
 from ledger.clubs.outcomes import SettingsError, clean_settings
@@ -191,17 +191,35 @@ def pasted_names(text: str) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """A person a typed name may mean: a member of the club, or a person of another club
+    of its federations (``where``: those clubs' names)."""
+
+    player: Player
+    where: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.player.name} ({self.where})" if self.where else self.player.name
+
+
 @dataclass
 class Matched:
     known: list[Player]
     new: list[str]
     # Each new name with the members' names close to it: the "did you mean" to ask.
     asked: list[tuple[str, list[str]]] = field(default_factory=list)
+    # Each new name with the people it may mean, here or in the federation's other clubs
+    # (the same name first): "did you mean" as choices.
+    offered: list[tuple[str, list[Suggestion]]] = field(default_factory=list)
 
 
-def match_names(club: Club, names: list[str]) -> Matched:
+def match_names(club: Club, names: list[str], elsewhere: Sequence[Suggestion] = ()) -> Matched:
     """The club's members with these names (letter case, accents, apostrophes and the order
-    of the words aside: ledger/formats/names.py), and the names that are not."""
+    of the words aside: ledger/formats/names.py), and the names that are not, each with the
+    people it may mean: members with a close name, and ``elsewhere`` (the people of the other
+    clubs of the club's federations) with the same or a close name."""
     if len(names) > MAX_PASTED:
         raise Invalid(
             _("Paste at most %(n)d names at a time.") % {"n": MAX_PASTED},
@@ -213,17 +231,34 @@ def match_names(club: Club, names: list[str]) -> Matched:
     known = [members[name_key(n)] for n in names if name_key(n) in members]
     new = [n for n in names if name_key(n) not in members]
     everyone = [(p.name, p.name) for p in members.values()]
-    return Matched(known, new, [(n, close_matches(n, everyone)) for n in new])
+    close_here = [(p.name, Suggestion(p)) for p in members.values()]
+    others = [(s.player.name, s) for s in elsewhere]
+    offered = []
+    for n in new:
+        same = [s for other, s in others if name_key(other) == name_key(n)]
+        near = close_matches(n, close_here) + close_matches(n, others)
+        offered.append((n, same + [s for s in near if s not in same]))
+    return Matched(known, new, [(n, close_matches(n, everyone)) for n in new], offered)
 
 
 @transaction.atomic
 def enrol(
-    *, user: Any, competition: Competition, players: list[Player], new_names: Sequence[str] = ()
+    *,
+    user: Any,
+    competition: Competition,
+    players: list[Player],
+    new_names: Sequence[str] = (),
+    joining: Sequence[Player] = (),
 ) -> list[Any]:
-    """Enter these members, and first make players and members of the new names. All or
-    nothing: one refused entry leaves everything as it was."""
+    """Enter these members, and first make players and members of the new names, and
+    members of the club of ``joining`` (people of another club a "did you mean" chose). All
+    or nothing: one refused entry leaves everything as it was."""
     require_role(user, competition.club, Role.ORGANISER)
     chosen = list(players)
+    for player in joining:
+        Membership.objects.get_or_create(club=competition.club, player=player)
+        if player not in chosen:
+            chosen.append(player)
     for name in new_names:
         chosen.append(new_member(competition.club, name))
     entered = []

@@ -36,8 +36,10 @@ from ledger.clubs.office import office
 from ledger.clubs.office import selectors as office_reads
 from ledger.clubs.outcomes import settings_for
 from ledger.federation import cards as federation_cards
+from ledger.federation import people as federation_people
 from ledger.formats import office as competitions
 from ledger.formats.models import Entrant, FormatSettings
+from ledger.formats.names import name_key
 
 
 def _organised(request: HttpRequest, slug: str) -> Club:
@@ -258,6 +260,20 @@ def competition_edit(request: HttpRequest, club: str, slug: str) -> HttpResponse
 # --- enrolment ---------------------------------------------------------------------------
 
 
+def _asked(
+    matched: competitions.Matched, post: Any
+) -> list[tuple[int, str, list[competitions.Suggestion], str]]:
+    """Each new name with the people it may mean and the choice made (the one typed, or the
+    person of the same name when nothing was chosen yet): "did you mean", as radio buttons."""
+    out = []
+    for i, (name, suggestions) in enumerate(matched.offered):
+        value = post.get(f"choice-{i}", "")
+        if not value and suggestions and name_key(suggestions[0].player.name) == name_key(name):
+            value = str(suggestions[0].player.pk)
+        out.append((i, name, suggestions, value))
+    return out
+
+
 @login_required
 @never_cache
 def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
@@ -276,6 +292,7 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     problem = ""
     confirm: competitions.Matched | None = None
     picked: set[int] = set()
+    asked: list[tuple[int, str, list[competitions.Suggestion], str]] = []
     if request.method == "POST":
         try:
             if request.POST.get("how") == "pick":
@@ -291,15 +308,38 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 names = competitions.pasted_names(pasted)
                 if not names:
                     raise LedgerError(_("Paste one name a line."))
-                matched = competitions.match_names(the_club, names)
+                elsewhere = [
+                    competitions.Suggestion(k.player, ", ".join(k.clubs))
+                    for k in federation_people.nearby(the_club)
+                ]
+                matched = competitions.match_names(the_club, names, elsewhere)
+                asked = _asked(matched, request.POST)
                 if matched.new and request.POST.get("confirm") != "1":
                     confirm = matched
                     raise LedgerError("")
+                joining, new_names = [], []
+                for _i, name, suggestions, value in asked:
+                    picked_one = next(
+                        (x.player for x in suggestions if str(x.player.pk) == value), None
+                    )
+                    if picked_one is not None:
+                        joining.append(picked_one)
+                    elif value == "new" or not suggestions:
+                        new_names.append(name)
+                    else:
+                        confirm = matched
+                        raise LedgerError(
+                            _(
+                                "Choose, for each name asked about, the person it means or "
+                                "someone new."
+                            )
+                        )
                 enrolled = competitions.enrol(
                     user=request.user,
                     competition=competition,
                     players=matched.known,
-                    new_names=matched.new,
+                    new_names=new_names,
+                    joining=joining,
                 )
                 count = len(names)
         except LedgerError as error:
@@ -327,6 +367,7 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "pasted": pasted,
             "problem": problem,
             "confirm": confirm,
+            "asked": asked if confirm else [],
             "started": competition.rounds.exists(),
         },
         status=400 if problem else 200,
@@ -346,6 +387,20 @@ class InviteForm(forms.Form):
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices, initial=Role.MEMBER)
 
 
+def _member_suggestions(club: Club, name: str) -> list[federation_people.Known]:
+    """Whom a name typed on the members' page may mean: a member here with a close name,
+    or a person of the other clubs of the club's federations with the same or a close one."""
+    here = [
+        federation_people.Known(p)
+        for p in Player.objects.filter(memberships__club=club, automated=False).order_by("pk")
+    ]
+    same_here = [k for k in here if name_key(k.player.name) == name_key(name) and name_key(name)]
+    if same_here:
+        message = _("%(name)s is already a member.") % {"name": same_here[0].player.name}
+        raise LedgerError(message, fields={"name": [message]})
+    return federation_people.suggestions_for(name, here + federation_people.nearby(club))
+
+
 @login_required
 @never_cache
 def members(request: HttpRequest, club: str) -> HttpResponse:
@@ -354,16 +409,31 @@ def members(request: HttpRequest, club: str) -> HttpResponse:
     add_form = MemberForm(request.POST if action == "add" else None, prefix="add")
     invite_form = InviteForm(request.POST if action == "invite" else None, prefix="invite")
     made: tuple[Invitation, str] | None = None
+    asked: list[federation_people.Known] = []
     role_error: tuple[int, str] | None = None
     status = 200
     if action:
         try:
             if action == "add" and add_form.is_valid():
-                player = office.add_member(
-                    user=request.user, club=the_club, **add_form.cleaned_data
-                )
-                messages.success(request, _("%(name)s is a member.") % {"name": player.name})
-                return redirect("office-members", the_club.slug)
+                data = add_form.cleaned_data
+                asked = _member_suggestions(the_club, data["name"])
+                choice = request.POST.get("choice", "")
+                known = next((k for k in asked if str(k.player.pk) == choice), None)
+                if asked and known is None and choice != "new":
+                    # "Did you mean": asked before anyone new is made.
+                    if choice:
+                        raise LedgerError(_("Choose the person you mean, or someone new."))
+                    status = 200
+                elif known is not None:
+                    player = office.add_existing_member(
+                        user=request.user, club=the_club, player=known.player, role=data["role"]
+                    )
+                    messages.success(request, _("%(name)s is a member.") % {"name": player.name})
+                    return redirect("office-members", the_club.slug)
+                else:
+                    player = office.add_member(user=request.user, club=the_club, **data)
+                    messages.success(request, _("%(name)s is a member.") % {"name": player.name})
+                    return redirect("office-members", the_club.slug)
             if action == "role":
                 pk = int(request.POST.get("membership", "0") or 0)
                 try:
@@ -410,6 +480,8 @@ def members(request: HttpRequest, club: str) -> HttpResponse:
             if made
             else "",
             "role_error": role_error,
+            "asked": asked,
+            "choice": request.POST.get("choice", "") if action == "add" else "",
             "invitations": the_club.invitations.filter(accepted_at__isnull=True).order_by(
                 "-created_at"
             )[:20],

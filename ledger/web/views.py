@@ -31,6 +31,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from ledger.clubs import people
 from ledger.clubs.errors import LedgerError, logged_unavailable
 from ledger.clubs.games import engine_available, game_guide, meta, points_label, rule_book
 from ledger.clubs.games import label as game_label
@@ -61,6 +62,7 @@ from ledger.clubs.results import services
 from ledger.clubs.results.selectors import confirmable
 from ledger.clubs.storage import rows as rows_module
 from ledger.clubs.transfer import sheets
+from ledger.federation import people as federation_people
 from ledger.formats import selectors
 from ledger.web.charts import rating_band
 
@@ -837,6 +839,10 @@ def journal_csv(request: HttpRequest, club: str, slug: str, kind: str = "csv") -
 
 def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
     the_club = get_object_or_404(Club, slug=club)
+    now_is = people.canonical(player_id)
+    if now_is != player_id:
+        # A player merged into another counts as them: their page is the person's.
+        return redirect("player", the_club.slug, now_is)
     person = get_object_or_404(Player, pk=player_id, memberships__club=the_club, automated=False)
     ratings = list(Rating.objects.filter(club=the_club, player=person).order_by("game"))
     charts = []
@@ -849,7 +855,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
         band = rating_band([(m, sg, at.strftime("%Y-%m-%d")) for m, sg, at in history])
         charts.append({"rating": rating, "game": meta(rating.game).label, "band": band})
     entries = (
-        Entry.objects.filter(club=the_club, player=person)
+        Entry.objects.filter(club=the_club, player_id__in=people.same_person_ids(person.pk))
         .select_related("competition", "table", "penalty")
         .order_by("-sequence")[:50]
     )
@@ -871,6 +877,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> HttpResponse:
             "practice": _practice_games(the_club, person),
             "stats_games": [(g, game_label(g)) for g in games_played(the_club, person)],
             "last_night": last_night(the_club, person),
+            "federations": federation_people.federations_of(the_club),
         },
     )
 

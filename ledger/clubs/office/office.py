@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ledger.clubs import people
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import (
     Club,
@@ -53,6 +54,25 @@ def add_member(*, user: Any, club: Club, name: str, role: str = Role.MEMBER) -> 
         message = _("%(name)s is already a member.") % {"name": clean}
         raise Invalid(message, fields={"name": [message]})
     return new_member(club, clean, role)
+
+
+@transaction.atomic
+def add_existing_member(
+    *, user: Any, club: Club, player: Player, role: str = Role.MEMBER
+) -> Player:
+    """A person who already plays (in another club, say) becomes a member here too: the
+    same player, no new one (the "did you mean" of the members' page)."""
+    require_role(user, club, Role.ORGANISER)
+    if role not in Role.values:
+        raise Invalid(_("Choose a role."), fields={"role": [_("Choose a role.")]})
+    person = Player.objects.get(pk=people.canonical(player.pk))
+    _membership, made = Membership.objects.get_or_create(
+        club=club, player=person, defaults={"role": role}
+    )
+    if not made:
+        message = _("%(name)s is already a member.") % {"name": person.name}
+        raise Invalid(message, fields={"name": [message]})
+    return person
 
 
 @transaction.atomic

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 
+from ledger.clubs import people
 from ledger.clubs.models import (
     Competition,
     Entry,
@@ -98,10 +99,13 @@ def project(
     their kind, the outcome of each seat, the round's id the lines count in or 0)."""
     delta: dict[tuple[int, int], list[Any]] = {}
     by_round: dict[tuple[int, int, int], list[Any]] = {}
+    # Each line counts for the person its player now is (a merged duplicate's, for the
+    # one they were merged into: ledger/clubs/people.py).
+    person = people.canonical_ids({p for _c, lines, _k, _o, _r in changes for _s, p, _x in lines})
     for competition_id, lines, kind, seat_outcomes, round_key in changes:
         # A penalty's line moves the points only.
         step = 0 if kind in Entry.POINTS_ONLY else 1 if kind == Entry.Kind.CREDIT else -1
-        for seat, player_id, points in lines:
+        for seat, player_id, points in ((s, person[p], x) for s, p, x in lines):
             row = delta.setdefault((competition_id, player_id), [Decimal(0), 0, 0, 0, 0])
             per_round = by_round.setdefault(
                 (competition_id, round_key, player_id), [Decimal(0), 0, 0, 0, 0]

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from ledger.clubs import people
 from ledger.clubs.models import Competition, Entry, Penalty, Result, RoundTotal
 from ledger.clubs.outcomes import COUNTERS, outcomes
 
@@ -96,9 +97,11 @@ def _summed(entries: Any) -> dict[int, Totals]:
             pk__in=entries.values("result_id")
         ).values_list("pk", "scores", "verdict")
     }
+    # Each line counts for the person its player now is (ledger/clubs/people.py).
+    person = people.canonical_ids({line[0] for line in lines})
     totals: dict[int, Totals] = {}
     for player_id, seat, points, kind, result_id in lines:
-        t = totals.setdefault(player_id, Totals())
+        t = totals.setdefault(person[player_id], Totals())
         t.points += points
         if kind in Entry.POINTS_ONLY:
             continue  # a penalty or its cancellation: points, no game
@@ -124,19 +127,24 @@ def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int],
         )
     }
     keyed: dict[tuple[int, int], Totals] = {}
-    lines = Entry.objects.filter(competition=competition).values_list(
-        "player_id",
-        "seat",
-        "points",
-        "kind",
-        "result_id",
-        "table__round_id",
-        "penalty_id",
-        "penalty__round_id",
-        "penalty__kind",
+    lines = list(
+        Entry.objects.filter(competition=competition).values_list(
+            "player_id",
+            "seat",
+            "points",
+            "kind",
+            "result_id",
+            "table__round_id",
+            "penalty_id",
+            "penalty__round_id",
+            "penalty__kind",
+        )
     )
+    # Each line counts for the person its player now is (ledger/clubs/people.py).
+    person = people.canonical_ids({line[0] for line in lines})
     for line in lines:
         player_id, seat, points, kind, result_id, table_round, penalty, penalty_round, what = line
+        player_id = person[player_id]
         key = (penalty_round if penalty is not None else table_round) or 0
         if what == Penalty.Kind.CARRY:
             key = RoundTotal.BEFORE_ROUNDS

@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
-from ledger.clubs import jobs
+from ledger.clubs import jobs, people
 from ledger.clubs.journal import checkpoints
 from ledger.clubs.journal.selectors import earlier_keys
 from ledger.clubs.models import (
@@ -1406,6 +1406,8 @@ def prove_arrival(
     result_id = None
     decided: list[str] = []
     fines = _Fines(club.pk)
+    # Each line counts for the person its player now is, as the projections count it.
+    steps = people.merged_into(None)
     cursor = connection.chunked_cursor()
     try:
         cursor.execute(_ARRIVAL_SQL, [club.pk])
@@ -1450,6 +1452,7 @@ def prove_arrival(
                         _("the journal written here breaks at line #%(n)d") % {"n": length}
                     )
                 head = digest
+                player = people.resolve(player, steps)
                 if kind in Entry.POINTS_ONLY:
                     # A penalty or its cancellation: the player's points, no game played.
                     totals.setdefault((comp, player), [Decimal(0), 0, 0, 0, 0])[0] += points
@@ -1508,6 +1511,8 @@ def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]], fines: _Fin
         return
     game, result_id, scores, verdict, *seats = group
     players = [p for _s, p in sorted(seats)]
+    if len(set(players)) < len(players):
+        return  # one person in two seats, as ratings.rate_results
     fined = fines[game].get(result_id)
     if fined:
         seated = dict(seats)
