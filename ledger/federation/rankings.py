@@ -371,10 +371,13 @@ def extend_rating(federation_id: int, game: str) -> int | None:
         rows = RankingRow.objects.filter(
             federation_id=federation_id, game=game, kind=RATING, period=period
         )
-        state = {
-            r.person_id: [r.mu, r.sigma, r.results, r.club_id]
-            for r in rows.only("person_id", "mu", "sigma", "results", "club_id")
+        held = {
+            row[0]: row
+            for row in rows.values_list(
+                "person_id", "club_id", "rank", "value", "mu", "sigma", "results", "movement"
+            )
         }
+        state = {p: [mu, sigma, n, club] for p, club, _r, _v, mu, sigma, n, _m in held.values()}
         previous = month_end(period.replace(day=1) - timedelta(days=1))
         before = dict(
             RankingRow.objects.filter(
@@ -383,13 +386,18 @@ def extend_rating(federation_id: int, game: str) -> int | None:
         )
         for result in new:
             fold(state, result)
-        _write_period(
-            federation_id,
-            game,
-            RATING,
-            period,
-            _rating_rows(federation_id, game, period, state, before),
-        )
+        # Only the rows that changed are written: the people who played, and those whose
+        # place they passed (most of a large table stays as it was).
+        changed = [
+            r
+            for r in _rating_rows(federation_id, game, period, state, before)
+            if held.get(r.person_id)
+            != (r.person_id, r.club_id, r.rank, r.value, r.mu, r.sigma, r.results, r.movement)
+        ]
+        gone = [r.person_id for r in changed]
+        for at in range(0, len(gone), CHUNK):
+            rows.filter(person_id__in=gone[at : at + CHUNK]).delete()
+        _insert(changed)
         last = new[-1].key
         state_row.last_at, state_row.last_club, state_row.last_sequence = last
         state_row.rated += len(new)
