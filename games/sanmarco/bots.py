@@ -158,11 +158,14 @@ class BoardBot:
             )
         if do == "bridge":
             a, b = district(DISTRICTS[action.a]), district(DISTRICTS[action.b])
+            n = state.cubes[action.a][colour] + state.cubes[action.b][colour]
+            mine_it = "" if n == 0 else f", dove hai {n} aristocratic{'o' if n == 1 else 'i'}"
+            mine_en = "" if n == 0 else f", where you have {n} aristocrat{'' if n == 1 else 's'}"
             return Reason(
-                f"Un ponte tuo fra {a} e {b}, dove hai aristocratici: il Doge ci arriva, e ogni "
-                "Doge altrui che lo attraversa ti paga un punto.",
-                f"A bridge of yours between {a} and {b}, where you have aristocrats: the Doge "
-                "can reach them, and every other colour's Doge crossing it pays you a point.",
+                f"Un ponte tuo fra {a} e {b}{mine_it}: ogni volta che un altro colore ci fa "
+                "passare il Doge, ti paga un punto.",
+                f"A bridge of yours between {a} and {b}{mine_en}: each time another colour "
+                "moves the Doge across it, it pays you a point.",
                 "sanmarco.base.doge_toll",
             )
         if do == "skip":

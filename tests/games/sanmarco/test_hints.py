@@ -68,3 +68,20 @@ def test_an_aristocrat_goes_where_it_raises_the_districts_pay_most():
     assert "Castello raises what the district would pay your colour now from 0 to 5" in why.en
     assert "da 0 a 5 punti" in why.it
     assert rule_of(why) == "sanmarco.base.score_ties"
+
+
+def test_a_bridge_joins_the_districts_holding_most_of_ones_own_aristocrats():
+    # San Marco and Castello are neighbours on the house board (sanmarco.base.bridge_site);
+    # colour 0 has 2 + 1 aristocrats there, more than at either end of any other bridge.
+    state = position(
+        "base3",
+        {
+            "cubes": {"san_marco": [2, 0, 1], "castello": [1, 2, 0]},
+            "hand": {"colour": 0, "cards": ["bridge"]},
+        },
+    )
+    action, why = hint(GAME, state, 0, 3)
+    assert action.do == "bridge" and {action.a, action.b} == {D["san_marco"], D["castello"]}
+    assert "where you have 3 aristocrats: each time another colour moves the Doge" in why.en
+    assert "dove hai 3 aristocratici" in why.it
+    assert rule_of(why) == "sanmarco.base.doge_toll"
