@@ -60,11 +60,21 @@ class HeuristicBot:
         """The reason for ``action`` (this bot's choice) in words, for a player's hint."""
         assert isinstance(state, PonteState)
         if isinstance(action, Assign):
+            amounts = sorted({a.power for a in state.legal_actions(seat) if isinstance(a, Assign)})
+            it_kg, en_kg = words.kg(action.power, "it"), words.kg(action.power, "en")
+            if len(amounts) <= 2:
+                return Reason(
+                    f"{it_kg} è il valore più alto che il foglio permette ancora: la forza va "
+                    "dove serve prima che resti solo il minimo.",
+                    f"{en_kg} is the highest value the sheet still allows: the power goes "
+                    "where it is needed before only the least is left.",
+                    "ponte.power.total",
+                )
             return Reason(
-                f"{words.kg(action.power, 'it')} sta a metà fra quanto il foglio permette "
-                "ancora: la potenza si divide senza lasciare una magistratura troppo debole.",
-                f"{words.kg(action.power, 'en')} lies midway in what the sheet still allows: "
-                "the power is shared out without leaving a magistratura too weak.",
+                f"{it_kg} sta verso la metà di quanto il foglio permette ancora: la potenza si "
+                "divide senza lasciare una magistratura troppo debole.",
+                f"{en_kg} lies near the middle of what the sheet still allows: the power is "
+                "shared out without leaving a magistratura too weak.",
                 "ponte.power.total",
             )
         if isinstance(action, Equip):
