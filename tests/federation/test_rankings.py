@@ -283,6 +283,9 @@ def test_the_points_page_is_public_and_filters_by_month_province_and_club(
     text = page.content.decode()
     assert text.index(">A</a>") < text.index(">B</a>") < text.index(">C</a>") < text.index(">D</a>")
     assert "The best 2 results of the last 3 months count." in text
+    # Each person links to their page of the federation.
+    a = world.players["A"].pk
+    assert f'href="/federations/{world.federation.slug}/people/{a}/"' in text
     assert "▲1" in text and "▼1" in text
     # As of a day of last month: that month's table, B first.
     day = _month(1).isoformat()
