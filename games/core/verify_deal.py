@@ -761,7 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"Cannot read the record: {exc}", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else record.get("seed")
+    written = record.get("deal") if isinstance(record.get("deal"), dict) else {}
+    seed = args.seed if args.seed is not None else record.get("seed", written.get("seed"))
     if not isinstance(seed, int) or isinstance(seed, bool):
         print("Give the deal's number with --seed (the replay page shows it).", file=sys.stderr)
         return 2

@@ -189,6 +189,12 @@ def check(
     )
     out["scores"] = out["outcome"]["scores"] if out["outcome"] else None
     out["timeline"] = timeline(game, full.get("actions", []), out, full, names)
+    if waiting is not None:
+        # the step that asked for the chance was legal: it waits, it is not left unread
+        for group in out["timeline"]:
+            for step in group["steps"]:
+                if step["step"] == int(waiting.get("step", -1)) and not out["violations"]:
+                    step["replayed"] = True
     return out
 
 

@@ -19,8 +19,10 @@ import pytest
 from games.core import RandomBot, play, registry
 from games.sanmarco import tabledeal
 from tests.browser.conftest import log_in, manage, refusals
+from tests.browser.test_accessibility import _axe
 
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 SHOTS = Path(os.environ.get("LEDGER_SHOTS", "/work/helpers/shots"))
 NAME = "Gran premio sul tabellone"
 
@@ -71,9 +73,24 @@ def phone(browser: Any) -> Iterator[Any]:
     assert not refused, "the page's console complained:\n" + "\n".join(refused)
 
 
-def _shot(page: Any, name: str) -> None:
-    if SHOTS.is_dir():
+def _shot(page: Any, name: str, part: str = "") -> None:
+    """A screenshot for the people reviewing the pages (when the folder is there)."""
+    if not SHOTS.is_dir():
+        return
+    if part:
+        page.locator(part).screenshot(path=str(SHOTS / name))
+    else:
         page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def _laptop(browser: Any, server: str, path: str) -> tuple[Any, Any]:
+    """The same page on a laptop in English (1280x800)."""
+    context = browser.new_context(locale="en-GB", viewport=LAPTOP)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, server)
+    page.goto(server + path)
+    return context, page
 
 
 def _no_wider_than_the_phone(page: Any) -> None:
@@ -109,7 +126,7 @@ def _answer_chance(page: Any, chance: dict[str, Any], used: dict[str, int]) -> N
 
 
 def test_a_san_marco_board_case_is_entered_by_tapping_and_the_planted_fault_named(
-    phone: Any, server: str, server_env: dict[str, str]
+    phone: Any, browser: Any, server: str, server_env: dict[str, str]
 ) -> None:
     manage(server_env, "shell", "-c", BOARD_COMPETITION)
     played = _played(0)
@@ -133,6 +150,8 @@ def test_a_san_marco_board_case_is_entered_by_tapping_and_the_planted_fault_name
                 f"#board-map .district-spot[data-code='{tabledeal.DISTRICTS[face - 1]}']"
             ).tap()
     _no_wider_than_the_phone(page)
+    found: dict[str, list[str]] = {}
+    _axe(page, "the board's set-up, tapped", found)
     _shot(page, "B-sanmarco-setup-390-it.png")
     with page.expect_navigation():
         page.locator("#save-deal").tap()
@@ -142,7 +161,8 @@ def test_a_san_marco_board_case_is_entered_by_tapping_and_the_planted_fault_name
         if page.locator("#chance-form").count():
             if asked == 1:
                 _no_wider_than_the_phone(page)
-                _shot(page, "B-sanmarco-cards-390-it.png")
+                _axe(page, "the distributor's cards asked for", found)
+                _shot(page, "B-sanmarco-cards-390-it.png", "#builder")
             _answer_chance(page, chance, used)
             asked += 1
             continue
@@ -180,13 +200,26 @@ def test_a_san_marco_board_case_is_entered_by_tapping_and_the_planted_fault_name
     assert page.locator("#violations tbody tr").count() == 1  # the play goes on from it
     assert page.locator("#builder .legal-choice").count() > 0
     _no_wider_than_the_phone(page)
-    page.locator("#verdict").scroll_into_view_if_needed()
-    _shot(page, "B-sanmarco-fault-390-it.png")
+    _axe(page, "the verdict on the fault", found)
+    assert not found, f"axe-core found serious or critical violations: {found}"
+    _shot(page, "B-sanmarco-fault-390-it.png", "#verdict")
+    # the same case on a laptop in English: the set-up on the board, the verdict
+    case = page.url.split("/case/")[1].split("/")[0]
+    context, laptop = _laptop(browser, server, f"/referee/case/{case}/cards/")
+    assert "The board's set-up" in laptop.locator("h1").inner_text()
+    assert laptop.locator("#board-map .district-spot").count() == 6
+    _shot(laptop, "B-sanmarco-setup-1280-en.png")
+    laptop.goto(f"{server}/referee/case/{case}/")
+    assert "may cross one own bridge" in laptop.locator("#verdict").inner_text()
+    width = laptop.evaluate("document.documentElement.scrollWidth")
+    assert width <= LAPTOP["width"] + 1
+    _shot(laptop, "B-sanmarco-fault-1280-en.png", "#verdict")
+    context.close()
 
 
 @pytest.mark.parametrize(("game", "ruleset"), [("sanmarco", "base3"), ("cardchess", "2p")])
 def test_the_deal_check_of_a_finished_game_shows_each_seats_items_equal_to_the_replay(
-    phone: Any, server: str, server_env: dict[str, str], game: str, ruleset: str
+    phone: Any, browser: Any, server: str, server_env: dict[str, str], game: str, ruleset: str
 ) -> None:
     table, over = manage(server_env, "shell", "-c", FINISH % (game, ruleset)).split()[-2:]
     assert over == "True"
@@ -209,5 +242,10 @@ def test_the_deal_check_of_a_finished_game_shows_each_seats_items_equal_to_the_r
         assert any(k.endswith(":reshuffle") for k in keys), keys
         assert "dopo il rimescolamento" in page.locator("#deal-check-hands").inner_text().lower()
     _no_wider_than_the_phone(page)
-    page.locator("#deal-check").scroll_into_view_if_needed()
-    _shot(page, f"B-dealcheck-{game}-390-it.png")
+    _shot(page, f"B-dealcheck-{game}-390-it.png", "#deal-check")
+    context, laptop = _laptop(browser, server, f"/play/{table}/replay/")
+    laptop.locator("#deal-check-run").click()
+    laptop.wait_for_selector("#deal-check-verdict")
+    assert laptop.locator("#deal-check-verdict").inner_text().startswith("✓")
+    _shot(laptop, f"B-dealcheck-{game}-1280-en.png", "#deal-check")
+    context.close()

@@ -295,3 +295,63 @@ def test_a_finished_games_page_offers_the_check_and_the_verifier_runs_on_its_rec
         timeout=60,
     )
     assert wrong.returncode == 1 and "is NOT the one" in wrong.stdout
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "ruleset"), [("sanmarco", "base3"), ("cardchess", "2p")])
+def test_the_verifier_checks_san_marcos_chance_and_cardchess_reshuffles_from_the_downloaded_record(
+    people: Any, commit: Any, tmp_path: Path, game: str, ruleset: str
+) -> None:
+    seats = ["me"] + ["heuristic"] * (registry.get(game).ruleset(ruleset).seats - 1)
+    with dealt(987654321):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game=game,
+            seats=seats,
+            ruleset=ruleset,
+        )
+    play_out(commit, people.users["member"], table)
+    table.refresh_from_db()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(people.users["member"])
+    record = json.loads(client.get(f"/play/{table.pk}/record.json").content)
+    assert ("chance_order" in record) == (game == "sanmarco")
+    (tmp_path / "verify_deal.py").write_bytes(
+        client.get(f"/play/{table.pk}/verify_deal.py").content
+    )
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    run = [
+        sys.executable,
+        "-I",
+        "-S",
+        str(tmp_path / "verify_deal.py"),
+        str(tmp_path / "record.json"),
+    ]
+    ok = subprocess.run(
+        [*run, "--table", str(table.pk), "--seed", str(table.seed), "--seal", table.commitment],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "The record's deal is the one this number deals." in ok.stdout
+    if game == "sanmarco":
+        assert "colour 1, setup:" in ok.stdout and "colour 3, hand:" in ok.stdout
+    else:
+        assert "after the reshuffle" in ok.stdout
+    # a die or a reshuffled card changed in the record is told apart
+    if game == "sanmarco":
+        record["deal"]["chance"]["dice"][-1] = record["deal"]["chance"]["dice"][-1] % 6 + 1
+    else:
+        again = next(s for s in record["deal"]["sfide"] if s.get("reshuffle"))["reshuffle"]
+        again[0], again[-1] = again[-1], again[0]
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    wrong = subprocess.run(
+        [*run, "--table", str(table.pk), "--seed", str(table.seed)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert wrong.returncode == 1 and "is NOT the one" in wrong.stdout

@@ -184,3 +184,24 @@ def test_an_aristocrat_put_in_a_district_its_card_does_not_lead_to_is_offered_ma
 
     assert cubes(case.record) == cubes(record) + 1
     assert checking.builder("sanmarco", case.record, "base3")["error"] == ""
+
+
+@pytest.mark.parametrize(
+    "name", ["base3", "base4", "variant1-board", "variant2-board", "variant3-board"]
+)
+def test_every_board_preset_s_set_up_tapped_as_districts_is_the_board_the_dice_made(
+    name: str,
+) -> None:
+    """Each colour's four rolls (V1's ghosts too, V2's neutral colour its six) read back as
+    districts and tapped again give the same dice and the same aristocrats on the board."""
+    engine = registry.get("sanmarco")
+    ruleset = engine.ruleset(name)
+    record = json.loads(json.dumps(engine.new_game(ruleset, 42).to_record()))
+    _dealer, placed = tabledeal.placed_from_record(record)
+    sizes = {p["key"]: p["size"] for p in tabledeal.places("it", None, ruleset)}
+    assert {k: len(v) for k, v in placed.items()} == sizes
+    deal = tabledeal.deal(-1, placed, ruleset)
+    dice = deal["chance"]["dice"]
+    assert dice == record["deal"]["chance"]["dice"][: len(dice)]
+    tapped = engine.start({"ruleset": record["ruleset"], "deal": deal}).view(None)["cubes"]
+    assert tapped == engine.start(record).view(None)["cubes"]
