@@ -399,10 +399,12 @@ LEDGER_IMPORT_MAX_REFUSED = env_int("LEDGER_IMPORT_MAX_REFUSED", 500)
 # Venues that sync to a hub (ledger/hub, docs/operations.md). On the hub: an upload's size
 # (one chunk of a venue's journal), and whether uploads are taken over HTTPS only (on when
 # the site is, DJANGO_HTTPS=1). At a venue: whether the hub's address may be plain HTTP
-# (never needed but for a test hub on another machine of a closed network).
+# (never needed but for a test hub on another machine of a closed network), and how many
+# journal lines each upload of the office's button carries.
 LEDGER_HUB_UPLOAD_MAX_BYTES = env_int("LEDGER_HUB_UPLOAD_MAX_BYTES", 64 * 1024 * 1024)
 LEDGER_HUB_HTTPS_ONLY = env_bool("LEDGER_HUB_HTTPS_ONLY", HTTPS)
 LEDGER_HUB_ALLOW_HTTP = env_bool("LEDGER_HUB_ALLOW_HTTP", False)
+LEDGER_HUB_CHUNK_LINES = max(1, env_int("LEDGER_HUB_CHUNK_LINES", 500))
 
 # --- notifications (ledger/notify): e-mail through any SMTP server named by one URL
 # (EMAIL_URL=smtp://user:password@host:587?tls=1, smtps://host:465; unset: printed on the

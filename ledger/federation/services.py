@@ -29,6 +29,7 @@ from ledger.federation.models import (
 )
 from ledger.federation.roles import require_officer
 from ledger.formats.seasons import parse_place_points
+from ledger.hub import services as hub_services
 
 
 @transaction.atomic
@@ -190,6 +191,15 @@ def set_province(*, user: Any, membership: MemberClub, province: str) -> MemberC
     membership.province = " ".join(province.split())[:60]
     membership.save(update_fields=["province"])
     return membership
+
+
+def issue_upload_token(*, user: Any, membership: MemberClub) -> str:
+    """A new upload token for a member club's venue (ledger/hub): shown once. Its first
+    upload registers the key the venue signs with, so issuing it vouches for that key."""
+    require_officer(user, membership.federation)
+    if membership.status != MemberClub.Status.APPROVED:
+        raise Invalid(_("Only a member club sends its results to the hub."))
+    return hub_services.issue_token(club=membership.club, user=user)
 
 
 def _count(text: str, field: str, low: int, high: int, what: str) -> int:

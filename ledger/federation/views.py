@@ -20,6 +20,7 @@ from ledger.clubs.errors import LedgerError
 from ledger.clubs.models import Club, Competition, Membership, Role
 from ledger.federation import cards, rankings, services
 from ledger.federation.models import Card, CardSeason, Federation, MemberClub, Sanction, Tier
+from ledger.hub import selectors as hub_selectors
 
 
 def _problem(error: LedgerError) -> tuple[str, dict[str, str]]:
@@ -88,6 +89,7 @@ def federation(request: HttpRequest, slug: str) -> HttpResponse:
     members = list(the.clubs.select_related("club"))
     approved = [m for m in members if m.status == MemberClub.Status.APPROVED]
     mine = _organised_clubs(request.user)
+    synced = hub_selectors.syncs([m.club_id for m in approved])
     joined = {m.club_id for m in members if m.status != MemberClub.Status.REFUSED}
     return render(
         request,
@@ -96,6 +98,8 @@ def federation(request: HttpRequest, slug: str) -> HttpResponse:
             "federation": the,
             "officer": officer,
             "members": approved,
+            # Each member club's journal as the hub holds it (a venue that syncs).
+            "syncs": [(m, synced[m.club_id]) for m in approved if m.club_id in synced],
             "applications": [m for m in members if m.status == MemberClub.Status.APPLIED],
             "may_apply": [c for c in mine if c.pk not in joined],
             "tiers": list(the.tiers.all()),
@@ -183,6 +187,13 @@ def _act(request: HttpRequest, the: Federation, form: str) -> str:
         membership = get_object_or_404(MemberClub, pk=post.get("membership") or 0, federation=the)
         services.set_province(user=user, membership=membership, province=post.get("province", ""))
         return _("%(club)s's province is saved.") % {"club": membership.club.name}
+    if form == "token":
+        membership = get_object_or_404(MemberClub, pk=post.get("membership") or 0, federation=the)
+        token = services.issue_upload_token(user=user, membership=membership)
+        return _(
+            "The upload token of %(club)s is %(token)s. Copy it now into the venue's office "
+            "(Sync to the hub): the hub keeps only its fingerprint and cannot show it again."
+        ) % {"club": membership.club.name, "token": token}
     if form == "officer":
         officer = services.add_officer(user=user, federation=the, username=post.get("username", ""))
         return _("%(user)s is an officer.") % {"user": officer.user.get_username()}

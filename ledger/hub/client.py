@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs.models import Club, Entry
 from ledger.clubs.storage import signing
 from ledger.clubs.transfer import transfer
+from ledger.hub import numbers
 from ledger.hub.models import HubLink, SyncRun
 
 CHUNK = 500  # journal lines per upload
@@ -134,6 +135,9 @@ def set_hub(*, club: Club, url: str, token: str) -> HubLink:
         link.token_hint = token.strip()[:10]
     link.updated_at = timezone.now()
     link.save()
+    # From now on this installation numbers its new rows in the club's own block, which no
+    # other club's rows at the hub take.
+    numbers.number_from(numbers.first_number(club.pk))
     return link
 
 
@@ -228,7 +232,7 @@ def run(sync_run: SyncRun) -> SyncRun:
 
     SyncRun.objects.filter(pk=sync_run.pk).update(status=SyncRun.Status.RUNNING)
     try:
-        head = push(club, hub_for(club), progress=kept)
+        head = push(club, hub_for(club), chunk=settings.LEDGER_HUB_CHUNK_LINES, progress=kept)
     except (SyncError, transfer.Refused) as stopped:
         SyncRun.objects.filter(pk=sync_run.pk).update(
             status=SyncRun.Status.FAILED, message=str(stopped), finished_at=timezone.now()

@@ -133,7 +133,9 @@ class SyncRun(models.Model):
 
     @property
     def percent(self) -> int:
-        return 100 if not self.total else int(100 * self.sent / self.total)
+        if not self.total:  # nothing to send, or not counted yet
+            return 100 if self.status == self.Status.DONE else 0
+        return int(100 * self.sent / self.total)
 
     @property
     def running(self) -> bool:

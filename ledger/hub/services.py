@@ -66,7 +66,7 @@ def authorise(club_slug: str, token: str) -> tuple[Club, ClubToken]:
         )
     if found.club.slug != club_slug:
         raise Denied(
-            _("this token is the club '%(ours)s''s, and it sends only that club's results")
+            _("this token is for the club '%(ours)s' and sends only that club's results")
             % {"ours": found.club.slug}
         )
     return found.club, found

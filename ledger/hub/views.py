@@ -92,7 +92,8 @@ class HubForm(forms.Form):
         max_length=200,
         required=False,
         strip=True,
-        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+        # Typed again after a refusal at another field, not shown once kept.
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}, render_value=True),
         help_text=gettext_lazy(
             "The federation's officer issues it on the hub. It is kept sealed with this "
             "installation's key; leave it empty to keep the one already kept."

@@ -6,6 +6,7 @@ import os
 import time
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ledger.clubs.models import Club
@@ -25,7 +26,10 @@ class Command(BaseCommand):
         parser.add_argument("club", help="the club's short name")
         parser.add_argument("--url", default="", help="the hub's address, https://…")
         parser.add_argument(
-            "--chunk", type=int, default=client.CHUNK, help="journal lines per upload"
+            "--chunk",
+            type=int,
+            default=None,
+            help="journal lines per upload (default: LEDGER_HUB_CHUNK_LINES, 500)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -46,7 +50,10 @@ class Command(BaseCommand):
 
         try:
             head = client.push(
-                club, client.hub_for(club), chunk=max(1, options["chunk"]), progress=shown
+                club,
+                client.hub_for(club),
+                chunk=max(1, options["chunk"] or settings.LEDGER_HUB_CHUNK_LINES),
+                progress=shown,
             )
         except (client.SyncError, transfer.Refused) as stopped:
             raise CommandError(f"The sync stopped: {stopped}") from None
