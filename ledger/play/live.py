@@ -108,7 +108,12 @@ def may_watch(table_id: int, user: Any) -> bool | None:
 
 
 def _snapshot(table_id: int) -> dict[str, Any] | None:
+    """The table as it is now, once the clock had its say: a socket that connects or asks
+    gets a table whose running turn ran out already decided, as a posted move would."""
+    from ledger.play import services
     from ledger.play.models import GameTable
+
+    services.decide_time(table_id)
 
     row = GameTable.objects.filter(pk=table_id).values("moves_count", "status").first()
     if row is None:

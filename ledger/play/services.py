@@ -282,6 +282,8 @@ def _refuse_if_over(table: GameTable) -> None:
     # The caller marked a stale table abandoned in a transaction of its own (this one may
     # roll back); a table that went stale in between is refused all the same.
     stale = not table.over and table.last_move_at <= timezone.now() - timeout()
+    if table.status == GameTable.Status.ABANDONED and table.clock_flagged is not None:
+        raise Conflict(_("Out of time: the game stopped there and was abandoned."))
     if stale or table.status == GameTable.Status.ABANDONED:
         raise Conflict(
             _("This table timed out after %(n)d minutes without a move; its log is kept.")
@@ -634,10 +636,10 @@ def act(
     if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= 64):
         raise Invalid(_("A move id is a string of 1 to 64 characters."), fields={"move_id": ["?"]})
     expire_stale_tables_for(table)
-    enforce_clock(table)
+    flagged = enforce_clock(table)
     try:
         with transaction.atomic():
-            return _act(user, table, action, move_id, seat)
+            return _act(user, table, action, move_id, seat, flagged)
     except IntegrityError:
         # Two copies of one move raced past the lock-free check; the first one won.
         earlier = Move.objects.filter(table=table, client_move_id=move_id).first()
@@ -647,7 +649,12 @@ def act(
 
 
 def _act(
-    user: Any, table: GameTable, action: Any, move_id: str | None, seat: int | None
+    user: Any,
+    table: GameTable,
+    action: Any,
+    move_id: str | None,
+    seat: int | None,
+    flagged: bool = False,
 ) -> tuple[Move, bool]:
     table = _locked(table)
     if move_id:
@@ -664,6 +671,10 @@ def _act(
             % {"mine": mine.index + 1, "seat": seat + 1 if isinstance(seat, int) else 0}
         )
     _refuse_if_over(table)
+    if flagged and table.clock_flagged == mine.index:
+        # The move came after the seat's time ran out: its turn was played for it (the
+        # game's rule), and the move is not carried over to whatever turn comes next.
+        raise Conflict(_("Your time ran out: the heuristic bot played that turn for you."))
     if table.status == GameTable.Status.WAITING:
         raise Conflict(_("The game has not begun: some seats are still open."))
     if not isinstance(action, dict):
@@ -829,6 +840,17 @@ def enforce_clock(table: GameTable) -> bool:
             _bots_after_commit(locked)
     table.refresh_from_db()
     return True
+
+
+def decide_time(table_id: int) -> None:
+    """What the server decides by the clock alone, before telling a socket where a table is
+    (ledger/play/live.py): the same decisions as before a posted move (``act``): a table
+    idle past the timeout is abandoned, a turn out of time is played or ends the game."""
+    table = GameTable.objects.filter(pk=table_id).first()
+    if table is None or table.over:
+        return
+    expire_stale_tables_for(table)
+    enforce_clock(table)
 
 
 def enforce_clocks() -> int:

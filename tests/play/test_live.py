@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import uuid
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from asgiref.testing import ApplicationCommunicator
 from channels.layers import channel_layers
 from channels.routing import URLRouter
 from django.core import checks
+from django.utils import timezone, translation
 
 from games.core import registry
 from ledger.clubs.models import Membership
@@ -25,6 +27,7 @@ from ledger.play import live, services
 from ledger.play.models import GameTable
 from ledger.serve import workers_for
 from ledger.settings import redis_channel_layer
+from tests.play.conftest import dealt
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = URLRouter(live.websocket_urlpatterns)
@@ -296,3 +299,97 @@ def test_the_table_page_goes_live_and_polls_only_without_a_socket(people, commit
     page = client.get(f"/play/{table.pk}/").content.decode()
     assert f'data-socket="/ws/play/{table.pk}/"' in page and "play/live.js" in page
     assert "!window.playLive" in page  # the board's polling waits while the socket is open
+
+
+# --- the clock decides alike whatever reaches the server first -----------------------------
+def _late_table(commit: Any, people: Any, game: str, seats: list[str], clock: dict[str, Any]):
+    with dealt(11):
+        table = commit(
+            services.create_table,
+            user=people.users["member"],
+            club=people.club,
+            game=game,
+            seats=seats,
+            clock=clock,
+        )
+    table.refresh_from_db()
+    assert table.clock_seat == 0  # the member's turn, the clock running
+    # The turn's seconds went by: the deadline is a second ago.
+    GameTable.objects.filter(pk=table.pk).update(
+        clock_deadline=timezone.now() - timedelta(seconds=1)
+    )
+    table.refresh_from_db()
+    return table
+
+
+def _outcome(table: GameTable) -> tuple[Any, ...]:
+    table.refresh_from_db()
+    return (
+        table.status,
+        table.clock_flagged,
+        table.moves_count,
+        [(step, seat, action) for step, seat, action in services.moves_of(table)],
+        list(table.moves.values_list("bot", flat=True)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "clock", "said"),
+    [
+        # Out of time the heuristic bot plays the turn (Tarocco's rule)...
+        (
+            "tarocco",
+            ["me", "heuristic", "heuristic", "heuristic"],
+            {"kind": "move", "seconds": 30},
+            "Your time ran out: the heuristic bot played that turn for you.",
+        ),
+        # ... or the game stops there, abandoned (3D cardChess's).
+        (
+            "cardchess",
+            ["me", "heuristic"],
+            {"kind": "game", "seconds": 300, "increment": 2},
+            "Out of time: the game stopped there and was abandoned.",
+        ),
+    ],
+)
+def test_a_turn_out_of_time_is_decided_alike_by_a_posted_move_and_by_a_socket_message(
+    commit: Any, people: Any, game: str, seats: list[str], clock: dict[str, Any], said: str
+) -> None:
+    from ledger.clubs.errors import Conflict
+
+    posted = _late_table(commit, people, game, seats, clock)
+    told = _late_table(commit, people, game, seats, clock)
+    assert _outcome(posted) == _outcome(told)  # two equal tables, nothing decided yet
+    assert posted.moves_count == 0
+
+    # A move posted after the deadline: the game's rule is applied first, and the late
+    # move is refused in words (never carried over to the turn that comes next).
+    state = services.state_of(posted)
+    late = registry.get(game).encode_action(state.legal_actions(0)[0])
+    with translation.override("en"), pytest.raises(Conflict) as refused:
+        services.act(user=people.users["member"], table=posted, action=late, move_id="late")
+    assert refused.value.message == said
+
+    # The other table hears first from a socket: the member's page connecting, then asking.
+    async def scenario() -> tuple[Any, Any]:
+        ws = WebsocketCommunicator(APP, f"/ws/play/{told.pk}/", people.users["member"])
+        connected, _code = await ws.connect()
+        assert connected
+        hello = await ws.receive_json_from()
+        await ws.send_json_to({})
+        asked = await ws.receive_json_from()
+        await ws.disconnect()
+        return hello, asked
+
+    hello, asked = async_to_sync(scenario)()
+    after = _outcome(told)
+    assert after == _outcome(posted)
+    if game == "tarocco":
+        # The bot played the member's turn, marked as the clock's, and the game goes on.
+        assert after[0] == "playing" and after[1] == 0
+        assert after[2] == 1 and after[3][0][1] == 0 and after[4] == ["clock"]
+    else:
+        assert after[0] == "abandoned" and after[1] == 0 and after[2] == 0
+    # What the socket said is the table as decided, from the first frame on.
+    assert hello["moves"] == asked["moves"] == after[2]
+    assert hello["status"] == asked["status"] == after[0]
