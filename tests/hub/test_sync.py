@@ -402,3 +402,29 @@ def test_a_hub_killed_while_writing_an_upload_keeps_none_of_it_and_the_sync_carr
     monkeypatch.setattr(transfer, "_insert", real)
     client.push(Uploads(venue), LocalHub(venue.slug, token), chunk=CHUNK)
     assert hub_holds(hub_club) == venue_holds(venue)
+
+
+def test_a_key_the_hub_does_not_know_for_the_club_needs_a_new_token_from_an_officer(
+    venue: Venue, token: str, hub_club: Club, officer: Any
+) -> None:
+    from ledger.clubs.storage import signing
+
+    send(venue.slug, token, venue.upload(0))  # registers the venue's key
+    # An upload signed with another key (this process's: a new laptop, say).
+    other = b"".join(transfer.export_lines(hub_club, since=(20, venue.hashes[20]), upto=20))
+    with pytest.raises(transfer.Refused) as refused:
+        send(venue.slug, token, other)
+    assert str(refused.value) == (
+        f"line 1: the upload is signed with the key {signing.key_id()}, which the hub does not "
+        f"know for this club (it knows {signing.key_id(venue.key)}): a new key (a new venue "
+        "laptop) is registered by the first upload with a new token from the federation's "
+        "officer"
+    )
+    # The officer vouches for the new laptop by issuing it a token: its first upload
+    # registers the key.
+    fresh = services.issue_token(club=hub_club, user=officer)
+    taken = send(venue.slug, fresh, other)
+    assert (taken.head.length, taken.lines) == (20, 0)
+    assert sorted(VenueKey.objects.values_list("key_id", flat=True)) == sorted(
+        [signing.key_id(venue.key), signing.key_id()]
+    )
