@@ -149,14 +149,16 @@ def _click_one(page: Any, chooser: random.Random, game: str, keyboard: bool) -> 
     return True
 
 
-# The cards a page draws, read by their place: each card of the board carries its code in
-# data-card (a hand) or data-face (the table, its panels), and the cards offered to tick
-# (a discard, Er Giò's face-down slots) are the inputs of .pick-card. A move's own value
-# is not a place: a move may name a card that says nothing of any hand (Tarocco's call of
-# a King one does not hold, an Er Giò special taking a card from the public field).
+# The cards a page shows, read by their place: a hand's cards carry their code in
+# data-card, and the cards offered to tick (a discard, Er Giò's face-down slots) are the
+# inputs of .pick-card. A move's own value is not a place: a move may name a card that says
+# nothing of any hand (Tarocco's call of a King one does not hold, an Er Giò special taking
+# a card from the public field). Nor are the table's faces (data-face): besides the public
+# table they draw what the seat's own view remembers (its own face-down plays, the fight
+# cards a side saw), whose codes another seat may hold a copy of; that a page is drawn from
+# its own seat's view alone is proved on the server (tests/play/test_hidden_information.py).
 CARDS = """() => [
   ...[...document.querySelectorAll('[data-card]')].map(e => [e.dataset.card, e]),
-  ...[...document.querySelectorAll('[data-face]')].map(e => [e.dataset.face, e]),
   ...[...document.querySelectorAll('.pick-card input')].map(e => [e.value, e]),
 ].map(([code, e]) => [code, e.closest('#hand') ? 'hand' : 'elsewhere',
   e.tagName.toLowerCase() + (e.closest('[id]') ? ' in #' + e.closest('[id]').id : '')])"""
