@@ -190,3 +190,24 @@ def test_a_result_recorded_for_the_duplicate_after_the_merge_counts_for_the_pers
     record(people, table, [4, -4])
     assert Standing.objects.get(competition=comp, player=nicc).points == Decimal("11.00")
     assert not Standing.objects.filter(player=dup).exists()
+
+
+def test_a_club_with_a_merge_moves_to_another_installation_counting_the_same_people(
+    night: dict[str, Any], migrated_sqlite: Any, tmp_path: Any
+) -> None:
+    import io
+    import shutil
+
+    from ledger.clubs.transfer import transfer
+    from tests.ledger.test_export import manage
+
+    merges.merge(by=night["user"], merged=night["dup"], into=night["nicc"])
+    out = io.BytesIO()
+    transfer.write_export(night["competition"].club, out, secrets=True)
+    path, there = tmp_path / "club.jsonl", tmp_path / "there.sqlite3"
+    path.write_bytes(out.getvalue())
+    shutil.copy(migrated_sqlite, there)
+    # The import proves the standings and ratings it rebuilds equal the file's: through
+    # the merge it carries, both players' lines count as the person's there too.
+    manage(there, "import_club", str(path))
+    assert "intact" in manage(there, "verify_ledger")
