@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from typing import Any
 
@@ -37,6 +38,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
     parser.add_argument("--log-level", default=os.environ.get("WEB_LOG_LEVEL", "info"))
     parser.add_argument("--no-access-log", action="store_true")
+    parser.add_argument(
+        "--fd",
+        type=int,
+        default=None,
+        help="serve on this listening socket, bound by the process that started this one "
+        "(one worker; --host and --port are then ignored): a test suite hands over a port it "
+        "holds, so that no other program can take it between its choice and the server's start",
+    )
     args = parser.parse_args(argv)
     shared = bool(os.environ.get("CHANNEL_REDIS_URL"))
     workers = workers_for(args.workers, shared)
@@ -46,11 +55,7 @@ def main(argv: list[str] | None = None) -> None:
             "tables' notices stay inside one process (docs/operations.md)",
             file=sys.stderr,
         )
-    uvicorn.run(
-        "ledger.asgi:application",
-        host=args.host,
-        port=args.port,
-        workers=workers,
+    options: dict[str, Any] = dict(
         loop="uvloop",
         http="httptools",
         ws="websockets-sansio",
@@ -62,6 +67,14 @@ def main(argv: list[str] | None = None) -> None:
         **proxy_options(),
         # On a restart the open sockets are closed after this long; browsers reconnect.
         timeout_graceful_shutdown=10,
+    )
+    if args.fd is not None:
+        # The socket's own family (uvicorn's --fd would take it for a Unix socket).
+        held = socket.socket(fileno=args.fd)
+        uvicorn.Server(uvicorn.Config("ledger.asgi:application", **options)).run(sockets=[held])
+        return
+    uvicorn.run(
+        "ledger.asgi:application", host=args.host, port=args.port, workers=workers, **options
     )
 
 

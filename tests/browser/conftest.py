@@ -52,10 +52,16 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def listening_socket() -> socket.socket:
+    """A socket listening on a port of its own, for a server this process starts
+    (``python -m ledger.serve --fd``): held from the moment it is chosen, no other program
+    (another test run beside this one) can take the port before the server starts, nor
+    answer in its place."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(128)
+    s.set_inheritable(True)
+    return s
 
 
 @pytest.fixture(scope="session")
@@ -100,14 +106,19 @@ def server(server_env: dict[str, str], migrated_sqlite: Path) -> Iterator[str]:
         capture_output=True,
         timeout=300,
     )
-    port = _free_port()
+    held = listening_socket()
+    port = held.getsockname()[1]
+    fd = held.fileno()
     process = subprocess.Popen(
-        [python, "-m", "ledger.serve", "--port", str(port), "--workers", "1", "--no-access-log"],
+        [python, "-m", "ledger.serve", "--fd", str(fd), "--workers", "1", "--no-access-log"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        pass_fds=(fd,),
     )
+    # The server has its own copy: this one would only keep the port open after it stops.
+    held.close()
     url = f"http://127.0.0.1:{port}"
     try:
         # A busy machine (a second test run beside this one) was seen to need 14 s to start

@@ -74,17 +74,24 @@ def assert_no_half_written_result(competition: Competition) -> None:
         assert lines == seats[result.table_id], (result.pk, lines)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def listening_socket() -> socket.socket:
+    """A socket listening on a port of its own, for a server this process starts and hands
+    it to (gunicorn's ``--bind fd://``, ``ledger.serve --fd``): held from the moment it is
+    chosen, no other program (another test run beside this one) can take the port before the
+    server starts, after it is killed and before it starts again, nor answer in its place."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(128)
+    s.set_inheritable(True)
+    return s
 
 
 class Gunicorn:
     """``gunicorn ledger.wsgi`` on 127.0.0.1 against the database the test uses."""
 
     def __init__(self, tmp_path: Path, workers: int = 2) -> None:
-        self.port = free_port()
+        self.socket = listening_socket()
+        self.port = int(self.socket.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self.tmp_path = tmp_path
@@ -115,7 +122,7 @@ class Gunicorn:
             "gunicorn",
             "ledger.wsgi",
             "--bind",
-            f"127.0.0.1:{self.port}",
+            f"fd://{self.socket.fileno()}",
             "--workers",
             str(self.workers),
             "--threads",
@@ -125,7 +132,12 @@ class Gunicorn:
         ]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                command, cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
+                command,
+                cwd=ROOT,
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                pass_fds=(self.socket.fileno(),),
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -168,3 +180,4 @@ class Gunicorn:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self.socket.close()

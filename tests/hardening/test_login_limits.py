@@ -23,7 +23,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, RequestFactory
 
 from ledger.web.login import FAILURES_PER_MINUTE
-from tests.hardening.reliability import ROOT, free_port
+from tests.hardening.reliability import ROOT, listening_socket
 
 ROUTER = "198.51.100.1"
 
@@ -181,7 +181,8 @@ def test_the_trusted_proxies_setting_refuses_what_is_not_an_address(monkeypatch)
 def served(tmp_path, migrated_sqlite):
     """``python -m ledger.serve`` as the Procfile runs it, on a fresh install's database."""
     shutil.copy(migrated_sqlite, tmp_path / "ledger.sqlite3")
-    port = free_port()
+    held = listening_socket()
+    port, fd = held.getsockname()[1], held.fileno()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "LEDGER_"))}
     env.pop("DATABASE_URL", None)
     env.pop("CACHE_URL", None)
@@ -199,7 +200,7 @@ def served(tmp_path, migrated_sqlite):
     program = (
         "import time; from django_ratelimit import core; end = int(time.time()) + 120; "
         "core._get_window = lambda value, period: end; "
-        f"from ledger.serve import main; main(['--port', '{port}', '--no-access-log'])"
+        f"from ledger.serve import main; main(['--fd', '{fd}', '--no-access-log'])"
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", program],
@@ -207,7 +208,9 @@ def served(tmp_path, migrated_sqlite):
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
+        pass_fds=(fd,),
     )
+    held.close()  # the server has its own copy
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
