@@ -785,8 +785,9 @@ def main(argv: list[str] | None = None) -> int:
     for hand in hands(game, mine, ruleset):
         where = f"seat {hand['seat'] + 1}" if hand.get("seat") is not None else hand["place"]
         if game == "sanmarco":
+            said = {"setup": "set-up rolls", "hand": "cards drawn as distributor"}
             where = (
-                f"colour {hand['seat'] + 1}, {hand['place']}"
+                f"colour {hand['seat'] + 1}, {said.get(hand['place'], hand['place'])}"
                 if hand.get("seat") is not None
                 else "role draws and other dice"
             )

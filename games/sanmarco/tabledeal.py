@@ -429,7 +429,7 @@ def _wanted(record: Mapping[str, Any]) -> tuple[list[Any], Any, int] | None:
             state.apply_unchecked(seat, action)
     except RecordError as exc:
         chance = state.chance
-        wanted = list(chance.wanted)
+        wanted = list(getattr(chance, "wanted", None) or [])  # an engine built before it: []
         if not str(exc.path or "").startswith("deal.chance") or not wanted:
             return None
         if len(chance.used[wanted[0]]) < len(chance.given.get(wanted[0]) or []):

@@ -338,7 +338,8 @@ def test_the_verifier_checks_san_marcos_chance_and_cardchess_reshuffles_from_the
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "The record's deal is the one this number deals." in ok.stdout
     if game == "sanmarco":
-        assert "colour 1, setup:" in ok.stdout and "colour 3, hand:" in ok.stdout
+        assert "colour 1, set-up rolls:" in ok.stdout
+        assert "colour 3, cards drawn as distributor:" in ok.stdout
     else:
         assert "after the reshuffle" in ok.stdout
     # a die or a reshuffled card changed in the record is told apart
