@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ledger.clubs import events, people, ratings
 from ledger.clubs.models import (
@@ -31,6 +32,15 @@ from ledger.clubs.models import (
     Seat,
 )
 from ledger.clubs.projections.projections import rebuild_standings
+
+# The rows of apps above this one that name a player, in words where their model gives none
+# (by label: this layer imports none of them).
+OTHER_NAMES = {
+    "formats.Team": gettext_lazy("teams"),
+    "signup.SignUp": gettext_lazy("sign-ups"),
+    "federation.Card": gettext_lazy("membership cards"),
+    "notify.PushSubscription": gettext_lazy("phones receiving notifications"),
+}
 
 
 class Refused(Exception):
@@ -110,7 +120,15 @@ def preview(merged: Player, into: Player) -> Preview:
         share(club_id).ratings = n
     found.clubs = sorted(shares.values(), key=lambda s: s.club.name)
     found.login_moves = bool(merged.user_id) and not into.user_id
-    counted = {"clubs.Membership", "clubs.Entry", "clubs.Rating", "clubs.Merge"}
+    # Counted per club above, or rebuilt from the journal (not moved).
+    counted = {
+        "clubs.Membership",
+        "clubs.Entry",
+        "clubs.Rating",
+        "clubs.RatingChange",
+        "clubs.Standing",
+        "clubs.Merge",
+    }
     for relation in Player._meta.related_objects:
         model = relation.related_model
         if not isinstance(model, type) or not issubclass(model, models.Model):
@@ -120,7 +138,8 @@ def preview(merged: Player, into: Player) -> Preview:
         name = relation.field.name
         n = model._default_manager.filter(**{name: merged.pk}).count()
         if n:
-            found.others.append((str(model._meta.verbose_name_plural), n))
+            named = OTHER_NAMES.get(model._meta.label, model._meta.verbose_name_plural)
+            found.others.append((str(named), n))
     found.others.sort()
     return found
 

@@ -204,6 +204,10 @@ def test_a_persons_page_lists_their_results_across_the_clubs_and_their_card(
         valid_until=season.ends,
     )
     assert valid_card(the.pk, nicc, today) is None
+    from ledger.clubs.merges import preview
+
+    # The preview names what else moves with the duplicate, in words.
+    assert ("membership cards", 1) in preview(dup, nicc).others
     Merge.objects.create(merged=dup, into=nicc)
     from ledger.clubs.merges import _counting, _rebuild
 
