@@ -189,5 +189,31 @@
   // be gone): the choices come back, and the same tap sends the same move id again.
   if (!htmx.config.timeout) { htmx.config.timeout = 20000; }
 
+  // The move list: beside the board and open on a wide screen, under it and folded on a
+  // phone; a list the player opened or closed stays so across redraws. Its newest move is
+  // in sight: the list scrolls to its end whenever the board is drawn.
+  var WIDE = window.matchMedia("(min-width: 1000px)");
+  var logOpen = null;
+  function moveLog() {
+    var log = document.getElementById("move-log");
+    if (!log) { return; }
+    log.open = logOpen !== null ? logOpen : WIDE.matches;
+    var list = log.querySelector("ol.moves");
+    if (list) { list.scrollTop = list.scrollHeight; }
+  }
+  document.addEventListener("toggle", function (evt) {
+    var log = evt.target;
+    if (log instanceof Element && log.id === "move-log" && log.dataset.set === "1") {
+      logOpen = log.open;
+    }
+  }, true);
+  document.addEventListener("click", function (evt) {
+    var summary = evt.target instanceof Element ? evt.target.closest("#move-log > summary") : null;
+    if (summary) { summary.parentElement.dataset.set = "1"; }
+  }, true);
+  document.body.addEventListener("htmx:afterSettle", moveLog);
+  document.body.addEventListener("play:drawn", moveLog);
+  moveLog();
+
   window.playBoard = { offer: offer, compare: compare };
 })();
