@@ -158,7 +158,7 @@ def import_cards(*, user: object, season: CardSeason, raw: bytes) -> Imported:
         raise Invalid(
             _(
                 "The first row must name the columns: number and name (numero, nome), and "
-                "optionally valid_from and valid_until (dd/mm/yyyy)."
+                "optionally valid from and valid until (dd/mm/yyyy)."
             ),
             fields={"file": [_("No number and name columns in the first row.")]},
         )
