@@ -290,6 +290,9 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     )
     pasted = request.POST.get("names", "")
     problem = ""
+    # A refusal of one of the players (no valid card, already entered...): said at the
+    # field of the form that sent them too, the list pasted or the members ticked.
+    refused_at = ""
     confirm: competitions.Matched | None = None
     picked: set[int] = set()
     asked: list[tuple[int, str, list[competitions.Suggestion], str]] = []
@@ -344,6 +347,8 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                 count = len(names)
         except LedgerError as error:
             problem = error.message
+            if problem and "player" in (error.fields or {}):
+                refused_at = "pick" if request.POST.get("how") == "pick" else "paste"
         else:
             messages.success(
                 request,
@@ -366,6 +371,7 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             "picked": picked,
             "pasted": pasted,
             "problem": problem,
+            "refused_at": refused_at,
             "confirm": confirm,
             "asked": asked if confirm else [],
             "started": competition.rounds.exists(),

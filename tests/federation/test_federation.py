@@ -147,6 +147,30 @@ def test_a_regional_event_refuses_a_player_without_a_card_and_takes_one_with_it(
     assert not Entrant.objects.filter(player=people.extra[1]).exists()
 
 
+@pytest.mark.parametrize("how", ["paste", "pick"])
+def test_the_enrolment_page_says_the_refusal_of_a_player_without_a_card_at_the_field(
+    client, people, fed, how
+):
+    federation, _season = fed
+    competition = _sanctioned(people, federation, "refuse", "Regionale")
+    client.force_login(people.users["organiser"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    sent = (
+        {"how": "paste", "names": "Giocatore 1"}
+        if how == "paste"
+        else {"how": "pick", "player": [str(people.extra[1].pk)]}
+    )
+    answer = client.post(f"/c/{people.club.slug}/{competition.slug}/enrol/", sent)
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    field = "names-error" if how == "paste" else "picked-error"
+    said = "Giocatore 1 holds no valid card of Federazione Toscana"
+    assert f'<p class="error" id="{field}">{said}' in page
+    if how == "paste":  # the names typed are kept, the field marked
+        assert 'aria-describedby="names-error">Giocatore 1</textarea>' in page
+    assert not Entrant.objects.filter(competition=competition).exists()
+
+
 def test_a_card_out_of_its_dates_is_no_card(people, fed):
     federation, season = fed
     year = timezone.localdate().year
