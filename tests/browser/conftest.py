@@ -73,6 +73,8 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         **os.environ,
         "LEDGER_VAR_DIR": str(var),
         "DATABASE_URL": f"sqlite:///{var / 'ledger.sqlite3'}",
+        # The site's settings with a cheap password hash (server_settings.py).
+        "DJANGO_SETTINGS_MODULE": "tests.browser.server_settings",
     }
     env.pop("CELERY_BROKER_URL", None)
     return env
