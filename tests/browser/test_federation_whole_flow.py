@@ -6,7 +6,11 @@ sanctions two events; the regional event's enrolment by paste asks "did you mean
 typed without its accent and refuses the card-less player at the field with the reason; the
 officer finds the person entered twice among the likely duplicates, reads the merge's preview
 and merges them; then, on a laptop in English, both rankings are read and checked against
-the values worked out by hand below.
+the values worked out by hand below. Last, a second club that runs on its own installation
+(a laptop: another process, its own SQLite file and key, holding the club as the hub's
+export gave it) is approved, given an upload token on the federation's page, plays an event
+and sends it with `manage.py sync_to_hub` to this server's address; the hub's page shows the
+lines synced, the officer sanctions the event and the points ranking counts it.
 
 The people (the demo club's members): L = Lucia Gambacorti, R = Ranieri Sismondi,
 N = Niccolò Della Gherardesca, and N' = "Niccolo Della Gherardesca" (no accent), the same
@@ -37,7 +41,11 @@ So N wins 3 of their 4 pairings, L 2 of 4, R 1 of 4: the order is N, L, R.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -46,7 +54,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import log_in, manage
+from tests.browser.conftest import ROOT, log_in, manage
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -130,6 +138,54 @@ CARD_HOLDERS = [
 CARD_HOLDERS += [f"Socio Lucchese {n}" for n in range(1, 38)]
 
 
+VENUE_KEY = "7b" * 32  # the venue laptop's own signing seed
+
+# At the hub, before anything: Lucca's club, whose organiser is the demo login too (it will
+# run its nights on a laptop of its own, holding the club as the hub numbered it).
+LUCCA = """
+from ledger.clubs.models import Club, Membership, Player, Role
+club = Club.objects.create(slug="circolo-lucchese", name="Circolo Lucchese", city="Lucca")
+Membership.objects.create(club=club, player=Player.objects.get(name="Lucia Gambacorti"),
+                          role=Role.ORGANISER)
+"""
+
+# At the venue: Lucca's event and its one table, played by three people of Lucca only.
+LUCCA_PLAYS = (
+    PREPARE.replace('"circolo-pisano"', '"circolo-lucchese"')
+    + """
+for n in (1, 2, 3):
+    Membership.objects.create(club=club, player=Player.objects.create(name=f"Lucchese {n}"))
+Competition.objects.create(club=club, name="Torneo di Lucca", slug="torneo-di-lucca",
+                           game="cardchess", format=Competition.Format.LEAGUE)
+play("torneo-di-lucca", ["Lucchese 1", "Lucchese 2", "Lucchese 3"])
+"""
+)
+
+
+def venue(db: Path, *args: str, token: str = "") -> str:
+    """Run a management command at the venue: its own SQLite file and its own key."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "LEDGER_VAR_DIR": str(db.parent),
+        "LEDGER_SIGNING_KEY": VENUE_KEY,
+        "LEDGER_HUB_TOKEN": token,
+    }
+    for name in ("LEDGER_SIGNING_KEY_FILE", "CELERY_BROKER_URL", "DJANGO_HTTPS"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(
@@ -177,10 +233,15 @@ def _cards_csv() -> bytes:
 
 
 def test_an_officer_sets_up_a_federation_and_reads_rankings_worked_out_by_hand(
-    phone: Any, laptop: Any, server: str, server_env: dict[str, str]
+    phone: Any,
+    laptop: Any,
+    server: str,
+    server_env: dict[str, str],
+    migrated_sqlite: Path,
+    tmp_path: Path,
 ) -> None:
     assert len(CARD_HOLDERS) == 50
-    manage(server_env, "shell", "-c", SETUP)
+    manage(server_env, "shell", "-c", SETUP + LUCCA)
     page = phone
     log_in(page, server)
 
@@ -355,3 +416,62 @@ def test_an_officer_sets_up_a_federation_and_reads_rankings_worked_out_by_hand(
     assert rating[0][2] > rating[1][2] > rating[2][2]
     _fits(reader)
     _shot(reader, "rating-laptop-en")
+
+    # --- the second club, on its own installation, syncs to the hub ------------------------
+    # Its laptop holds the club as the hub numbered it (docs/operations.md, a venue laptop).
+    export = tmp_path / "lucca.jsonl"
+    manage(server_env, "export_club", "circolo-lucchese", str(export), "--with-secrets")
+    hub_key = manage(
+        server_env,
+        "shell",
+        "-c",
+        "from ledger.clubs.storage import signing\nprint(signing.public_key())",
+    ).split()[-1]
+    laptop_db = tmp_path / "venue" / "ledger.sqlite3"
+    laptop_db.parent.mkdir()
+    shutil.copy(migrated_sqlite, laptop_db)
+    venue(laptop_db, "import_club", str(export), "--public-key", hub_key)
+
+    with page.expect_navigation():
+        page.goto(f"{server}/federations/{SLUG}/")
+    page.select_option("#apply-club", label="Circolo Lucchese")
+    with page.expect_navigation():
+        page.click("#apply")
+    with page.expect_navigation():
+        page.locator("#applications button[value=approve]").first.click()
+    expect(page.locator("#member-clubs")).to_contain_text("Circolo Lucchese")
+    with page.expect_navigation():
+        page.locator("#sync-circolo-lucchese button:visible").click()
+    token = re.search(r"hub_[A-Za-z0-9_-]+", page.content())
+    assert token is not None
+    said = venue(laptop_db, "sync_to_hub", "circolo-lucchese", "--url", server, token=token[0])
+    assert said.splitlines()[0] == "0 / 0 lines sent, chunk 0 of 0"
+    venue(laptop_db, "shell", "-c", LUCCA_PLAYS)
+    said = venue(laptop_db, "sync_to_hub", "circolo-lucchese")
+    assert said.splitlines()[0] == "0 / 3 lines sent, chunk 0 of 1", said
+    page.reload()
+    synced = page.locator("#sync-circolo-lucchese")
+    expect(synced.locator("td.num")).to_have_text("3")
+    _fits(page)
+    _shot(page, "venue-synced-phone-it")
+
+    page.select_option("#sanction-competition", label="Circolo Lucchese · Torneo di Lucca")
+    page.select_option("#sanction-tier", label="Di circolo")
+    with page.expect_navigation():
+        page.click("#sanction")
+    expect(page.locator("#sanctioned")).to_contain_text("Torneo di Lucca")
+
+    # Lucca's event, club tier (x1): Lucchese 1 10, Lucchese 2 6, Lucchese 3 3. With the
+    # others: L 20, N 12, Lucchese 1 10, R 6 and Lucchese 2 6 (a shared 4th place, the
+    # first counted first), Lucchese 3 3.
+    reader.goto(f"{server}/federations/{SLUG}/rankings/cardchess/points/")
+    table = _table(reader)
+    assert table == [
+        (1, "Lucia Gambacorti", Decimal(20)),
+        (2, "Niccolò Della Gherardesca", Decimal(12)),
+        (3, "Lucchese 1", Decimal(10)),
+        (4, "Ranieri Sismondi", Decimal(6)),
+        (4, "Lucchese 2", Decimal(6)),
+        (6, "Lucchese 3", Decimal(3)),
+    ]
+    _shot(reader, "points-two-clubs-laptop-en")
