@@ -215,8 +215,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Short dates day first in English too (ledger/dateformats/en/formats.py).
-FORMAT_MODULE_PATH = ["ledger.dateformats"]
+# Short dates day first in English too (ledger/web/dateformats/en/formats.py).
+FORMAT_MODULE_PATH = ["ledger.web.dateformats"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Rome")
 USE_I18N = True
 USE_TZ = True
