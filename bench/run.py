@@ -35,6 +35,15 @@ GOALS = {
     "export.lines_per_s": 1_000_000 / 60,
     "import.lines_per_s": 1_000_000 / 60,
     "ruling.p50_ms": 50.0,
+    # The federation at scale (issue 42, bench/federation_bench.py): 300 clubs, 30,000
+    # people, 5,000,000 journal lines. A ranking page cold and warm, a club's month of
+    # 10,000 lines uploaded and applied, every ranking rebuilt by two workers; and a whole
+    # club of 1,000,000 lines imported (import.seconds, bench/transfer_bench.py).
+    "federation.ranking_rating_cold_p50_ms": 50.0,
+    "federation.ranking_rating_warm_p50_ms": 50.0,
+    "federation.upload_s": 10.0,
+    "federation.rebuild_two_workers_s": 600.0,
+    "import.seconds": 60.0,
     # A move reaches the three other seats and a spectator of a digital table (issue 19).
     "play.move_push_p50_ms": 150.0,
     # The strong bots against the heuristic ones (issue 25): the lower end of the margin's
@@ -191,6 +200,17 @@ def transfer(quick: bool, out: dict[str, Any]) -> None:
         print(f"!! export/import figures skipped: {exc}")
 
 
+def federation(quick: bool, out: dict[str, Any]) -> None:
+    """A federation generated on PostgreSQL, measured (bench/federation_bench.py), in a
+    process of its own."""
+    from bench import federation_bench
+
+    try:
+        out.update(federation_bench.run(quick))
+    except Exception as exc:  # PostgreSQL missing, say: the other figures still count
+        print(f"!! federation figures skipped: {exc}")
+
+
 def play(quick: bool, out: dict[str, Any]) -> None:
     """The digital tables' live push (bench/play_bench.py), against a server of its own."""
     from bench import play_bench
@@ -221,21 +241,60 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--output", default=str(ROOT / "bench" / "results.json"))
+    parser.add_argument(
+        "--only",
+        default="",
+        help=(
+            "sections to run, comma-separated (engines, ledger, transfer, federation, play, "
+            "swiss, bots): their figures replace those in --output, the others are kept, "
+            "and 'sections' says when each was measured"
+        ),
+    )
     args = parser.parse_args()
     out: dict[str, Any] = {}
     started = time.perf_counter()
-    engines(args.quick, out)
-    ledger(args.quick, out)
-    transfer(args.quick, out)
-    play(args.quick, out)
-    swiss(args.quick, out)
-    bots(args.quick, out)
+    sections = {
+        "engines": engines,
+        "ledger": ledger,
+        "transfer": transfer,
+        "federation": federation,
+        "play": play,
+        "swiss": swiss,
+        "bots": bots,
+    }
+    chosen = [name.strip() for name in args.only.split(",") if name.strip()] or list(sections)
+    unknown = sorted(set(chosen) - set(sections))
+    if unknown:
+        parser.error(f"no such section: {', '.join(unknown)}")
+    for name in chosen:
+        sections[name](args.quick, out)
+    measured_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    mode = "quick" if args.quick else "full"
+    kept: dict[str, Any] = {}
+    when = {name: f"{measured_at} ({mode})" for name in chosen}
+    if args.only and Path(args.output).exists():
+        kept = json.loads(Path(args.output).read_text())
+        earlier = kept.pop("sections", None) or {
+            name: f"{kept.get('measured_at')} ({kept.get('mode')})" for name in sections
+        }
+        when = {**earlier, **when}
+        prefixes = {
+            "engines": ("engine.", "peer."),
+            "ledger": ("standings.", "api.", "ruling."),
+            "transfer": ("transfer.", "export.", "import."),
+            "federation": ("federation.",),
+        }
+        for name in chosen:
+            for key in [k for k in kept if k.startswith(prefixes.get(name, (f"{name}.",)))]:
+                kept.pop(key)
     report = {
+        **kept,
         "machine": machine(),
-        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "mode": "quick" if args.quick else "full",
+        "measured_at": measured_at,
+        "mode": mode,
         "seconds": round(time.perf_counter() - started, 1),
         "goals": GOALS,
+        "sections": when,
         # Every figure at the top level under its dotted name (engine.tarocco.games_per_s).
         **{k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()},
     }

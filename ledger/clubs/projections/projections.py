@@ -25,6 +25,7 @@ from ledger.clubs.models import (
 )
 from ledger.clubs.outcomes import DRAW, LOSS, WIN
 from ledger.clubs.projections.totals import (
+    Totals,
     journal_totals,
     journal_totals_of_penalty,
     journal_totals_of_table,
@@ -207,9 +208,15 @@ def _project_rounds(by_round: dict[tuple[int, int, int], list[Any]], *, wait: bo
     )
 
 
-def rebuild_round_totals(competition: Competition) -> None:
+def rebuild_round_totals(
+    competition: Competition, totals: dict[tuple[int, int], Totals] | None = None
+) -> None:
     """Recompute a competition's per-round totals from its journal (after a restore, or
-    when a round is deleted and its tables fall out of every round)."""
+    when a round is deleted and its tables fall out of every round). ``totals``: the
+    totals already counted from the journal in the same transaction (an import counts them
+    as it proves the journal it wrote), instead of reading it again."""
+    if totals is None:
+        totals = round_totals_from_journal(competition)
     with transaction.atomic():
         Table.objects.filter(competition=competition).update(
             totals_round=Coalesce(F("round_id"), Value(0))
@@ -227,10 +234,9 @@ def rebuild_round_totals(competition: Competition) -> None:
                     draws=t.draws,
                     losses=t.losses,
                 )
-                for (round_key, player_id), t in sorted(
-                    round_totals_from_journal(competition).items()
-                )
-            ]
+                for (round_key, player_id), t in sorted(totals.items())
+            ],
+            batch_size=5000,
         )
 
 

@@ -6,6 +6,7 @@ here, and the standings' reads, which a test holds equal to these."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -144,20 +145,52 @@ def round_totals_from_journal(competition: Competition) -> dict[tuple[int, int],
     person = people.canonical_ids({line[0] for line in lines})
     for line in lines:
         player_id, seat, points, kind, result_id, table_round, penalty, penalty_round, what = line
-        player_id = person[player_id]
-        key = (penalty_round if penalty is not None else table_round) or 0
-        if what == Penalty.Kind.CARRY:
-            key = RoundTotal.BEFORE_ROUNDS
-        t = keyed.get((key, player_id))
-        if t is None:
-            t = keyed[(key, player_id)] = Totals()
-        t.points += points
-        if kind in Entry.POINTS_ONLY:
-            continue
-        step = 1 if kind == Entry.Kind.CREDIT else -1
-        t.played += step
-        seat_outcomes = decided.get(result_id, ())
-        if seat < len(seat_outcomes):
-            name = COUNTERS[seat_outcomes[seat]]
-            setattr(t, name, getattr(t, name) + step)
+        count_round_line(
+            keyed,
+            person[player_id],
+            seat,
+            points,
+            kind,
+            table_round,
+            penalty,
+            penalty_round,
+            what,
+            decided.get(result_id, ()),
+        )
+    return without_zeros(keyed)
+
+
+def count_round_line(
+    keyed: dict[tuple[int, int], Totals],
+    person: int,
+    seat: int,
+    points: Decimal,
+    kind: str,
+    table_round: int | None,
+    penalty_id: int | None,
+    penalty_round: int | None,
+    penalty_kind: str | None,
+    seat_outcomes: Sequence[str],
+) -> None:
+    """Count one journal line in the per-round totals ``keyed`` (by round key and person):
+    ``seat_outcomes``, its result's outcome for each seat. Also what an import counts as it
+    proves the journal it wrote (transfer.prove_arrival)."""
+    key = (penalty_round if penalty_id is not None else table_round) or 0
+    if penalty_kind == Penalty.Kind.CARRY:
+        key = RoundTotal.BEFORE_ROUNDS
+    t = keyed.get((key, person))
+    if t is None:
+        t = keyed[(key, person)] = Totals()
+    t.points += points
+    if kind in Entry.POINTS_ONLY:
+        return
+    step = 1 if kind == Entry.Kind.CREDIT else -1
+    t.played += step
+    if seat < len(seat_outcomes):
+        name = COUNTERS[seat_outcomes[seat]]
+        setattr(t, name, getattr(t, name) + step)
+
+
+def without_zeros(keyed: dict[tuple[int, int], Totals]) -> dict[tuple[int, int], Totals]:
+    """The rows of ``keyed`` that are not all zero (as the per-round totals keep them)."""
     return {k: t for k, t in keyed.items() if t != Totals()}

@@ -30,6 +30,7 @@ import hashlib
 import hmac
 import logging
 import os
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,47 @@ def seal(
     in that write and the write's number of lines, ``new_origins``, and the penalty it
     names), version 1 otherwise (what it says); they keep verifying as they were sealed.
     """
+    return _seal_with(
+        _keys(_seed())[2],
+        club_id=club_id,
+        competition_id=competition_id,
+        result_id=result_id,
+        table_id=table_id,
+        seat=seat,
+        player_id=player_id,
+        points=points,
+        kind=kind,
+        origin=origin,
+        penalty_id=penalty_id,
+        version=version,
+        sequence=sequence,
+        prev_hash=prev_hash,
+    )
+
+
+def sealer() -> Callable[..., str]:
+    """``seal`` with the key read once: for a loop over many lines (an import), which would
+    otherwise read the settings again for every line. Takes ``seal``'s arguments."""
+    return functools.partial(_seal_with, _keys(_seed())[2])
+
+
+def _seal_with(
+    key: bytes,
+    *,
+    club_id: int,
+    competition_id: int,
+    result_id: int | None,
+    table_id: int | None,
+    seat: int,
+    player_id: int,
+    points: Decimal,
+    kind: str,
+    origin: str = "",
+    penalty_id: int | None = None,
+    version: int = 0,
+    sequence: int | None = None,
+    prev_hash: str | None = None,
+) -> str:
     shown = f"{Decimal(points):.2f}"
     if version >= 3:
         if sequence is None or prev_hash is None:
@@ -203,7 +245,8 @@ def seal(
         message = (
             f"{club_id}|{competition_id}|{result_id}|{table_id}|{seat}|{player_id}|{shown}|{kind}"
         )
-    return hmac.new(_keys(_seed())[2], message.encode(), hashlib.sha256).hexdigest()
+    # The one-shot HMAC (OpenSSL's, in C): the same value as hmac.new(...).hexdigest().
+    return hmac.digest(key, message.encode(), "sha256").hex()
 
 
 def seal_line(line: Any) -> str:
