@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ledger.clubs.games import label as game_label
 from ledger.clubs.transfer import sheets
@@ -75,7 +76,11 @@ def _rules(table: selectors.Ranking) -> list[str]:
         ]
     rules = table.rules
     return [
-        _("The best %(n)d results of the last %(m)d months count.")
+        ngettext(
+            "The best result of the last %(m)d months counts.",
+            "The best %(n)d results of the last %(m)d months count.",
+            rules.best,
+        )
         % {"n": rules.best, "m": rules.months},
         _("Points for each place in a competition: %(points)s, times its tier's weight.")
         % {"points": "-".join(rules.place_points or [])},

@@ -468,3 +468,29 @@ def test_a_venues_upload_applied_at_the_hub_rebuilds_its_federations_rankings(
     with world.capture(execute=True):
         events.after_commit(events.JOURNAL_SYNCED, club=world.clubs["Lucca"].pk, lines=4)
     assert (world.table("points"), world.table("rating")) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "best", "said"),
+    [
+        ("en", 1, "The best result of the last 12 months counts."),
+        ("en", 3, "The best 3 results of the last 12 months count."),
+        ("it", 1, "Conta il miglior risultato degli ultimi 12 mesi."),
+        ("it", 3, "Contano i migliori 3 risultati degli ultimi 12 mesi."),
+    ],
+)
+def test_the_points_rules_say_one_best_result_in_the_singular(
+    language: str, best: int, said: str
+) -> None:
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from ledger.web import ranking_views
+
+    table = SimpleNamespace(
+        kind=RankingRow.Kind.POINTS,
+        rules=SimpleNamespace(best=best, months=12, place_points=["10", "6", "3"]),
+    )
+    with translation.override(language):
+        assert ranking_views._rules(table)[0] == said
