@@ -25,6 +25,10 @@ def number_from(first: int) -> int:
                 not model.__module__.startswith("ledger.")
                 or pk is None
                 or pk.get_internal_type() not in ("AutoField", "BigAutoField")
+                # The clubs' own numbers stay the hub's: a club made at the venue after the
+                # link is never synced, and a club numbered inside a block would start its
+                # own block past what a 64-bit number holds.
+                or model._meta.label == "clubs.Club"
             ):
                 continue
             table, column = model._meta.db_table, str(pk.column)
@@ -46,7 +50,8 @@ def number_from(first: int) -> int:
                 quoted = connection.ops.quote_name(table)
                 last = f"SELECT COALESCE(MAX({connection.ops.quote_name(column)}), 0) FROM {quoted}"
                 cursor.execute(
-                    f"SELECT setval(pg_get_serial_sequence(%s, %s), GREATEST(%s, ({last})))",
+                    "SELECT setval(pg_get_serial_sequence(%s, %s), "
+                    f"GREATEST(%s::bigint, ({last})))",
                     [table, column, first - 1],
                 )
             moved += 1
