@@ -58,11 +58,18 @@ class Served(Gunicorn):
         return env
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "ledger.serve", "--port", str(self.port)]
-        command.append("--no-access-log")
+        # The port's socket is held by this process from the moment it was chosen (see
+        # listening_socket) and handed to the server, so nothing else can take it.
+        fd = self.socket.fileno()
+        command = [sys.executable, "-m", "ledger.serve", "--fd", str(fd), "--no-access-log"]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                command, cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
+                command,
+                cwd=ROOT,
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                pass_fds=(fd,),
             )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
