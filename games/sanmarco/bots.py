@@ -105,7 +105,7 @@ class BoardBot:
                     "sanmarco.base.doge_path",
                 )
             site, owner = state.bridges[action.a]
-            x, y = state.board.sites[site]
+            x, y = state.sites[site]
             there = y if x == state.doge else x
             points = state.district_points(there, set())[colour]
             toll = owner != colour
@@ -243,7 +243,7 @@ class BoardBot:
             if a.do != "doge":
                 continue
             site, owner = state.bridges[a.a]
-            x, y = state.board.sites[site]
+            x, y = state.sites[site]
             there = y if x == state.doge else x
             value = state.district_points(there, set())[colour] - (0 if owner == colour else 1)
             if value > best:

@@ -165,6 +165,10 @@ class BoardFlow(State[Act]):
         self.score = [0] * n
         self.limits: list[list[int]] = [[] for _ in range(n)]
         self.bridges: list[list[int]] = []  # [site, owner]
+        # where the bridges on the table stand: the board's sites, then any pair of districts a
+        # bridge was laid between against the rules (sanmarco.base.bridge_site), so the replay
+        # goes on with the bridge where it was put (``_site_of``)
+        self.sites: tuple[tuple[int, int], ...] = self.board.sites
         self.doge = self.board.doge_start
         self.action_deck = list(ACTION_DECK)
         self.action_discard: list[int] = []
@@ -214,7 +218,7 @@ class BoardFlow(State[Act]):
         for site, owner in self.bridges:
             if owner != colour:
                 continue
-            a, b = self.board.sites[site]
+            a, b = self.sites[site]
             if a == d and b not in out:
                 out.append(b)
             elif b == d and a not in out:
@@ -729,9 +733,9 @@ class BoardFlow(State[Act]):
             self._doge_step(colour, act)
 
     def _do_bridge(self, colour: int, act: Act) -> None:
-        site = self.board.site_index(act.a, act.b)
-        if site is None or self.supply[colour] <= 0:
-            raise RecordError("no bridge can go there")
+        if self.supply[colour] <= 0:
+            raise RecordError("no bridge marker left in the supply")
+        site = self._site_of(act.a, act.b)
         if act.c >= 0:
             if act.c >= len(self.bridges):
                 raise RecordError("no such bridge")
@@ -741,6 +745,21 @@ class BoardFlow(State[Act]):
             raise RecordError("every bridge is on the board")
         self.bridges.append([site, colour])  # ``_build``, written out
         self.supply[colour] -= 1
+
+    def _site_of(self, a: int, b: int) -> int:
+        """The site of a bridge laid between districts a and b: the board's, or, for two
+        districts the board does not make neighbours, a site of their own added to
+        ``sites`` (the bridge stands where it was put; the verdict names the rule)."""
+        key = (a, b) if a < b else (b, a)
+        sites = self.sites
+        if key in sites:
+            return sites.index(key)
+        if a == b or not (0 <= a < 6 and 0 <= b < 6):
+            raise RecordError("a bridge joins two different districts")
+        self.sites = (*sites, key)
+        # where each colour's district cards reach is read from these sites from now on
+        self._reach_memo = {}
+        return len(sites)
 
     def _remove(self, d: int, colour: int) -> None:
         self.cubes[d][colour] -= 1
@@ -782,7 +801,7 @@ class BoardFlow(State[Act]):
         if act.do != "doge" or not 0 <= act.a < len(self.bridges):
             raise RecordError("no such bridge")
         site, owner = self.bridges[act.a]
-        a, b = self.board.sites[site]
+        a, b = self.sites[site]
         if self.doge not in (a, b):
             raise RecordError("that bridge does not touch the Doge's district")
         self.doge = b if a == self.doge else a

@@ -170,7 +170,7 @@ class BoardRules(BoardFlow):
     def _bridge_moves(self, colour: int, setup: bool = False) -> list[Act]:
         if self.supply[colour] <= 0:
             return []
-        sites = self.board.sites
+        sites = self.board.sites  # a new bridge goes only where the board has a site
         per_site = self.board.per_site
         bridges = self.bridges
         if len(bridges) < MAX_BRIDGES:
@@ -178,7 +178,7 @@ class BoardRules(BoardFlow):
                 self._bridges_changed()
             free = self._free_sites
             if free is None:
-                counts = [0] * len(sites)
+                counts = [0] * len(self.sites)
                 for s, _owner in bridges:
                     counts[s] += 1
                 free = self._free_sites = tuple(
@@ -187,7 +187,7 @@ class BoardRules(BoardFlow):
             return list(free)
         if setup:
             return []
-        counts = [0] * len(sites)
+        counts = [0] * len(self.sites)
         for s, _owner in bridges:
             counts[s] += 1
         out = []
@@ -237,7 +237,7 @@ class BoardRules(BoardFlow):
             memo = self._reach_memo
             reach = memo.get(own)
             if reach is None:
-                reach = memo[own] = _reach(self.board.sites, own)
+                reach = memo[own] = _reach(self.sites, own)
             self._hops_of[colour] = reach
         return reach
 
@@ -248,7 +248,7 @@ class BoardRules(BoardFlow):
             self._bridges_changed()
         touch = self._touch
         if touch is None:
-            sites = self.board.sites
+            sites = self.sites
             rows: list[list[tuple[int, int]]] = [[] for _ in range(6)]
             for i, (site, _owner) in enumerate(self.bridges):
                 x, y = sites[site]
@@ -330,6 +330,8 @@ class BoardRules(BoardFlow):
             return rule_broken(BOOK, "sanmarco.v3.doge_one_colour", seat=seat)
         if ph == FREE_BANISH:
             return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
+        if ph == SETUP:  # a starting bridge: no card is played for it
+            return self._why_bridge(seat, colour, act)
         # a card of the holder's hand
         card = _card_of(act)
         if card not in self.holding:
@@ -343,19 +345,23 @@ class BoardRules(BoardFlow):
                 return rule_broken(BOOK, "sanmarco.base.district_hop", seat=seat)
             return rule_broken(BOOK, "sanmarco.base.district_supply", seat=seat)
         if do == "bridge":
-            if self.supply[colour] <= 0:
-                return rule_broken(BOOK, "sanmarco.base.bridge_marker", seat=seat)
-            site = self.board.site_index(act.a, act.b) if act.a != act.b else None
-            if site is None:
-                return rule_broken(BOOK, "sanmarco.base.bridge_site", seat=seat)
-            if act.c >= 0 or len(self.bridges) >= MAX_BRIDGES:
-                return rule_broken(BOOK, "sanmarco.base.bridge_take", seat=seat)
-            return rule_broken(BOOK, "sanmarco.base.bridge_cap", seat=seat)
+            return self._why_bridge(seat, colour, act)
         if do == "transfer":
             return rule_broken(BOOK, "sanmarco.base.transfer", seat=seat)
         if do in ("doge", "stop"):
             return rule_broken(BOOK, "sanmarco.base.doge_path", seat=seat)
         return rule_broken(BOOK, "sanmarco.record.impossible", seat=seat)
+
+    def _why_bridge(self, seat: int, colour: int, act: Act) -> Violation:
+        """The rule a bridge the rules do not allow breaks (at set-up or by the card)."""
+        if self.supply[colour] <= 0:
+            return rule_broken(BOOK, "sanmarco.base.bridge_marker", seat=seat)
+        site = self.board.site_index(act.a, act.b) if act.a != act.b else None
+        if site is None:
+            return rule_broken(BOOK, "sanmarco.base.bridge_site", seat=seat)
+        if act.c >= 0 or len(self.bridges) >= MAX_BRIDGES:
+            return rule_broken(BOOK, "sanmarco.base.bridge_take", seat=seat)
+        return rule_broken(BOOK, "sanmarco.base.bridge_cap", seat=seat)
 
 
 #: Each kind of move as the players say it, for "what is expected now" (Italian, English).

@@ -248,7 +248,7 @@ class BoardState(BoardRules):
         district this walk has visited."""
         if not 0 <= i < len(self.bridges):
             return False
-        x, y = self.board.sites[self.bridges[i][0]]
+        x, y = self.sites[self.bridges[i][0]]
         doge = self.doge
         if doge == x:
             return y not in visited
@@ -451,7 +451,7 @@ class BoardState(BoardRules):
             ],
             "cubes": {DISTRICTS[d]: list(self.cubes[d]) for d in range(6)},
             "bridges": [
-                {"between": [DISTRICTS[x] for x in self.board.sites[s]], "owner": o}
+                {"between": [DISTRICTS[x] for x in self.sites[s]], "owner": o}
                 for s, o in self.bridges
             ],
             "doge": DISTRICTS[self.doge],

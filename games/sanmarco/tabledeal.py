@@ -373,10 +373,16 @@ def illegal_steps(
     out: list[dict[str, Any]] = []
     if "bridge" in doing:
         laid = {frozenset(s.get("between") or []) for s in legal if s.get("do") == "bridge"}
+        # with every bridge on the board a bridge is laid by taking one over (the first
+        # one the rules let this colour take)
+        takes = [s["take"] for s in legal if s.get("do") == "bridge" and "take" in s]
         for i, a in enumerate(DISTRICTS):
             for b in DISTRICTS[i + 1 :]:
                 if frozenset((a, b)) not in laid:
-                    out.append({"seat": seat, "do": "bridge", "between": [a, b]})
+                    step: dict[str, Any] = {"seat": seat, "do": "bridge", "between": [a, b]}
+                    if takes:
+                        step["take"] = takes[0]
+                    out.append(step)
     if "district" in doing:
         # a district card's aristocrat put in a district the card does not lead to
         cards = [d for d in DISTRICTS if {"seat": seat, "do": "district", "district": d} in legal]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.core import RandomBot, play, registry
+from games.core import RandomBot, make_bot, play, registry
 from games.sanmarco import tabledeal
 from ledger.clubs.models import Competition
 from ledger.referee import checking, services
@@ -205,3 +205,87 @@ def test_every_board_preset_s_set_up_tapped_as_districts_is_the_board_the_dice_m
     assert dice == record["deal"]["chance"]["dice"][: len(dice)]
     tapped = engine.start({"ruleset": record["ruleset"], "deal": deal}).view(None)["cubes"]
     assert tapped == engine.start(record).view(None)["cubes"]
+
+
+def _with_a_bridge_off_the_board(seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A base game whose first starting bridge is laid between two districts the board
+    joins by no site, then played to its end by the heuristic bots: the step, and the whole
+    game with the chance it drew (written, as a table's record has it)."""
+    engine = registry.get("sanmarco")
+    state = engine.new_game(engine.ruleset("base3"), seed)
+    seat = state.to_act()
+    sites = {frozenset(engine.encode_action(a)["between"]) for a in state.legal_actions(seat)}
+    pair = next(
+        [a, b]
+        for i, a in enumerate(tabledeal.DISTRICTS)
+        for b in tabledeal.DISTRICTS[i + 1 :]
+        if frozenset((a, b)) not in sites
+    )
+    fault = {"seat": seat, "do": "bridge", "between": pair}
+    state.apply_unchecked(*engine.decode_step(fault, "fault"))
+    actions = [fault]
+    bots = [make_bot(engine, "heuristic", seed + i) for i in range(3)]
+    while not state.is_over():
+        seat = state.to_act()
+        action = bots[seat].choose(state, seat)
+        state.apply_unchecked(seat, action)
+        actions.append({"seat": seat, **engine.encode_action(action)})
+    chance = json.loads(json.dumps(state.chance.used))
+    return fault, {"ruleset": "base3", "deal": {"chance": chance}, "actions": actions}
+
+
+def test_a_bridge_laid_where_the_board_has_no_site_is_recorded_marked_and_the_game_goes_on(
+    people: Any, club: Any
+) -> None:
+    fault, table = _with_a_bridge_off_the_board(3)
+    chance = table["deal"]["chance"]
+    case, client = _open(people, club)
+    _set_up(client, case, chance["dice"])
+    page = client.get(f"/referee/case/{case.pk}/").content.decode()
+    held = page.split('class="choices-groups held-buttons"')[1].split("</form>")[0]
+    assert json.dumps(fault).replace('"', "&quot;") in held and "⚠" in held
+    tapped = client.post(
+        f"/referee/case/{case.pk}/step/", {"action": json.dumps(fault), "as_played": "1"}
+    )
+    assert tapped.status_code == 302
+    case.refresh_from_db()
+    assert case.record["actions"] == [fault]
+    first = case.verdict["violations"][0]
+    assert first["step"] == 0 and first["rule"] == "sanmarco.base.bridge_site"
+    assert len(case.verdict["violations"]) == 1
+    # the bridge stands where it was put, and the desk goes on with the next step
+    build = checking.builder("sanmarco", case.record, "base3")
+    assert build["error"] == "" and build["choices"]
+    # the rest of the game as the table played it, each step offered by the desk and the
+    # chance said when the desk asks for it
+    record = case.record
+    used = {"dice": 12, "action_cards": 0, "limit_cards": 0, "roles": 0}
+    while True:
+        build = checking.builder("sanmarco", record, "base3")
+        assert build["error"] == ""
+        if build.get("chance"):
+            said = _answers(chance, build["chance"], used)
+            values = {k.removeprefix("chance_"): v for k, v in said.items()}
+            record = tabledeal.chance_apply(record, values)
+            continue
+        if len(record["actions"]) == len(table["actions"]):
+            break
+        step = table["actions"][len(record["actions"])]
+        assert step in [c["raw"] for c in build["choices"]], step
+        record = {**record, "actions": [*record["actions"], step]}
+    assert build["over"] is True
+    services.set_record(user=people.users["referee"], case=case, record=record)
+    case.refresh_from_db()
+    verdict = case.verdict
+    assert verdict["complete"] is True
+    assert [v["rule"] for v in verdict["violations"]] == ["sanmarco.base.bridge_site"]
+    assert verdict["remedy"]["offenders"] == [fault["seat"]]
+    assert len(verdict["remedy"]["scores"]) == 3
+    # the page names the fault in words, the rule id a small reference beside them
+    page = client.get(f"/referee/case/{case.pk}/").content.decode()
+    violations = page.split('id="violations"')[1].split("</table>")[0]
+    rule = registry.get("sanmarco").rules.get("sanmarco.base.bridge_site")
+    assert rule is not None and rule.text.as_dict()["en"] in violations
+    words = violations.split(rule.text.as_dict()["en"])[0]
+    assert "sanmarco.base.bridge_site" not in words  # the id is not the main text
+    assert 'id="remedy-score"' in page
