@@ -86,11 +86,15 @@ def manage(env: dict[str, str], *args: str) -> str:
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
-        check=True,
         capture_output=True,
         text=True,
         timeout=300,
     )
+    if done.returncode:
+        # The command's own words, so a failed set-up says what it met.
+        raise AssertionError(
+            f"manage.py {args[0]} ended with {done.returncode}:\n{done.stderr[-4000:]}"
+        )
     return done.stdout
 
 
