@@ -157,6 +157,10 @@ def test_the_player_page_sums_up_their_last_night(people: People, club: Club) ->
     )
     summary = page.content.decode()
     assert 'id="last-night-summary"' in summary and "3° di 8, -6" in summary
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(
+        reverse("player", args=[club.slug, people.extra[0].pk])
+    )
+    assert "place 3 of 8, -6" in english.content.decode()
 
 
 def test_cardchess_counts_the_reami_a_player_formed_only_from_a_full_record() -> None:
