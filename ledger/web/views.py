@@ -801,6 +801,7 @@ JOURNAL_HEADER = [
     "player",
     "points",
     "kind",
+    "what",
     "source",
     "prev_hash",
     "hash",
@@ -826,6 +827,8 @@ def journal_csv(request: HttpRequest, club: str, slug: str, kind: str = "csv") -
             e.player.name,
             e.points,
             e.kind,
+            # The kind in the reader's words beside its stable code.
+            e.get_kind_display(),
             e.source,
             e.prev_hash,
             e.hash,

@@ -312,6 +312,9 @@ def test_standings_and_journal_export_as_csv(client, people, league):
     assert first["player"] == a.name and first["points"] == "10.00" and first["wins"] == "1"
     journal = list(csv.reader(io.StringIO(client.get(base + "journal.csv").content.decode())))
     assert [r[0] for r in journal[1:]] == ["1", "2"] and len(journal[1][-1]) == 64
+    # Each line's kind is said in words beside its code.
+    what = journal[0].index("what")
+    assert journal[0][what - 1] == "kind" and {r[what] for r in journal[1:]} == {"Risultato"}
 
 
 def test_the_player_page_shows_rating_chart_history_and_head_to_head(client, people, league):
