@@ -94,6 +94,14 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
                 "expected a value-1 pawn: bP1l, bP1d, gP1l or gP1d", path="ruleset.removed_pawn"
             )
 
+    def chance_steps(
+        self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """Each deal as it came: the cards each seat got, and the table's cards."""
+        from games.core.engine import hands_dealt
+
+        return hands_dealt(self, record, lang, names, table="table")
+
     def new_game(self, ruleset: CardChessRuleset, seed: int) -> CardChessState:
         return CardChessState(ruleset, [], seed)
 

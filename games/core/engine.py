@@ -398,6 +398,18 @@ class Game(ABC, Generic[R, S, A]):
         the answer adds nothing. The default: no figures of the game's own."""
         return {}
 
+    def chance_steps(
+        self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The chance that fell while the record was played (dice rolled, cards dealt or
+        drawn, a role draw), in the order it fell, each ``{"after": n, "label": words}``:
+        ``n`` the record's actions applied when it fell (0: before the first), the words in
+        ``lang`` with each seat said by its player's name from ``names``. The referee's desk
+        shows them on its timeline among the steps. The default: the cards each seat's hand
+        gained without playing them (``hands_dealt``), for a game whose views show a
+        ``hand``; a game with other chance says it itself."""
+        return hands_dealt(self, record, lang, names)
+
     def step_groups(self, actions: Sequence[Mapping[str, JSON]], lang: str) -> list[str]:
         """The heading of the part of the game each action belongs to, one per action, in
         ``lang`` ("it" or "en"): the referee's desk shows a record's steps under them
@@ -604,3 +616,88 @@ def play(game: Game[Any, Any, Any], state: S, bots: Sequence[Bot]) -> S:
     if not state.is_over():
         raise RuntimeError(f"{game.info.slug}: no end after {limit} actions")
     return state
+
+
+def hands_dealt(
+    game: Any,
+    record: Mapping[str, Any],
+    lang: str,
+    names: Sequence[str] | None = None,
+    table: str = "",
+) -> list[dict[str, Any]]:
+    """``Game.chance_steps`` read from the views: the record replayed as played, and after
+    the deal and each action, the cards each seat's hand (``view(seat)["hand"]``) gained
+    that it did not hold before, said as dealt (before the first action) or drawn; with
+    ``table``, the view's key of the cards dealt face up on the table too. It stops where
+    the record cannot be replayed."""
+    from games.core import words as game_words
+
+    said = game_words.for_game(game.info.slug)
+
+    def card(code: Any) -> str:
+        return str(said.card(code, lang)) if said is not None else str(code)
+
+    def who(seat: int) -> str:
+        return game_words.seat_name(seat, lang, names)
+
+    out: list[dict[str, Any]] = []
+    try:
+        state = game.start(record)
+        seats = int(
+            getattr(state.ruleset, "seats", 0) or len(state.view(None).get("hand_sizes") or [])
+        )
+    except (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return out
+
+    def held() -> tuple[list[list[Any]], list[Any]]:
+        hands = []
+        for seat in range(seats):
+            hand = state.view(seat).get("hand")
+            hands.append(list(hand) if isinstance(hand, list) else [])
+        shown = state.view(None).get(table) if table else None
+        return hands, [c for c in shown if c is not None] if isinstance(shown, list) else []
+
+    def gained(before: list[Any], after: list[Any]) -> list[Any]:
+        left = list(before)
+        new = []
+        for c in after:
+            if c in left:
+                left.remove(c)
+            else:
+                new.append(c)
+        return new
+
+    hands, shown = [[] for _ in range(seats)], []  # type: tuple[list[list[Any]], list[Any]]
+    actions = record.get("actions") or []
+    for n in range(len(actions) + 1):
+        try:
+            now, laid = held()
+        except (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return out
+        parts = []
+        for seat in range(seats):
+            new = gained(hands[seat], now[seat])
+            if new:
+                cards = ", ".join(card(c) for c in new)
+                parts.append(
+                    (f"{who(seat)} riceve {cards}" if n == 0 else f"{who(seat)} pesca {cards}")
+                    if lang == "it"
+                    else (
+                        f"{who(seat)} is dealt {cards}" if n == 0 else f"{who(seat)} draws {cards}"
+                    )
+                )
+        new_table = gained(shown, laid)
+        if new_table:
+            cards = ", ".join(card(c) for c in new_table)
+            parts.append(f"in tavola {cards}" if lang == "it" else f"on the table {cards}")
+        if parts:
+            out.append({"after": n, "label": "; ".join(parts)})
+        hands, shown = now, laid
+        if n == len(actions):
+            break
+        try:
+            raw = actions[n]
+            state.apply_unchecked(*game.decode_step(raw, f"actions[{n}]"))
+        except (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return out
+    return out

@@ -203,6 +203,31 @@ class Ponte(Game[PonteRuleset, PonteState, Action]):
                     path=f"ruleset.{name}",
                 )
 
+    def chance_steps(
+        self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The match's chance, before the first step: the draw of the side that challenges
+        first, and each side's strategy cards in the order its magistrature hold them."""
+        from games.core.words import pick
+        from games.ponte import words as W
+
+        try:
+            deal = self.start(record).deal
+        except (RecordError, ValueError, KeyError, TypeError):
+            return []
+        first = W.card(SIDES[deal.first], lang)
+        said = pick(
+            lang, f"Sorteggio: sfida per prima {first}", f"The draw: {first} challenges first"
+        )
+        if deal.quarter is not None:
+            quarter = pick(lang, *W.QUARTERS[("east", "west")[deal.quarter]])
+            said += f" ({quarter})"
+        for side, order in zip(SIDES, deal.strategy, strict=False):
+            cards = ", ".join(str(c + 1) for c in order)
+            said += pick(lang, "; carte strategia di ", "; strategy cards of ")
+            said += f"{W.card(side, lang)}: {cards}"
+        return [{"after": 0, "label": said}]
+
     def new_game(self, ruleset: PonteRuleset, seed: int) -> PonteState:
         r = rng(seed, "ponte-deal")
         first = r.randrange(2)

@@ -128,6 +128,14 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED
 
+    def chance_steps(
+        self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The board's dice, role draws and cards drawn (games/sanmarco/tabledeal.py)."""
+        from games.sanmarco import tabledeal
+
+        return tabledeal.chance_steps(record, lang, names)
+
     def check_ruleset(self, ruleset: Any) -> None:
         if isinstance(ruleset, BoardRuleset):
             self._check_board_ruleset(ruleset)

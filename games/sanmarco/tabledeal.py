@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import RecordError, registry
-from games.core.words import pick, seat_name
+from games.core.words import join, pick, seat_name
 from games.sanmarco import words as W
 from games.sanmarco.board import DISTRICTS
 from games.sanmarco.cards import CARD_NAMES
@@ -641,3 +641,76 @@ def _whole(values: Mapping[str, str], name: str, low: int, high: int) -> int:
     if not text.isdigit() or not low <= int(text) <= high:
         raise RecordError(f"a whole number from {low} to {high}", path=name)
     return int(text)
+
+
+# --- the chance on the desk's timeline ---------------------------------------------------
+def chance_steps(
+    record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """``Game.chance_steps`` for the board: the record replayed, and what chance gave
+    before the first step (the set-up rolls) and after each step, in words: the dice, the
+    roles drawn for a round, the cards a distributor drew. It stops where the record cannot
+    be replayed (or its chance runs out: the desk asks for it)."""
+    if not _board(record.get("ruleset")):
+        return []
+    engine: Any = registry.get("sanmarco")
+    out: list[dict[str, Any]] = []
+    try:
+        state = engine.start(record)
+    except RecordError:
+        return out
+    seen = {k: 0 for k in state.chance.used}
+    actions = record.get("actions") or []
+    for n in range(len(actions) + 1):
+        used = state.chance.used
+        parts: list[str] = []
+        dice = [str(v) for v in used["dice"][seen["dice"] :]]
+        if n == 0 and dice:
+            # the set-up: four rolls per colour, colour by colour (variant 2's neutral six)
+            rolled = [c for c, kind in enumerate(state.kinds) if kind != "neutral"]
+            for c in rolled:
+                mine, dice = dice[:4], dice[4:]
+                parts.append(
+                    pick(lang, "tiri di preparazione di ", "set-up rolls of ")
+                    + f"{_colour_word(state, c, names, lang)}: {', '.join(mine)}"
+                )
+            if dice:
+                neutral = pick(lang, "il neutro", "the neutral colour")
+                parts.append(f"{neutral}: {', '.join(dice)}")
+            dice = []
+        if dice:
+            parts.append(
+                pick(
+                    lang,
+                    "dadi: " if len(dice) > 1 else "dado: ",
+                    "dice: " if len(dice) > 1 else "die: ",
+                )
+                + join(dice, lang)
+            )
+        for draw in used["roles"][seen["roles"] :]:
+            parts.append(
+                pick(lang, "ruoli sorteggiati: ", "roles drawn: ")
+                + _roles_words([int(c) for c in draw], state, names, lang)
+            )
+        drawn = [_card_words(str(c), lang) for c in used["action_cards"][seen["action_cards"] :]]
+        limits = [str(v) for v in used["limit_cards"][seen["limit_cards"] :]]
+        if drawn or limits:
+            pair = state.pairs[0] if state.pairs else None
+            who = _colour_word(state, int(pair.distributor), names, lang) if pair else ""
+            said = ", ".join(drawn)
+            if limits:
+                said += pick(lang, "; limiti ", "; limits ") if said else ""
+                said += ", ".join(limits)
+            parts.append(pick(lang, f"{who} pesca: {said}", f"{who} draws: {said}"))
+        if parts:
+            label = "; ".join(parts)
+            out.append({"after": n, "label": label[:1].upper() + label[1:]})
+        seen = {k: len(v) for k, v in used.items()}
+        if n == len(actions):
+            break
+        try:
+            seat, action = engine.decode_step(actions[n], f"actions[{n}]")
+            state.apply_unchecked(seat, action)
+        except RecordError:
+            break
+    return out

@@ -235,6 +235,13 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
         return read.whole(value, path)
 
     # --- summaries ----------------------------------------------------------------------
+    def chance_steps(
+        self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The deal, before the first step: the cards each seat was dealt (the monte taken
+        later is a step of the play, not chance)."""
+        return [s for s in super().chance_steps(record, lang, names) if s["after"] == 0]
+
     def step_groups(self, actions: Sequence[Mapping[str, JSON]], lang: str) -> list[str]:
         """The bidding, the calls and the monte, then each trick of four cards played."""
         out, plays = [], 0

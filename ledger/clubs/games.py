@@ -97,6 +97,14 @@ def step_groups(slug: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
     return registry.get(slug).step_groups(actions, reader_language())
 
 
+def chance_steps(
+    slug: str, record: Mapping[str, Any], names: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """The chance that fell while a record was played (dice, cards dealt or drawn, a role
+    draw), each with the number of steps applied when it fell, in words, as the game says."""
+    return list(registry.get(slug).chance_steps(record, reader_language(), names))
+
+
 def turn_rule(slug: str) -> str:
     """The rule a seat breaks by moving out of its turn: the game's, or its book's first."""
     game = registry.get(slug)

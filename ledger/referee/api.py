@@ -48,7 +48,13 @@ class ViolationOut(serializers.Serializer[Any]):
 
 
 class StepOut(serializers.Serializer[Any]):
-    step = serializers.IntegerField()
+    step = serializers.IntegerField(
+        allow_null=True, help_text="The action's index in the record; null for chance"
+    )
+    chance = serializers.BooleanField(
+        required=False,
+        help_text="Chance that fell here (dice, cards dealt or drawn), said in the label",
+    )
     seat = serializers.IntegerField(allow_null=True)
     # A field named label: DRF's metaclass takes it off the class, where stubs see Field.label.
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like a Field attribute

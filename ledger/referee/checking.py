@@ -16,7 +16,13 @@ from games.core import tabledeal as game_tabledeal
 from games.core import words as game_words
 from ledger.clubs import cards as drawn
 from ledger.clubs.errors import Invalid
-from ledger.clubs.games import engine_available, reader_language, step_groups, with_players
+from ledger.clubs.games import (
+    chance_steps,
+    engine_available,
+    reader_language,
+    step_groups,
+    with_players,
+)
 from ledger.clubs.scoring import read_error_words
 from ledger.referee import remedies
 
@@ -249,7 +255,30 @@ def timeline(
     groups: list[dict[str, Any]] = []
     steps = [(i, raw) for i, raw in enumerate(actions) if isinstance(raw, Mapping)]
     headings = step_groups(game, [raw for _i, raw in steps])
+    # the chance that fell among the steps (dice, cards dealt or drawn, a role draw), as the
+    # game says it: each shown where it fell, going back to it keeps the step that drew it
+    fell: dict[int, list[dict[str, Any]]] = {}
+    if record is not None:
+        for k, said in enumerate(chance_steps(game, record, names)):
+            fell.setdefault(int(said["after"]), []).append(
+                {
+                    "chance": True,
+                    "step": None,
+                    "anchor": f"chance-{k}",
+                    "number": int(said["after"]) + 1,
+                    "seat": None,
+                    "label": str(said["label"]),
+                    "taken": "",
+                    "violations": [],
+                    "first": False,
+                    "replayed": True,
+                }
+            )
     for (i, raw), name in zip(steps, headings, strict=True):
+        if i == 0 and fell.get(0):
+            groups.append(
+                {"name": _("Before the first step"), "steps": fell[0], "offending": False}
+            )
         if not groups or groups[-1]["name"] != name:
             groups.append({"name": name, "steps": [], "offending": False})
         found = by_step.get(i, [])
@@ -284,6 +313,10 @@ def timeline(
             }
         )
         groups[-1]["offending"] = groups[-1]["offending"] or bool(found)
+        # what chance gave right after this step, beside it
+        groups[-1]["steps"].extend(fell.get(i + 1, []))
+    if not steps and fell.get(0):
+        groups.append({"name": _("Before the first step"), "steps": fell[0], "offending": False})
     return groups
 
 
