@@ -269,3 +269,17 @@ def test_the_cards_page_imports_a_file_and_reports_bad_rows_by_line(client, peop
     )
     assert "2 tessere aggiunte" in good.content.decode()
     assert Card.objects.filter(season=season).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "not_words"),
+    [("it", "nessun invio finora", ">mai<"), ("en", "not synced yet", ">never<")],
+)
+def test_a_member_club_that_never_synced_reads_not_synced_yet_in_the_readers_language(
+    client, people, fed, language, words, not_words
+):
+    federation, _season = fed
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    page = client.get(f"/federations/{federation.slug}/").content.decode()
+    row = page.split(f'id="sync-{people.club.slug}"', 1)[1].split("</tr>", 1)[0]
+    assert words in row and not_words not in row
