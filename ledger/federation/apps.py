@@ -21,7 +21,7 @@ class FederationConfig(AppConfig):
         why = "the federation's, not one club's: carried by the backup's database copy"
         for model in self.get_models(include_auto_created=True):
             leave_out(model._meta.label, why)
-        for label in ("RankedResult", "RankingRow", "RankingState"):
+        for label in ("RankedResult", "RankingRow", "RankingMonth", "RankingState"):
             leave_out(f"federation.{label}", "rebuilt from the journal")
         # The rankings follow what happens in the member clubs (after each commit).
         from ledger.clubs import events

@@ -283,6 +283,28 @@ class RankingRow(models.Model):
         return f"{self.game} {self.kind} {self.period}: #{self.rank} {self.person_id}"
 
 
+class RankingMonth(models.Model):
+    """One month's table of a ranking, as its rows stand: how many people it ranks. Written
+    with the rows by the workers, so that a page reads the months it offers and the count
+    of its table without going through the rows."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=16)
+    kind = models.CharField(max_length=8, choices=RankingRow.Kind.choices)
+    period = models.DateField()
+    rows = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "game", "kind", "period"], name="federation_one_month"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.kind} {self.period}: {self.rows}"
+
+
 class RankingState(models.Model):
     """Where a game's rankings of a federation stand: when they were rebuilt, and the last
     result the rating has folded in (its journal line's time, club and number), so that a
@@ -296,6 +318,8 @@ class RankingState(models.Model):
     last_club = models.BigIntegerField(default=0)
     last_sequence = models.BigIntegerField(default=0)
     rated = models.PositiveIntegerField(default=0)
+    # Moves on each time the game's rankings are written: the pages' cache is keyed on it.
+    version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [

@@ -42,6 +42,7 @@ from ledger.federation.models import (
     Federation,
     MemberClub,
     RankedResult,
+    RankingMonth,
     RankingRow,
     RankingRules,
     RankingState,
@@ -306,6 +307,24 @@ def _insert(made: Sequence[RankingRow]) -> None:
         )
 
 
+def _months(
+    federation_id: int, game: str, kind: str, counts: dict[date, int], *, every: bool
+) -> None:
+    """Write how many rows each of these months' tables holds; with ``every``, the months
+    given are all the table has (the others go)."""
+    mine = RankingMonth.objects.filter(federation_id=federation_id, game=game, kind=kind)
+    if every:
+        mine.delete()
+    else:
+        mine.filter(period__in=list(counts)).delete()
+    RankingMonth.objects.bulk_create(
+        [
+            RankingMonth(federation_id=federation_id, game=game, kind=kind, period=p, rows=n)
+            for p, n in sorted(counts.items())
+        ]
+    )
+
+
 def _state(federation_id: int, game: str) -> RankingState:
     found, _made = RankingState.objects.select_for_update().get_or_create(
         federation_id=federation_id, game=game
@@ -328,6 +347,7 @@ def rebuild_rating(federation_id: int, game: str) -> int:
         RankingRow.objects.filter(federation_id=federation_id, game=game, kind=RATING).delete()
         state: dict[int, list[Any]] = {}
         before: dict[int, int] = {}
+        counts: dict[date, int] = {}
         if results:
             first = _period_of(results[0].key[0])
             every = periods(first, max(today, first))
@@ -339,13 +359,16 @@ def rebuild_rating(federation_id: int, game: str) -> int:
                     at += 1
                 rows = _rating_rows(federation_id, game, period, state, before)
                 _insert(rows)
+                counts[period] = len(rows)
                 before = {r.person_id: r.rank for r in rows}
+        _months(federation_id, game, RATING, counts, every=True)
         last = results[-1].key if results else None
         state_row.last_at = last[0] if last else None
         state_row.last_club = last[1] if last else 0
         state_row.last_sequence = last[2] if last else 0
         state_row.rated = len(results)
         state_row.rebuilt_at = state_row.updated_at = timezone.now()
+        state_row.version += 1
         state_row.save()
     return len(results)
 
@@ -398,10 +421,12 @@ def extend_rating(federation_id: int, game: str) -> int | None:
         for at in range(0, len(gone), CHUNK):
             rows.filter(person_id__in=gone[at : at + CHUNK]).delete()
         _insert(changed)
+        _months(federation_id, game, RATING, {period: len(state)}, every=False)
         last = new[-1].key
         state_row.last_at, state_row.last_club, state_row.last_sequence = last
         state_row.rated += len(new)
         state_row.updated_at = timezone.now()
+        state_row.version += 1
         state_row.save()
     return len(new)
 
@@ -496,10 +521,13 @@ def rebuild_points(federation_id: int, game: str, since: date | None = None) -> 
     )
     today = timezone.localdate()
     with transaction.atomic():
-        _state(federation_id, game)  # one writer of the game's rankings at a time
+        state = _state(federation_id, game)  # one writer of the game's rankings at a time
         rows = RankingRow.objects.filter(federation_id=federation_id, game=game, kind=POINTS)
         if not found:
             rows.delete()
+            _months(federation_id, game, POINTS, {}, every=True)
+            state.version += 1
+            state.save(update_fields=["version"])
             return 0
         days = [f[2] for f in found]
         first = found[0][2]
@@ -509,6 +537,7 @@ def rebuild_points(federation_id: int, game: str, since: date | None = None) -> 
         rows.exclude(period__in=every).delete()
         before: dict[int, int] = {}
         written = 0
+        counts: dict[date, int] = {}
         for period in every:
             opens = months_back(period, months - 1)
             # The results are in day order: the window is one slice of them.
@@ -516,11 +545,16 @@ def rebuild_points(federation_id: int, game: str, since: date | None = None) -> 
             table = _points_rows(federation_id, game, period, inside, best, before)
             if period >= start:
                 _write_period(federation_id, game, POINTS, period, table)
+                counts[period] = len(table)
                 written += 1
             before = {r.person_id: r.rank for r in table}
-        state = RankingState.objects.get(federation_id=federation_id, game=game)
+        RankingMonth.objects.filter(federation_id=federation_id, game=game, kind=POINTS).exclude(
+            period__in=every
+        ).delete()
+        _months(federation_id, game, POINTS, counts, every=False)
         state.updated_at = timezone.now()
-        state.save(update_fields=["updated_at"])
+        state.version += 1
+        state.save(update_fields=["updated_at", "version"])
     return written
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -24,6 +25,7 @@ from ledger.federation.models import (
     MemberClub,
     Officer,
     RankingRules,
+    RankingState,
     Sanction,
     Tier,
 )
@@ -190,6 +192,10 @@ def set_province(*, user: Any, membership: MemberClub, province: str) -> MemberC
     require_officer(user, membership.federation)
     membership.province = " ".join(province.split())[:60]
     membership.save(update_fields=["province"])
+    # The rankings' pages are cached under their version: a club's province is part of them.
+    RankingState.objects.filter(federation_id=membership.federation_id).update(
+        version=F("version") + 1
+    )
     return membership
 
 

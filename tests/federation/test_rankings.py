@@ -28,7 +28,7 @@ import pytest
 from ledger.clubs.models import Club, Competition, Membership, Player, Result, Round
 from ledger.clubs.results import services as results
 from ledger.federation import rankings, services
-from ledger.federation.models import RankingRow, Tier
+from ledger.federation.models import MemberClub, RankingRow, Tier
 
 pytestmark = pytest.mark.django_db
 
@@ -494,3 +494,81 @@ def test_the_points_rules_say_one_best_result_in_the_singular(
     )
     with translation.override(language):
         assert ranking_views._rules(table)[0] == said
+
+
+def _months_kept() -> dict[tuple[str, datetime.date], int]:
+    from ledger.federation.models import RankingMonth
+
+    return {(m.kind, m.period): m.rows for m in RankingMonth.objects.all()}
+
+
+def _months_counted() -> dict[tuple[str, datetime.date], int]:
+    from django.db.models import Count
+
+    return {
+        (r["kind"], r["period"]): r["n"]
+        for r in RankingRow.objects.values("kind", "period").annotate(n=Count("id")).order_by()
+    }
+
+
+def test_the_months_a_ranking_offers_and_their_counts_are_kept_beside_its_rows(
+    world: World, four: Any
+) -> None:
+    kept = _months_kept()
+    assert kept == _months_counted()
+    assert kept[("points", _period(0))] == 4 and kept[("points", _period(4))] == 4
+    assert kept[("rating", _period(0))] == 4
+    rankings.rebuild(world.federation.pk, "punti")
+    assert _months_kept() == kept
+
+
+def test_the_ranking_page_shows_a_page_of_rows_and_the_files_the_whole_table(
+    client: Any, world: World, four: Any, monkeypatch: Any
+) -> None:
+    import csv
+    import io
+
+    from ledger.federation import ranking_selectors
+
+    monkeypatch.setattr(ranking_selectors, "PER_PAGE", 3)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    first = client.get(_url(world, "points")).content.decode()
+    assert ">A</a>" in first and ">C</a>" in first and ">D</a>" not in first
+    assert "page 1 of 2" in first and 'rel="next"' in first
+    second = client.get(_url(world, "points") + "?page=2").content.decode()
+    assert ">D</a>" in second and ">A</a>" not in second and "page 2 of 2" in second
+    text = client.get(_url(world, "points", "csv")).content.decode()
+    assert [r[1] for r in list(csv.reader(io.StringIO(text)))[1:]] == ["A", "B", "C", "D"]
+
+
+def test_a_person_finds_their_line_by_name_with_its_place_in_the_whole_table(
+    client: Any, world: World, four: Any
+) -> None:
+    world.players["C"].name = "Chiara Dell'Orto"
+    world.players["C"].save()
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "it"
+    found = client.get(_url(world, "points") + "?q=dell'orto").content.decode()
+    row = found.split('id="ranking-rows"', 1)[1]
+    assert "Chiara Dell&#x27;Orto</a>" in row and ">A</a>" not in row
+    assert '<td class="num rank">3</td>' in row  # the place of the whole table, not 1
+    assert 'value="dell&#x27;orto"' in found  # what was typed, kept
+    nobody = client.get(_url(world, "points") + "?q=Zeno").content.decode()
+    assert "Nessuno di nome “Zeno” in questa classifica." in nobody
+
+
+def test_the_page_cached_follows_each_new_result_and_a_clubs_new_province(
+    client: Any, world: World, four: Any
+) -> None:
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    before = client.get(_url(world, "points")).content.decode()
+    assert before.index(">A</a>") < before.index(">B</a>")
+    # A fifth competition this month at Lucca: B 20 more, ahead of A (B 40+20, A 32).
+    c5 = world.competition("C5", "Lucca", world.regional, _month(0))
+    world.play(c5, {"B": 40, "C": 30, "A": 20, "D": 10})
+    after = client.get(_url(world, "points")).content.decode()
+    assert after.index(">B</a>") < after.index(">A</a>")
+    assert ">D</a>" in client.get(_url(world, "points") + "?province=LU").content.decode()
+    lucca = MemberClub.objects.get(federation=world.federation, club=world.clubs["Lucca"])
+    services.set_province(user=world.officer, membership=lucca, province="GR")
+    moved = client.get(_url(world, "points") + "?province=LU").content.decode()
+    assert "Nobody in this table." in moved
