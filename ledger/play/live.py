@@ -8,6 +8,12 @@ fetches its own board fragment over HTTP, which shows that seat's view alone, so
 ever travels through the socket. A browser that reconnects gets the same notice at once and
 catches up from the move log the same way.
 
+Presence: when a seat's person opens the table's first page (their socket count on the
+table goes 0 to 1, ``seen``) or closes the last one (1 to 0), every socket of the table is
+sent ``{"kind": "presence", "here": [seat numbers]}``: which seats have their page open now,
+nothing more (never who watches as a spectator, nor what anyone sees). A socket that connects
+is told the same at once, so a page that was away catches up.
+
 Who may watch (``may_watch``): the people seated at the table and the members of its club.
 Anyone else (anonymous visitors included) is refused with close code 4403 before joining
 the group; they still see the public table on its page, which polls.
@@ -131,8 +137,10 @@ def _watch_key(table_id: int, user_id: int) -> str:
     return f"play-watching:{table_id}:{user_id}"
 
 
-def seen(table_id: int, user_id: int, change: int) -> None:
-    """One more (``change`` 1) or one fewer (-1) socket of this person on this table."""
+def seen(table_id: int, user_id: int, change: int) -> bool:
+    """One more (``change`` 1) or one fewer (-1) socket of this person on this table.
+    Whether the person's presence changed with it: their first page open (0 to 1), or
+    their last one closed (1 to 0)."""
     from django.core.cache import cache
 
     key = _watch_key(table_id, user_id)
@@ -144,6 +152,7 @@ def seen(table_id: int, user_id: int, change: int) -> None:
         cache.set(key, now, WATCHING_SECONDS)
     if now <= 0:
         cache.delete(key)
+    return (change > 0 and now == change) or (change < 0 and now <= 0)
 
 
 def watching(table_id: int, user_id: int) -> bool:
@@ -151,6 +160,41 @@ def watching(table_id: int, user_id: int) -> bool:
     from django.core.cache import cache
 
     return bool(cache.get(_watch_key(table_id, user_id)))
+
+
+def here(table_id: int) -> list[int]:
+    """The seats (their numbers, from 0) whose person has the table's page open now. It
+    says nothing else: not who looks at which seat, not what anyone sees."""
+    from django.core.cache import cache
+
+    from ledger.play.models import PlaySeat
+
+    seats = list(
+        PlaySeat.objects.filter(table_id=table_id, user__isnull=False).values_list(
+            "index", "user_id"
+        )
+    )
+    found = cache.get_many([_watch_key(table_id, user) for _i, user in seats])
+    return sorted(i for i, user in seats if found.get(_watch_key(table_id, user)))
+
+
+def presence_frame(table_id: int) -> dict[str, Any]:
+    """What a socket is told of the seats' presence: which seats have their page open."""
+    return {"type": "table.presence", "table": table_id, "kind": "presence", "here": here(table_id)}
+
+
+def _seated(table_id: int, user_id: int) -> bool:
+    from ledger.play.models import PlaySeat
+
+    return PlaySeat.objects.filter(table_id=table_id, user_id=user_id).exists()
+
+
+def _arrived_or_left(table_id: int, user_id: int, change: int) -> dict[str, Any] | None:
+    """Count this socket (``seen``); when the person's presence at one of the table's seats
+    changed with it, the frame that tells every watcher of the table."""
+    if not seen(table_id, user_id, change) or not _seated(table_id, user_id):
+        return None
+    return presence_frame(table_id)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -175,15 +219,27 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json(_public(snapshot))
         user = self.scope.get("user")
+        changed = None
         if user is not None and user.is_authenticated:
             self.watcher = int(user.pk)
-            await database_sync_to_async(seen)(self.table_id, self.watcher, 1)
+            changed = await database_sync_to_async(_arrived_or_left)(self.table_id, self.watcher, 1)
+        if changed is not None:
+            # A seat's person arrived: every page at the table (this one too) is told.
+            await self.channel_layer.group_send(group(self.table_id), changed)
+        else:
+            # This page alone is told who is here now (what it missed while away).
+            frame = await database_sync_to_async(presence_frame)(self.table_id)
+            await self.send_json(_presence(frame))
 
     async def disconnect(self, code: int) -> None:
         if self.table_id:
             await self.channel_layer.group_discard(group(self.table_id), self.channel_name)
             if getattr(self, "watcher", 0):
-                await database_sync_to_async(seen)(self.table_id, self.watcher, -1)
+                changed = await database_sync_to_async(_arrived_or_left)(
+                    self.table_id, self.watcher, -1
+                )
+                if changed is not None:
+                    await self.channel_layer.group_send(group(self.table_id), changed)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -212,6 +268,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_json(_public(event))
 
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        await self.send_json(_presence(event))
+
 
 # What a browser sends on its socket is at most a request to catch up: a small JSON object.
 MAX_FRAME_CHARACTERS = 4096
@@ -238,6 +297,10 @@ def _read_frame(text: str | None, data: bytes | None) -> tuple[Any, str | None]:
 
 def _public(event: dict[str, Any]) -> dict[str, Any]:
     return {k: event[k] for k in ("table", "moves", "status", "kind")}
+
+
+def _presence(event: dict[str, Any]) -> dict[str, Any]:
+    return {"table": event["table"], "kind": "presence", "here": list(event["here"])}
 
 
 # Channels routes its consumers with Django's path(), whose stubs expect a view.

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 
 from games.core.hints import hint as game_hint
 from games.core.hints import rule_of
@@ -27,10 +27,34 @@ BOT_NAMES = {
 }
 
 
-def seat_rows(table: GameTable) -> list[dict[str, Any]]:
+# A seat's presence in words, for the mark beside its name ("presente", "assente", "bot").
+PRESENCE_WORDS = {
+    "here": pgettext_lazy("seat presence", "here"),
+    "away": pgettext_lazy("seat presence", "away"),
+    "bot": pgettext_lazy("seat presence", "bot"),
+}
+
+
+def seat_rows(table: GameTable, presence_for: Any = None) -> list[dict[str, Any]]:
+    """Who sits where. ``presence_for``: the login a live page is drawn for (one that may
+    watch the table, ``live.may_watch``); each seat's ``presence`` then says "here" (its
+    person has the table's page open now, as this login has), "away" (a person whose page is
+    not open) or "bot", and "" for a seat nobody took yet. Without it, presence is ""."""
     rows = []
     numbers: dict[str, int] = {}
+    present: set[int] = set()
+    if presence_for is not None:
+        from ledger.play import live
+
+        present = set(live.here(table.pk))
+    viewer = getattr(presence_for, "pk", None)
     for s in table.seats.select_related("player").order_by("index"):
+        presence = ""
+        if presence_for is not None:
+            if s.is_bot:
+                presence = "bot"
+            elif s.user_id is not None:
+                presence = "here" if s.index in present or s.user_id == viewer else "away"
         name = s.player.name if s.player else ""
         if s.is_bot:
             numbers[s.kind] = numbers.get(s.kind, 0) + 1
@@ -44,6 +68,7 @@ def seat_rows(table: GameTable) -> list[dict[str, Any]]:
                 "kind_label": str(s.get_kind_display()),
                 "name": name,
                 "bot": s.is_bot,
+                "presence": presence,
             }
         )
     return rows

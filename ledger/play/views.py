@@ -155,9 +155,14 @@ def _board_context(
     show_hint: bool = False,
 ) -> dict[str, Any]:
     seat = services.seat_of(table, request.user)
+    # Each seat's presence, for those the table's socket would tell it (its seats and the
+    # club's members), while the game is on.
+    live_watcher = not table.over and (
+        seat is not None or bool(live.may_watch(table.pk, request.user))
+    )
     context: dict[str, Any] = {
         "table": table,
-        "seats": selectors.seat_rows(table),
+        "seats": selectors.seat_rows(table, request.user if live_watcher else None),
         "seat": seat,
         "error": error,
         "violations": violations or [],
@@ -270,6 +275,10 @@ def _board_context(
         context["public_drawing"] = drawings.drawing(
             table.game, public, services.language(), [s["name"] for s in context["seats"]]
         )
+    presence = {s["index"]: s["presence"] for s in context["seats"]}
+    for drawn in (context.get("tableau"), context.get("public_tableau")):
+        for row in drawn["seats"] if drawn else []:
+            row["presence"] = presence.get(row["seat"], "")
     context["polling"] = not table.over and not context.get("payload", {}).get("your_turn")
     if table.status == GameTable.Status.WAITING and context["is_creator"]:
         context["invite_url"] = request.build_absolute_uri(selectors.invite_path(table))

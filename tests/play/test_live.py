@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 
 from games.core import registry
 from ledger.clubs.models import Membership
-from ledger.play import live, services
+from ledger.play import live, selectors, services
 from ledger.play.models import GameTable
 from ledger.serve import workers_for
 from ledger.settings import redis_channel_layer
@@ -62,6 +62,13 @@ class WebsocketCommunicator(ApplicationCommunicator):  # type: ignore[misc]
         message = await self.receive_output(timeout)
         assert message["type"] == "websocket.send", message
         return json.loads(message["text"])
+
+    async def receive_notice(self, timeout: float = 2) -> Any:
+        """The next notice of the table itself, past the seats' presence frames."""
+        while True:
+            frame = await self.receive_json_from(timeout)
+            if frame.get("kind") != "presence":
+                return frame
 
     async def send_json_to(self, data: Any) -> None:
         await self.send_input({"type": "websocket.receive", "text": json.dumps(data)})
@@ -118,7 +125,7 @@ def test_a_move_reaches_every_socket_at_the_table_and_carries_no_card(commit, pe
             assert hello == {"table": table.pk, "moves": 0, "status": "playing", "kind": "hello"}
         await sync_to_async(_move)(commit, table)
         for ws in seats:
-            heard.append(await ws.receive_json_from(timeout=2))
+            heard.append(await ws.receive_notice(timeout=2))
             await ws.disconnect()
         return heard
 
@@ -139,7 +146,7 @@ def test_a_socket_that_reconnects_is_told_where_the_table_is(commit, people):
         await ws.connect()
         hello = await ws.receive_json_from()
         await ws.send_json_to({"since": 0})  # a client may ask again at any time
-        again = await ws.receive_json_from()
+        again = await ws.receive_notice()
         await ws.disconnect()
         return hello, again
 
@@ -172,9 +179,9 @@ def test_the_end_of_a_game_against_bots_is_announced(commit, people):
         # be longer than any short wait, so listen until the finishing notice itself comes
         # (each notice within 10 s), then for anything after it.
         while heard[-1].get("status") != "finished":
-            heard.append(await ws.receive_json_from(timeout=10))
+            heard.append(await ws.receive_notice(timeout=10))
         while not await ws.receive_nothing(timeout=0.2):
-            heard.append(await ws.receive_json_from())
+            heard.append(await ws.receive_notice())
         await ws.disconnect()
         return heard
 
@@ -227,6 +234,118 @@ def test_a_socket_for_a_table_that_does_not_exist_is_closed(db):
     assert not connected and code == 4404
 
 
+# --- presence: which seats have their person's page open -----------------------------------
+def _presence_frames(ws: WebsocketCommunicator) -> Any:
+    async def frames() -> list[Any]:
+        heard = []
+        while not await ws.receive_nothing(timeout=0.2):
+            heard.append(await ws.receive_json_from())
+        return heard
+
+    return frames()
+
+
+def test_two_watchers_are_told_when_a_third_seats_person_opens_and_closes_the_table(commit, people):
+    table = _two_people(commit, people)  # the member at seat 1, the referee at seat 2
+
+    async def scenario() -> dict[str, Any]:
+        path = f"/ws/play/{table.pk}/"
+        member = WebsocketCommunicator(APP, path, people.users["member"])
+        spectator = WebsocketCommunicator(APP, path, people.users["organiser"])
+        said: dict[str, Any] = {}
+        assert (await member.connect())[0]
+        await member.receive_json_from()  # hello
+        said["member arrives"] = await _presence_frames(member)
+        assert (await spectator.connect())[0]
+        await spectator.receive_json_from()  # hello
+        said["spectator told on arrival"] = await _presence_frames(spectator)
+        said["member told of the spectator"] = await _presence_frames(member)
+
+        referee = WebsocketCommunicator(APP, path, people.users["referee"])
+        assert (await referee.connect())[0]
+        said["referee arrives: member"] = await _presence_frames(member)
+        said["referee arrives: spectator"] = await _presence_frames(spectator)
+        await referee.disconnect()
+        said["referee leaves: member"] = await _presence_frames(member)
+        said["referee leaves: spectator"] = await _presence_frames(spectator)
+        await spectator.disconnect()
+        said["spectator leaves: member"] = await _presence_frames(member)
+        await member.disconnect()
+        return said
+
+    said = async_to_sync(scenario)()
+    pk = table.pk
+    assert said == {
+        "member arrives": [{"table": pk, "kind": "presence", "here": [0]}],
+        "spectator told on arrival": [{"table": pk, "kind": "presence", "here": [0]}],
+        # A spectator is nobody's seat: their coming and going is told to nobody.
+        "member told of the spectator": [],
+        "referee arrives: member": [{"table": pk, "kind": "presence", "here": [0, 1]}],
+        "referee arrives: spectator": [{"table": pk, "kind": "presence", "here": [0, 1]}],
+        "referee leaves: member": [{"table": pk, "kind": "presence", "here": [0]}],
+        "referee leaves: spectator": [{"table": pk, "kind": "presence", "here": [0]}],
+        "spectator leaves: member": [],
+    }
+
+
+def test_a_second_page_of_the_same_person_changes_nobodys_presence(commit, people):
+    table = _two_people(commit, people)
+
+    async def scenario() -> list[Any]:
+        path = f"/ws/play/{table.pk}/"
+        member = WebsocketCommunicator(APP, path, people.users["member"])
+        await member.connect()
+        await member.receive_json_from()
+        await _presence_frames(member)
+        first = WebsocketCommunicator(APP, path, people.users["referee"])
+        second = WebsocketCommunicator(APP, path, people.users["referee"])
+        await first.connect()
+        heard = [await _presence_frames(member)]
+        await second.connect()  # a second tab: the referee was already here
+        heard.append(await _presence_frames(member))
+        await first.disconnect()  # one tab of two closed: still here
+        heard.append(await _presence_frames(member))
+        await second.disconnect()
+        heard.append(await _presence_frames(member))
+        await member.disconnect()
+        return heard
+
+    heard = async_to_sync(scenario)()
+    assert [[f["here"] for f in frames] for frames in heard] == [[[0, 1]], [], [], [[0]]]
+
+
+def test_each_seat_says_here_away_or_bot_on_the_first_draw_to_those_who_may_watch(
+    commit, people, client
+):
+    member = people.users["member"]
+    table = commit(
+        services.create_table,
+        user=member,
+        club=people.club,
+        game="tarocco",
+        seats=["me", "open", "heuristic", "heuristic"],
+    )
+    commit(services.join, user=people.users["referee"], table=table, invite=table.invite)
+    table.refresh_from_db()
+    rows = selectors.seat_rows(table, member)
+    # The member draws the page: here; the referee's page is not open: away.
+    assert [r["presence"] for r in rows] == ["here", "away", "bot", "bot"]
+    live.seen(table.pk, people.users["referee"].pk, 1)
+    assert [r["presence"] for r in selectors.seat_rows(table, member)][:2] == ["here", "here"]
+    live.seen(table.pk, people.users["referee"].pk, -1)
+    assert [r["presence"] for r in selectors.seat_rows(table)] == ["", "", "", ""]
+
+    client.force_login(member)
+    with translation.override("it"):
+        page = client.get(f"/play/{table.pk}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'data-presence-seat="1" data-presence="away"' in page
+    assert 'data-presence-seat="0" data-presence="here"' in page
+    assert ">assente</span>" in page and ">presente</span>" in page and ">bot</span>" in page
+    # Someone who may not watch the table live is told nobody's presence.
+    client.force_login(people.users["stranger"])
+    assert "data-presence" not in client.get(f"/play/{table.pk}/").content.decode()
+
+
 def _redis() -> str:
     # `make test` runs the SQLite and PostgreSQL passes at once: each keeps to a Redis
     # database of its own (and each run of the test to a key prefix of its own).
@@ -273,7 +392,7 @@ def test_with_redis_a_move_made_in_another_process_reaches_this_ones_sockets(
         await sync_to_async(subprocess.run, thread_sensitive=False)(
             [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=180
         )
-        notice = await ws.receive_json_from(timeout=30)
+        notice = await ws.receive_notice(timeout=30)
         await ws.disconnect()
         return notice
 
@@ -382,7 +501,7 @@ def test_a_turn_out_of_time_is_decided_alike_by_a_posted_move_and_by_a_socket_me
         assert connected
         hello = await ws.receive_json_from()
         await ws.send_json_to({})
-        asked = await ws.receive_json_from()
+        asked = await ws.receive_notice()
         await ws.disconnect()
         return hello, asked
 
