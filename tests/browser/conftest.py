@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.listening import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -50,18 +51,6 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
         for item in items:
             if "tests/browser" in str(item.fspath):
                 item.add_marker(pytest.mark.skip(reason=reason))
-
-
-def listening_socket() -> socket.socket:
-    """A socket listening on a port of its own, for a server this process starts
-    (``python -m ledger.serve --fd``): held from the moment it is chosen, no other program
-    (another test run beside this one) can take the port before the server starts, nor
-    answer in its place."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen(128)
-    s.set_inheritable(True)
-    return s
 
 
 @pytest.fixture(scope="session")

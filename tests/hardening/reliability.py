@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from django.db import connection
 from ledger.clubs.models import Competition, Entry, Result, Standing, Table
 from ledger.clubs.projections import projections
 from ledger.clubs.results import services
+from tests.listening import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = "/api/v1/results/"
@@ -72,18 +72,6 @@ def assert_no_half_written_result(competition: Competition) -> None:
     for result in Result.objects.filter(competition=competition):
         lines = Entry.objects.filter(result=result, kind=Entry.Kind.CREDIT).count()
         assert lines == seats[result.table_id], (result.pk, lines)
-
-
-def listening_socket() -> socket.socket:
-    """A socket listening on a port of its own, for a server this process starts and hands
-    it to (gunicorn's ``--bind fd://``, ``ledger.serve --fd``): held from the moment it is
-    chosen, no other program (another test run beside this one) can take the port before the
-    server starts, after it is killed and before it starts again, nor answer in its place."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen(128)
-    s.set_inheritable(True)
-    return s
 
 
 class Gunicorn:

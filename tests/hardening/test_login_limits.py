@@ -23,7 +23,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, RequestFactory
 
 from ledger.web.login import FAILURES_PER_MINUTE
-from tests.hardening.reliability import ROOT, listening_socket
+from tests.hardening.reliability import ROOT
+from tests.listening import listening_socket
 
 ROUTER = "198.51.100.1"
 
@@ -228,7 +229,11 @@ def served(tmp_path, migrated_sqlite):
         yield url
     finally:
         proc.terminate()
-        proc.wait(timeout=20)
+        try:
+            proc.wait(timeout=30)  # a loaded machine may take a while to stop it
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
         log.close()
 
 

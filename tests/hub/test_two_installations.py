@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.hub.conftest import ROOT, VENUE_KEY, Venue
+from tests.listening import listening_socket
 
 HUB_KEY = "3c" * 32
 SERVE = [sys.executable, "-m", "ledger.serve", "--workers", "1", "--no-access-log"]
@@ -63,12 +63,6 @@ def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def servers(tmp_path: Path, venue: Venue, migrated_sqlite: Path) -> Iterator[dict[str, object]]:
     (tmp_path / "venue").mkdir()
@@ -88,16 +82,24 @@ def servers(tmp_path: Path, venue: Venue, migrated_sqlite: Path) -> Iterator[dic
     processes, urls = [], []
     try:
         for env in (venue_env, hub_env):
-            port = _free_port()
-            processes.append(
-                subprocess.Popen(
-                    [*SERVE, "--port", str(port)],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
+            # Each server is handed a socket this process already listens on (as the browser
+            # tests' server is): a port picked free, closed, then named to the server could
+            # be taken meanwhile by a run beside this one.
+            held = listening_socket()
+            port, fd = held.getsockname()[1], held.fileno()
+            try:
+                processes.append(
+                    subprocess.Popen(
+                        [*SERVE, "--fd", str(fd)],
+                        cwd=ROOT,
+                        env=env,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        pass_fds=(fd,),
+                    )
                 )
-            )
+            finally:
+                held.close()  # the server has its own copy
             urls.append(f"http://127.0.0.1:{port}")
         deadline = time.monotonic() + 60
         for process, url in zip(processes, urls, strict=True):
