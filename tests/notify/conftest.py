@@ -16,12 +16,23 @@ from aiosmtpd.controller import Controller
 from ledger.clubs.models import Club, Competition, Membership, Player
 from ledger.formats import services as formats
 from ledger.notify.models import Preferences
+from tests.listening import listening_socket
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class HeldController(Controller):  # type: ignore[misc]
+    """aiosmtpd's SMTP server in a thread, on a socket this process listens on from the
+    moment its port is chosen (tests/listening.py): a port picked free, closed, then named
+    to the server could be taken meanwhile by a test run beside this one. Its start waits
+    for the server to answer, however long a loaded machine takes to start a thread."""
+
+    def __init__(self, handler: Any, held: socket.socket) -> None:
+        super().__init__(
+            handler, hostname="127.0.0.1", port=held.getsockname()[1], ready_timeout=300
+        )
+        self.held = held
+
+    def _create_server(self) -> Any:
+        return self.loop.create_server(self._factory_invoker, sock=self.held)
 
 
 class Inbox:
@@ -43,9 +54,9 @@ class Inbox:
 @pytest.fixture
 def inbox(settings: Any) -> Iterator[Inbox]:
     box = Inbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller = HeldController(box, listening_socket())
     controller.start()
+    port = controller.port
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST = "127.0.0.1"
     settings.EMAIL_PORT = port
