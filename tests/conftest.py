@@ -8,11 +8,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from ledger.clubs.models import ApiToken, Club, Competition, Membership, Player, Role, Table
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Property tests judge what the code answers, never how fast: Hypothesis's default deadline
+# (200 ms an example) and its "too slow" health check read the wall clock, which on a loaded
+# machine (a second `make test` beside this one) also counts the time other programs hold the
+# processor. A test that sets its own settings keeps these unless it says otherwise.
+hypothesis_settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("suite")
 
 
 def api_key(user: Any, club: Club | None = None, scope: str = Role.ORGANISER) -> str:
