@@ -4,7 +4,6 @@ journal, the standings or the ratings can tell that they did."""
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -20,7 +19,33 @@ from ledger.clubs.storage import groupcommit
 NEEDS_PG = "threads writing at once need PostgreSQL"
 
 
-def test_every_write_is_answered_and_later_arrivals_are_batched_together():
+class WatchedQueue(list[Any]):
+    """Group commit's queue, telling a test each time a write joins it: the test waits for
+    the writes it started to be queued, not for a time it guesses they take (a loaded
+    machine can take longer to start a thread than any guess)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.grew = threading.Condition()
+
+    def append(self, item: Any) -> None:
+        with self.grew:
+            super().append(item)
+            self.grew.notify_all()
+
+    def wait_for(self, n: int) -> None:
+        with self.grew:
+            assert self.grew.wait_for(lambda: len(self) >= n, timeout=300), len(self)
+
+
+@pytest.fixture
+def queue(monkeypatch: pytest.MonkeyPatch) -> WatchedQueue:
+    watched = WatchedQueue()
+    monkeypatch.setattr(groupcommit, "_queue", watched)
+    return watched
+
+
+def test_every_write_is_answered_and_later_arrivals_are_batched_together(queue):
     batches: list[list[int]] = []
     started = threading.Event()
 
@@ -29,9 +54,7 @@ def test_every_write_is_answered_and_later_arrivals_are_batched_together():
         started.set()
         if len(batches) == 1:
             # A slow commit: the other five queue up meanwhile.
-            deadline = time.monotonic() + 10
-            while len(groupcommit._queue) < 5 and time.monotonic() < deadline:
-                time.sleep(0.005)
+            queue.wait_for(5)
         return True
 
     answers: dict[int, bool] = {}
@@ -163,7 +186,7 @@ def test_writes_committed_in_batches_match_the_journal_replayed_one_by_one(peopl
         assert replayed[player][2] == n
 
 
-def test_a_broken_batch_raises_its_error_in_every_request_of_it():
+def test_a_broken_batch_raises_its_error_in_every_request_of_it(queue):
     started, release = threading.Event(), threading.Event()
     outcomes: dict[str, Any] = {}
 
@@ -187,10 +210,10 @@ def test_a_broken_batch_raises_its_error_in_every_request_of_it():
     # Two more queue up behind the first batch; the first of them leads with `broken`.
     second = threading.Thread(target=request, args=("second", broken))
     second.start()
-    time.sleep(0.05)
+    queue.wait_for(1)
     third = threading.Thread(target=request, args=("third", broken))
     third.start()
-    time.sleep(0.05)
+    queue.wait_for(2)
     release.set()
     for t in (first, second, third):
         t.join()
