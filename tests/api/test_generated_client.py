@@ -14,7 +14,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,11 +99,19 @@ def _model(name: str) -> Any:
     return getattr(importlib.import_module(f"{PACKAGE}.models"), name)
 
 
+def _processor_seconds() -> float:
+    """The processor time this process (the test and its server's thread) and the generator
+    it ran have used: a budget of work. The wall clock also counts the time other programs
+    of a loaded machine hold the processor."""
+    used = os.times()
+    return used.user + used.system + used.children_user + used.children_system
+
+
 @pytest.mark.django_db(transaction=not SHARED)
 def test_a_client_generated_from_the_schema_runs_a_clubs_flow_unchanged(
     people: People, live_url: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
+    started = _processor_seconds()
     package = generate(live_url, tmp_path)
     try:
         # Every module the generator wrote imports.
@@ -121,7 +128,7 @@ def test_a_client_generated_from_the_schema_runs_a_clubs_flow_unchanged(
             _flow(organiser, people)
     finally:
         sys.path.remove(str(tmp_path))
-    assert time.monotonic() - started < 60
+    assert _processor_seconds() - started < 60
 
 
 def _flow(client: Any, people: People) -> None:

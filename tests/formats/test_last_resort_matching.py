@@ -35,10 +35,12 @@ def test_a_group_that_cannot_be_paired_is_said_so_at_once() -> None:
     # The last of 24 has met everyone: no complete pairing exists, and the library's
     # search would try every pairing of the other 23 first.
     met = {(i, 24) for i in range(1, 24)}
-    started = time.monotonic()
+    # The work it took, in this thread's processor time: the wall clock also counts the
+    # time other programs of a loaded machine hold the processor.
+    started = time.thread_time()
     found = OURS(SimpleNamespace(), _players(24, met), relaxed=True)
     assert found is None
-    assert time.monotonic() - started < 5
+    assert time.thread_time() - started < 5
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -119,9 +119,11 @@ def test_a_swiss_round_of_1000_players_takes_under_two_seconds() -> None:
     ]
     met = {key(rng.randint(1, 1000), rng.randint(1, 1000)) for _ in range(3000)}
     met = {m for m in met if m[0] != m[1]}
-    start = time.perf_counter()
+    # In this thread's processor time: the wall clock also counts the time other programs
+    # of a loaded machine hold the processor.
+    start = time.thread_time()
     result = swiss.pair_swiss(players, met=met, round_number=4, total_rounds=9)
-    assert time.perf_counter() - start < 2.0
+    assert time.thread_time() - start < 2.0
     assert not result.repeats
     assert len(result.pairs) == 500
 
