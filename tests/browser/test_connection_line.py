@@ -36,6 +36,8 @@ WATCH = """
 
 
 def _table_against_bots(page: Any, server: str) -> None:
+    """A Tarocco table against three bots, live, at the person's turn (the bots wait)."""
+    page.context.add_init_script("localStorage.setItem('play-no-autoplay', '1')")
     log_in(page, server)
     page.goto(server + "/play/")
     page.select_option("#ruleset", "tarocco:dummett-mcleod")
@@ -43,6 +45,7 @@ def _table_against_bots(page: Any, server: str) -> None:
     with page.expect_navigation():
         page.click("#new-table button[type=submit]")
     page.wait_for_function(LIVE)
+    page.locator("#your-turn").wait_for()
 
 
 def test_the_connection_line_says_offline_without_network_and_live_once_back(
@@ -58,12 +61,12 @@ def test_the_connection_line_says_offline_without_network_and_live_once_back(
     offline_words = page.locator("#live-status").inner_text()
     assert "Senza rete" in offline_words and "mosse" in offline_words
     # A move tapped now is not sent, and the board says so in words.
-    move = page.locator("#your-turn button.play-action").first
-    if move.count():
-        move.click()
-        page.locator("#tap-status").filter(has_text="connessione").wait_for()
+    moves = page.evaluate("document.getElementById('board').dataset.moves")
+    page.locator("#board button.play-action").first.click()
+    page.locator("#tap-status").filter(has_text="connessione").wait_for()
     page.wait_for_timeout(1500)  # no socket is tried while there is no network
     assert page.evaluate(STATE) == "offline"
+    assert page.evaluate("document.getElementById('board').dataset.moves") == moves
 
     page.context.set_offline(False)
     page.wait_for_function(LIVE)

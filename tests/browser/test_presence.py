@@ -5,6 +5,7 @@ reloaded), while the bots' seats say "bot"."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.browser.conftest import refusals
@@ -66,10 +67,12 @@ def test_a_seats_mark_turns_here_then_away_in_place_as_its_person_opens_and_clos
     # Bruno closes his page: the same mark on Anna's phone turns "assente".
     anna.evaluate(f"document.querySelector(\"{MARK.format(seat=1)}\").dataset.kept = '1'")
     moves = anna.evaluate("document.getElementById('board').dataset.moves")
+    started = time.perf_counter()
     bruno.context.close()
     anna.wait_for_function(
         f"() => document.querySelector(\"{MARK.format(seat=1)}\").dataset.presence === 'away'"
     )
+    left = time.perf_counter() - started
     assert _mark(anna, 1).inner_text() == "assente"
     assert _mark(anna, 1).get_attribute("data-kept") == "1", "the mark was drawn anew"
     assert anna.evaluate("document.getElementById('board').dataset.moves") == moves
@@ -88,9 +91,14 @@ def test_a_seats_mark_turns_here_then_away_in_place_as_its_person_opens_and_clos
     # Bruno comes back: here again, in place.
     again = _context(browser, "en-GB", phone=False)
     _log_in(again, server, PEOPLE[1][0])
+    started = time.perf_counter()
     again.goto(table_url)
     anna.wait_for_function(
         f"() => document.querySelector(\"{MARK.format(seat=1)}\").dataset.presence === 'here'"
+    )
+    print(
+        f"away shown {left:.2f} s after the page closed, "
+        f"here {time.perf_counter() - started:.2f} s after it was asked for"
     )
     assert _mark(anna, 1).inner_text() == "presente"
     assert _mark(anna, 1).get_attribute("data-kept") == "1", "the mark was drawn anew"
