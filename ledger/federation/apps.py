@@ -21,10 +21,26 @@ class FederationConfig(AppConfig):
         why = "the federation's, not one club's: carried by the backup's database copy"
         for model in self.get_models(include_auto_created=True):
             leave_out(model._meta.label, why)
-        for label in ("RankedResult", "RankingRow", "RankingMonth", "RankingState"):
+        for label in (
+            "RankedResult",
+            "RankingRow",
+            "RankingMonth",
+            "RankingState",
+            "PersonName",
+            "NameWord",
+        ):
             leave_out(f"federation.{label}", "rebuilt from the journal")
         # The rankings follow what happens in the member clubs (after each commit).
         from ledger.clubs import events
         from ledger.federation import listening
 
         events.happened.connect(listening.heard, dispatch_uid="federation-rankings")
+        # The names' keys the "did you mean" asks the database for follow each player's save.
+        from django.db.models.signals import post_save
+
+        from ledger.clubs.models import Player
+        from ledger.federation import name_index
+
+        post_save.connect(
+            name_index.on_player_saved, sender=Player, dispatch_uid="federation-name-index"
+        )

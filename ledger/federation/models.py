@@ -328,3 +328,35 @@ class RankingState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.federation_id} {self.game}"
+
+
+class PersonName(models.Model):
+    """A player's name as the matcher reads it (ledger/formats/names.py: case, accents,
+    apostrophes and word order aside), kept so that the federation's "did you mean", its
+    search and its likely duplicates ask the database for the few people a name may mean
+    instead of reading every member (ledger/federation/name_index.py keeps it)."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    name = models.CharField(max_length=120)  # the name the key was made from
+    key = models.CharField(max_length=240, db_index=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class NameWord(models.Model):
+    """One word of a player's name key: the people whose name has a word, or a word
+    beginning the same way, are the candidates a typed name is compared with."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    word = models.CharField(max_length=120, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "word"], name="federation_one_name_word")
+        ]
+
+    def __str__(self) -> str:
+        return self.word

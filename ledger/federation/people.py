@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from ledger.clubs import merges, people
 from ledger.clubs.errors import Conflict, Invalid
 from ledger.clubs.models import Club, Entry, Membership, Merge, Player, Result, Standing
+from ledger.federation import name_index
 from ledger.federation.cards import valid_card
 from ledger.federation.models import Card, Federation, MemberClub
 from ledger.federation.roles import require_officer
@@ -59,32 +61,40 @@ def federations_of(club: Club) -> list[Federation]:
     )
 
 
-def people_of(club_ids: list[int]) -> dict[int, Known]:
+def people_of(club_ids: list[int], only: Iterable[int] | None = None) -> dict[int, Known]:
     """The people who are members of these clubs (bots and referees aside), each with the
-    names of those of these clubs they belong to. Merged duplicates hold no membership."""
+    names of those of these clubs they belong to; of the players ``only`` names, when given.
+    Merged duplicates hold no membership."""
     found: dict[int, Known] = {}
-    rows = (
-        Membership.objects.filter(club_id__in=club_ids, player__automated=False)
-        .select_related("player", "club")
-        .order_by("player__name", "player_id", "club__name")
-    )
+    rows = Membership.objects.filter(club_id__in=club_ids, player__automated=False)
+    if only is not None:
+        rows = rows.filter(player_id__in=sorted(set(only)))
+    rows = rows.select_related("player", "club").order_by("player__name", "player_id", "club__name")
     for m in rows:
         known = found.setdefault(m.player_id, Known(m.player))
         known.clubs.append(m.club.name)
     return found
 
 
-def nearby(club: Club) -> list[Known]:
+def nearby(club: Club, names: Iterable[str]) -> list[Known]:
     """The people of the other member clubs of this club's federations who are not members
-    here: whom a name typed in this club may mean."""
+    here and whom these names typed in this club may mean: the database is asked for the
+    few with the same name or a word alike (name_index.py), never for everyone."""
     others: set[int] = set()
     for federation in federations_of(club):
         others.update(member_club_ids(federation))
     others.discard(club.pk)
     if not others:
         return []
-    here = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
-    return [k for pid, k in people_of(sorted(others)).items() if pid not in here]
+    maybe = name_index.candidates(names, others)
+    if not maybe:
+        return []
+    here = set(
+        Membership.objects.filter(club=club, player_id__in=maybe).values_list(
+            "player_id", flat=True
+        )
+    )
+    return [k for pid, k in people_of(sorted(others), maybe).items() if pid not in here]
 
 
 def suggestions_for(name: str, candidates: list[Known]) -> list[Known]:
@@ -121,8 +131,12 @@ def _lines(ids: list[int]) -> dict[int, int]:
 
 def likely_duplicates(federation: Federation, limit: int = SHOWN_PAIRS) -> list[Pair]:
     """Pairs of the federation's people with the same name by the matcher (in any clubs,
-    the same one included), or linked to cards of the same number."""
-    everyone = people_of(member_club_ids(federation))
+    the same one included), or linked to cards of the same number. The database names the
+    people sharing a name key; only they and the card holders are read."""
+    clubs = member_club_ids(federation)
+    linked = Card.objects.filter(season__federation=federation, player__isnull=False)
+    canonical = people.canonical_ids(set(linked.values_list("player_id", flat=True)))
+    everyone = people_of(clubs, [*name_index.same_key_groups(clubs), *canonical.values()])
     found: dict[frozenset[int], str] = {}
     by_key: dict[str, list[int]] = defaultdict(list)
     for pid, known in everyone.items():
@@ -133,8 +147,6 @@ def likely_duplicates(federation: Federation, limit: int = SHOWN_PAIRS) -> list[
         for a, b in itertools.pairwise(ids):
             found.setdefault(frozenset((a, b)), _("the same name"))
     by_number: dict[str, set[int]] = defaultdict(set)
-    linked = Card.objects.filter(season__federation=federation, player__isnull=False)
-    canonical = people.canonical_ids(set(linked.values_list("player_id", flat=True)))
     for number, pid in linked.values_list("number", "player_id"):
         if pid is not None and canonical[pid] in everyone:
             by_number[number].add(canonical[pid])
@@ -162,10 +174,12 @@ def likely_duplicates(federation: Federation, limit: int = SHOWN_PAIRS) -> list[
 
 def standing_merges(federation: Federation) -> list[Merge]:
     """The merges in force whose person is one of the federation's, newest first."""
-    everyone = people_of(member_club_ids(federation))
+    everyone = Membership.objects.filter(
+        club_id__in=member_club_ids(federation), player__automated=False
+    ).values("player_id")
     return list(
         Merge.objects.filter(
-            act=Merge.Act.MERGE, undoing__isnull=True, into_id__in=list(everyone)
+            act=Merge.Act.MERGE, undoing__isnull=True, into_id__in=everyone
         ).select_related("merged", "into", "by")
     )
 
@@ -235,7 +249,7 @@ def person(federation: Federation, player_id: int, shown: int = 200) -> Person |
     person's."""
     pid = people.canonical(player_id)
     clubs = member_club_ids(federation)
-    found = people_of(clubs).get(pid)
+    found = people_of(clubs, [pid]).get(pid)
     if found is None:
         return None
     ids = people.same_person_ids(pid)

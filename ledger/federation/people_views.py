@@ -12,9 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from ledger.clubs.errors import LedgerError
-from ledger.federation import people
+from ledger.federation import name_index, people
 from ledger.federation.models import Federation
-from ledger.formats.names import name_key
 
 # How many people a search lists.
 FOUND_AT_MOST = 50
@@ -64,12 +63,13 @@ def people_page(request: HttpRequest, slug: str) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     found: list[people.Known] = []
     if query:
-        everyone = list(people.people_of(people.member_club_ids(the)).values())
-        key = name_key(query)
-        found = [
-            k for k in everyone if key and all(w in name_key(k.player.name) for w in key.split())
-        ]
-        found += [k for k in people.suggestions_for(query, everyone) if k not in found]
+        # The database names the few people the words typed begin, or that the name may
+        # mean; only they are read (a federation has thousands).
+        clubs = people.member_club_ids(the)
+        begins = name_index.search(query, clubs, FOUND_AT_MOST)
+        maybe = people.people_of(clubs, [*begins, *name_index.candidates([query], clubs)])
+        found = [maybe[pid] for pid in begins if pid in maybe]
+        found += [k for k in people.suggestions_for(query, list(maybe.values())) if k not in found]
         found = found[:FOUND_AT_MOST]
     return render(
         request,

@@ -313,7 +313,7 @@ def enrol(request: HttpRequest, club: str, slug: str) -> HttpResponse:
                     raise LedgerError(_("Paste one name a line."))
                 elsewhere = [
                     competitions.Suggestion(k.player, ", ".join(k.clubs))
-                    for k in federation_people.nearby(the_club)
+                    for k in federation_people.nearby(the_club, names)
                 ]
                 matched = competitions.match_names(the_club, names, elsewhere)
                 asked = _asked(matched, request.POST)
@@ -404,7 +404,7 @@ def _member_suggestions(club: Club, name: str) -> list[federation_people.Known]:
     if same_here:
         message = _("%(name)s is already a member.") % {"name": same_here[0].player.name}
         raise LedgerError(message, fields={"name": [message]})
-    return federation_people.suggestions_for(name, here + federation_people.nearby(club))
+    return federation_people.suggestions_for(name, here + federation_people.nearby(club, [name]))
 
 
 @login_required

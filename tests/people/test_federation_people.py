@@ -226,3 +226,49 @@ def test_a_persons_page_lists_their_results_across_the_clubs_and_their_card(
     # And the club's player page links the person's federation page.
     mine = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("player", args=["altro", nicc.pk]))
     assert reverse("federation-person", args=[the.slug, nicc.pk]) in mine.content.decode()
+
+
+def test_a_players_name_key_follows_their_saves_and_players_written_in_bulk_are_caught_up(
+    fed: dict[str, Any],
+) -> None:
+    from ledger.federation import name_index
+    from ledger.federation.models import NameWord, PersonName
+
+    nicc = fed["nicc"]
+    assert PersonName.objects.get(player=nicc).key == "della gherardesca niccolo"
+    nicc.name = "Niccolò D'Ella"
+    nicc.save()
+    assert PersonName.objects.get(player=nicc).key == "della niccolo"
+    assert set(NameWord.objects.filter(player=nicc).values_list("word", flat=True)) == {
+        "della",
+        "niccolo",
+    }
+    bulk = Player.objects.bulk_create([Player(name="Zoë Bianchi"), Player(name="Ugo Neri")])
+    assert not PersonName.objects.filter(player__in=bulk).exists()
+    assert name_index.catch_up() == 2
+    assert PersonName.objects.get(player=bulk[0]).key == "bianchi zoe"
+    assert name_index.catch_up() == 0
+
+
+def test_did_you_mean_reads_only_the_few_people_a_name_may_mean_of_a_large_federation(
+    people: Any, fed: dict[str, Any], other_club: Club, monkeypatch: Any
+) -> None:
+    from ledger.federation import people as federation_people
+
+    crowd = Player.objects.bulk_create([Player(name=f"Socio Numero {n}") for n in range(400)])
+    Membership.objects.bulk_create([Membership(club=other_club, player=p) for p in crowd])
+    close = Player.objects.create(name="Nicolo Della Gherardesca")  # one letter short
+    Membership.objects.create(club=other_club, player=close)
+    read: list[int] = []
+    people_of = federation_people.people_of
+
+    def counted(club_ids: Any, only: Any = None) -> Any:
+        found = people_of(club_ids, only)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(federation_people, "people_of", counted)
+    offered = federation_people.nearby(people.club, [PLAIN])
+    names = [k.player.name for k in federation_people.suggestions_for(PLAIN, offered)]
+    assert names[0] == ACCENTED and "Nicolo Della Gherardesca" in names
+    assert read and max(read) <= 5  # not the 400 members of the other club
