@@ -30,14 +30,18 @@ def live_layer_check(
     **kwargs: Any,
 ) -> list[CheckMessage]:
     """A Celery worker plays the bots' moves when a broker is set: without a shared channel
-    layer its notices would never reach the web process's sockets."""
+    layer its notices would never reach the web process's sockets. Several web processes
+    (a shared channel layer) count who has a table open in the site's cache: without a
+    shared cache each would count its own sockets only, and the seats' presence would be
+    wrong."""
     from django.conf import settings
     from django.core import checks
 
+    found: list[CheckMessage] = []
     if getattr(settings, "CELERY_BROKER_URL", "") and not getattr(
         settings, "CHANNEL_REDIS_URL", ""
     ):
-        return [
+        found.append(
             checks.Warning(
                 "CELERY_BROKER_URL is set but CHANNEL_REDIS_URL is not: the worker's bot moves "
                 "will not reach the live tables until the next person's move.",
@@ -45,5 +49,15 @@ def live_layer_check(
                 "(docs/operations.md).",
                 id="play.W001",
             )
-        ]
-    return []
+        )
+    if getattr(settings, "CHANNEL_REDIS_URL", "") and not getattr(settings, "CACHE_URL", ""):
+        found.append(
+            checks.Warning(
+                "CHANNEL_REDIS_URL is set but CACHE_URL is not: each web process counts only "
+                "its own sockets, so a seat may show its person away (and be sent a "
+                "notification) while their page is open through another process.",
+                hint="Set CACHE_URL for every web process (docs/operations.md).",
+                id="play.W002",
+            )
+        )
+    return found

@@ -247,7 +247,10 @@ def test_the_deploy_check_is_clean_with_a_full_production_environment(tmp_path, 
 
 def test_the_development_defaults_still_pass_the_ordinary_check(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.pop("DATABASE_URL", None)
+    # The defaults: no database, cache, broker nor channel layer named (a test run may name
+    # a Redis channel layer for its own live tests).
+    for name in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "CHANNEL_REDIS_URL"):
+        env.pop(name, None)
     env["LEDGER_VAR_DIR"] = str(tmp_path)
     run = _check(env)
     assert run.returncode == 0, run.stdout + run.stderr

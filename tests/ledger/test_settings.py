@@ -43,6 +43,10 @@ def test_the_deploy_check_is_clean_with_production_settings(tmp_path):
         "LEDGER_VAR_DIR": str(tmp_path),
     }
     env.pop("DJANGO_DEBUG", None)
+    # One process, no broker, cache nor channel layer named (a test run may name a Redis
+    # channel layer for its own live tests: with it, production also names a shared cache).
+    for name in ("CACHE_URL", "CELERY_BROKER_URL", "CHANNEL_REDIS_URL"):
+        env.pop(name, None)
     run = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,

@@ -413,6 +413,20 @@ def test_a_worker_without_a_shared_layer_is_warned_about(settings):
     assert [m.id for m in live_layer_check()] == ["play.W001"]
     assert all(isinstance(m, checks.Warning) for m in live_layer_check())
     settings.CHANNEL_REDIS_URL = "redis://127.0.0.1:6379/3"
+    settings.CACHE_URL = "redis://127.0.0.1:6379/1"
+    assert live_layer_check() == []
+
+
+def test_several_web_processes_without_a_shared_cache_are_warned_that_presence_is_wrong(
+    settings,
+):
+    from ledger.play.apps import live_layer_check
+
+    settings.CELERY_BROKER_URL = ""
+    settings.CHANNEL_REDIS_URL = "redis://127.0.0.1:6379/3"
+    settings.CACHE_URL = ""
+    assert [m.id for m in live_layer_check()] == ["play.W002"]
+    settings.CACHE_URL = "redis://127.0.0.1:6379/1"
     assert live_layer_check() == []
 
 
