@@ -301,12 +301,17 @@ def test_a_terminated_database_backend_is_a_503_and_the_retry_records_once(
                 autocommit=True,
             ) as admin:
                 admin.execute("SELECT pg_terminate_backend(%s)", [pid])
-                for _ in range(100):  # wait until the backend is really gone
+                # Wait until the backend is really gone, however long a loaded machine takes
+                # (a hundred looks, two seconds on an idle machine, could end the wait with it
+                # still there, and the statement would run on it). The limit only stops a hang.
+                gone_by = time.monotonic() + 120
+                while True:
                     row = admin.execute(
                         "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid]
                     ).fetchone()
                     if row is not None and row[0] == 0:
                         break
+                    assert time.monotonic() < gone_by, "the terminated backend stayed"
                     time.sleep(0.02)
         return original(self, query, params, **kwargs)
 
