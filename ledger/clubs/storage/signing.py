@@ -176,6 +176,7 @@ def seal(
     version: int = 0,
     sequence: int | None = None,
     prev_hash: str | None = None,
+    key: bytes | None = None,
 ) -> str:
     """The seal of one journal line (HMAC-SHA256, hex).
 
@@ -186,48 +187,11 @@ def seal(
     (the line's ``seal_version``): version 2 when it has an ``origin`` (its write, its place
     in that write and the write's number of lines, ``new_origins``, and the penalty it
     names), version 1 otherwise (what it says); they keep verifying as they were sealed.
+    ``key``: the sealing key, read from the settings when not given (``sealer`` reads it
+    once for a loop).
     """
-    return _seal_with(
-        _keys(_seed())[2],
-        club_id=club_id,
-        competition_id=competition_id,
-        result_id=result_id,
-        table_id=table_id,
-        seat=seat,
-        player_id=player_id,
-        points=points,
-        kind=kind,
-        origin=origin,
-        penalty_id=penalty_id,
-        version=version,
-        sequence=sequence,
-        prev_hash=prev_hash,
-    )
-
-
-def sealer() -> Callable[..., str]:
-    """``seal`` with the key read once: for a loop over many lines (an import), which would
-    otherwise read the settings again for every line. Takes ``seal``'s arguments."""
-    return functools.partial(_seal_with, _keys(_seed())[2])
-
-
-def _seal_with(
-    key: bytes,
-    *,
-    club_id: int,
-    competition_id: int,
-    result_id: int | None,
-    table_id: int | None,
-    seat: int,
-    player_id: int,
-    points: Decimal,
-    kind: str,
-    origin: str = "",
-    penalty_id: int | None = None,
-    version: int = 0,
-    sequence: int | None = None,
-    prev_hash: str | None = None,
-) -> str:
+    if key is None:
+        key = _keys(_seed())[2]
     shown = f"{Decimal(points):.2f}"
     if version >= 3:
         if sequence is None or prev_hash is None:
@@ -247,6 +211,12 @@ def _seal_with(
         )
     # The one-shot HMAC (OpenSSL's, in C): the same value as hmac.new(...).hexdigest().
     return hmac.digest(key, message.encode(), "sha256").hex()
+
+
+def sealer() -> Callable[..., str]:
+    """``seal`` with the key read once: for a loop over many lines (an import), which would
+    otherwise read the settings again for every line. Takes ``seal``'s arguments."""
+    return functools.partial(seal, key=_keys(_seed())[2])
 
 
 def seal_line(line: Any) -> str:
