@@ -322,49 +322,66 @@ def _card(c: int) -> tuple[str, str]:
     return words.card(C.CODES[c], "it"), words.card(C.CODES[c], "en")
 
 
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+#: Where a combattente sent as a reinforcement counts, and what it is there, in words
+#: (Italian, then English), with the rule that says so: the three places share one sentence.
+_COUNTS_WHERE: dict[str, tuple[str, str, str, str, str]] = {
+    "magistrato": (
+        "sotto il Magistrato conta",
+        "è un combattente di un'altra magistratura della tua parte",
+        "under the Magistrato counts",
+        "a combattente of another magistratura of your side",
+        "ergio.battle.reinforce.magistrato",
+    ),
+    "caposchiera": (
+        "sotto il Caposchiera conta",
+        "è un combattente della stessa magistratura",
+        "under the Caposchiera counts",
+        "a combattente of the same magistratura",
+        "ergio.battle.reinforce.caposchiera",
+    ),
+    "spot": (
+        "entra nella magistratura fatta sul momento e conta",
+        "è un suo combattente",
+        "goes into the magistratura made on the spot and counts",
+        "one of its own combattenti",
+        "ergio.battle.spot.max_two",
+    ),
+}
+
+
 def _why_reinforce(state: ErGioState, side: int, action: Reinforce) -> Reason:
     it, en = _card(action.card)
     c = action.card
     if not C.IS_FIGHTER[c] and C.LOCAL[c] == C.CELATINO:
         return Reason(
-            f"{it[:1].upper()}{it[1:]} sotto il Magistrato toglie il combattente avversario "
+            f"{_capitalised(it)} sotto il Magistrato toglie il combattente avversario "
             "più debole: nessun combattente che hai aggiunge di più qui.",
-            f"{en[:1].upper()}{en[1:]} under the Magistrato removes the weakest opposing "
+            f"{_capitalised(en)} under the Magistrato removes the weakest opposing "
             "combattente: no combattente you hold adds more here.",
             "ergio.adv.battle.celatino",
         )
     if not C.IS_FIGHTER[c]:
         return Reason(
-            f"{it[:1].upper()}{it[1:]} sotto il Magistrato annulla un Celatino avversario, e "
+            f"{_capitalised(it)} sotto il Magistrato annulla un Celatino avversario, e "
             "nessun combattente che hai qui aggiungerebbe forza.",
-            f"{en[:1].upper()}{en[1:]} under the Magistrato cancels one opposing Celatino, and "
+            f"{_capitalised(en)} under the Magistrato cancels one opposing Celatino, and "
             "no combattente you hold would add force here.",
             "ergio.adv.battle.guard",
         )
     force = C.FORCE_OF[c]
-    if action.under == "magistrato":
-        return Reason(
-            f"{it[:1].upper()}{it[1:]} sotto il Magistrato conta {force} di forza: è un "
-            "combattente di un'altra magistratura della tua parte, e nessuno dei tuoi conta "
-            "di più.",
-            f"{en[:1].upper()}{en[1:]} under the Magistrato counts {force} of force: a "
-            "combattente of another magistratura of your side, and none you hold counts more.",
-            "ergio.battle.reinforce.magistrato",
-        )
-    if action.under == "caposchiera":
-        return Reason(
-            f"{it[:1].upper()}{it[1:]} sotto il Caposchiera conta {force} di forza: è un "
-            "combattente della stessa magistratura, e nessuno dei tuoi conta di più.",
-            f"{en[:1].upper()}{en[1:]} under the Caposchiera counts {force} of force: a "
-            "combattente of the same magistratura, and none you hold counts more.",
-            "ergio.battle.reinforce.caposchiera",
-        )
+    where_it, what_it, where_en, what_en, rule = _COUNTS_WHERE.get(
+        action.under, _COUNTS_WHERE["spot"]
+    )
     return Reason(
-        f"{it[:1].upper()}{it[1:]} entra nella magistratura fatta sul momento e conta {force} "
-        "di forza: è un suo combattente, e nessuno dei tuoi conta di più.",
-        f"{en[:1].upper()}{en[1:]} goes into the magistratura made on the spot and counts "
-        f"{force} of force: one of its own combattenti, and none you hold counts more.",
-        "ergio.battle.spot.max_two",
+        f"{_capitalised(it)} {where_it} {force} di forza: {what_it}, e nessuno dei tuoi conta "
+        "di più.",
+        f"{_capitalised(en)} {where_en} {force} of force: {what_en}, and none you hold counts "
+        "more.",
+        rule,
     )
 
 
