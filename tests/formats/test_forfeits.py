@@ -53,6 +53,15 @@ def _forfeit(people: Any, table: Table, seats: list[int], reason: str = "Assente
     )
 
 
+@pytest.fixture
+def swiss_round(club: Any, people: Any, points_game: str) -> tuple[Competition, list[Table]]:
+    """A Swiss of four players of Punti, its first round drawn and published: two tables,
+    neither played yet."""
+    comp = make_competition(club, "swiss")
+    enter(people, comp, 4)
+    return comp, _round(people, comp)
+
+
 @pytest.mark.parametrize(
     ("fmt", "players", "seats"),
     [
@@ -167,10 +176,10 @@ def test_a_forfeit_is_no_game_met_nor_side_played_for_the_swiss(
     assert line[a]["buchholz"] == pytest.approx(0.0)
 
 
-def test_a_double_forfeit_is_a_loss_for_both(club: Any, people: Any, points_game: str) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+def test_a_double_forfeit_is_a_loss_for_both(
+    people: Any, swiss_round: tuple[Competition, list[Table]]
+) -> None:
+    comp, tables = swiss_round
     a, b = _seated(tables[0])
     result = _forfeit(people, tables[0], [0, 1], reason="Nessuno dei due")
     _play_rest(people, tables[1:])
@@ -199,11 +208,9 @@ def test_the_standings_rebuilt_from_the_journal_count_a_forfeit_alike(
 
 
 def test_voiding_a_forfeit_leaves_the_table_as_never_decided(
-    club: Any, people: Any, points_game: str
+    people: Any, swiss_round: tuple[Competition, list[Table]]
 ) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+    comp, tables = swiss_round
     a, b = _seated(tables[0])
     result = _forfeit(people, tables[0], [1])
     core.void_result(user=people.users["referee"], result=result, reason="Errore")
@@ -218,11 +225,9 @@ def test_voiding_a_forfeit_leaves_the_table_as_never_decided(
 
 
 def test_only_a_referee_records_a_forfeit_with_a_reason_at_a_table_not_played(
-    club: Any, people: Any, points_game: str
+    people: Any, swiss_round: tuple[Competition, list[Table]]
 ) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+    _comp, tables = swiss_round
     with pytest.raises(LedgerError):
         services.record_forfeit(
             user=people.users["scorekeeper"], table=tables[0], forfeited=[1], reason="x"
@@ -276,11 +281,9 @@ def test_a_knockout_forfeit_sends_the_other_player_through_and_refuses_a_double(
 
 
 def test_the_decide_page_records_a_forfeit_and_keeps_what_was_typed_when_refused(
-    club: Any, people: Any, points_game: str
+    club: Any, people: Any, swiss_round: tuple[Competition, list[Table]]
 ) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+    comp, tables = swiss_round
     browser = Client(HTTP_ACCEPT_LANGUAGE="it")
     browser.force_login(people.users["referee"])
     url = f"/c/{club.slug}/{comp.slug}/t/{tables[0].pk}/decide/"
@@ -300,11 +303,9 @@ def test_the_decide_page_records_a_forfeit_and_keeps_what_was_typed_when_refused
 
 
 def test_a_forfeits_own_page_says_who_did_not_play_and_why(
-    club: Any, people: Any, points_game: str
+    club: Any, people: Any, swiss_round: tuple[Competition, list[Table]]
 ) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+    comp, tables = swiss_round
     gone = tables[0].seats.get(index=1).player.name
     result = _forfeit(people, tables[0], [1], reason="Assente senza avviso")
     browser = Client(HTTP_ACCEPT_LANGUAGE="it")
@@ -318,11 +319,9 @@ def test_a_forfeits_own_page_says_who_did_not_play_and_why(
 
 
 def test_a_forfeit_is_corrected_into_the_game_that_was_played_after_all(
-    club: Any, people: Any, points_game: str
+    club: Any, people: Any, swiss_round: tuple[Competition, list[Table]]
 ) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+    comp, tables = swiss_round
     a, b = _seated(tables[0])
     result = _forfeit(people, tables[0], [1])
     browser = Client(HTTP_ACCEPT_LANGUAGE="it")
@@ -342,11 +341,9 @@ def test_a_forfeit_is_corrected_into_the_game_that_was_played_after_all(
 
 
 def test_the_api_records_a_forfeit_for_a_referee_and_refuses_anyone_else(
-    club: Any, people: Any, points_game: str
+    people: Any, swiss_round: tuple[Competition, list[Table]]
 ) -> None:
-    comp = make_competition(club, "swiss")
-    enter(people, comp, 4)
-    tables = _round(people, comp)
+    comp, tables = swiss_round
     url = f"/api/v1/formats/competitions/{comp.pk}/tables/{tables[0].pk}/forfeit/"
     body = {"forfeited": [0], "reason": "Assente"}
     refused = people.client("scorekeeper").post(url, body, format="json")
