@@ -94,6 +94,14 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
                 "expected a value-1 pawn: bP1l, bP1d, gP1l or gP1d", path="ruleset.removed_pawn"
             )
 
+    def to_play_on(self, record: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """A typed record gives its deals as they came: the ones still to come are drawn
+        from ``seed`` (a record's ``seed`` draws any deal it does not give)."""
+        out = dict(record)
+        if out.get("seed") is None:
+            out["seed"] = seed
+        return out
+
     def chance_steps(
         self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:

@@ -398,6 +398,13 @@ class Game(ABC, Generic[R, S, A]):
         the answer adds nothing. The default: no figures of the game's own."""
         return {}
 
+    def to_play_on(self, record: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """The record made ready to be played on beyond what it says (the referee desk's
+        remedy plays a hand on by the rules from before a fault): chance the record does not
+        give yet (a deal still to come, a die) drawn from ``seed``, what it gives kept. The
+        default: the record as it is (its chance is all in its deal)."""
+        return dict(record)
+
     def chance_steps(
         self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:

@@ -121,6 +121,15 @@ _PHASE_ACTION: dict[Phase, type] = {
 }
 
 
+def _it(code: str) -> str:
+    """A fight card in Italian words ("Attacco 20.000 Kg"), for a violation's message."""
+    return words.card(code, "it")
+
+
+def _en(code: str) -> str:
+    return words.card(code, "en")
+
+
 def _k(value: int) -> str:
     return f"{value:,}"
 
@@ -946,8 +955,8 @@ class PonteState(State[Action]):
                     rule_broken(
                         BOOK,
                         "ponte.fight.in_pack",
-                        f"{a.card} non è nel mazzo di questo set.",
-                        f"{a.card} is not in this set's pack.",
+                        f"{_it(a.card)} non è nel mazzo di questo set.",
+                        f"{_en(a.card)} is not in this set's pack.",
                         seat=seat,
                     )
                 )
@@ -957,8 +966,9 @@ class PonteState(State[Action]):
                         rule_broken(
                             BOOK,
                             "ponte.fight.power",
-                            f"{a.card} costa {_k(card.value)}, restano {_k(self.fpower[side])}.",
-                            f"{a.card} costs {_k(card.value)}, {_k(self.fpower[side])} left.",
+                            f"{_it(a.card)} costa {_k(card.value)}, "
+                            f"restano {_k(self.fpower[side])}.",
+                            f"{_en(a.card)} costs {_k(card.value)}, {_k(self.fpower[side])} left.",
                             seat=seat,
                         )
                     )
@@ -978,8 +988,8 @@ class PonteState(State[Action]):
                         rule_broken(
                             BOOK,
                             "ponte.fight.in_pack",
-                            f"{a.card} è già speso e il mazzo non è ancora tornato.",
-                            f"{a.card} is spent and the pack has not come back yet.",
+                            f"{_it(a.card)} è già speso e il mazzo non è ancora tornato.",
+                            f"{_en(a.card)} is spent and the pack has not come back yet.",
                             seat=seat,
                         )
                     )

@@ -56,6 +56,16 @@ class Chance:
         # asks for it): the kind, and for cards how many and from which deck, for roles the
         # draws the rules allow.
         self.wanted: list[Any] = []
+        # Past the written chance, draw from this (``then_seed`` in a record's deal: the
+        # referee desk's remedy plays a game on beyond what the table said); None: stop.
+        self.then: random.Random | None = None
+
+    def _beyond(self, kind: str) -> random.Random | None:
+        """The generator for chance past what is written, when there is one and it is due."""
+        then = self.then
+        if then is not None and len(self.used[kind]) >= len(self.given.get(kind, [])):
+            return then
+        return None
 
     def _next(self, kind: str) -> Any:
         i = len(self.used[kind])
@@ -86,6 +96,8 @@ class Chance:
                 self._agree("dice", v)  # raises, saying what was written
             used.append(v)
             return v
+        elif (then := self._beyond("dice")) is not None:
+            v = 1 + below(then, 6)
         else:
             self.wanted = ["dice"]
             v = self._next("dice")
@@ -107,6 +119,8 @@ class Chance:
                 self._agree(kind, drawn)  # raises, saying what was written
             used.append(drawn)
             return v
+        elif (then := self._beyond(kind)) is not None:
+            v = deck.pop(below(then, len(deck)))
         else:
             raw = self._next(kind)
             if kind == "action_cards":
@@ -195,6 +209,8 @@ class Chance:
             if self.trace is not None:
                 self.trace.append(["roles", [list(c) for c in candidates]])
             self._agree("roles", pick)
+        elif (then := self._beyond("roles")) is not None:
+            pick = list(candidates[below(then, len(candidates))])
         else:
             self.wanted = ["roles", [list(c) for c in candidates]]
             raw = self._next("roles")

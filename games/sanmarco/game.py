@@ -128,6 +128,15 @@ class SanMarco(Game[SanMarcoRuleset | BoardRuleset, ScoringRound | BoardState, E
     rule_impossible = RULE_IMPOSSIBLE
     rule_claimed_score = RULE_CLAIMED
 
+    def to_play_on(self, record: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """A board game typed from a table (its chance written, no seed): the chance past
+        what is written drawn from ``seed`` (the deal's ``then_seed``)."""
+        out = dict(record)
+        deal = out.get("deal")
+        if isinstance(deal, Mapping) and "chance" in deal and deal.get("seed") is None:
+            out["deal"] = {**deal, "then_seed": seed}
+        return out
+
     def chance_steps(
         self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:

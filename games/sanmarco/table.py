@@ -24,6 +24,7 @@ from games.core import (
     read,
 )
 from games.core.engine import ReplayFault
+from games.core.rng import rng as make_rng
 from games.sanmarco.actions import (
     _CARD_OF_KIND,
     Act,
@@ -530,7 +531,11 @@ def start_board(ruleset: BoardRuleset, deal: Any) -> BoardState:
                               path=f"deal.chance.{k}")  # fmt: skip
         if not isinstance(v, list):
             raise RecordError("expected a list", path=f"deal.chance.{k}")
-    return BoardState(ruleset, seed, chance)
+    state = BoardState(ruleset, seed, chance)
+    then = read.whole(deal["then_seed"], "deal.then_seed") if "then_seed" in deal else None
+    if then is not None and seed is None:
+        state.chance.then = make_rng(then, "sanmarco-then")
+    return state
 
 
 def presets() -> dict[str, BoardRuleset]:

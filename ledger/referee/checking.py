@@ -157,6 +157,9 @@ def check(
             detail = detail[len(v["rule_text"]) :].strip()
         # each seat the game counts from 1 followed by who sits there ("posto 2 (Bruno)")
         v["detail"] = with_players(detail, names) if names else detail
+        if not v["detail"]:
+            # the rule's words say it all: what happened is the step itself, in words
+            v["detail"] = v["what"] = _step_said(game, full, v.get("step"), names)
         v["number"] = v["step"] + 1 if isinstance(v.get("step"), int) else None
         seat = v.get("seat")
         v["who"] = (
@@ -202,6 +205,21 @@ def check(
                 if step["step"] == int(waiting.get("step", -1)) and not out["violations"]:
                     step["replayed"] = True
     return out
+
+
+def _step_said(game: str, record: Mapping[str, Any], step: Any, names: list[str] | None) -> str:
+    """What a step of the record did, in words, without who did it ("" when there is none)."""
+    actions = record.get("actions")
+    if not isinstance(step, int) or not isinstance(actions, list) or not 0 <= step < len(actions):
+        return ""
+    raw = actions[step]
+    if not isinstance(raw, Mapping):
+        return ""
+    words = game_words.for_game(game)
+    if words is None:
+        return _label(raw)
+    said = str(words.action({k: v for k, v in raw.items() if k != "seat"}, language(), names))
+    return said[:1].upper() + said[1:]
 
 
 def _label(raw: Mapping[str, Any]) -> str:

@@ -58,7 +58,8 @@ def without_fault(engine: Any, record: Mapping[str, Any], step: int) -> dict[str
     """The Outcome (as JSON) of the hand played on by the rules from just before ``step``;
     None when it cannot be played on (an engine without a bot, a position it cannot read)."""
     kind = "heuristic" if "heuristic" in getattr(engine, "bots", {}) else "random"
-    cut = dict(record)
+    # chance the record does not give yet (a deal still to come) drawn from a fixed seed
+    cut = engine.to_play_on(record, BOT_SEED)
     cut["actions"] = list(record.get("actions", []))[:step]
     cut.pop("claimed_scores", None)
     try:

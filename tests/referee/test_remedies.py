@@ -148,3 +148,26 @@ def test_the_italian_page_says_the_remedy_in_italian(people: Any, ponte_result: 
     case = Case.objects.get()
     page = client.get(f"/referee/case/{case.pk}/").content.decode()
     assert "Senza il fallo" in page and "conseguenza del fallo" in page
+
+
+def test_a_cardchess_case_entered_deal_by_deal_gets_scores_proposed_at_its_first_fault() -> None:
+    """The deals the table has not said yet are drawn from the desk's seed to play on."""
+    from games.cardchess import tabledeal
+
+    record = planted.played("cardchess", 7)
+    asked = tabledeal.pending({}, None, "en")
+    assert asked is not None
+    placed: dict[str, list[str]] = {}
+    deck = record["deal"]["sfide"][0]["deck"]
+    for dest, code in zip(asked["order"], deck[: asked["count"]], strict=True):
+        placed.setdefault("table" if dest == -1 else f"seat{dest}", []).append(code)
+    entered = tabledeal.apply({}, placed)
+    step = next(i for i, a in enumerate(record["actions"]) if "resolve" in a)
+    wrong = dict(record["actions"][step])
+    wrong["taker"] = 1 if wrong["taker"] != 1 else 0
+    entered["actions"] = [*record["actions"][:step], wrong]
+    verdict = checking.check("cardchess", entered)
+    assert verdict["violations"][0]["step"] == step
+    remedy = verdict["remedy"]
+    assert remedy["played"] is None and len(remedy["scores"]) == 2
+    assert remedy["offenders"] == [wrong["seat"]]

@@ -253,6 +253,10 @@ def test_a_bridge_laid_where_the_board_has_no_site_is_recorded_marked_and_the_ga
     first = case.verdict["violations"][0]
     assert first["step"] == 0 and first["rule"] == "sanmarco.base.bridge_site"
     assert len(case.verdict["violations"]) == 1
+    # scores proposed already: the game played on without the fault, the chance the table
+    # has not said yet drawn from the desk's fixed seed
+    assert len(case.verdict["remedy"]["scores"]) == 3
+    assert case.verdict["remedy"]["played"] is None
     # the bridge stands where it was put, and the desk goes on with the next step
     build = checking.builder("sanmarco", case.record, "base3")
     assert build["error"] == "" and build["choices"]
