@@ -448,3 +448,85 @@ def test_district_points_follow_the_district_rule_for_every_count(colours: int) 
             state.cubes[2] = list(counts)
             expected = reference_points(list(counts), state.board.values[2], sorted(excluded))
             assert state.district_points(2, excluded) == expected, (counts, excluded)
+
+
+def test_a_bridge_card_laid_where_the_board_has_no_site_stands_and_is_crossed() -> None:
+    """The bridge is where it was put: the verdict names sanmarco.base.bridge_site, the
+    replay goes on, the colour's district cards reach across it, the view draws it."""
+    import random
+
+    from games.core import make_bot
+
+    for seed in range(40):
+        state = GAME.new_game(GAME.ruleset("base3"), seed)
+        bots = [make_bot(GAME, "random", seed + i) for i in range(3)]
+        chooser = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            bridges = {(a.a, a.b) for a in legal if a.do == "bridge"}
+            if bridges and state.phase == "resolve" and len(state.bridges) < 12:
+                off = [
+                    (a, b)
+                    for a in range(6)
+                    for b in range(a + 1, 6)
+                    if state.board.site_index(a, b) is None
+                ]
+                a, b = chooser.choice(off)
+                colour = state.acting_colour()
+                fault = Act("bridge", a, b)
+                assert rules(state, seat, fault) == ["sanmarco.base.bridge_site"]
+                state.apply_unchecked(seat, fault)
+                assert state.sites[-1] == (a, b) and state.bridges[-1][1] == colour
+                assert {DISTRICTS[a], DISTRICTS[b]} == set(
+                    state.view(None)["bridges"][-1]["between"]
+                )
+                assert b in state.owner_bridges_at(colour, a)
+                assert b in state._hops(colour)[0][a]  # a district card reaches across it
+                while not state.is_over():  # the game goes on to its end
+                    seat = state.to_act()
+                    assert seat is not None
+                    state.apply_unchecked(seat, bots[seat].choose(state, seat))
+                assert state.outcome().scores
+                return
+            state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    raise AssertionError("no bridge card was played in 40 games")
+
+
+def test_with_every_bridge_on_the_board_a_bridge_off_the_sites_is_offered_taking_one_over() -> None:
+    """The desk's ⚠ bridges then move a bridge the rules let the colour take, as a real
+    table must (no thirteenth bridge): played, the replay goes on."""
+    from games.core import make_bot
+    from games.sanmarco import tabledeal
+
+    for seed in range(60):
+        state = GAME.new_game(GAME.ruleset("base4"), seed)
+        bots = [make_bot(GAME, "random", seed + i) for i in range(4)]
+        while not state.is_over():
+            seat = state.to_act()
+            assert seat is not None
+            legal = [{"seat": seat, **GAME.encode_action(a)} for a in state.legal_actions(seat)]
+            takes = [s for s in legal if s.get("do") == "bridge" and "take" in s]
+            if takes and len(state.bridges) == 12:
+                offered = [
+                    s
+                    for s in tabledeal.illegal_steps(seat, state.view(seat), legal)
+                    if s["do"] == "bridge"
+                ]
+                assert offered and all(s.get("take") == takes[0]["take"] for s in offered)
+                off = next(
+                    s
+                    for s in offered
+                    if state.board.site_index(
+                        DISTRICTS.index(s["between"][0]), DISTRICTS.index(s["between"][1])
+                    )
+                    is None
+                )
+                _seat, act = GAME.decode_step(off, "off")
+                assert rules(state, seat, act) == ["sanmarco.base.bridge_site"]
+                state.apply_unchecked(seat, act)
+                assert len(state.bridges) == 12
+                return
+            state.apply_unchecked(seat, bots[seat].choose(state, seat))
+    raise AssertionError("no game put every bridge on the board")
