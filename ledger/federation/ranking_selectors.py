@@ -117,7 +117,13 @@ def _shell(
         .order_by("club__name", "club_id")
         .values_list("club_id", "club__name", "province")
     )
-    made = (counted, members, rules_of(federation.pk))
+    # The rating has no rules to tell (the points ranking's are the federation's).
+    rules = (
+        rules_of(federation.pk)
+        if kind == RankingRow.Kind.POINTS
+        else RankingRules(federation=federation)
+    )
+    made = (counted, members, rules)
     cache.set(key, made, SHELL_CACHE_SECONDS)
     return made
 
