@@ -317,7 +317,8 @@ def _error_answer(exc: Exception, request: HttpRequest) -> HttpResponse | None:
         if name.lower() != "content-type":  # Retry-After, say
             response[name] = value
     if getattr(answer, "_has_been_logged", False):
-        response._has_been_logged = True  # type: ignore[attr-defined]
+        # Django's private flag (not in the stubs): the refusal is logged once, not twice.
+        response._has_been_logged = True  # type: ignore[attr-defined]  # private, unstubbed
     return response
 
 

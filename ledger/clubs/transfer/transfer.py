@@ -27,6 +27,7 @@ import operator
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from typing import IO, Any, cast
 
 import orjson
@@ -1564,9 +1565,7 @@ def _appended(
         rebuild_standings(competition)
         games.add(competition.game)
     for game in sorted(games):
-        transaction.on_commit(
-            lambda game=game: jobs.enqueue(jobs.RECOMPUTE_RATINGS, club.pk, game)  # type: ignore[misc]
-        )
+        transaction.on_commit(partial(jobs.enqueue, jobs.RECOMPUTE_RATINGS, club.pk, game))
     return Imported(
         club=club,
         lines=lines,
