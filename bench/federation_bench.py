@@ -498,7 +498,7 @@ def run(quick: bool) -> dict[str, Any]:
 
     base = os.environ.get("TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     admin = base.replace("postgres://", "postgresql://", 1)
-    name = "ledger_bench_federation"
+    name = f"{os.environ.get('LEDGER_BENCH_DB_PREFIX', 'ledger_bench')}_federation"
     url = f"{admin.rsplit('/', 1)[0]}/{name}"
     clubs, people, lines, requests = (
         (10, 1000, 50_000, 15) if quick else (300, 30_000, 5_000_000, 40)

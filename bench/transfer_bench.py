@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPORT_DB, IMPORT_DB = "ledger_bench_export", "ledger_bench_import"
+# Scratch databases (LEDGER_BENCH_DB_PREFIX: another name, for two benches on one server).
+_PREFIX = os.environ.get("LEDGER_BENCH_DB_PREFIX", "ledger_bench")
+EXPORT_DB, IMPORT_DB = f"{_PREFIX}_export", f"{_PREFIX}_import"
 # Three kinds of hand, in turn: a win each way and a draw.
 SCORES = (("3", "-3"), ("-1", "1"), ("0", "0"))
 

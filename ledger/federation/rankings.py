@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.db.models import Max
@@ -35,7 +35,7 @@ from django.utils import timezone
 from ledger.clubs import people
 from ledger.clubs.models import Competition, Entry, Result
 from ledger.clubs.outcomes import standing_order
-from ledger.clubs.ratings import MODEL, rating_adjustments
+from ledger.clubs.ratings import MODEL, rate, rating_adjustments
 from ledger.clubs.storage import rows as sql
 from ledger.federation.models import (
     DEFAULT_PLACE_POINTS,
@@ -196,6 +196,7 @@ def rated_results(
     for club_id in sorted({club for club, _s, _v in counting.values()}):
         fines.update(rating_adjustments(club_id, game))
     out = []
+    orders: dict[Any, list[float]] = {}  # most results share a few kinds of score
     for result_id in sorted(counting, key=lambda r: firsts[r]):
         club_id, scores, verdict = counting[result_id]
         seated = seats.get(result_id, {})
@@ -206,7 +207,9 @@ def rated_results(
                 f"{Decimal(x) + fined.get(seated.get(i, 0), Decimal(0)):f}"
                 for i, x in enumerate(scores)
             ]
-        points = standing_order(scores, verdict)
+            points = standing_order(scores, verdict)
+        else:
+            points = _standing_order(orders, scores, verdict)
         if len(players) < 2 or (len(set(points)) < 2 and len(players) > 2):
             continue  # everybody level tells nothing about skill (as the clubs' ratings)
         if len(set(players)) < len(players):
@@ -215,13 +218,50 @@ def rated_results(
     return out
 
 
+def _standing_order(
+    known: dict[Any, list[float]], scores: Sequence[Any], verdict: Any
+) -> list[float]:
+    """``standing_order``, remembered by what it reads (the scores and the Outcome's
+    places)."""
+    outcome = verdict.get("outcome") if isinstance(verdict, dict) else None
+    places = outcome.get("places") if isinstance(outcome, dict) else None
+    try:
+        key = (tuple(scores), tuple(places) if isinstance(places, list) else None)
+        hash(key)
+    except TypeError:
+        return standing_order(scores, verdict)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = standing_order(scores, verdict)
+    return found
+
+
 def fold(state: dict[int, list[Any]], result: Rated) -> None:
     """Rate one result onto ``state`` (person -> [mu, sigma, results, club])."""
-    for p in result.players:
-        state.setdefault(p, [MODEL.mu, MODEL.sigma, 0, result.club_id])
-    teams = [[MODEL.create_rating(state[p][:2])] for p in result.players]
-    for person, team in zip(result.players, MODEL.rate(teams, scores=result.points), strict=True):
-        state[person] = [team[0].mu, team[0].sigma, state[person][2] + 1, result.club_id]
+    players, club = result.players, result.club_id
+    current = [state.get(p) or [MODEL.mu, MODEL.sigma, 0, club] for p in players]
+    for person, held, (mu, sigma) in zip(
+        players, current, rate(current, result.points), strict=True
+    ):
+        state[person] = [mu, sigma, held[2] + 1, club]
+
+
+class Row(NamedTuple):
+    """A ranking's row as it is written (``RankingRow``'s columns, in ``_ROW_COLUMNS``'
+    order): a plain tuple, a rebuild makes hundreds of thousands of them."""
+
+    federation_id: int
+    game: str
+    kind: str
+    period: date
+    person_id: int
+    club_id: int
+    rank: int
+    value: Decimal
+    mu: float | None
+    sigma: float | None
+    results: int
+    movement: int | None
 
 
 def conservative(mu: float, sigma: float) -> Decimal:
@@ -248,31 +288,29 @@ def _rating_rows(
     period: date,
     state: dict[int, list[Any]],
     before: dict[int, int],
-) -> list[RankingRow]:
+) -> list[Row]:
     values = {p: conservative(mu, sigma) for p, (mu, sigma, _n, _c) in state.items()}
     ranks = _rank([((-values[p], -state[p][0]), p) for p in state])
     return [
-        RankingRow(
-            federation_id=federation_id,
-            game=game,
-            kind=RATING,
-            period=period,
-            person_id=p,
-            club_id=club,
-            rank=ranks[p],
-            value=values[p],
-            mu=mu,
-            sigma=sigma,
-            results=n,
-            movement=before[p] - ranks[p] if p in before else None,
+        Row(
+            federation_id,
+            game,
+            RATING,
+            period,
+            p,
+            club,
+            ranks[p],
+            values[p],
+            mu,
+            sigma,
+            n,
+            before[p] - ranks[p] if p in before else None,
         )
         for p, (mu, sigma, n, club) in state.items()
     ]
 
 
-def _write_period(
-    federation_id: int, game: str, kind: str, period: date, rows: list[RankingRow]
-) -> None:
+def _write_period(federation_id: int, game: str, kind: str, period: date, rows: list[Row]) -> None:
     RankingRow.objects.filter(
         federation_id=federation_id, game=game, kind=kind, period=period
     ).delete()
@@ -298,13 +336,9 @@ _ROW_COLUMNS = (
 )
 
 
-def _insert(made: Sequence[RankingRow]) -> None:
+def _insert(made: Sequence[Row]) -> None:
     for at in range(0, len(made), CHUNK):
-        sql.insert(
-            RankingRow,
-            _ROW_COLUMNS,
-            [[getattr(r, c) for c in _ROW_COLUMNS] for r in made[at : at + CHUNK]],
-        )
+        sql.insert(RankingRow, _ROW_COLUMNS, made[at : at + CHUNK])
 
 
 def _months(
@@ -336,6 +370,13 @@ def _period_of(at: datetime) -> date:
     return month_end(timezone.localdate(at))
 
 
+def _ends(period: date) -> datetime:
+    """The first moment after ``period``'s last day, here: a time is in that month or
+    before it when it comes earlier (``_period_of(at) <= period``, without a time zone's
+    conversion for each of a million results)."""
+    return timezone.make_aware(datetime.combine(period + timedelta(days=1), datetime.min.time()))
+
+
 def rebuild_rating(federation_id: int, game: str) -> int:
     """Replay every counting sanctioned result of the game into the rating, month by month
     up to this month. Returns the number of results rated."""
@@ -351,12 +392,14 @@ def rebuild_rating(federation_id: int, game: str) -> int:
         if results:
             first = _period_of(results[0].key[0])
             every = periods(first, max(today, first))
+            times = [r.key[0] for r in results]  # in journal order: by time first
             at = 0
             for period in every:
-                final = period == every[-1]  # a line dated ahead of today: this month
-                while at < len(results) and (final or _period_of(results[at].key[0]) <= period):
-                    fold(state, results[at])
-                    at += 1
+                # A line dated ahead of today counts in this month.
+                upto = len(results) if period == every[-1] else bisect_left(times, _ends(period))
+                for result in results[at:upto]:
+                    fold(state, result)
+                at = max(at, upto)
                 rows = _rating_rows(federation_id, game, period, state, before)
                 _insert(rows)
                 counts[period] = len(rows)
@@ -460,7 +503,7 @@ def refresh_results(
     counted = sanctioned(federation_id, game)
     rules = rules_of(federation_id)
     wanted = sorted(counted if competitions is None else set(competitions))
-    made: list[RankedResult] = []
+    made: list[tuple[Any, ...]] = []
     for competition in Competition.objects.filter(pk__in=[c for c in wanted if c in counted]):
         standing = night_results(competition)
         if not standing:
@@ -472,16 +515,17 @@ def refresh_results(
             person = persons[player_id]
             best[person] = min(place, best.get(person, place))
         weight = counted[competition.pk].weight
+        # (In ``columns``' order below.)
         made += [
-            RankedResult(
-                federation_id=federation_id,
-                game=game,
-                competition_id=competition.pk,
-                person_id=person,
-                club_id=competition.club_id,
-                day=day,
-                place=place,
-                points=(place_points(rules, place) * weight).quantize(CENT),
+            (
+                federation_id,
+                game,
+                competition.pk,
+                person,
+                competition.club_id,
+                day,
+                place,
+                (place_points(rules, place) * weight).quantize(CENT),
             )
             for person, place in best.items()
         ]
@@ -502,11 +546,7 @@ def refresh_results(
         "points",
     )
     for at in range(0, len(made), CHUNK):
-        sql.insert(
-            RankedResult,
-            columns,
-            [[getattr(r, c) for c in columns] for r in made[at : at + CHUNK]],
-        )
+        sql.insert(RankedResult, columns, made[at : at + CHUNK])
 
 
 def rebuild_points(federation_id: int, game: str, since: date | None = None) -> int:
@@ -565,7 +605,7 @@ def _points_rows(
     inside: Sequence[tuple[int, int, date, Decimal]],
     best: int,
     before: dict[int, int],
-) -> list[RankingRow]:
+) -> list[Row]:
     mine: dict[int, list[tuple[Decimal, date, int]]] = defaultdict(list)
     for person, club, day, points in inside:
         mine[person].append((points, day, club))
@@ -578,17 +618,19 @@ def _points_rows(
         clubs[person] = max(held, key=lambda h: h[1])[2]  # the club of the latest result
     ranks = _rank([((-totals[p],), p) for p in totals])
     return [
-        RankingRow(
-            federation_id=federation_id,
-            game=game,
-            kind=POINTS,
-            period=period,
-            person_id=p,
-            club_id=clubs[p],
-            rank=ranks[p],
-            value=totals[p],
-            results=len(mine[p]),
-            movement=before[p] - ranks[p] if p in before else None,
+        Row(
+            federation_id,
+            game,
+            POINTS,
+            period,
+            p,
+            clubs[p],
+            ranks[p],
+            totals[p],
+            None,
+            None,
+            len(mine[p]),
+            before[p] - ranks[p] if p in before else None,
         )
         for p in totals
     ]

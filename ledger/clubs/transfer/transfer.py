@@ -52,6 +52,7 @@ from ledger.clubs.models import (
     entry_hash,
 )
 from ledger.clubs.outcomes import DRAW, LOSS, WIN, outcomes, standing_order
+from ledger.clubs.ratings import rate as rate_match
 from ledger.clubs.storage import signing
 
 FORMAT = "club-ledger-export"
@@ -577,10 +578,11 @@ class _Table:
                 self.refers.append((i, written, wanted))
             self.target = references.written.get(self.model)
         self.pk = self.columns.index("id") if "id" in self.columns else None
-        # (An upload's rows are compared with the hub's copy first: written in batches.)
+        # (An upload's rows are compared with the hub's copy first: written in batches; its
+        # journal lines, which are only ever new, stream.)
         self.streamed = (
             pg
-            and owner is None
+            and (owner is None or self.sealed)
             and self.model is not Player
             and not kind.scope.startswith("(players)")
         )
@@ -1029,7 +1031,7 @@ def _import(
     if extend is not None:
         since, not_extending = _starts_at(header, extend)
         chain.length, chain.head = since
-    references = _References() if write and extend is None and _fast_references() else None
+    references = _References() if write and _fast_references() else None
     try:
         for n, obj, head in lines:
             proven = None
@@ -1159,7 +1161,7 @@ def _import(
             signed_by=evidence.key_id if evidence.signed else "",
         )
     if extend is not None:
-        _finish([t.model for t in tables.values()], renumber=False)
+        _finish([t.model for t in tables.values()], references, renumber=False)
         return _appended(extend, since, chain, end["line"], tables)
     _finish([t.model for t in tables.values()], references)
     rounds = prove_arrival(club, standings, ratings)
@@ -1758,9 +1760,8 @@ def _rate(group: list[Any], rated: dict[tuple[str, int], list[Any]], fines: _Fin
     current = [
         rated.setdefault((game, p), [RATING_MODEL.mu, RATING_MODEL.sigma, 0]) for p in players
     ]
-    teams = [[RATING_MODEL.create_rating(c[:2])] for c in current]
-    for row, team in zip(current, RATING_MODEL.rate(teams, scores=points), strict=True):
-        row[0], row[1], row[2] = team[0].mu, team[0].sigma, row[2] + 1
+    for row, (mu, sigma) in zip(current, rate_match(current, points), strict=True):
+        row[0], row[1], row[2] = mu, sigma, row[2] + 1
 
 
 def _same(what: str, exported: dict[Any, Any], rebuilt: dict[Any, Any]) -> None:
