@@ -428,3 +428,39 @@ def test_a_key_the_hub_does_not_know_for_the_club_needs_a_new_token_from_an_offi
     assert sorted(VenueKey.objects.values_list("key_id", flat=True)) == sorted(
         [signing.key_id(venue.key), signing.key_id()]
     )
+
+
+def test_an_upload_writes_over_the_rows_the_venue_changed_and_leaves_the_others_as_they_were(
+    venue: Venue, token: str, hub_club: Club
+) -> None:
+    from django.db import connection
+
+    from ledger.clubs.models import Competition, Result
+
+    send(venue.slug, token, venue.upload(0))
+    send(venue.slug, token, venue.upload(20))
+    # The hub's copy of one competition differs from the venue's (as a row the venue
+    # changed since the last upload would): the next upload brings the venue's back.
+    competition = Competition.objects.filter(club=hub_club).order_by("pk").first()
+    assert competition is not None
+    venues_name = competition.name
+    Competition.objects.filter(pk=competition.pk).update(name="Stale at the hub")
+    pg = connection.vendor == "postgresql"
+
+    def versions() -> dict[int, str]:
+        # PostgreSQL's row version: a row written again gets a new one.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT id, xmin::text FROM clubs_result WHERE club_id = %s", [venue.club]
+            )
+            return dict(cursor.fetchall())
+
+    before = versions() if pg else {}
+    send(venue.slug, token, venue.upload(40))
+    competition.refresh_from_db()
+    assert competition.name == venues_name
+    assert Result.objects.filter(club=hub_club).count() >= len(before)
+    if pg:
+        # The results the upload carried unchanged were not written again.
+        after = versions()
+        assert before and all(after[pk] == version for pk, version in before.items())

@@ -754,15 +754,11 @@ class _Table:
         club's here is refused, naming its line."""
         pk = self.columns.index("id")
         at = {row[pk]: i for i, row in enumerate(rows)}
-        manager = self.model._default_manager
-        here: set[Any] = set()
-        ours: set[Any] = set()
-        for ids in _chunks(list(at)):
-            here.update(manager.filter(pk__in=ids).values_list("pk", flat=True))
-            ours.update(
-                _scoped(self.kind, owner, []).filter(pk__in=ids).values_list("pk", flat=True)
-            )
-        foreign = sorted(here - ours)
+        # The club's rows of this kind here, in one read (an upload carries them all); of
+        # the others, those whose numbers are taken here are another club's.
+        mine = set(_scoped(self.kind, owner, []).values_list("pk", flat=True))
+        ours = {i for i in at if i in mine}
+        foreign = sorted(_existing(self.model, [i for i in at if i not in mine]))
         if foreign:
             raise Refused(
                 _(
@@ -772,7 +768,9 @@ class _Table:
                 % {"kind": self.kind.name, "id": foreign[0]},
                 lines[at[foreign[0]]],
             )
-        if ours:
+        if ours and connection.vendor == "postgresql":
+            _update_changed(self.model, self.columns, [rows[at[i]] for i in sorted(ours)])
+        elif ours:
             table = connection.ops.quote_name(self.model._meta.db_table)
             others = [c for c in self.columns if c != "id"]
             sets = ", ".join(f"{connection.ops.quote_name(c)} = %s" for c in others)
@@ -858,6 +856,49 @@ def _insert(model: type[models.Model], columns: list[str], rows: list[list[Any]]
         else:
             marks = ", ".join(["%s"] * len(columns))
             cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+
+
+def _existing(model: type[models.Model], ids: list[Any]) -> set[Any]:
+    """Which of ``ids`` are numbers of rows of ``model`` here."""
+    if not ids:
+        return set()
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(model._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id FROM {table} WHERE id = ANY(%s)", [ids])
+            return {row[0] for row in cursor.fetchall()}
+    found: set[Any] = set()
+    for chunk in _chunks(ids):
+        found.update(model._default_manager.filter(pk__in=chunk).values_list("pk", flat=True))
+    return found
+
+
+def _update_changed(model: type[models.Model], columns: list[str], rows: list[list[Any]]) -> None:
+    """Write the rows of an upload that the hub's copy already holds over the copy's, on
+    PostgreSQL in one statement that touches only the rows whose values changed (most of a
+    club's rows come back as they were: an upload carries the club's rows as they are now).
+    The rows go by COPY into a scratch table shaped as the real one, so that the database
+    reads each value as it would for an insert and compares like with like."""
+    qn = connection.ops.quote_name
+    table = qn(model._meta.db_table)
+    scratch = qn(f"upload_{model._meta.db_table}")
+    names = ", ".join(qn(c) for c in columns)
+    others = [qn(c) for c in columns if c != "id"]
+    sets = ", ".join(f"{c} = s.{c}" for c in others)
+    here = ", ".join(f"t.{c}" for c in others)
+    sent = ", ".join(f"s.{c}" for c in others)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {scratch}")
+        cursor.execute(f"CREATE TEMPORARY TABLE {scratch} (LIKE {table}) ON COMMIT DROP")
+        with cursor.cursor.copy(f"COPY {scratch} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        if others:
+            cursor.execute(
+                f"UPDATE {table} AS t SET {sets} FROM {scratch} AS s "
+                f"WHERE t.id = s.id AND ({here}) IS DISTINCT FROM ({sent})"
+            )
+        cursor.execute(f"DROP TABLE {scratch}")
 
 
 @dataclass
