@@ -20,16 +20,18 @@ correction, a void, a venue's upload, a merge, a sanction, the rules) rebuilds t
 
 from __future__ import annotations
 
+import json as std_json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.db import transaction
-from django.db.models import Max
+import orjson
+from django.db import connection, transaction
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from ledger.clubs import people
@@ -165,9 +167,9 @@ def rated_results(
     # journal) and who sat where as the journal credited it.
     firsts: dict[int, tuple[datetime, int, int]] = {}
     seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for result_id, seat, player_id, at, club_id, number in lines.values_list(
-        "result_id", "seat", "player_id", "created_at", "club_id", "sequence"
-    ).iterator(chunk_size=20_000):
+    for result_id, seat, player_id, at, club_id, number in _read(
+        lines.values_list("result_id", "seat", "player_id", "created_at", "club_id", "sequence")
+    ):
         key = (at, club_id, number)
         known = firsts.get(result_id)
         if known is None or key < known:
@@ -185,9 +187,9 @@ def rated_results(
     )
     counting = {
         pk: (club_id, scores, verdict)
-        for pk, club_id, scores, verdict in accepted.values_list(
-            "pk", "club_id", "scores", "verdict"
-        ).iterator(chunk_size=20_000)
+        for pk, club_id, scores, verdict in _read(
+            accepted.values_list("pk", "club_id", "scores", "verdict"), json=(2, 3)
+        )
         if pk in firsts
     }
     persons = canonical(p for r in counting for p in seats.get(r, {}).values())
@@ -216,6 +218,46 @@ def rated_results(
             continue  # one person on two seats (two merged players who met): not a match
         out.append(Rated(firsts[result_id], result_id, club_id, players, points))
     return out
+
+
+def _read(query: QuerySet[Any], json: tuple[int, ...] = ()) -> Iterator[Sequence[Any]]:
+    """The rows of a ``values_list`` query, streamed. On PostgreSQL read in psycopg's own
+    loaders, not through the ORM's per-value ones (a time zone put on each time, each JSON
+    value parsed by the standard library): a rebuild reads millions of journal lines. The
+    columns at ``json`` are JSON (its values come parsed either way)."""
+    if connection.vendor != "postgresql":
+        yield from query.iterator(chunk_size=20_000)
+        return
+    text, params = query.query.sql_with_params()
+    connection.ensure_connection()
+    raw = connection.connection
+    with raw.cursor(name=f"rankings_{id(query):x}", withhold=raw.autocommit) as cursor:
+        cursor.adapters.register_loader("timestamptz", _times_loader())
+        cursor.itersize = 20_000
+        cursor.execute(text, params)
+        for row in cursor:
+            if json:
+                row = list(row)
+                for i in json:
+                    row[i] = _parsed(row[i])
+            yield row
+
+
+def _times_loader() -> Any:
+    """psycopg's loader of times with a zone: its C one where it is built."""
+    from psycopg import _cmodule
+    from psycopg.types.datetime import TimestamptzLoader
+
+    return getattr(_cmodule._psycopg, "TimestamptzLoader", None) or TimestamptzLoader
+
+
+def _parsed(value: Any) -> Any:
+    if not isinstance(value, str | bytes):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:  # an integer beyond 64 bits, say
+        return std_json.loads(value)
 
 
 def _standing_order(
