@@ -35,7 +35,7 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from ledger.clubs import people
-from ledger.clubs.models import Competition, Entry, Result
+from ledger.clubs.models import Competition, Entry, Result, Round
 from ledger.clubs.outcomes import standing_order
 from ledger.clubs.ratings import MODEL, rate, rating_adjustments
 from ledger.clubs.storage import rows as sql
@@ -532,6 +532,33 @@ def competition_day(competition: Competition) -> date:
     return timezone.localdate(last or competition.created_at)
 
 
+def competition_days(competitions: Sequence[Competition]) -> dict[int, date]:
+    """``competition_day`` of each of ``competitions``, in two reads for them all."""
+    ids = [c.pk for c in competitions]
+    days: dict[int, date] = {}
+    for at in range(0, len(ids), CHUNK):
+        days.update(
+            Round.objects.filter(competition_id__in=ids[at : at + CHUNK], played_on__isnull=False)
+            .values_list("competition_id")
+            .annotate(day=Max("played_on"))
+            .values_list("competition_id", "day")
+        )
+    rest = [c for c in competitions if c.pk not in days]
+    last: dict[int, datetime] = {}
+    for at in range(0, len(rest), CHUNK):
+        last.update(
+            Entry.objects.filter(
+                competition_id__in=[c.pk for c in rest[at : at + CHUNK]], kind=Entry.Kind.CREDIT
+            )
+            .values_list("competition_id")
+            .annotate(at=Max("created_at"))
+            .values_list("competition_id", "at")
+        )
+    for c in rest:
+        days[c.pk] = timezone.localdate(last.get(c.pk) or c.created_at)
+    return days
+
+
 def place_points(rules: RankingRules, place: int) -> Decimal:
     table = rules.place_points or []
     return Decimal(str(table[place - 1])) if 1 <= place <= len(table) else Decimal(0)
@@ -546,12 +573,16 @@ def refresh_results(
     rules = rules_of(federation_id)
     wanted = sorted(counted if competitions is None else set(competitions))
     made: list[tuple[Any, ...]] = []
-    for competition in Competition.objects.filter(pk__in=[c for c in wanted if c in counted]):
-        standing = night_results(competition)
-        if not standing:
-            continue
-        day = competition_day(competition)
-        persons = canonical(p for p, _n, _pl, _pt in standing)
+    finals = [
+        (competition, standing)
+        for competition in Competition.objects.filter(pk__in=[c for c in wanted if c in counted])
+        if (standing := night_results(competition))
+    ]
+    # The days the competitions count on and the persons their players are, read once.
+    days = competition_days([competition for competition, _s in finals])
+    persons = canonical(p for _c, standing in finals for p, _n, _pl, _pt in standing)
+    for competition, standing in finals:
+        day = days[competition.pk]
         best: dict[int, int] = {}
         for player_id, _name, place, _points in standing:
             person = persons[player_id]
