@@ -49,18 +49,18 @@ def _watch(table: Any, user: Any, frames: list[dict[str, Any]]) -> tuple[list[An
         ws = WebsocketCommunicator(APP, f"/ws/play/{table.pk}/", user)
         connected, _code = await ws.connect()
         assert connected
-        await ws.receive_json_from()  # the hello
+        await ws.receive_notice()  # the hello (past the seats' presence)
         answers = []
         for frame in frames:
             await ws.send_input(frame)
-            answer = await ws.receive_json_from()
+            answer = await ws.receive_notice()
             closed = None
             if "error" in answer and len(answers) + 1 >= BAD_FRAMES_BEFORE_CLOSING:
                 closed = await ws.receive_output(2)
                 answers.append((answer, None))
                 return answers, closed
             await ws.send_json_to({})
-            answers.append((answer, await ws.receive_json_from()))
+            answers.append((answer, await ws.receive_notice()))
         await ws.disconnect()
         return answers, None
 
