@@ -4,9 +4,10 @@ the pages' own elsewhere (ledger/web/middleware.py). It sits above both, beside 
 
 from __future__ import annotations
 
+import re
 import sys
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
 
@@ -14,15 +15,21 @@ from ledger.api.errors import unavailable_body
 from ledger.clubs.errors import error_body, logged_unavailable
 from ledger.web.middleware import STORE_AWAY, unavailable_page
 
+# What get_object_or_404 says: it names a Python model, which no club member should read.
+_MODEL_NOT_FOUND = re.compile(r"^No \w+ matches the given query\.$")
+
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 404 for an address no route matches: JSON of the API's shape under /api/,
-    the usual page elsewhere."""
+    the usual page elsewhere. A view's own words about what is missing are shown; Django's
+    "No <Model> matches the given query." is replaced by the page's plain sentence."""
     if request.path.startswith("/api/"):
         return JsonResponse(
             error_body("not_found", _("No such address in the API; see /api/schema/.")),
             status=404,
         )
+    if exception.args and _MODEL_NOT_FOUND.match(str(exception.args[0])):
+        exception = Http404("")
     return defaults.page_not_found(request, exception)
 
 

@@ -194,3 +194,13 @@ def test_the_api_docs_page_asks_for_the_schema_in_its_own_english(db):
     english = Client(HTTP_ACCEPT_LANGUAGE="en").get(schema).content
     assert italian.get(schema + "&lang=en").content == english
     assert italian.get(schema).content != english
+
+
+def test_a_missing_record_page_names_no_model(db):
+    # get_object_or_404 says "No Federation matches the given query."; the page says it in words.
+    for language, words in (("en", "There is no page at this address"), ("it", "nessuna pagina")):
+        page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/federations/nessuna/")
+        assert page.status_code == 404
+        text = page.content.decode()
+        assert "matches the given query" not in text
+        assert words in text
