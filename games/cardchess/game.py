@@ -105,10 +105,11 @@ class CardChess(Game[CardChessRuleset, CardChessState, Play | Resolve]):
     def chance_steps(
         self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:
-        """Each deal as it came: the cards each seat got, and the table's cards."""
+        """Each deal as it came (one per sfida): the cards each seat got, and the table's
+        cards; between deals, the cards drawn."""
         from games.core.engine import hands_dealt
 
-        return hands_dealt(self, record, lang, names, table="table")
+        return hands_dealt(self, record, lang, names, table="table", deal="sfida")
 
     def new_game(self, ruleset: CardChessRuleset, seed: int) -> CardChessState:
         return CardChessState(ruleset, [], seed)

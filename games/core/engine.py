@@ -631,12 +631,18 @@ def hands_dealt(
     lang: str,
     names: Sequence[str] | None = None,
     table: str = "",
+    deal: str = "",
+    chosen: Callable[[Any], Sequence[Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """``Game.chance_steps`` read from the views: the record replayed as played, and after
     the deal and each action, the cards each seat's hand (``view(seat)["hand"]``) gained
     that it did not hold before, said as dealt (before the first action) or drawn; with
-    ``table``, the view's key of the cards dealt face up on the table too. It stops where
-    the record cannot be replayed."""
+    ``table``, the view's key of the cards dealt face up on the table too. ``deal`` is the
+    view's key that counts a game's deals (cardChess's ``sfida``): when it changes, the
+    cards that came are said as dealt, not drawn. ``chosen(action)`` gives the card codes
+    an action took into its seat's hand by choice (a card picked from a deck or taken back
+    from play): those are said as taken, since no chance fell. It stops where the record
+    cannot be replayed."""
     from games.core import words as game_words
 
     said = game_words.for_game(game.info.slug)
@@ -674,25 +680,34 @@ def hands_dealt(
                 new.append(c)
         return new
 
+    def said_as(verb: str, seat: int, cards: list[Any]) -> str:
+        listed = ", ".join(card(c) for c in cards)
+        it = {"dealt": "riceve", "drawn": "pesca", "taken": "prende"}
+        en = {"dealt": "is dealt", "drawn": "draws", "taken": "takes"}
+        return f"{who(seat)} {(it if lang == 'it' else en)[verb]} {listed}"
+
     hands, shown = [[] for _ in range(seats)], []  # type: tuple[list[list[Any]], list[Any]]
     actions = record.get("actions") or []
+    dealt_as: Any = None
+    took: tuple[int, list[Any]] | None = None  # the last action's seat, what it chose
     for n in range(len(actions) + 1):
         try:
             now, laid = held()
+            deal_now = state.view(None).get(deal) if deal else None
         except (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError):
             return out
+        verb = "dealt" if n == 0 or deal_now != dealt_as else "drawn"
+        dealt_as = deal_now
         parts = []
         for seat in range(seats):
             new = gained(hands[seat], now[seat])
+            if took is not None and verb == "drawn":
+                taken = [c for c in new if c in took[1]]
+                new = gained(taken, new)
+                if taken:
+                    parts.append(said_as("taken", seat, taken))
             if new:
-                cards = ", ".join(card(c) for c in new)
-                parts.append(
-                    (f"{who(seat)} riceve {cards}" if n == 0 else f"{who(seat)} pesca {cards}")
-                    if lang == "it"
-                    else (
-                        f"{who(seat)} is dealt {cards}" if n == 0 else f"{who(seat)} draws {cards}"
-                    )
-                )
+                parts.append(said_as(verb, seat, new))
         new_table = gained(shown, laid)
         if new_table:
             cards = ", ".join(card(c) for c in new_table)
@@ -704,7 +719,9 @@ def hands_dealt(
             break
         try:
             raw = actions[n]
-            state.apply_unchecked(*game.decode_step(raw, f"actions[{n}]"))
+            seat, action = game.decode_step(raw, f"actions[{n}]")
+            took = (seat, list(chosen(action))) if chosen is not None else None
+            state.apply_unchecked(seat, action)
         except (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError):
             return out
     return out

@@ -232,6 +232,21 @@ class ErGio(Game[ErGioRuleset, ErGioState, A.Action]):
 
         return magistrature(0) + magistrature(1)
 
+    def chance_steps(
+        self, record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The hands dealt and the cards drawn; a card a special card lets its player pick
+        (the Trombettiere's from the deck, the Tamburino's from the Arno, the Luogotenente's
+        from the field) is said as taken, since no chance brought it."""
+        from games.core.engine import hands_dealt
+
+        def chosen(action: Any) -> list[str]:
+            if isinstance(action, A.Special) and action.target != A.NO:
+                return [C.CODES[action.target]]
+            return []
+
+        return hands_dealt(self, record, lang, names, chosen=chosen)
+
     def step_groups(self, actions: Sequence[Mapping[str, Any]], lang: str) -> list[str]:
         """The corteo, then each scontro (two sends each)."""
         out, sends = [], 0

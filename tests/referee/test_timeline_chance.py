@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games.core import RandomBot, play, registry
+from games.core import RandomBot, play, registry, words
 from ledger.clubs.models import Competition
 from ledger.referee import checking, services
 from tests.referee import planted
@@ -119,3 +119,44 @@ def test_the_desk_shows_the_chance_and_goes_back_to_where_it_fell(people: Any, c
     assert len(case.record["actions"]) == number - 1  # the step that drew it is kept
     page = client.get(f"/referee/case/{case.pk}/").content.decode()
     assert said.strip() in page.split('id="timeline"')[1].split("</ul>")[0]
+
+
+def test_each_cardchess_sfida_is_dealt_and_only_cards_between_deals_are_drawn() -> None:
+    engine = registry.get("cardchess")
+    state = play(engine, engine.new_game(engine.ruleset(), 1), [RandomBot(1), RandomBot(2)])
+    record = state.to_record()
+    steps = engine.chance_steps(record, "en", NAMES[:2])
+    replay = engine.start(record)
+    sfida = [replay.view(None)["sfida"]]  # the sfida after each number of actions
+    for raw in record["actions"]:
+        replay.apply_unchecked(*engine.decode_step(raw, "a"))
+        sfida.append(replay.view(None)["sfida"])
+    new_deals = {n for n in range(1, len(sfida)) if sfida[n] != sfida[n - 1]}
+    assert len(new_deals) >= 2  # a whole game: several sfide
+    for step in steps:
+        dealt = step["label"].startswith("Anna is dealt") or " is dealt " in step["label"]
+        assert dealt == (step["after"] == 0 or step["after"] in new_deals), step
+    assert {s["after"] for s in steps if " is dealt " in s["label"]} >= new_deals
+    italian = engine.chance_steps(record, "it", NAMES[:2])
+    assert sum(" riceve " in s["label"] for s in italian) == len(new_deals) + 1
+
+
+def test_a_card_an_er_gio_special_picks_is_said_as_taken_not_drawn() -> None:
+    engine = registry.get("ergio")
+    state = play(
+        engine, engine.new_game(engine.ruleset("advanced"), 1), [RandomBot(7), RandomBot(8)]
+    )
+    record = state.to_record()
+    picked = {
+        n + 1: raw["card"]
+        for n, raw in enumerate(record["actions"])
+        if "special" in raw and "card" in raw
+    }
+    assert picked  # the Trombettiere, Tamburino or Luogotenente picked a card
+    said = {s["after"]: s["label"] for s in engine.chance_steps(record, "en", NAMES[:2])}
+    cards = words.for_game("ergio")
+    assert cards is not None
+    for after, code in picked.items():
+        name = str(cards.card(code, "en"))
+        assert f"takes {name}" in said[after], (after, said.get(after))
+        assert f"draws {name}" not in said[after]
