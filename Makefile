@@ -47,17 +47,20 @@ lint: install
 
 # `make test` runs its pytest processes at the same time, as much of each waits on its
 # database, subprocesses or browser: the SQLite pass in two (the browser tests, then
-# test-pure, in one; every other test in the other) and the PostgreSQL pass. The first
-# SQLite part prints as it goes; the others' output follows (and stays in var/test-*.log);
+# test-pure, in one; every other test in the other) and the PostgreSQL pass, with `make lint`
+# beside them (mypy keeps one core busy for a minute that would otherwise idle). The first
+# SQLite part prints as it goes; the others' output follows (and stays in var/*.log);
 # any part failing fails `make test`. Each process keeps a var/ folder of its own (the login
 # limits' file cache, the secret key) and a pytest cache of its own, so none clears or counts
 # another's limits. `make test-sqlite` and `make test-postgres` run one pass in one process.
 SQLITE_SPLIT := tests/browser
-test: lint
+test: install
 	@mkdir -p var; rm -f var/test-sqlite-browser.status
-	@echo "== at once: SQLite (all but $(SQLITE_SPLIT)), SQLite ($(SQLITE_SPLIT), then" \
-		"test-pure), PostgreSQL"
+	@echo "== at once: lint (ruff, mypy, import contracts), SQLite (all but $(SQLITE_SPLIT))," \
+		"SQLite ($(SQLITE_SPLIT), then test-pure), PostgreSQL"
 	@trap 'trap - INT TERM; kill 0' INT TERM; \
+	$(MAKE) --no-print-directory -o install lint > var/lint.log 2>&1 & \
+	lint=$$!; \
 	$(MAKE) --no-print-directory -o install test-postgres > var/test-postgres.log 2>&1 & \
 	postgres=$$!; \
 	{ $(MAKE) --no-print-directory -o install test-sqlite SQLITE_PART=browser \
@@ -68,20 +71,22 @@ test: lint
 	split=$$!; \
 	$(MAKE) --no-print-directory -o install test-sqlite SQLITE_PART=rest \
 		SQLITE_TESTS="$(addprefix --ignore=,$(SQLITE_SPLIT))"; rest_status=$$?; \
+	wait $$lint; lint_status=$$?; \
 	wait $$split; pure_status=$$?; split_status=$$(cat var/test-sqlite-browser.status); \
-	cat var/test-sqlite-browser.log var/test-pure.log; \
+	cat var/lint.log var/test-sqlite-browser.log var/test-pure.log; \
 	wait $$postgres; postgres_status=$$?; \
 	cat var/test-postgres.log; \
 	said() { [ "$$1" = 0 ] && echo passed || echo FAILED; }; \
 	postgres_said=$$(said $$postgres_status); \
 	grep -q '^!! SKIPPED' var/test-postgres.log && postgres_said=SKIPPED; \
 	echo ""; \
+	echo "== lint (ruff, ruff format, mypy, import contracts): $$(said $$lint_status)"; \
 	echo "== SQLite, all but $(SQLITE_SPLIT): $$(said $$rest_status)"; \
 	echo "== SQLite, $(SQLITE_SPLIT): $$(said $$split_status)"; \
 	echo "== the engines' pure-Python source (test-pure): $$(said $$pure_status)"; \
 	echo "== PostgreSQL: $$postgres_said"; \
-	[ $$rest_status = 0 ] && [ $$split_status = 0 ] && [ $$pure_status = 0 ] && \
-		[ $$postgres_status = 0 ]
+	[ $$lint_status = 0 ] && [ $$rest_status = 0 ] && [ $$split_status = 0 ] && \
+		[ $$pure_status = 0 ] && [ $$postgres_status = 0 ]
 
 # SQLITE_TESTS: which tests (pytest's arguments; all by default); SQLITE_PART names the var/
 # folder and the pytest cache of a part that runs beside others.
