@@ -10,7 +10,6 @@ from typing import Any
 
 from django.conf import settings
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 
 from ledger.clubs.models import Player
 from ledger.notify.models import PushSubscription
@@ -33,6 +32,10 @@ def vapid() -> Vapid:
 
 def send(player: Player, payload: dict[str, Any]) -> int:
     """Send ``payload`` (JSON) to every subscription of ``player``; how many took it."""
+    # Imported here: pywebpush brings aiohttp and requests, a third of a second at every
+    # process start otherwise, and only a sending worker needs them.
+    from pywebpush import WebPushException, webpush
+
     if not ready():
         raise PushFailed("no VAPID keys are set")
     subscriptions = list(PushSubscription.objects.filter(player=player))

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx
+# networkx is imported by the functions that match with it: importing it takes a third of a
+# second, which every process that never pairs (a web worker, a command) would pay at start.
 from caissify_pairings.engines.dutch import (
     ColorPref,
     DutchEngine,
@@ -121,6 +122,8 @@ class FastDutch(DutchEngine):  # type: ignore[misc]  # the library has no types:
     def _pair_iterative_mwm(
         self, all_players: list[Any], bye_candidates: set[int] | None = None
     ) -> tuple[list[tuple[Any, Any]], list[Any]]:
+        import networkx as nx  # here, not above: see the note on imports
+
         sp = sorted(all_players, key=lambda p: (-p.score, p.pairing_number))
         n = len(sp)
         if n < 2:

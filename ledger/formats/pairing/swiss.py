@@ -33,7 +33,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
+# networkx is imported by the functions that match with it: importing it takes a third of a
+# second, which every process that never pairs (a web worker, a command) would pay at start.
 from caissify_pairings.engines.casual import CasualSwissEngine
 from caissify_pairings.engines.dutch import DutchEngine
 
@@ -150,6 +151,8 @@ class _RankedSides:
         taken only while the players left can still all be paired (a maximum matching of
         the graph of who may meet, networkx's): a group that cannot be paired is known at
         once, and an even group's search never goes back."""
+        import networkx as nx  # here, not above: see the note on imports
+
         n = len(players)
         if n < 2:
             return None
@@ -425,6 +428,8 @@ def _match(
     Level 2: blocked and colour-clashing pairs are absent and the bye goes only to a
     player without one (when anyone present lacks one). Level 1: a colour clash is allowed
     at a price. Level 0: everything is allowed, a repeat at the heaviest price."""
+    import networkx as nx  # here, not above: see the note on imports
+
     strict = level >= 1
     ids = sorted(window)
     graph: nx.Graph[int] = nx.Graph()
@@ -475,6 +480,8 @@ def legal_pairing_exists(
     ids: list[int], blocked: set[Pair], bye_allowed: set[int] | None = None
 ) -> bool:
     """Whether the players can be paired with no blocked pair (one bye when odd)."""
+    import networkx as nx  # here, not above: see the note on imports
+
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(ids)
     for i, a in enumerate(ids):
