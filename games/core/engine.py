@@ -680,16 +680,18 @@ def hands_dealt(
                 new.append(c)
         return new
 
+    def listed(cards: list[Any]) -> str:
+        return ", ".join(card(c) for c in cards)
+
     def said_as(verb: str, seat: int, cards: list[Any]) -> str:
-        listed = ", ".join(card(c) for c in cards)
         it = {"dealt": "riceve", "drawn": "pesca", "taken": "prende"}
         en = {"dealt": "is dealt", "drawn": "draws", "taken": "takes"}
-        return f"{who(seat)} {(it if lang == 'it' else en)[verb]} {listed}"
+        return f"{who(seat)} {(it if lang == 'it' else en)[verb]} {listed(cards)}"
 
     hands, shown = [[] for _ in range(seats)], []  # type: tuple[list[list[Any]], list[Any]]
     actions = record.get("actions") or []
     dealt_as: Any = None
-    took: tuple[int, list[Any]] | None = None  # the last action's seat, what it chose
+    took: list[Any] = []  # the cards the last action chose
     for n in range(len(actions) + 1):
         try:
             now, laid = held()
@@ -701,8 +703,8 @@ def hands_dealt(
         parts = []
         for seat in range(seats):
             new = gained(hands[seat], now[seat])
-            if took is not None and verb == "drawn":
-                taken = [c for c in new if c in took[1]]
+            if took and verb == "drawn":
+                taken = [c for c in new if c in took]
                 new = gained(taken, new)
                 if taken:
                     parts.append(said_as("taken", seat, taken))
@@ -710,7 +712,7 @@ def hands_dealt(
                 parts.append(said_as(verb, seat, new))
         new_table = gained(shown, laid)
         if new_table:
-            cards = ", ".join(card(c) for c in new_table)
+            cards = listed(new_table)
             parts.append(f"in tavola {cards}" if lang == "it" else f"on the table {cards}")
         if parts:
             out.append({"after": n, "label": "; ".join(parts)})
@@ -720,7 +722,7 @@ def hands_dealt(
         try:
             raw = actions[n]
             seat, action = game.decode_step(raw, f"actions[{n}]")
-            took = (seat, list(chosen(action))) if chosen is not None else None
+            took = list(chosen(action)) if chosen is not None else []
             state.apply_unchecked(seat, action)
         except (RecordError, ValueError, KeyError, IndexError, TypeError, AttributeError):
             return out
