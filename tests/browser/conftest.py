@@ -26,6 +26,9 @@ import pytest
 from tests.listening import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Where the browser tests leave screenshots for a person to look at, when LEDGER_SHOTS names a
+#: folder; otherwise none are taken (a test run writes nothing outside its own clone).
+SHOTS = Path(os.environ["LEDGER_SHOTS"]) if os.environ.get("LEDGER_SHOTS") else None
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
     "--no-sandbox",
@@ -67,6 +70,16 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     }
     env.pop("CELERY_BROKER_URL", None)
     return env
+
+
+def screenshot(target: Any, name: str, *, failing: bool = False, **options: Any) -> None:
+    """A screenshot of a page or a part of it into SHOTS, when screenshots are asked for. One
+    taken as a test fails (``failing``) is always kept, in var/screenshots if not asked for."""
+    folder = SHOTS or (ROOT / "var" / "screenshots" if failing else None)
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(folder / name), **options)
 
 
 def manage(env: dict[str, str], *args: str) -> str:

@@ -2,33 +2,28 @@
 picker (San Marco's set-up rolls as districts on the board, Tarocco's pack, cardChess's deal
 as it comes, the Bridge's Game's power sheets), the steps tapped up to a planted fault
 offered marked ⚠ with the rule it breaks, and the desk naming it in words (the rule id a
-small reference) and proposing scores. One screenshot per game goes to LEDGER_SHOTS (when
-the folder is there)."""
+small reference) and proposing scores. One screenshot per game goes to LEDGER_SHOTS
+(when it is set)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 from games.core import registry
 from games.sanmarco import tabledeal as sanmarco_deal
 from games.tarocco import tabledeal as tarocco_deal
-from tests.browser.conftest import log_in, manage
+from tests.browser.conftest import log_in, manage, screenshot
 from tests.browser.test_referee_phone import _found_at, _no_wider_than_the_phone, phone
 from tests.browser.test_sanmarco_desk_phone import BOARD_COMPETITION, NAME, _played
 from tests.referee import planted
 
 __all__ = ["phone"]  # the fixture, shared
 
-SHOTS = Path(os.environ.get("LEDGER_SHOTS", "/work/shots"))
-
 
 def _shot(page: Any, game: str) -> None:
-    if SHOTS.is_dir():
-        page.locator("#verdict").screenshot(path=str(SHOTS / f"desk-{game}.png"))
+    screenshot(page.locator("#verdict"), f"desk-{game}.png")
 
 
 def _open_by_picker(page: Any, server: str, competition: str) -> None:

@@ -55,11 +55,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ROOT, log_in, manage
+from tests.browser.conftest import ROOT, log_in, manage, screenshot
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-SHOTS = Path("/work/helpers/shots")
 FEDERATION = "Federazione Toscana dei Giochi"
 SLUG = "federazione-toscana-dei-giochi"
 
@@ -214,8 +213,7 @@ def _fits(page: Any) -> None:
 
 
 def _shot(page: Any, name: str) -> None:
-    if SHOTS.is_dir():
-        page.screenshot(path=str(SHOTS / f"I-{name}.png"), full_page=True)
+    screenshot(page, f"I-{name}.png", full_page=True)
 
 
 def _table(page: Any) -> list[tuple[int, str, Decimal]]:

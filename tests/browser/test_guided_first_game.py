@@ -5,15 +5,13 @@ and open on how the game goes."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import manage, refusals
+from tests.browser.conftest import SHOTS, manage, refusals, screenshot
 
 PASSWORD = "prima-partita-2026"
 # A member with no game played yet: every game is a first game for her.
@@ -26,8 +24,6 @@ if not get_user_model().objects.filter(username="guida.elena").exists():
     Membership.objects.create(club=club, player=Player.objects.create(name="Elena Gualandi",
                               user=user))
 """
-#: Where screenshots go when asked for (SHOTS_DIR=/work/helpers/shots): a look at the board.
-SHOTS = os.environ.get("SHOTS_DIR")
 
 
 @pytest.fixture
@@ -95,7 +91,7 @@ def test_a_first_game_of_the_bridges_game_on_a_phone_shows_a_hint_on_each_turn(
             assert why.locator("a.rule-ref").get_attribute("href").startswith("/rules/ponte/#")
         if SHOTS and turns == 2:
             page.locator("#hint-box").scroll_into_view_if_needed()
-            page.screenshot(path=str(Path(SHOTS) / "C-guided-ponte-phone-it.png"))
+            screenshot(page, "C-guided-ponte-phone-it.png")
         hinted = page.locator("#hint").inner_text().split(":", 1)[1].strip()
         # a choice is a button with its words, or a card of the hand titled with them
         buttons = page.locator("#board button.play-action:not([disabled])")
@@ -127,7 +123,7 @@ def test_a_first_game_of_the_bridges_game_on_a_phone_shows_a_hint_on_each_turn(
     assert page.locator("#guide h3").count() >= 4
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / "C-rules-ponte-phone-it.png"))
+        screenshot(page, "C-rules-ponte-phone-it.png")
 
 
 def test_a_first_game_of_cardchess_on_a_laptop_in_english_shows_the_hint_and_its_rule(
@@ -161,8 +157,8 @@ def test_a_first_game_of_cardchess_on_a_laptop_in_english_shows_the_hint_and_its
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     if SHOTS:
         page.locator("#hint-box").scroll_into_view_if_needed()
-        page.screenshot(path=str(Path(SHOTS) / "C-guided-cardchess-laptop-en.png"))
+        screenshot(page, "C-guided-cardchess-laptop-en.png")
         page.goto(server + "/rules/cardchess/")
-        page.screenshot(path=str(Path(SHOTS) / "C-rules-cardchess-laptop-en.png"))
+        screenshot(page, "C-rules-cardchess-laptop-en.png")
     context.close()
     assert not refused, "the page's console complained:\n" + "\n".join(refused)

@@ -15,13 +15,12 @@ import os
 import random
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.conftest import manage, refusals
+from tests.browser.conftest import manage, refusals, screenshot
 
 PASSWORD = "tavolo-dal-vivo-2026"
 CLUB = "circolo-pisano"
@@ -89,7 +88,7 @@ def _play_one(page: Any, chooser: random.Random, game: str) -> None:
     for attempt in range(3):
         if _click_one(page, chooser, game, keyboard=attempt > 0):
             return
-    page.screenshot(path=str(_shots() / "live-stuck.png"), full_page=True)
+    screenshot(page, "live-stuck.png", failing=True, full_page=True)
     raise AssertionError("three clicks on the board were not answered")
 
 
@@ -122,7 +121,6 @@ def _click_one(page: Any, chooser: random.Random, game: str, keyboard: bool) -> 
     else:
         buttons = page.locator("#board button.play-action")
         if not buttons.count():
-            (_shots() / "live-no-button.html").write_text(page.content())
             page.wait_for_timeout(300)
             return False
         button = buttons.nth(chooser.randrange(buttons.count()))
@@ -203,12 +201,6 @@ def _no_other_hand(pages: list[Any], spectator: Any) -> None:
             assert not leaked, f"page {i} shows cards of seat {j}'s hand: {leaked}"
 
 
-def _shots() -> Path:
-    path = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_practice(
     browser: Any, server: str, people_made: None, game: str
@@ -274,8 +266,8 @@ def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_pract
         if mover is None and anna.locator("#game-over").count():
             break
         if mover is None:
-            anna.screenshot(path=str(_shots() / "live-nobody.png"), full_page=True)
-            bruno.screenshot(path=str(_shots() / "live-nobody-bruno.png"), full_page=True)
+            screenshot(anna, "live-nobody.png", failing=True, full_page=True)
+            screenshot(bruno, "live-nobody-bruno.png", failing=True, full_page=True)
         assert mover is not None, "neither person is to act and the game is not over"
         _play_one(mover, chooser, game)
         moves += 1
@@ -309,8 +301,8 @@ def test_two_people_and_bots_play_live_without_a_reload_and_the_game_stays_pract
         assert page.evaluate("window.liveMarker") == "kept", "the page was reloaded"
         assert page.evaluate("window.playLive") is True
     assert navigations == [], f"pages navigated during the game: {navigations}"
-    anna.screenshot(path=str(_shots() / f"live-{game}-laptop-it.png"), full_page=True)
-    bruno.screenshot(path=str(_shots() / f"live-{game}-phone-en.png"), full_page=True)
+    screenshot(anna, f"live-{game}-laptop-it.png", full_page=True)
+    screenshot(bruno, f"live-{game}-phone-en.png", full_page=True)
 
     # Practice: in the player's own history, never in a competition's standings.
     assert anna.locator("#ledger-result").count() == 0

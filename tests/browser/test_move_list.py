@@ -4,12 +4,10 @@ that scrolls to the newest."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import log_in, refusals
+from tests.browser.conftest import log_in, refusals, screenshot
 
-SHOTS = Path("/work/helpers/shots")
 MOVES = "() => Number(document.getElementById('board').dataset.moves)"
 SETTLED = "() => !document.getElementById('board')?.classList.contains('sending')"
 
@@ -35,12 +33,19 @@ def test_the_move_list_is_beside_the_board_on_a_laptop_and_folded_under_it_on_a_
     with laptop.expect_navigation():
         laptop.click("#new-table button[type=submit]")
     table_url = laptop.url
-    # A few moves of the person (the bots answer each at once).
+    # A few moves of the person, each the first choice offered (the bots answer each at once).
     for _ in range(4):
         laptop.wait_for_function(SETTLED)
         if not laptop.locator("#your-turn").count():
             break
         before = laptop.evaluate(MOVES)
+        pick = laptop.locator("#pick")
+        if pick.count():
+            # The monte's discard, when the person won the bidding (about one deal in
+            # seven): its button sends only as many cards as it asks for, ticked first.
+            boxes = pick.locator("input[name=item]")
+            for n in range(int(pick.get_attribute("data-count") or "0")):
+                boxes.nth(n).check()
         laptop.locator("#board button.play-action").first.click()
         laptop.wait_for_function(f"m => ({MOVES})() > m", arg=before)
     laptop.wait_for_function(SETTLED)
@@ -59,7 +64,7 @@ def test_the_move_list_is_beside_the_board_on_a_laptop_and_folded_under_it_on_a_
     assert beside["y"] < hand["y"]  # from the top of the board, not under it
     assert beside["x"] + beside["width"] <= board["x"] + board["width"] + 1
     assert laptop.evaluate("document.documentElement.scrollWidth") <= 1280
-    laptop.screenshot(path=str(SHOTS / "A-board-laptop-en.png"), full_page=True)
+    screenshot(laptop, "A-board-laptop-en.png", full_page=True)
 
     phone = _page(browser, "it-IT", phone=True)
     log_in(phone, server)
@@ -73,7 +78,7 @@ def test_the_move_list_is_beside_the_board_on_a_laptop_and_folded_under_it_on_a_
     assert log.evaluate("d => d.open") is True
     assert log.locator("ol.moves li").count() == moves
     assert "Le mosse fin qui" in log.locator("summary").inner_text()
-    phone.screenshot(path=str(SHOTS / "A-board-phone-it.png"), full_page=True)
+    screenshot(phone, "A-board-phone-it.png", full_page=True)
     assert not refused, "\n".join(refused)
     for page in (laptop, phone):
         page.context.close()

@@ -3,17 +3,15 @@ code on a phone and at the tablet, the draw takes only those checked in, the rou
 runs on the big screen with extra time for one table, a penalty shows on the player's page
 and moves the standings until it is cancelled, a player is replaced mid-round and the
 standings credit the hands as the setting says, and a mis-seated table is re-seated with
-its hands. Screenshots go to $NIGHT_SHOTS when it is set."""
+its hands. Screenshots go to $LEDGER_SHOTS when it is set."""
 
 from __future__ import annotations
 
-import os
 import re
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, screenshot
 
 COMP = "/c/circolo-pisano/cardchess-2026/"
 ENTERED = 9  # the first nine members by name; the ninth never checks in
@@ -23,10 +21,7 @@ LAPTOP = {"width": 1366, "height": 768}
 
 
 def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("NIGHT_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+    screenshot(page, f"night-{name}.png", full_page=True)
 
 
 def _post(page: Any, selector: str) -> None:

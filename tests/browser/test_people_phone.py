@@ -2,19 +2,17 @@
 without its apostrophe asks "did you mean" the person of the other club, who joins this club
 instead of a new player being made; then the federation's officer finds the person entered
 twice as "Niccolo" and "Niccolò", reads what the merge moves, merges them, and reads the
-person's page. A laptop in English reads the same pages. Set SHOTS_DIR to keep screenshots."""
+person's page. A laptop in English reads the same pages. Set LEDGER_SHOTS to keep screenshots."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import log_in, manage
+from tests.browser.conftest import log_in, manage, screenshot
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -81,9 +79,7 @@ def _fits(page: Any, width: int) -> None:
 
 
 def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("SHOTS_DIR")
-    if folder:
-        page.screenshot(path=str(Path(folder) / f"D-{name}.png"), full_page=True)
+    screenshot(page, f"D-{name}.png", full_page=True)
 
 
 def test_did_you_mean_then_a_merge_on_a_phone_in_italian(

@@ -9,7 +9,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.core import registry
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, screenshot
 
 COMPETITIONS = {
     "tarocco": "Campionato sociale di Tarocco",
@@ -80,7 +80,7 @@ def test_a_digital_game_against_bots_is_practice_in_the_players_history(page, se
     assert page.locator("#practice").count() == 1
     moves = _play_to_the_end(page)
     assert moves > 0
-    page.screenshot(path=str(_shots() / f"play-{game}-over.png"), full_page=True)
+    screenshot(page, f"play-{game}-over.png", full_page=True)
     assert page.locator("#ledger-result").count() == 0
     assert page.locator("#seed").count() == 1
     with page.expect_navigation():
@@ -109,14 +109,6 @@ def test_a_finished_game_replays_move_by_move_and_downloads(page, server):
     assert page.locator("#last-move").count() == 1
     page.click("#last")
     assert page.locator("#outcome").count() == 1
-
-
-def _shots():
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def test_open_seats_show_the_invitation_and_bots_can_take_them(page, server):

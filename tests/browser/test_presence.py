@@ -8,8 +8,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.browser.conftest import refusals
-from tests.browser.test_live_tables import PEOPLE, _context, _log_in, _shots, people_made
+from tests.browser.conftest import refusals, screenshot
+from tests.browser.test_live_tables import PEOPLE, _context, _log_in, people_made
 
 __all__ = ["people_made"]  # the module's fixture, used here too
 
@@ -26,7 +26,7 @@ def _mark(page: Any, seat: int) -> Any:
 
 
 def _shoot(page: Any, name: str) -> None:
-    page.screenshot(path=str(_shots() / name), full_page=True)
+    screenshot(page, name, full_page=True)
 
 
 def test_a_seats_mark_turns_here_then_away_in_place_as_its_person_opens_and_closes_the_table(

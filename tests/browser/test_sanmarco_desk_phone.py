@@ -8,22 +8,19 @@ with its reshuffles, each seat's items equal to the replay's."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.core import RandomBot, play, registry
 from games.sanmarco import tabledeal
-from tests.browser.conftest import log_in, manage, refusals
+from tests.browser.conftest import log_in, manage, refusals, screenshot
 from tests.browser.test_accessibility import _axe
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-SHOTS = Path(os.environ.get("LEDGER_SHOTS", "/work/helpers/shots"))
 NAME = "Gran premio sul tabellone"
 
 BOARD_COMPETITION = f"""
@@ -75,12 +72,10 @@ def phone(browser: Any) -> Iterator[Any]:
 
 def _shot(page: Any, name: str, part: str = "") -> None:
     """A screenshot for the people reviewing the pages (when the folder is there)."""
-    if not SHOTS.is_dir():
-        return
     if part:
-        page.locator(part).screenshot(path=str(SHOTS / name))
+        screenshot(page.locator(part), name)
     else:
-        page.screenshot(path=str(SHOTS / name), full_page=True)
+        screenshot(page, name, full_page=True)
 
 
 def _laptop(browser: Any, server: str, path: str) -> tuple[Any, Any]:

@@ -13,7 +13,7 @@ import random
 import re
 from typing import Any
 
-from tests.browser.conftest import manage
+from tests.browser.conftest import manage, screenshot
 
 CLUB = "/c/circolo-pisano/"
 PASSWORD = "ponte-di-mezzo-2026"
@@ -126,7 +126,7 @@ def test_two_people_play_a_variant_3_game_to_its_end_and_the_result_is_in_the_le
     bruno.reload()
     assert bruno.get_by_role("heading", name="Partita finita").count() == 1
     assert moves > 20
-    anna.screenshot(path=str(_shots() / "play-sanmarco-v3-two-people-over.png"), full_page=True)
+    screenshot(anna, "play-sanmarco-v3-two-people-over.png", full_page=True)
 
     # Each seat's final score, as the table shows it ("Posto 1: Anna Gualandi — 17").
     seats = anna.get_by_role("list", name="Posti").get_by_role("listitem").all_inner_texts()
@@ -148,11 +148,3 @@ def test_two_people_play_a_variant_3_game_to_its_end_and_the_result_is_in_the_le
     assert "Anna Gualandi" in standings and "Bruno Sismondi" in standings
     for page in people:
         page.context.close()
-
-
-def _shots():
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
