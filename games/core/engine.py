@@ -140,6 +140,16 @@ class GameInfo:
     #: the heuristic bot plays that turn for the seat and the game goes on; "abandon", the
     #: game stops there, abandoned by the seat out of time.
     on_flag: str = "bot"
+    #: The kinds of move every seat sees as it is made (a kind is a key of the action's
+    #: notation: "bid", "play"): the move list says them to everyone while the game runs.
+    #: A move of no kind named here (a discard, a face-down card, written points) is said
+    #: only to its own seat until the game is over. tests/games/test_public_moves.py holds
+    #: that what such a move says is in every other seat's view the moment it is made.
+    public_moves: frozenset[str] = frozenset()
+
+    def is_public(self, action: Mapping[str, Any]) -> bool:
+        """Whether every seat sees this move (in the game's notation) as it is made."""
+        return any(key in self.public_moves for key in action)
 
 
 class ReplayFault(Exception):

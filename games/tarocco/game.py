@@ -84,6 +84,8 @@ class Tarocco(Game[TaroccoRuleset, TaroccoState, Action]):
         hand=Text("smazzata", "hand"),
         hands=Text("smazzate", "hands"),
         zero_sum=True,
+        # All but the discard to the monte is made face up or said aloud at the table.
+        public_moves=frozenset({"bid", "solo", "call", "play", "venti", "quindici"}),
         description=Text(
             "63 carte, licitazione, solo contro tre o coppie palesi o nascoste; 109 punti.",
             "63 cards, bargaining, solo against three or open or hidden pairs; 109 points.",

@@ -98,15 +98,16 @@ def _move_log(
     table: GameTable, names: dict[int, str], viewer: int, last: int | None = None
 ) -> list[dict[str, Any]]:
     """Every move so far (the ``last`` ones only, if given) as a score sheet: who, and what
-    they did in words. While the game
-    runs, another seat's move is not said (it may be a face-down play, a discard, written
-    points): what of it is public is on the board already."""
+    they did in words. While the game runs, another seat's move is said only if the game
+    declares its kind public (a bid, a card played face up); any other (a discard, a
+    face-down play, written points) waits for the end of the game."""
+    info = engine(table.game).info
     return [
         {
             "step": step + 1,
             "name": names.get(s, ""),
             "label": action_label(a, table.game, _by_seat(names))
-            if table.over or s == viewer
+            if table.over or s == viewer or info.is_public(a)
             else _("a move (shown when the game is over)"),
         }
         for step, s, a in services.moves_of(table, last=last)

@@ -155,3 +155,55 @@ def test_the_board_lists_every_move_made_not_only_the_last_ones(people, commit):
     assert log is not None
     assert log.group(1) == "1"
     assert log.group(2).count("<li>") == table.moves_count
+
+
+HIDDEN = {
+    "it": "una mossa (si vede a partita finita)",
+    "en": "a move (shown when the game is over)",
+}
+
+
+def test_the_move_list_says_others_public_moves_and_keeps_a_bots_discard_for_the_end(
+    people, commit
+):
+    """At Tarocco a bot's bids and cards are in the list as they are made, in words; a
+    bot's discard to the monte is "a move" until the game is over."""
+    member = people.users["member"]
+    for seed in range(40):
+        with dealt(seed):
+            table = commit(
+                services.create_table,
+                user=member,
+                club=people.club,
+                game="tarocco",
+                seats=seats_for("tarocco"),
+            )
+        game = registry.get("tarocco")
+        # The person plays the first choice offered until some bot has discarded.
+        while not table.over and not any(
+            s != 0 and "discard" in a for _, s, a in services.moves_of(table)
+        ):
+            action = game.encode_action(services.state_of(table).legal_actions(0)[0])
+            commit(services.act, user=member, table=table, action=action)
+            table.refresh_from_db()
+        if not table.over:
+            break
+    else:
+        raise AssertionError("no deal of 40 had a bot win the bidding")
+    for lang in ("it", "en"):
+        client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+        client.force_login(member)
+        page = client.get(f"/play/{table.pk}/").content.decode()
+        log = re.search(r'<ol class="moves"[^>]*>(.*?)</ol>', page, re.S)
+        assert log is not None
+        items = [
+            _visible(li).split(":", 1)[1].strip()
+            for li in re.findall(r"<li\b.*?</li>", log.group(1), re.S)
+        ]
+        moves = services.moves_of(table)
+        assert len(items) == len(moves)
+        for said, (_, seat, action) in zip(items, moves, strict=True):
+            if seat != 0 and "discard" in action:
+                assert said == HIDDEN[lang]
+            else:
+                assert said != HIDDEN[lang] and not NOTATION.search(said), said
