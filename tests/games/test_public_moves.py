@@ -1,7 +1,9 @@
 """A move a game declares public (GameInfo.public_moves) is one every other seat can already
 read on its board the moment it is made: whatever the move names (a card, a bid, a colour,
 a district) is in each other seat's view. The move list says such moves to everyone while a
-game runs; this test is what keeps it from saying a hidden card."""
+game runs; this test is what keeps it from saying a hidden card. It reads the words of a move,
+not its numbers (any view holds a 3 somewhere): a kind that carries a secret number (written
+points, a power sheet) is never declared public, which the game's rule book says."""
 
 from __future__ import annotations
 
